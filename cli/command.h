@@ -1,0 +1,31 @@
+// The CLI's shape (CLI11's way): one file per subcommand, each with an
+// options struct, a setup function that declares its flags, and a run
+// function. Errors carry their exit code and become one in main() only.
+#ifndef SITEMILL_CLI_COMMAND_H
+#define SITEMILL_CLI_COMMAND_H
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+
+namespace sitemill::cli {
+
+/// Exit codes shared by every subcommand (documented in --help).
+enum exit_code : int {
+  exit_ok = 0,          ///< done (published, or no errors found)
+  exit_data = 1,        ///< the data stopped us (nothing published)
+  exit_usage = 2,       ///< bad options, unreadable input, I/O failure
+  exit_interrupted = 130,
+};
+
+/// Registers a subcommand on `app`; the returned function runs it once
+/// parsing has succeeded, and returns the exit code.
+using command_runner = std::function<int()>;
+command_runner setup_generate(CLI::App& app);
+
+/// Set by SIGINT/SIGTERM; long-running commands poll it and stop cleanly.
+bool interrupted() noexcept;
+
+}  // namespace sitemill::cli
+
+#endif  // SITEMILL_CLI_COMMAND_H

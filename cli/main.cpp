@@ -1,0 +1,50 @@
+// sitemill: the command-line tool.
+//
+// Exit codes (every subcommand):
+//   0  done: the set was published / no errors were found
+//   1  the data stopped us: nothing was published (see the messages)
+//   2  usage error, unreadable input or an I/O failure
+//   130 interrupted by SIGINT or SIGTERM: nothing was published
+#include <csignal>
+#include <cstdio>
+
+#include "command.h"
+
+namespace sitemill::cli {
+namespace {
+volatile std::sig_atomic_t got_signal = 0;
+void on_signal(int) { got_signal = 1; }
+}  // namespace
+
+bool interrupted() noexcept { return got_signal != 0; }
+
+}  // namespace sitemill::cli
+
+int main(int argc, char** argv) {
+  using namespace sitemill::cli;
+  CLI::App app{"sitemill: generate, check and announce sitemaps (sitemaps.org protocol)", "sitemill"};
+  app.set_version_flag("--version", std::string("sitemill ") + SITEMILL_VERSION);
+  app.require_subcommand(1);
+  app.footer(
+      "Exit codes: 0 done; 1 the data stopped us (nothing published); 2 usage or I/O error;\n"
+      "130 interrupted. Run 'sitemill COMMAND --help' for a command's options.");
+
+  command_runner generate = setup_generate(app);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    // CLI11 returns 0 for --help/--version; every real parse error is usage.
+    return code == 0 ? exit_ok : exit_usage;
+  }
+
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+
+  if (app.got_subcommand("generate")) return generate();
+  return exit_usage;
+}

@@ -1,0 +1,17 @@
+# Every dependency comes from Debian 12 packages (scripts/install-deps.sh).
+find_package(Threads REQUIRED)
+find_package(PkgConfig REQUIRED)
+# libdeflate: whole-buffer DEFLATE, ~2.6x zlib's speed at a smaller size than
+# gzip -6 (benchmarks/README.md). ISA-L: the --fast level, ~5x libdeflate -1.
+pkg_check_modules(LIBDEFLATE REQUIRED IMPORTED_TARGET libdeflate)
+pkg_check_modules(ISAL REQUIRED IMPORTED_TARGET libisal)
+pkg_check_modules(IDN2 REQUIRED IMPORTED_TARGET libidn2)
+pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
+find_package(ZLIB REQUIRED)
+find_package(nlohmann_json 3 REQUIRED)
+find_package(CLI11 REQUIRED)
+
+set(SITEMILL_PRIVATE_DEPS PkgConfig::LIBDEFLATE PkgConfig::ISAL PkgConfig::IDN2
+    PkgConfig::XXHASH ZLIB::ZLIB nlohmann_json::nlohmann_json)
+# pkg-config names a static consumer needs (sitemill.pc Requires.private).
+set(SITEMILL_PC_REQUIRES_PRIVATE "libdeflate libisal libidn2 zlib")

@@ -1,0 +1,24 @@
+# Installs the library, headers, CLI, a CMake package (find_package(sitemill))
+# and a pkg-config file (pkg-config --cflags --libs sitemill).
+include(CMakePackageConfigHelpers)
+
+install(TARGETS sitemill EXPORT sitemillTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS sitemill_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/sitemill DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+set(SITEMILL_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/sitemill)
+install(EXPORT sitemillTargets NAMESPACE sitemill:: DESTINATION ${SITEMILL_CMAKE_DIR})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/sitemillConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/sitemillConfig.cmake INSTALL_DESTINATION ${SITEMILL_CMAKE_DIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/sitemillConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/sitemillConfig.cmake
+              ${PROJECT_BINARY_DIR}/sitemillConfigVersion.cmake
+        DESTINATION ${SITEMILL_CMAKE_DIR})
+
+configure_file(${PROJECT_SOURCE_DIR}/cmake/sitemill.pc.in ${PROJECT_BINARY_DIR}/sitemill.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/sitemill.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -1,0 +1,20 @@
+// sitemill: XML escaping of text and attribute values.
+#ifndef SITEMILL_XML_ESCAPE_H
+#define SITEMILL_XML_ESCAPE_H
+
+#include <string>
+#include <string_view>
+
+namespace sitemill {
+
+/// Appends `text` to `out` with the five characters sitemaps.org lists
+/// escaped: & ' " < > become &amp; &apos; &quot; &lt; &gt;. Runs of other
+/// bytes are copied in one append (pugixml's table-driven loop).
+void append_xml_escaped(std::string& out, std::string_view text);
+
+/// The escaped length of `text`, without building it.
+std::size_t xml_escaped_size(std::string_view text) noexcept;
+
+}  // namespace sitemill
+
+#endif  // SITEMILL_XML_ESCAPE_H

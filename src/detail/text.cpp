@@ -1,0 +1,41 @@
+#include "detail/text.h"
+
+namespace sitemill::detail {
+
+void append_printable(std::string& out, std::string_view s, std::size_t limit) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  const bool cut = s.size() > limit;
+  if (cut) s = s.substr(0, limit);
+  for (char ch : s) {
+    auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c == 0x7F) {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += ch;
+    }
+  }
+  if (cut) out += "...";
+}
+
+std::string with_commas(std::uint64_t n) {
+  std::string digits = std::to_string(n);
+  std::string out;
+  out.reserve(digits.size() + digits.size() / 3);
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string to_hex(std::uint64_t value, int digits) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out(static_cast<std::size_t>(digits), '0');
+  for (int i = digits - 1; i >= 0 && value != 0; --i, value >>= 4)
+    out[static_cast<std::size_t>(i)] = hex[value & 15];
+  return out;
+}
+
+}  // namespace sitemill::detail

@@ -1,0 +1,62 @@
+#include "detail/url_set.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+namespace sitemill::detail {
+namespace {
+
+constexpr std::size_t initial_slots = 64;
+
+// Maps a fingerprint to a slot with a multiply-shift instead of a modulo, so
+// table sizes need not be powers of two (which is what lets shards grow by
+// 1.5x instead of 2x).
+__extension__ typedef unsigned __int128 u128;  // GCC and Clang on 64-bit targets
+inline std::size_t home(std::uint64_t fp, std::size_t n) noexcept {
+  return static_cast<std::size_t>((static_cast<u128>(fp) * n) >> 64);
+}
+
+}  // namespace
+
+url_set::url_set() {
+  for (auto& s : shards_) s.slots.assign(initial_slots, 0);
+}
+
+bool url_set::insert_into(std::vector<std::uint64_t>& slots, std::uint64_t fp) {
+  const std::size_t n = slots.size();
+  for (std::size_t i = home(fp, n);; i = (i + 1 == n) ? 0 : i + 1) {
+    if (slots[i] == fp) return false;
+    if (slots[i] == 0) {
+      slots[i] = fp;
+      return true;
+    }
+  }
+}
+
+void url_set::grow(shard& s) {
+  std::vector<std::uint64_t> bigger(s.slots.size() + s.slots.size() / 2, 0);
+  for (std::uint64_t fp : s.slots)
+    if (fp != 0) insert_into(bigger, fp);
+  s.slots.swap(bigger);
+}
+
+bool url_set::insert(std::string_view url) {
+  const XXH128_hash_t h = XXH3_128bits(url.data(), url.size());
+  std::uint64_t fp = h.low64;
+  if (fp == 0) fp = 1;  // 0 marks empty slots
+  shard& s = shards_[h.high64 >> 56];
+  // Linear probing stays short below 80% load; grow before crossing it.
+  if ((s.used + 1) * 5 > s.slots.size() * 4) grow(s);
+  if (!insert_into(s.slots, fp)) return false;
+  ++s.used;
+  ++size_;
+  return true;
+}
+
+std::size_t url_set::memory_bytes() const noexcept {
+  std::size_t n = 0;
+  for (const auto& s : shards_) n += s.slots.capacity() * sizeof(std::uint64_t);
+  return n;
+}
+
+}  // namespace sitemill::detail

@@ -1,0 +1,283 @@
+#include "sitemill/generate.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <deque>
+
+#include "detail/text.h"
+#include "detail/url_set.h"
+#include "sitemill/entry.h"
+
+namespace sitemill {
+namespace {
+
+constexpr std::uint64_t progress_every = 65'536;
+constexpr std::uint64_t cancel_poll_every = 4'096;
+
+// Smallest --max-bytes that holds the declaration, the root tags and one
+// URL of the longest allowed length.
+constexpr std::size_t min_max_bytes = 256;
+
+std::string extension_for(const generate_options& o) {
+  std::string ext = o.type == document_type::text ? ".txt" : ".xml";
+  if (o.gzip) ext += ".gz";
+  return ext;
+}
+
+status check_options(const generate_options& o) {
+  if (o.inputs.empty()) return error{"no input: give one or more files, or - for stdin"};
+  if (o.out_dir.empty()) return error{"--out is required"};
+  if (o.base_url.empty()) return error{"--base-url is required"};
+  if (o.max_urls < 1 || o.max_urls > max_urls_per_sitemap)
+    return error{"--max-urls must be from 1 to 50,000 (the protocol's limit)"};
+  if (o.max_bytes < min_max_bytes || o.max_bytes > max_bytes_per_sitemap)
+    return error{"--max-bytes must be from " + std::to_string(min_max_bytes) +
+                 " to 52,428,800 (the protocol's limit)"};
+  if (o.max_index_entries < 1 || o.max_index_entries > max_sitemaps_per_index)
+    return error{"index entries must be from 1 to 50,000"};
+  if (o.name.empty() || o.name.front() == '.' ||
+      o.name.find_first_of("/\\") != std::string::npos)
+    return error{"--name must be a plain file name stem"};
+  for (const auto& in : o.inputs)
+    if (in != "-" && ::access(in.c_str(), R_OK) != 0)
+      return error{"cannot read input " + in + ": " + std::strerror(errno)};
+  return {};
+}
+
+// The state of one run, so the steps below stay small.
+class run {
+ public:
+  run(const generate_options& o, generate_observer& obs, url_normalizer n)
+      : o_(o), obs_(obs), builder_(std::move(n)) {}
+
+  generate_report execute() {
+    auto pub = publisher::open(o_.out_dir);
+    if (!pub) return fail(pub.err().message);
+    pub_ = std::move(*pub);
+    if (o_.gzip) pool_.emplace(o_.threads);
+
+    writer_options wo;
+    wo.type = o_.type;
+    wo.max_urls = o_.max_urls;
+    wo.max_bytes = o_.max_bytes;
+    wo.xsl_href = o_.xsl_href;
+    sitemap_writer writer(wo, [this](std::size_t part) { return make_sink(part, "part"); });
+
+    for (const auto& input : o_.inputs) {
+      if (status s = read_input(input, writer); !s) return fail(s.message());
+      if (report_.outcome == generate_outcome::cancelled) return finish_early();
+    }
+    status finished = writer.finish();
+    status compressed = pool_ ? pool_->wait() : status{};
+    if (!finished) return fail(finished.message());
+    if (!compressed) return fail(compressed.message());
+
+    if (report_.written == 0) {
+      report_.outcome = generate_outcome::no_valid_urls;
+      report_.message = "no valid URL in the input; nothing was published";
+      return finish_early();
+    }
+    if (o_.strict && (report_.rejected > 0 || field_warnings_ > 0)) {
+      report_.outcome = generate_outcome::strict_failed;
+      report_.message = "--strict: " + detail::with_commas(report_.rejected) +
+                        " rejected records and " + detail::with_commas(field_warnings_) +
+                        " invalid fields; nothing was published";
+      return finish_early();
+    }
+    if (status s = stage_and_publish(writer.parts()); !s) return fail(s.message());
+    report_.outcome = generate_outcome::published;
+    return std::move(report_);
+  }
+
+ private:
+  generate_report fail(std::string message) {
+    report_.outcome = generate_outcome::failed;
+    report_.message = std::move(message);
+    return finish_early();
+  }
+
+  generate_report finish_early() {
+    if (pool_) (void)pool_->wait();  // workers may still hold temporary files
+    if (pub_) pub_->discard_temporaries();
+    report_.files.clear();
+    report_.entry.clear();
+    return std::move(report_);
+  }
+
+  result<std::unique_ptr<sink>> make_sink(std::size_t part, std::string_view kind) {
+    std::string path = pub_->temp_path(std::string(kind) + "-" + std::to_string(part));
+    auto file = file_sink::create(path);
+    if (!file) return file.err();
+    digests_.emplace_back();
+    (*file)->report_to(&digests_.back());
+    temp_paths_.push_back(path);
+    if (!o_.gzip || kind == "index") return std::unique_ptr<sink>(std::move(*file));
+    return std::unique_ptr<sink>(
+        std::make_unique<gzip_sink>(std::move(*file), o_.level, &*pool_));
+  }
+
+  void issue(bool reject, const std::string& input, std::uint64_t line, std::string reason) {
+    record_issue r{input, line, std::move(reason)};
+    if (reject) {
+      ++report_.rejected;
+      obs_.rejected(r);
+    } else {
+      ++report_.warnings;
+      obs_.warning(r);
+    }
+  }
+
+  status read_input(const std::string& input, sitemap_writer& writer) {
+    reader_options ro;
+    ro.columns = o_.columns;
+    if (o_.format) {
+      ro.format = *o_.format;
+    } else if (auto f = format_from_path(input)) {
+      ro.format = *f;
+    } else if (input == "-") {
+      ro.format = input_format::txt;
+    } else {
+      return error{input + ": unknown input format; name it with --input-format"};
+    }
+    auto opened = record_reader::open(input, ro);
+    if (!opened) return opened.err();
+    record_reader& reader = **opened;
+    const std::string name = input == "-" ? "<stdin>" : input;
+
+    input_record rec;
+    url_entry entry;
+    while (reader.next(rec)) {
+      ++report_.records;
+      if (report_.records % progress_every == 0)
+        obs_.progress(report_.records, writer.parts().size());
+      if (report_.records % cancel_poll_every == 0 && obs_.cancelled()) {
+        report_.outcome = generate_outcome::cancelled;
+        report_.message = "interrupted; nothing was published";
+        return {};
+      }
+      if (!rec.problem.empty()) {
+        issue(true, name, rec.line, std::string(rec.problem));
+        continue;
+      }
+      auto built = builder_.build(rec.loc, rec.lastmod, rec.changefreq, rec.priority, entry,
+                                  field_warnings_scratch_);
+      if (built.problem != url_problem::ok) {
+        std::string reason(describe(built.problem));
+        reason += ": ";
+        detail::append_printable(reason, detail::trim(rec.loc));
+        issue(true, name, rec.line, std::move(reason));
+        continue;
+      }
+      for (auto& w : field_warnings_scratch_) {
+        ++field_warnings_;
+        issue(false, name, rec.line, std::move(w.message));
+      }
+      if (built.notes.fragment_removed)
+        issue(false, name, rec.line, "fragment removed from " + std::string(entry.loc));
+      if (!seen_.insert(entry.loc)) {
+        ++report_.duplicates;
+        continue;
+      }
+      // Once --strict has failed, nothing will be published: keep checking
+      // the rest so the user sees every problem in one run, but stop writing.
+      if (o_.strict && (report_.rejected > 0 || field_warnings_ > 0)) {
+        ++report_.written;
+        continue;
+      }
+      switch (writer.add(entry)) {
+        case add_status::added: ++report_.written; break;
+        case add_status::too_large:
+          issue(true, name, rec.line, "entry is larger than --max-bytes allows in one file");
+          break;
+        case add_status::failed: return error{writer.error()};
+      }
+    }
+    for (const auto& n : reader.notes()) issue(false, name, n.line, n.message);
+    if (!reader.error().empty()) return error{reader.error()};
+    obs_.progress(report_.records, writer.parts().size());
+    return {};
+  }
+
+  status stage_and_publish(const std::vector<part_info>& parts) {
+    const std::string ext = extension_for(o_);
+    const document_type child_type = o_.type;
+    std::vector<staged_file> staged;
+    std::string entry;
+
+    auto child = [&](std::size_t i, std::string name) {
+      staged.push_back({temp_paths_[i],
+                        {std::move(name), child_type, parts[i].urls, parts[i].bytes,
+                         digests_[i].xxh3}});
+    };
+
+    if (parts.size() == 1 && o_.index == index_mode::automatic) {
+      entry = o_.name + ext;
+      child(0, entry);
+    } else {
+      // Content-derived names: a changed file gets a new name, so the old
+      // index keeps pointing at intact files until the new one replaces it.
+      for (std::size_t i = 0; i < parts.size(); ++i)
+        child(i, o_.name + "-" + std::to_string(i + 1) + "-" +
+                     detail::to_hex(digests_[i].xxh3, 12) + ext);
+      const std::size_t first_index = temp_paths_.size();
+      index_writer index([this](std::size_t part) { return make_sink(part, "index"); },
+                         o_.max_index_entries, max_bytes_per_index, o_.xsl_href);
+      std::string loc;
+      for (std::size_t i = 0; i < parts.size(); ++i) {
+        loc.assign(builder_.normalizer().base());
+        loc += staged[i].file.path;
+        if (index.add({loc, parts[i].newest}) != add_status::added)
+          return error{"cannot write the sitemap index: " + index.error()};
+      }
+      if (status s = index.finish(); !s) return s;
+      const auto& iparts = index.parts();
+      for (std::size_t k = 0; k < iparts.size(); ++k) {
+        std::string name = iparts.size() == 1 ? o_.name + ".xml"
+                                              : o_.name + "-index-" + std::to_string(k + 1) + ".xml";
+        std::size_t t = first_index + k;
+        staged.push_back({temp_paths_[t],
+                          {name, document_type::sitemapindex, iparts[k].urls, iparts[k].bytes,
+                           digests_[t].xxh3}});
+        if (k == 0) entry = name;
+      }
+    }
+    report_.files.clear();
+    for (const auto& s : staged) report_.files.push_back(s.file);
+    report_.entry = entry;
+    return pub_->publish(std::move(staged), entry);
+  }
+
+  const generate_options& o_;
+  generate_observer& obs_;
+  entry_builder builder_;
+  std::unique_ptr<publisher> pub_;
+  std::optional<compress_pool> pool_;
+  std::deque<file_digest> digests_;       // stable addresses: sinks report into them
+  std::vector<std::string> temp_paths_;   // parallel to digests_
+  detail::url_set seen_;
+  std::vector<field_warning> field_warnings_scratch_;
+  std::uint64_t field_warnings_ = 0;
+  generate_report report_;
+};
+
+}  // namespace
+
+generate_report generate(const generate_options& options, generate_observer& observer) {
+  if (status s = check_options(options); !s) {
+    generate_report r;
+    r.message = s.message();
+    return r;
+  }
+  auto normalizer = url_normalizer::with_base(options.base_url);
+  if (!normalizer) {
+    generate_report r;
+    r.message = "--base-url: " + normalizer.err().message;
+    return r;
+  }
+  run r(options, observer, std::move(*normalizer));
+  return r.execute();
+}
+
+}  // namespace sitemill
