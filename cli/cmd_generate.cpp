@@ -30,7 +30,8 @@ struct generate_cli_options {
 };
 
 std::string quote(std::string_view s) {
-  return json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+  return json(std::string(s))
+      .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 // Prints issues to stderr as FILE:LINE: kind: reason (the first few hundred),
@@ -54,7 +55,8 @@ class reporter final : public generate_observer {
     auto now = std::chrono::steady_clock::now();
     if (now - last_draw_ < std::chrono::milliseconds(200)) return;
     last_draw_ = now;
-    std::fprintf(stderr, "\rsitemill: %llu records read, %zu files written\033[K",
+    std::fprintf(stderr,
+                 "\rsitemill: %llu records read, %zu files written\033[K",
                  static_cast<unsigned long long>(records), files);
     drawn_ = true;
   }
@@ -68,9 +70,11 @@ class reporter final : public generate_observer {
 
   void print_hidden_count() {
     if (hidden_ > 0)
-      std::fprintf(stderr, "sitemill: %llu more rejected records and warnings not shown%s\n",
-                   static_cast<unsigned long long>(hidden_),
-                   spool_ ? "" : " (--json lists them all)");
+      std::fprintf(
+          stderr,
+          "sitemill: %llu more rejected records and warnings not shown%s\n",
+          static_cast<unsigned long long>(hidden_),
+          spool_ ? "" : " (--json lists them all)");
   }
 
   // Streams the spooled issues of one kind as a JSON array.
@@ -86,7 +90,8 @@ class reporter final : public generate_observer {
         if ((line[0] == 'R') != rejected) continue;
         if (!first) std::fputc(',', out);
         first = false;
-        std::fwrite(line + 1, 1, static_cast<std::size_t>(n - 2), out);  // drop kind and '\n'
+        std::fwrite(line + 1, 1, static_cast<std::size_t>(n - 2),
+                    out);  // drop kind and '\n'
       }
       std::free(line);
     }
@@ -97,7 +102,8 @@ class reporter final : public generate_observer {
   void note(const record_issue& r, bool rejected) {
     if (spool_) {
       std::string row = rejected ? "R" : "W";
-      row += "{\"input\":" + quote(r.input) + ",\"line\":" + std::to_string(r.line) +
+      row += "{\"input\":" + quote(r.input) +
+             ",\"line\":" + std::to_string(r.line) +
              ",\"reason\":" + quote(r.reason) + "}\n";
       std::fwrite(row.data(), 1, row.size(), spool_);
     }
@@ -110,11 +116,11 @@ class reporter final : public generate_observer {
     clear_progress();
     if (r.line > 0)
       std::fprintf(stderr, "%s:%llu: %s: %s\n", r.input.c_str(),
-                   static_cast<unsigned long long>(r.line), rejected ? "rejected" : "warning",
-                   r.reason.c_str());
+                   static_cast<unsigned long long>(r.line),
+                   rejected ? "rejected" : "warning", r.reason.c_str());
     else
-      std::fprintf(stderr, "%s: %s: %s\n", r.input.c_str(), rejected ? "rejected" : "warning",
-                   r.reason.c_str());
+      std::fprintf(stderr, "%s: %s: %s\n", r.input.c_str(),
+                   rejected ? "rejected" : "warning", r.reason.c_str());
   }
 
   bool quiet_;
@@ -131,14 +137,18 @@ void print_json(const generate_report& r, reporter& rep) {
   std::fprintf(out, "{\"entry\":%s,\"files\":[", quote(r.entry).c_str());
   for (std::size_t i = 0; i < r.files.size(); ++i) {
     const auto& f = r.files[i];
-    std::fprintf(out, "%s{\"path\":%s,\"type\":\"%s\",\"urls\":%zu,\"bytes\":%llu}",
-                 i ? "," : "", quote(f.path).c_str(), std::string(to_string(f.type)).c_str(),
-                 f.urls, static_cast<unsigned long long>(f.bytes));
+    std::fprintf(out,
+                 "%s{\"path\":%s,\"type\":\"%s\",\"urls\":%zu,\"bytes\":%llu}",
+                 i ? "," : "", quote(f.path).c_str(),
+                 std::string(to_string(f.type)).c_str(), f.urls,
+                 static_cast<unsigned long long>(f.bytes));
   }
-  std::fprintf(out, "],\"records\":%llu,\"written\":%llu,\"duplicates\":%llu,\"rejected\":",
-               static_cast<unsigned long long>(r.records),
-               static_cast<unsigned long long>(r.written),
-               static_cast<unsigned long long>(r.duplicates));
+  std::fprintf(
+      out,
+      "],\"records\":%llu,\"written\":%llu,\"duplicates\":%llu,\"rejected\":",
+      static_cast<unsigned long long>(r.records),
+      static_cast<unsigned long long>(r.written),
+      static_cast<unsigned long long>(r.duplicates));
   rep.write_json_array(out, true);
   std::fputs(",\"warnings\":", out);
   rep.write_json_array(out, false);
@@ -151,14 +161,20 @@ std::optional<std::vector<column>> parse_columns(const std::string& spec) {
   std::size_t start = 0;
   while (start <= spec.size()) {
     std::size_t comma = spec.find(',', start);
-    std::string name = spec.substr(start, comma == std::string::npos ? std::string::npos
-                                                                     : comma - start);
-    if (name == "loc") cols.push_back(column::loc);
-    else if (name == "lastmod") cols.push_back(column::lastmod);
-    else if (name == "changefreq") cols.push_back(column::changefreq);
-    else if (name == "priority") cols.push_back(column::priority);
-    else if (name == "-" || name.empty()) cols.push_back(column::ignored);
-    else return std::nullopt;
+    std::string name = spec.substr(
+        start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (name == "loc")
+      cols.push_back(column::loc);
+    else if (name == "lastmod")
+      cols.push_back(column::lastmod);
+    else if (name == "changefreq")
+      cols.push_back(column::changefreq);
+    else if (name == "priority")
+      cols.push_back(column::priority);
+    else if (name == "-" || name.empty())
+      cols.push_back(column::ignored);
+    else
+      return std::nullopt;
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -170,7 +186,9 @@ int run_generate(generate_cli_options& o) {
   if (!o.input_format.empty()) {
     g.format = parse_input_format(o.input_format);
     if (!g.format) {
-      std::fprintf(stderr, "sitemill generate: --input-format must be txt, tsv, csv or jsonl\n");
+      std::fprintf(
+          stderr,
+          "sitemill generate: --input-format must be txt, tsv, csv or jsonl\n");
       return exit_usage;
     }
   }
@@ -178,7 +196,8 @@ int run_generate(generate_cli_options& o) {
     auto cols = parse_columns(o.columns);
     if (!cols) {
       std::fprintf(stderr,
-                   "sitemill generate: --columns takes loc, lastmod, changefreq, priority "
+                   "sitemill generate: --columns takes loc, lastmod, "
+                   "changefreq, priority "
                    "or - (ignore), separated by commas\n");
       return exit_usage;
     }
@@ -186,10 +205,10 @@ int run_generate(generate_cli_options& o) {
   }
   g.type = o.format == "txt" ? document_type::text : document_type::urlset;
   g.gzip = !o.no_gzip;
-  g.level = o.fast                          ? compression::fast
-            : o.compression_name == "fast"  ? compression::fast
-            : o.compression_name == "best"  ? compression::best
-                                            : compression::normal;
+  g.level = o.fast                         ? compression::fast
+            : o.compression_name == "fast" ? compression::fast
+            : o.compression_name == "best" ? compression::best
+                                           : compression::normal;
   g.index = o.index == "always" ? index_mode::always : index_mode::automatic;
 
   reporter rep(o.json_out, o.quiet);
@@ -205,21 +224,26 @@ int run_generate(generate_cli_options& o) {
         for (const auto& f : r.files)
           if (f.type != document_type::sitemapindex) urls += f.urls;
         std::fprintf(stderr,
-                     "sitemill: published %zu file%s to %s (entry %s): %llu URLs written, "
-                     "%llu duplicates, %llu rejected, %llu warnings, from %llu records\n",
-                     r.files.size(), r.files.size() == 1 ? "" : "s", g.out_dir.c_str(),
-                     r.entry.c_str(), static_cast<unsigned long long>(urls),
+                     "sitemill: published %zu file%s to %s (entry %s): %llu "
+                     "URLs written, "
+                     "%llu duplicates, %llu rejected, %llu warnings, from %llu "
+                     "records\n",
+                     r.files.size(), r.files.size() == 1 ? "" : "s",
+                     g.out_dir.c_str(), r.entry.c_str(),
+                     static_cast<unsigned long long>(urls),
                      static_cast<unsigned long long>(r.duplicates),
                      static_cast<unsigned long long>(r.rejected),
                      static_cast<unsigned long long>(r.warnings),
                      static_cast<unsigned long long>(r.records));
         std::size_t indexes = 0;
-        for (const auto& f : r.files) indexes += f.type == document_type::sitemapindex;
+        for (const auto& f : r.files)
+          indexes += f.type == document_type::sitemapindex;
         if (indexes > 1)
-          std::fprintf(stderr,
-                       "sitemill: %zu index files were needed; submit each of them "
-                       "(see --json \"files\")\n",
-                       indexes);
+          std::fprintf(
+              stderr,
+              "sitemill: %zu index files were needed; submit each of them "
+              "(see --json \"files\")\n",
+              indexes);
       }
       return exit_ok;
     }
@@ -230,7 +254,8 @@ int run_generate(generate_cli_options& o) {
     case generate_outcome::cancelled:
       std::fprintf(stderr, "sitemill generate: %s\n", r.message.c_str());
       return exit_interrupted;
-    case generate_outcome::failed: break;
+    case generate_outcome::failed:
+      break;
   }
   std::fprintf(stderr, "sitemill generate: %s\n", r.message.c_str());
   return exit_usage;
@@ -243,61 +268,85 @@ command_runner setup_generate(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "generate",
       "Turn lists of a site's URLs into a published sitemap set.\n"
-      "Inputs are .txt (one URL per line), .tsv/.csv (header row with loc and optional\n"
-      "lastmod, changefreq, priority), .jsonl/.ndjson (one object per line), or - for\n"
+      "Inputs are .txt (one URL per line), .tsv/.csv (header row with loc and "
+      "optional\n"
+      "lastmod, changefreq, priority), .jsonl/.ndjson (one object per line), "
+      "or - for\n"
       "stdin (txt unless --input-format); gzipped inputs are read as well.\n"
-      "URLs are normalised (RFC 3986), must be http(s) under --base-url, and are written\n"
-      "once each; files split at 50,000 URLs / 52,428,800 bytes and get an index.\n"
-      "Publishing is atomic: a failed or killed run leaves the old set as it was.");
-  cmd->add_option("inputs", o->run.inputs, "Input files, or - for stdin")->required();
+      "URLs are normalised (RFC 3986), must be http(s) under --base-url, and "
+      "are written\n"
+      "once each; files split at 50,000 URLs / 52,428,800 bytes and get an "
+      "index.\n"
+      "Publishing is atomic: a failed or killed run leaves the old set as it "
+      "was.");
+  cmd->add_option("inputs", o->run.inputs, "Input files, or - for stdin")
+      ->required();
   cmd->add_option("--base-url", o->run.base_url,
-                  "URL of the directory the set is published at; relative inputs resolve "
+                  "URL of the directory the set is published at; relative "
+                  "inputs resolve "
                   "against it and every URL must be at or below it")
       ->required();
-  cmd->add_option("--out", o->run.out_dir, "Output directory (created if missing)")->required();
+  cmd->add_option("--out", o->run.out_dir,
+                  "Output directory (created if missing)")
+      ->required();
   cmd->add_option("--input-format", o->input_format, "Force the input format")
       ->check(CLI::IsMember({"txt", "tsv", "csv", "jsonl", "ndjson"}));
   cmd->add_option("--columns", o->columns,
                   "tsv/csv without a header row: the columns in order, e.g. "
                   "loc,lastmod,changefreq,priority (- skips a column)");
-  cmd->add_option("--format", o->format, "Sitemap format: xml (urlset) or txt (one URL per line)")
+  cmd->add_option("--format", o->format,
+                  "Sitemap format: xml (urlset) or txt (one URL per line)")
       ->check(CLI::IsMember({"xml", "txt"}))
       ->capture_default_str();
-  cmd->add_flag("--no-gzip", o->no_gzip, "Write plain .xml/.txt instead of .xml.gz/.txt.gz");
+  cmd->add_flag("--no-gzip", o->no_gzip,
+                "Write plain .xml/.txt instead of .xml.gz/.txt.gz");
   cmd->add_option("--compression", o->compression_name,
-                  "gzip level: fast (ISA-L), normal (libdeflate 6, smaller than gzip -6) "
+                  "gzip level: fast (ISA-L), normal (libdeflate 6, smaller "
+                  "than gzip -6) "
                   "or best (libdeflate 12)")
       ->check(CLI::IsMember({"fast", "normal", "best"}))
       ->capture_default_str();
   cmd->add_flag("--fast", o->fast, "Same as --compression fast");
-  cmd->add_option("--max-urls", o->run.max_urls, "URLs per file, at most 50,000")
+  cmd->add_option("--max-urls", o->run.max_urls,
+                  "URLs per file, at most 50,000")
       ->check(CLI::Range(1, 50'000))
       ->capture_default_str();
   cmd->add_option("--max-bytes", o->run.max_bytes,
-                  "Uncompressed bytes per file, at most 52,428,800 (10485760 gives the old "
+                  "Uncompressed bytes per file, at most 52,428,800 (10485760 "
+                  "gives the old "
                   "10 MB limit)")
       ->check(CLI::Range(256, 52'428'800))
       ->capture_default_str();
-  cmd->add_option("--index", o->index,
-                  "auto: an index only for several files; always: an index even for one")
+  cmd->add_option(
+         "--index", o->index,
+         "auto: an index only for several files; always: an index even for one")
       ->check(CLI::IsMember({"auto", "always"}))
       ->capture_default_str();
-  cmd->add_option("--xsl", o->run.xsl_href,
-                  "Add <?xml-stylesheet type=\"text/xsl\" href=URL?> to every XML file");
-  cmd->add_option("--name", o->run.name, "File name stem: STEM.xml, STEM-1-<hash>.xml.gz, ...")
+  cmd->add_option(
+      "--xsl", o->run.xsl_href,
+      "Add <?xml-stylesheet type=\"text/xsl\" href=URL?> to every XML file");
+  cmd->add_option("--name", o->run.name,
+                  "File name stem: STEM.xml, STEM-1-<hash>.xml.gz, ...")
       ->capture_default_str();
-  cmd->add_option("--threads", o->run.threads, "Compression threads (0: one per core)")
+  cmd->add_option("--threads", o->run.threads,
+                  "Compression threads (0: one per core)")
       ->capture_default_str();
   cmd->add_flag("--strict", o->run.strict,
-                "Publish nothing if any record is rejected or any field is invalid (exit 1)");
-  cmd->add_flag("--json", o->json_out,
-                "Print the run's manifest as one JSON object on stdout (entry, files, "
-                "records, written, duplicates, rejected, warnings)");
-  cmd->add_flag("-q,--quiet", o->quiet, "Print only rejected records and errors on stderr");
+                "Publish nothing if any record is rejected or any field is "
+                "invalid (exit 1)");
+  cmd->add_flag(
+      "--json", o->json_out,
+      "Print the run's manifest as one JSON object on stdout (entry, files, "
+      "records, written, duplicates, rejected, warnings)");
+  cmd->add_flag("-q,--quiet", o->quiet,
+                "Print only rejected records and errors on stderr");
   cmd->footer(
-      "Exit codes: 0 published; 1 nothing published because of the data (--strict and a\n"
-      "bad record, or no valid URL at all); 2 usage or I/O error; 130 interrupted.\n"
-      "Example: sitemill generate --base-url https://www.example.com/ --out public/ urls.txt");
+      "Exit codes: 0 published; 1 nothing published because of the data "
+      "(--strict and a\n"
+      "bad record, or no valid URL at all); 2 usage or I/O error; 130 "
+      "interrupted.\n"
+      "Example: sitemill generate --base-url https://www.example.com/ --out "
+      "public/ urls.txt");
   return [o] { return run_generate(*o); };
 }
 

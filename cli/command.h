@@ -12,9 +12,9 @@ namespace sitemill::cli {
 
 /// Exit codes shared by every subcommand (documented in --help).
 enum exit_code : int {
-  exit_ok = 0,          ///< done (published, or no errors found)
-  exit_data = 1,        ///< the data stopped us (nothing published)
-  exit_usage = 2,       ///< bad options, unreadable input, I/O failure
+  exit_ok = 0,     ///< done (published, or no errors found)
+  exit_data = 1,   ///< the data stopped us (nothing published)
+  exit_usage = 2,  ///< bad options, unreadable input, I/O failure
   exit_interrupted = 130,
 };
 

@@ -22,12 +22,17 @@ bool interrupted() noexcept { return got_signal != 0; }
 
 int main(int argc, char** argv) {
   using namespace sitemill::cli;
-  CLI::App app{"sitemill: generate, check and announce sitemaps (sitemaps.org protocol)", "sitemill"};
-  app.set_version_flag("--version", std::string("sitemill ") + SITEMILL_VERSION);
+  CLI::App app{
+      "sitemill: generate, check and announce sitemaps (sitemaps.org protocol)",
+      "sitemill"};
+  app.set_version_flag("--version",
+                       std::string("sitemill ") + SITEMILL_VERSION);
   app.require_subcommand(1);
   app.footer(
-      "Exit codes: 0 done; 1 the data stopped us (nothing published); 2 usage or I/O error;\n"
-      "130 interrupted. Run 'sitemill COMMAND --help' for a command's options.");
+      "Exit codes: 0 done; 1 the data stopped us (nothing published); 2 usage "
+      "or I/O error;\n"
+      "130 interrupted. Run 'sitemill COMMAND --help' for a command's "
+      "options.");
 
   command_runner generate = setup_generate(app);
 

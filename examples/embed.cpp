@@ -9,7 +9,8 @@
 
 int main() {
   // Every URL is normalised and held to the base's location rule.
-  auto normalizer = sitemill::url_normalizer::with_base("https://www.example.com/");
+  auto normalizer =
+      sitemill::url_normalizer::with_base("https://www.example.com/");
   if (!normalizer) return 2;
   sitemill::entry_builder builder(*normalizer);
 
@@ -32,7 +33,8 @@ int main() {
     sitemill::url_entry entry;
     auto built = builder.build(loc, lastmod, "", "", entry, warnings);
     if (built.problem != sitemill::url_problem::ok) {
-      std::printf("skipped %s: %s\n", loc, std::string(sitemill::describe(built.problem)).c_str());
+      std::printf("skipped %s: %s\n", loc,
+                  std::string(sitemill::describe(built.problem)).c_str());
       continue;
     }
     if (writer.add(entry) != sitemill::add_status::added) return 1;

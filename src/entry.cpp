@@ -17,10 +17,10 @@ void warn(std::vector<field_warning>& warnings, std::string_view field,
 
 }  // namespace
 
-entry_builder::outcome entry_builder::build(std::string_view loc, std::string_view lastmod,
-                                            std::string_view freq, std::string_view prio,
-                                            url_entry& out,
-                                            std::vector<field_warning>& warnings) {
+entry_builder::outcome entry_builder::build(
+    std::string_view loc, std::string_view lastmod, std::string_view freq,
+    std::string_view prio, url_entry& out,
+    std::vector<field_warning>& warnings) {
   warnings.clear();
   out = url_entry{};
   outcome result;

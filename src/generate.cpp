@@ -27,7 +27,8 @@ std::string extension_for(const generate_options& o) {
 }
 
 status check_options(const generate_options& o) {
-  if (o.inputs.empty()) return error{"no input: give one or more files, or - for stdin"};
+  if (o.inputs.empty())
+    return error{"no input: give one or more files, or - for stdin"};
   if (o.out_dir.empty()) return error{"--out is required"};
   if (o.base_url.empty()) return error{"--base-url is required"};
   if (o.max_urls < 1 || o.max_urls > max_urls_per_sitemap)
@@ -63,7 +64,8 @@ class run {
     wo.max_urls = o_.max_urls;
     wo.max_bytes = o_.max_bytes;
     wo.xsl_href = o_.xsl_href;
-    sitemap_writer writer(wo, [this](std::size_t part) { return make_sink(part, "part"); });
+    sitemap_writer writer(
+        wo, [this](std::size_t part) { return make_sink(part, "part"); });
 
     for (const auto& input : o_.inputs) {
       if (status s = read_input(input, writer); !s) return fail(s.message());
@@ -82,11 +84,13 @@ class run {
     if (o_.strict && (report_.rejected > 0 || field_warnings_ > 0)) {
       report_.outcome = generate_outcome::strict_failed;
       report_.message = "--strict: " + detail::with_commas(report_.rejected) +
-                        " rejected records and " + detail::with_commas(field_warnings_) +
+                        " rejected records and " +
+                        detail::with_commas(field_warnings_) +
                         " invalid fields; nothing was published";
       return finish_early();
     }
-    if (status s = stage_and_publish(writer.parts()); !s) return fail(s.message());
+    if (status s = stage_and_publish(writer.parts()); !s)
+      return fail(s.message());
     report_.outcome = generate_outcome::published;
     return std::move(report_);
   }
@@ -106,19 +110,23 @@ class run {
     return std::move(report_);
   }
 
-  result<std::unique_ptr<sink>> make_sink(std::size_t part, std::string_view kind) {
-    std::string path = pub_->temp_path(std::string(kind) + "-" + std::to_string(part));
+  result<std::unique_ptr<sink>> make_sink(std::size_t part,
+                                          std::string_view kind) {
+    std::string path =
+        pub_->temp_path(std::string(kind) + "-" + std::to_string(part));
     auto file = file_sink::create(path);
     if (!file) return file.err();
     digests_.emplace_back();
     (*file)->report_to(&digests_.back());
     temp_paths_.push_back(path);
-    if (!o_.gzip || kind == "index") return std::unique_ptr<sink>(std::move(*file));
+    if (!o_.gzip || kind == "index")
+      return std::unique_ptr<sink>(std::move(*file));
     return std::unique_ptr<sink>(
         std::make_unique<gzip_sink>(std::move(*file), o_.level, &*pool_));
   }
 
-  void issue(bool reject, const std::string& input, std::uint64_t line, std::string reason) {
+  void issue(bool reject, const std::string& input, std::uint64_t line,
+             std::string reason) {
     record_issue r{input, line, std::move(reason)};
     if (reject) {
       ++report_.rejected;
@@ -139,7 +147,8 @@ class run {
     } else if (input == "-") {
       ro.format = input_format::txt;
     } else {
-      return error{input + ": unknown input format; name it with --input-format"};
+      return error{input +
+                   ": unknown input format; name it with --input-format"};
     }
     auto opened = record_reader::open(input, ro);
     if (!opened) return opened.err();
@@ -161,8 +170,8 @@ class run {
         issue(true, name, rec.line, std::string(rec.problem));
         continue;
       }
-      auto built = builder_.build(rec.loc, rec.lastmod, rec.changefreq, rec.priority, entry,
-                                  field_warnings_scratch_);
+      auto built = builder_.build(rec.loc, rec.lastmod, rec.changefreq,
+                                  rec.priority, entry, field_warnings_scratch_);
       if (built.problem != url_problem::ok) {
         std::string reason(describe(built.problem));
         reason += ": ";
@@ -175,7 +184,8 @@ class run {
         issue(false, name, rec.line, std::move(w.message));
       }
       if (built.notes.fragment_removed)
-        issue(false, name, rec.line, "fragment removed from " + std::string(entry.loc));
+        issue(false, name, rec.line,
+              "fragment removed from " + std::string(entry.loc));
       if (!seen_.insert(entry.loc)) {
         ++report_.duplicates;
         continue;
@@ -187,11 +197,15 @@ class run {
         continue;
       }
       switch (writer.add(entry)) {
-        case add_status::added: ++report_.written; break;
-        case add_status::too_large:
-          issue(true, name, rec.line, "entry is larger than --max-bytes allows in one file");
+        case add_status::added:
+          ++report_.written;
           break;
-        case add_status::failed: return error{writer.error()};
+        case add_status::too_large:
+          issue(true, name, rec.line,
+                "entry is larger than --max-bytes allows in one file");
+          break;
+        case add_status::failed:
+          return error{writer.error()};
       }
     }
     for (const auto& n : reader.notes()) issue(false, name, n.line, n.message);
@@ -208,8 +222,8 @@ class run {
 
     auto child = [&](std::size_t i, std::string name) {
       staged.push_back({temp_paths_[i],
-                        {std::move(name), child_type, parts[i].urls, parts[i].bytes,
-                         digests_[i].xxh3}});
+                        {std::move(name), child_type, parts[i].urls,
+                         parts[i].bytes, digests_[i].xxh3}});
     };
 
     if (parts.size() == 1 && o_.index == index_mode::automatic) {
@@ -222,8 +236,9 @@ class run {
         child(i, o_.name + "-" + std::to_string(i + 1) + "-" +
                      detail::to_hex(digests_[i].xxh3, 12) + ext);
       const std::size_t first_index = temp_paths_.size();
-      index_writer index([this](std::size_t part) { return make_sink(part, "index"); },
-                         o_.max_index_entries, max_bytes_per_index, o_.xsl_href);
+      index_writer index(
+          [this](std::size_t part) { return make_sink(part, "index"); },
+          o_.max_index_entries, max_bytes_per_index, o_.xsl_href);
       std::string loc;
       for (std::size_t i = 0; i < parts.size(); ++i) {
         loc.assign(builder_.normalizer().base());
@@ -234,12 +249,14 @@ class run {
       if (status s = index.finish(); !s) return s;
       const auto& iparts = index.parts();
       for (std::size_t k = 0; k < iparts.size(); ++k) {
-        std::string name = iparts.size() == 1 ? o_.name + ".xml"
-                                              : o_.name + "-index-" + std::to_string(k + 1) + ".xml";
+        std::string name =
+            iparts.size() == 1
+                ? o_.name + ".xml"
+                : o_.name + "-index-" + std::to_string(k + 1) + ".xml";
         std::size_t t = first_index + k;
         staged.push_back({temp_paths_[t],
-                          {name, document_type::sitemapindex, iparts[k].urls, iparts[k].bytes,
-                           digests_[t].xxh3}});
+                          {name, document_type::sitemapindex, iparts[k].urls,
+                           iparts[k].bytes, digests_[t].xxh3}});
         if (k == 0) entry = name;
       }
     }
@@ -254,8 +271,8 @@ class run {
   entry_builder builder_;
   std::unique_ptr<publisher> pub_;
   std::optional<compress_pool> pool_;
-  std::deque<file_digest> digests_;       // stable addresses: sinks report into them
-  std::vector<std::string> temp_paths_;   // parallel to digests_
+  std::deque<file_digest> digests_;  // stable addresses: sinks report into them
+  std::vector<std::string> temp_paths_;  // parallel to digests_
   detail::url_set seen_;
   std::vector<field_warning> field_warnings_scratch_;
   std::uint64_t field_warnings_ = 0;
@@ -264,7 +281,8 @@ class run {
 
 }  // namespace
 
-generate_report generate(const generate_options& options, generate_observer& observer) {
+generate_report generate(const generate_options& options,
+                         generate_observer& observer) {
   if (status s = check_options(options); !s) {
     generate_report r;
     r.message = s.message();

@@ -21,7 +21,8 @@ namespace {
 
 // RFC 1952 header: deflate, no flags, MTIME 0 ("no time stamp"), XFL 0,
 // OS 255 ("unknown"), so the bytes depend on the content only.
-constexpr unsigned char gzip_header[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff};
+constexpr unsigned char gzip_header[10] = {0x1f, 0x8b, 8, 0, 0,
+                                           0,    0,    0, 0, 0xff};
 
 struct thread_compressors {
   libdeflate_compressor* normal = nullptr;
@@ -40,13 +41,17 @@ thread_compressors& compressors() {
   return c;
 }
 
-std::string libdeflate_gzip(std::string_view data, int level, libdeflate_compressor*& c) {
+std::string libdeflate_gzip(std::string_view data, int level,
+                            libdeflate_compressor*& c) {
   if (c == nullptr) c = libdeflate_alloc_compressor(level);
   if (c == nullptr) throw std::bad_alloc();
   std::string out(libdeflate_gzip_compress_bound(c, data.size()), '\0');
-  std::size_t n = libdeflate_gzip_compress(c, data.data(), data.size(), out.data(), out.size());
-  // The bound makes failure impossible; 0 would mean libdeflate broke its contract.
-  if (n == 0) throw std::logic_error("libdeflate_gzip_compress exceeded its bound");
+  std::size_t n = libdeflate_gzip_compress(c, data.data(), data.size(),
+                                           out.data(), out.size());
+  // The bound makes failure impossible; 0 would mean libdeflate broke its
+  // contract.
+  if (n == 0)
+    throw std::logic_error("libdeflate_gzip_compress exceeded its bound");
   // libdeflate writes the same fixed header fields except XFL (a hint for
   // the level); set ours so every level writes the same header bytes.
   std::memcpy(out.data(), gzip_header, sizeof gzip_header);
@@ -58,7 +63,8 @@ std::string isal_gzip(std::string_view data) {
   auto& buf = compressors().isal_level_buf;
   if (buf.empty()) buf.resize(ISAL_DEF_LVL1_DEFAULT);
   // Deflate's worst case adds 5 bytes per 64 KiB stored block; be generous.
-  std::string out(sizeof gzip_header + data.size() + data.size() / 16 + 1024, '\0');
+  std::string out(sizeof gzip_header + data.size() + data.size() / 16 + 1024,
+                  '\0');
   std::memcpy(out.data(), gzip_header, sizeof gzip_header);
 
   isal_zstream s;
@@ -66,7 +72,8 @@ std::string isal_gzip(std::string_view data) {
   s.level = 1;
   s.level_buf = buf.data();
   s.level_buf_size = static_cast<std::uint32_t>(buf.size());
-  s.gzip_flag = IGZIP_GZIP_NO_HDR;  // we wrote the header; ISA-L adds the trailer
+  s.gzip_flag =
+      IGZIP_GZIP_NO_HDR;  // we wrote the header; ISA-L adds the trailer
   s.end_of_stream = 1;
   s.flush = NO_FLUSH;
   s.next_in = reinterpret_cast<std::uint8_t*>(const_cast<char*>(data.data()));
@@ -84,22 +91,27 @@ std::string isal_gzip(std::string_view data) {
 
 std::string gzip_compress(std::string_view data, compression level) {
   switch (level) {
-    case compression::fast: return isal_gzip(data);
-    case compression::best: return libdeflate_gzip(data, 12, compressors().best);
-    case compression::normal: break;
+    case compression::fast:
+      return isal_gzip(data);
+    case compression::best:
+      return libdeflate_gzip(data, 12, compressors().best);
+    case compression::normal:
+      break;
   }
   return libdeflate_gzip(data, 6, compressors().normal);
 }
 
 namespace {
-status compress_and_write(std::string_view data, compression level, sink& downstream) {
+status compress_and_write(std::string_view data, compression level,
+                          sink& downstream) {
   std::string packed = gzip_compress(data, level);
   if (status s = downstream.write(packed.data(), packed.size()); !s) return s;
   return downstream.close();
 }
 }  // namespace
 
-gzip_sink::gzip_sink(std::unique_ptr<sink> downstream, compression level, compress_pool* pool)
+gzip_sink::gzip_sink(std::unique_ptr<sink> downstream, compression level,
+                     compress_pool* pool)
     : downstream_(std::move(downstream)), level_(level), pool_(pool) {}
 
 gzip_sink::~gzip_sink() = default;
@@ -159,12 +171,14 @@ struct compress_pool::impl {
   }
 };
 
-compress_pool::compress_pool(unsigned threads) : impl_(std::make_unique<impl>()) {
+compress_pool::compress_pool(unsigned threads)
+    : impl_(std::make_unique<impl>()) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   // One file waits while each worker compresses one: the writer stays ahead
   // without holding more than threads + 1 files (plus the one it fills).
   impl_->max_queued = 1;
-  for (unsigned i = 0; i < threads; ++i) impl_->workers.emplace_back([this] { impl_->run(); });
+  for (unsigned i = 0; i < threads; ++i)
+    impl_->workers.emplace_back([this] { impl_->run(); });
 }
 
 compress_pool::~compress_pool() {
@@ -182,14 +196,16 @@ unsigned compress_pool::threads() const noexcept {
 
 void compress_pool::submit(job j) {
   std::unique_lock lock(impl_->mu);
-  impl_->space_free.wait(lock, [&] { return impl_->queue.size() < impl_->max_queued; });
+  impl_->space_free.wait(
+      lock, [&] { return impl_->queue.size() < impl_->max_queued; });
   impl_->queue.push_back(std::move(j));
   impl_->work_ready.notify_one();
 }
 
 status compress_pool::wait() {
   std::unique_lock lock(impl_->mu);
-  impl_->idle.wait(lock, [&] { return impl_->queue.empty() && impl_->running == 0; });
+  impl_->idle.wait(lock,
+                   [&] { return impl_->queue.empty() && impl_->running == 0; });
   status s = impl_->first_error;
   impl_->first_error = status{};
   return s;

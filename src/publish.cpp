@@ -37,12 +37,16 @@ bool is_safe_name(std::string_view name) noexcept {
 }
 
 json to_json(const published_file& f) {
-  return {{"path", f.path}, {"type", std::string(to_string(f.type))}, {"urls", f.urls},
-          {"bytes", f.bytes}, {"digest", detail::to_hex(f.digest)}};
+  return {{"path", f.path},
+          {"type", std::string(to_string(f.type))},
+          {"urls", f.urls},
+          {"bytes", f.bytes},
+          {"digest", detail::to_hex(f.digest)}};
 }
 
 std::optional<published_file> from_json(const json& j) {
-  if (!j.is_object() || !j.contains("path") || !j["path"].is_string()) return std::nullopt;
+  if (!j.is_object() || !j.contains("path") || !j["path"].is_string())
+    return std::nullopt;
   published_file f;
   f.path = j["path"].get<std::string>();
   if (!is_safe_name(f.path)) return std::nullopt;
@@ -52,7 +56,8 @@ std::optional<published_file> from_json(const json& j) {
                                   : document_type::urlset;
   f.urls = j.value("urls", std::size_t{0});
   f.bytes = j.value("bytes", std::uint64_t{0});
-  f.digest = std::strtoull(j.value("digest", std::string("0")).c_str(), nullptr, 16);
+  f.digest =
+      std::strtoull(j.value("digest", std::string("0")).c_str(), nullptr, 16);
   return f;
 }
 
@@ -61,7 +66,9 @@ result<std::vector<published_file>> files_from_json(const json& arr) {
   if (!arr.is_array()) return error{"\"files\" is not a list"};
   for (const auto& j : arr) {
     auto f = from_json(j);
-    if (!f) return error{"a file entry is malformed or names a path outside the directory"};
+    if (!f)
+      return error{
+          "a file entry is malformed or names a path outside the directory"};
     out.push_back(std::move(*f));
   }
   return out;
@@ -90,7 +97,8 @@ result<std::uint64_t> file_digest_of(const std::string& path) {
   return XXH3_64bits_digest(&state);
 }
 
-publisher::publisher(std::string dir, int lock_fd) : dir_(std::move(dir)), lock_fd_(lock_fd) {}
+publisher::publisher(std::string dir, int lock_fd)
+    : dir_(std::move(dir)), lock_fd_(lock_fd) {}
 
 publisher::~publisher() {
   discard_temporaries();
@@ -109,8 +117,10 @@ result<std::unique_ptr<publisher>> publisher::open(std::string dir) {
       return error{sys_error("cannot create directory", part, errno)};
   }
   struct stat st;
-  if (::stat(dir.c_str(), &st) != 0) return error{sys_error("cannot open", dir, errno)};
-  if (!S_ISDIR(st.st_mode)) return error{"--out " + dir + " is not a directory"};
+  if (::stat(dir.c_str(), &st) != 0)
+    return error{sys_error("cannot open", dir, errno)};
+  if (!S_ISDIR(st.st_mode))
+    return error{"--out " + dir + " is not a directory"};
 
   std::string lock_path = dir + "/" + std::string(lock_file_name);
   int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -119,8 +129,8 @@ result<std::unique_ptr<publisher>> publisher::open(std::string dir) {
     int err = errno;
     ::close(fd);
     if (err == EWOULDBLOCK)
-      return error{"another sitemill run is publishing to " + dir + " (it holds " +
-                   lock_path + "); wait for it to finish"};
+      return error{"another sitemill run is publishing to " + dir +
+                   " (it holds " + lock_path + "); wait for it to finish"};
     return error{sys_error("cannot lock", lock_path, err)};
   }
   std::unique_ptr<publisher> p(new publisher(dir, fd));
@@ -136,15 +146,19 @@ struct dir_ops {
   int dir_fd;
   const std::string& dir;
 
-  std::string path(std::string_view name) const { return dir + "/" + std::string(name); }
+  std::string path(std::string_view name) const {
+    return dir + "/" + std::string(name);
+  }
 
   bool exists(const std::string& name) const {
     struct stat st;
-    return ::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+    return ::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+           S_ISREG(st.st_mode);
   }
 
   status sync() const {
-    if (::fsync(dir_fd) != 0) return error{sys_error("cannot fsync", dir, errno)};
+    if (::fsync(dir_fd) != 0)
+      return error{sys_error("cannot fsync", dir, errno)};
     return {};
   }
 
@@ -154,7 +168,8 @@ struct dir_ops {
     return {};
   }
 
-  status rename(const std::string& from_path, const std::string& to_name) const {
+  status rename(const std::string& from_path,
+                const std::string& to_name) const {
     if (::rename(from_path.c_str(), path(to_name).c_str()) != 0)
       return error{sys_error("cannot rename into place", path(to_name), errno)};
     return {};
@@ -175,15 +190,19 @@ struct dir_ops {
     ::close(fd);
     json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded() || !j.is_object())
-      return error{p + " is not valid JSON; remove it to start afresh (old files will then be kept)"};
+      return error{p +
+                   " is not valid JSON; remove it to start afresh (old files "
+                   "will then be kept)"};
     return j;
   }
 
   // Write-to-temp, fsync, rename, fsync: the JSON is either old or new.
   status write_json(std::string_view name, const json& j) const {
-    std::string tmp = path(std::string(temp_file_prefix) + std::string(name.substr(1)));
+    std::string tmp =
+        path(std::string(temp_file_prefix) + std::string(name.substr(1)));
     std::string text = j.dump(1) + "\n";
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd =
+        ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) return error{sys_error("cannot create", tmp, errno)};
     const char* p = text.data();
     std::size_t left = text.size();
@@ -208,17 +227,20 @@ struct dir_ops {
   }
 };
 
-json manifest_json(const std::string& entry, const std::vector<published_file>& files) {
+json manifest_json(const std::string& entry,
+                   const std::vector<published_file>& files) {
   json arr = json::array();
   for (const auto& f : files) arr.push_back(to_json(f));
-  return {{"sitemill_manifest", 1}, {"entry", entry}, {"files", std::move(arr)}};
+  return {
+      {"sitemill_manifest", 1}, {"entry", entry}, {"files", std::move(arr)}};
 }
 
 }  // namespace
 
 status publisher::recover() {
   dir_ops d{dir_fd_, dir_};
-  // 1. Temporary files of a run that died: never published, always safe to drop.
+  // 1. Temporary files of a run that died: never published, always safe to
+  // drop.
   if (DIR* dp = ::opendir(dir_.c_str())) {
     std::vector<std::string> stale;
     while (dirent* e = ::readdir(dp)) {
@@ -235,7 +257,8 @@ status publisher::recover() {
     auto j = d.read_json(manifest_file_name);
     if (!j) return j.err();
     auto files = files_from_json((*j)["files"]);
-    if (!files) return error{d.path(manifest_file_name) + ": " + files.err().message};
+    if (!files)
+      return error{d.path(manifest_file_name) + ": " + files.err().message};
     current_ = std::move(*files);
     current_entry_ = j->value("entry", std::string());
   }
@@ -246,13 +269,14 @@ status publisher::recover() {
   auto j = d.read_json(journal_file_name);
   if (!j) return j.err();
   auto fresh = files_from_json((*j)["new"]);
-  if (!fresh) return error{d.path(journal_file_name) + ": " + fresh.err().message};
+  if (!fresh)
+    return error{d.path(journal_file_name) + ": " + fresh.err().message};
   std::unordered_set<std::string> old_names;
   for (const auto& o : (*j)["old"])
     if (o.is_string()) old_names.insert(o.get<std::string>());
   std::string entry = j->value("entry", std::string());
-  std::uint64_t entry_digest =
-      std::strtoull(j->value("entry_digest", std::string("0")).c_str(), nullptr, 16);
+  std::uint64_t entry_digest = std::strtoull(
+      j->value("entry_digest", std::string("0")).c_str(), nullptr, 16);
 
   bool committed = false;
   if (is_safe_name(entry) && d.exists(entry)) {
@@ -260,7 +284,10 @@ status publisher::recover() {
     committed = digest && *digest == entry_digest;
   }
   if (committed) {
-    if (status s = d.write_json(manifest_file_name, manifest_json(entry, *fresh)); !s) return s;
+    if (status s =
+            d.write_json(manifest_file_name, manifest_json(entry, *fresh));
+        !s)
+      return s;
     std::unordered_set<std::string> keep;
     for (const auto& f : *fresh) keep.insert(f.path);
     for (const auto& name : old_names)
@@ -278,7 +305,8 @@ status publisher::recover() {
 }
 
 std::string publisher::temp_path(std::string_view name) {
-  std::string p = dir_ + "/" + std::string(temp_file_prefix) + std::to_string(::getpid()) + "-" +
+  std::string p = dir_ + "/" + std::string(temp_file_prefix) +
+                  std::to_string(::getpid()) + "-" +
                   std::to_string(temp_counter_++) + "-" + std::string(name);
   temporaries_.push_back(p);
   return p;
@@ -289,14 +317,17 @@ void publisher::discard_temporaries() noexcept {
   temporaries_.clear();
 }
 
-status publisher::publish(std::vector<staged_file> files, const std::string& entry) {
+status publisher::publish(std::vector<staged_file> files,
+                          const std::string& entry) {
   dir_ops d{dir_fd_, dir_};
   const staged_file* entry_file = nullptr;
   for (const auto& f : files) {
-    if (!is_safe_name(f.file.path)) return error{"refusing to publish unsafe name " + f.file.path};
+    if (!is_safe_name(f.file.path))
+      return error{"refusing to publish unsafe name " + f.file.path};
     if (f.file.path == entry) entry_file = &f;
   }
-  if (entry_file == nullptr) return error{"entry " + entry + " is not among the files"};
+  if (entry_file == nullptr)
+    return error{"entry " + entry + " is not among the files"};
 
   std::unordered_map<std::string, const published_file*> old;
   for (const auto& f : current_) old[f.path] = &f;
@@ -304,8 +335,10 @@ status publisher::publish(std::vector<staged_file> files, const std::string& ent
   // digest under an old name would change the live set before the commit.
   for (const auto& f : files) {
     auto it = old.find(f.file.path);
-    if (f.file.path != entry && it != old.end() && it->second->digest != f.file.digest)
-      return error{"file name collision on " + f.file.path + " (same name, other bytes)"};
+    if (f.file.path != entry && it != old.end() &&
+        it->second->digest != f.file.digest)
+      return error{"file name collision on " + f.file.path +
+                   " (same name, other bytes)"};
   }
 
   auto step = [&](publish_step s) {
@@ -333,7 +366,8 @@ status publisher::publish(std::vector<staged_file> files, const std::string& ent
   for (const auto& f : files) {
     if (f.file.path == entry) continue;
     auto it = old.find(f.file.path);
-    bool same = it != old.end() ? d.exists(f.file.path) : unchanged_on_disk(f.file);
+    bool same =
+        it != old.end() ? d.exists(f.file.path) : unchanged_on_disk(f.file);
     if (same) {
       ::unlink(f.temp_path.c_str());
     } else if (status s = d.rename(f.temp_path, f.file.path); !s) {
@@ -352,7 +386,9 @@ status publisher::publish(std::vector<staged_file> files, const std::string& ent
   if (status s = d.sync(); !s) return s;
   step(publish_step::entry_renamed);
 
-  if (status s = d.write_json(manifest_file_name, manifest_json(entry, fresh)); !s) return s;
+  if (status s = d.write_json(manifest_file_name, manifest_json(entry, fresh));
+      !s)
+    return s;
   step(publish_step::manifest_written);
 
   std::unordered_set<std::string> keep;

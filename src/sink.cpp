@@ -34,7 +34,8 @@ struct file_sink::hasher {
 
 result<std::unique_ptr<file_sink>> file_sink::create(std::string path) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return error{"cannot create " + path + ": " + std::strerror(errno)};
+  if (fd < 0)
+    return error{"cannot create " + path + ": " + std::strerror(errno)};
   return std::unique_ptr<file_sink>(new file_sink(std::move(path), fd));
 }
 

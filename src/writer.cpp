@@ -8,9 +8,12 @@ namespace sitemill {
 
 std::string_view to_string(document_type type) noexcept {
   switch (type) {
-    case document_type::urlset: return "urlset";
-    case document_type::sitemapindex: return "sitemapindex";
-    case document_type::text: return "text";
+    case document_type::urlset:
+      return "urlset";
+    case document_type::sitemapindex:
+      return "sitemapindex";
+    case document_type::text:
+      return "text";
   }
   return "";
 }
@@ -21,15 +24,17 @@ namespace {
 // small enough to stay in cache.
 constexpr std::size_t flush_threshold = 256 * 1024;
 
-constexpr std::string_view xml_declaration = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+constexpr std::string_view xml_declaration =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
 
 bool newer(const w3c_datetime& a, const w3c_datetime& b) noexcept {
   auto sa = a.unix_seconds(), sb = b.unix_seconds();
   return sa != sb ? sa > sb : a.nanos > b.nanos;
 }
 
-std::string make_header(std::string_view root, const std::string& xsl,
-                        const std::vector<std::pair<std::string, std::string>>& namespaces) {
+std::string make_header(
+    std::string_view root, const std::string& xsl,
+    const std::vector<std::pair<std::string, std::string>>& namespaces) {
   std::string h(xml_declaration);
   if (!xsl.empty()) {
     h += "<?xml-stylesheet type=\"text/xsl\" href=\"";
@@ -59,8 +64,8 @@ namespace detail {
 // fresh file when they would push the current one past a limit.
 class document_core {
  public:
-  document_core(std::size_t max_entries, std::size_t max_bytes, std::string header,
-                std::string footer, sink_factory make_sink)
+  document_core(std::size_t max_entries, std::size_t max_bytes,
+                std::string header, std::string footer, sink_factory make_sink)
       : max_entries_(max_entries),
         max_bytes_(max_bytes),
         header_(std::move(header)),
@@ -70,7 +75,8 @@ class document_core {
   }
 
   // Call with pending() holding, from `mark` on, the entry just serialised.
-  add_status commit(std::size_t mark, const std::optional<w3c_datetime>& lastmod) {
+  add_status commit(std::size_t mark,
+                    const std::optional<w3c_datetime>& lastmod) {
     const std::size_t size = pending_.size() - mark;
     if (!error_.empty()) {
       pending_.resize(mark);
@@ -91,7 +97,8 @@ class document_core {
     file_bytes_ += size;
     ++entries_;
     if (lastmod && (!newest_ || newer(*lastmod, *newest_))) newest_ = lastmod;
-    if (pending_.size() >= flush_threshold && !flush()) return add_status::failed;
+    if (pending_.size() >= flush_threshold && !flush())
+      return add_status::failed;
     return add_status::added;
   }
 
@@ -149,8 +156,8 @@ class document_core {
   const std::string footer_;
   sink_factory make_sink_;
 
-  std::string pending_;   // bytes of the current file not yet given to the sink
-  std::string scratch_;   // an entry moving to the next file
+  std::string pending_;  // bytes of the current file not yet given to the sink
+  std::string scratch_;  // an entry moving to the next file
   std::unique_ptr<sink> sink_;
   bool open_ = false;
   std::size_t entries_ = 0;
@@ -162,7 +169,8 @@ class document_core {
 
 }  // namespace detail
 
-// --- sitemap_writer ------------------------------------------------------------
+// --- sitemap_writer
+// ------------------------------------------------------------
 
 struct sitemap_writer::impl {
   document_type type;
@@ -171,9 +179,11 @@ struct sitemap_writer::impl {
   impl(writer_options&& o, sink_factory&& f)
       : type(o.type),
         core(o.max_urls, o.max_bytes,
+             o.type == document_type::text
+                 ? std::string()
+                 : make_header("urlset", o.xsl_href, o.namespaces),
              o.type == document_type::text ? std::string()
-                                           : make_header("urlset", o.xsl_href, o.namespaces),
-             o.type == document_type::text ? std::string() : std::string("</urlset>\n"),
+                                           : std::string("</urlset>\n"),
              std::move(f)) {}
 };
 
@@ -219,20 +229,25 @@ status sitemap_writer::finish() { return impl_->core.finish(); }
 const std::vector<part_info>& sitemap_writer::parts() const noexcept {
   return impl_->core.parts();
 }
-const std::string& sitemap_writer::error() const noexcept { return impl_->core.error_message(); }
+const std::string& sitemap_writer::error() const noexcept {
+  return impl_->core.error_message();
+}
 
-// --- index_writer ----------------------------------------------------------------
+// --- index_writer
+// ----------------------------------------------------------------
 
 struct index_writer::impl {
   detail::document_core core;
-  impl(sink_factory&& f, std::size_t max_entries, std::size_t max_bytes, const std::string& xsl)
+  impl(sink_factory&& f, std::size_t max_entries, std::size_t max_bytes,
+       const std::string& xsl)
       : core(max_entries, max_bytes, make_header("sitemapindex", xsl, {}),
              "</sitemapindex>\n", std::move(f)) {}
 };
 
 index_writer::index_writer(sink_factory make_sink, std::size_t max_entries,
                            std::size_t max_bytes, std::string xsl_href)
-    : impl_(std::make_unique<impl>(std::move(make_sink), max_entries, max_bytes, xsl_href)) {}
+    : impl_(std::make_unique<impl>(std::move(make_sink), max_entries, max_bytes,
+                                   xsl_href)) {}
 
 index_writer::~index_writer() = default;
 
@@ -254,7 +269,11 @@ add_status index_writer::add(const index_entry& e) {
 }
 
 status index_writer::finish() { return impl_->core.finish(); }
-const std::vector<part_info>& index_writer::parts() const noexcept { return impl_->core.parts(); }
-const std::string& index_writer::error() const noexcept { return impl_->core.error_message(); }
+const std::vector<part_info>& index_writer::parts() const noexcept {
+  return impl_->core.parts();
+}
+const std::string& index_writer::error() const noexcept {
+  return impl_->core.error_message();
+}
 
 }  // namespace sitemill

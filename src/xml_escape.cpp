@@ -20,11 +20,16 @@ constexpr auto extra = make_extra();
 
 std::string_view entity(char c) noexcept {
   switch (c) {
-    case '&': return "&amp;";
-    case '\'': return "&apos;";
-    case '"': return "&quot;";
-    case '<': return "&lt;";
-    default: return "&gt;";
+    case '&':
+      return "&amp;";
+    case '\'':
+      return "&apos;";
+    case '"':
+      return "&quot;";
+    case '<':
+      return "&lt;";
+    default:
+      return "&gt;";
   }
 }
 

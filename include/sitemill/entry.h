@@ -25,7 +25,8 @@ namespace sitemill {
 class url_extension {
  public:
   virtual ~url_extension() = default;
-  /// The namespace the element lives in, e.g. "http://www.google.com/schemas/sitemap-image/1.1".
+  /// The namespace the element lives in, e.g.
+  /// "http://www.google.com/schemas/sitemap-image/1.1".
   virtual std::string_view namespace_uri() const noexcept = 0;
   /// Appends the element's XML to `out`.
   virtual void append_xml(std::string& out) const = 0;
@@ -34,8 +35,8 @@ class url_extension {
 /// One <url> of a urlset. Views are borrowed: they must outlive the call
 /// that consumes the entry (sitemap_writer::add copies what it needs).
 struct url_entry {
-  std::string_view loc;                   ///< normalised, absolute, percent-encoded
-  std::optional<w3c_datetime> lastmod;    ///< written with format_lastmod()
+  std::string_view loc;  ///< normalised, absolute, percent-encoded
+  std::optional<w3c_datetime> lastmod;  ///< written with format_lastmod()
   changefreq freq = changefreq::unset;
   std::optional<priority> prio;
   std::span<const url_extension* const> extensions;  ///< empty today
@@ -53,7 +54,8 @@ struct field_warning {
 /// Not thread-safe; one builder per thread.
 class entry_builder {
  public:
-  explicit entry_builder(url_normalizer normalizer) : normalizer_(std::move(normalizer)) {}
+  explicit entry_builder(url_normalizer normalizer)
+      : normalizer_(std::move(normalizer)) {}
 
   /// The outcome of building one entry.
   struct outcome {
@@ -65,7 +67,8 @@ class entry_builder {
   /// left out of `out` and described in `warnings` (cleared first).
   [[nodiscard]] outcome build(std::string_view loc, std::string_view lastmod,
                               std::string_view freq, std::string_view prio,
-                              url_entry& out, std::vector<field_warning>& warnings);
+                              url_entry& out,
+                              std::vector<field_warning>& warnings);
 
   const url_normalizer& normalizer() const noexcept { return normalizer_; }
 

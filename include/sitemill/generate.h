@@ -1,4 +1,5 @@
-// sitemill: the generate pipeline, source -> entry -> writer -> sink -> publish.
+// sitemill: the generate pipeline, source -> entry -> writer -> sink ->
+// publish.
 //
 //   sitemill::generate_options o;
 //   o.inputs = {"urls.txt"};
@@ -33,28 +34,30 @@ enum class index_mode : std::uint8_t {
 };
 
 struct generate_options {
-  std::vector<std::string> inputs;             ///< paths; "-" is stdin
-  std::optional<input_format> format;          ///< overrides the extension
-  std::vector<column> columns;                 ///< tsv/csv columns when there is no header
-  std::string base_url;                        ///< directory URL the set is published at
-  std::string out_dir;                         ///< where the set is published
+  std::vector<std::string> inputs;     ///< paths; "-" is stdin
+  std::optional<input_format> format;  ///< overrides the extension
+  std::vector<column> columns;  ///< tsv/csv columns when there is no header
+  std::string base_url;         ///< directory URL the set is published at
+  std::string out_dir;          ///< where the set is published
   document_type type = document_type::urlset;  ///< urlset or text
   bool gzip = true;
   compression level = compression::normal;
   std::size_t max_urls = max_urls_per_sitemap;
   std::size_t max_bytes = max_bytes_per_sitemap;
-  std::size_t max_index_entries = max_sitemaps_per_index;  ///< lowered only by tests
+  std::size_t max_index_entries =
+      max_sitemaps_per_index;  ///< lowered only by tests
   index_mode index = index_mode::automatic;
-  std::string xsl_href;                        ///< xml-stylesheet href; "" for none
-  bool strict = false;                         ///< a bad record or field publishes nothing
-  unsigned threads = 0;                        ///< compression threads; 0: one per core
-  std::string name = "sitemap";                ///< file name stem
+  std::string xsl_href;          ///< xml-stylesheet href; "" for none
+  bool strict = false;           ///< a bad record or field publishes nothing
+  unsigned threads = 0;          ///< compression threads; 0: one per core
+  std::string name = "sitemap";  ///< file name stem
 };
 
 /// A record that was rejected, or a field or note worth a warning.
 struct record_issue {
-  std::string input;        ///< the input's path ("<stdin>" for -)
-  std::uint64_t line = 0;   ///< 1-based; 0 when the issue is about the input as a whole
+  std::string input;  ///< the input's path ("<stdin>" for -)
+  std::uint64_t line =
+      0;  ///< 1-based; 0 when the issue is about the input as a whole
   std::string reason;
 };
 
@@ -71,28 +74,29 @@ class generate_observer {
 };
 
 enum class generate_outcome : std::uint8_t {
-  published,       ///< the new set is live
-  no_valid_urls,   ///< every record was rejected (or there were none)
-  strict_failed,   ///< --strict and at least one bad record or field
-  cancelled,       ///< the observer asked to stop
-  failed,          ///< options, input or output could not be used: see message
+  published,      ///< the new set is live
+  no_valid_urls,  ///< every record was rejected (or there were none)
+  strict_failed,  ///< --strict and at least one bad record or field
+  cancelled,      ///< the observer asked to stop
+  failed,         ///< options, input or output could not be used: see message
 };
 
 struct generate_report {
   generate_outcome outcome = generate_outcome::failed;
-  std::string message;                  ///< why, when not published
-  std::string entry;                    ///< the file to submit (index or lone sitemap)
-  std::vector<published_file> files;    ///< the published set, entry included
-  std::uint64_t records = 0;            ///< records read
-  std::uint64_t written = 0;            ///< URLs written
-  std::uint64_t duplicates = 0;         ///< records whose URL was already written
+  std::string message;  ///< why, when not published
+  std::string entry;    ///< the file to submit (index or lone sitemap)
+  std::vector<published_file> files;  ///< the published set, entry included
+  std::uint64_t records = 0;          ///< records read
+  std::uint64_t written = 0;          ///< URLs written
+  std::uint64_t duplicates = 0;       ///< records whose URL was already written
   std::uint64_t rejected = 0;
   std::uint64_t warnings = 0;
 };
 
 /// Runs the whole pipeline. Never throws for bad input or I/O failures (they
 /// are in the report); std::bad_alloc may escape.
-generate_report generate(const generate_options& options, generate_observer& observer);
+generate_report generate(const generate_options& options,
+                         generate_observer& observer);
 
 }  // namespace sitemill
 

@@ -32,23 +32,27 @@ namespace sitemill {
 
 /// One file of a published set, as the manifest records it.
 struct published_file {
-  std::string path;            ///< name inside the output directory
+  std::string path;  ///< name inside the output directory
   document_type type = document_type::urlset;
-  std::size_t urls = 0;        ///< entries in it
-  std::uint64_t bytes = 0;     ///< uncompressed size
-  std::uint64_t digest = 0;    ///< XXH3-64 of the bytes on disk
+  std::size_t urls = 0;      ///< entries in it
+  std::uint64_t bytes = 0;   ///< uncompressed size
+  std::uint64_t digest = 0;  ///< XXH3-64 of the bytes on disk
 };
 
 /// A finished temporary file waiting to be published under `file.path`.
 struct staged_file {
-  std::string temp_path;       ///< full path of the .sitemill-tmp-* file
+  std::string temp_path;  ///< full path of the .sitemill-tmp-* file
   published_file file;
 };
 
 /// Points in publish() where a test may stop the process, to prove that a
 /// crash at each of them leaves a complete set behind.
 enum class publish_step : std::uint8_t {
-  journal_written, children_renamed, entry_renamed, manifest_written, old_removed
+  journal_written,
+  children_renamed,
+  entry_renamed,
+  manifest_written,
+  old_removed
 };
 
 /// Holds the directory lock for one run and publishes into it.
@@ -62,7 +66,9 @@ class publisher {
   ~publisher();
 
   /// The published set as the manifest records it (empty on a first run).
-  const std::vector<published_file>& current() const noexcept { return current_; }
+  const std::vector<published_file>& current() const noexcept {
+    return current_;
+  }
   /// The entry the current set is submitted by; "" when none.
   const std::string& current_entry() const noexcept { return current_entry_; }
 
@@ -73,7 +79,8 @@ class publisher {
   /// replacing the current one atomically, and removes the files of the old
   /// set that the new one does not contain. Files whose bytes are unchanged
   /// are not touched. On failure before the commit the old set stays.
-  [[nodiscard]] status publish(std::vector<staged_file> files, const std::string& entry);
+  [[nodiscard]] status publish(std::vector<staged_file> files,
+                               const std::string& entry);
 
   /// Removes every temporary file this run created (on failure paths; the
   /// destructor does it too).
@@ -100,7 +107,8 @@ class publisher {
 
 /// Names of the bookkeeping files (all start with ".sitemill").
 inline constexpr std::string_view lock_file_name = ".sitemill.lock";
-inline constexpr std::string_view manifest_file_name = ".sitemill-manifest.json";
+inline constexpr std::string_view manifest_file_name =
+    ".sitemill-manifest.json";
 inline constexpr std::string_view journal_file_name = ".sitemill-journal.json";
 inline constexpr std::string_view temp_file_prefix = ".sitemill-tmp-";
 

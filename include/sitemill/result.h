@@ -9,7 +9,8 @@
 
 namespace sitemill {
 
-/// What went wrong, in words a user can act on (names the file when there is one).
+/// What went wrong, in words a user can act on (names the file when there is
+/// one).
 struct error {
   std::string message;
 };
@@ -19,8 +20,8 @@ struct error {
 template <class T>
 class [[nodiscard]] result {
  public:
-  result(T value) : v_(std::move(value)) {}          // NOLINT: implicit by design
-  result(error e) : v_(std::move(e)) {}              // NOLINT: implicit by design
+  result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  result(error e) : v_(std::move(e)) {}      // NOLINT: implicit by design
 
   bool has_value() const noexcept { return v_.index() == 0; }
   explicit operator bool() const noexcept { return has_value(); }

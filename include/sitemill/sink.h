@@ -50,8 +50,9 @@ class memory_sink final : public sink {
 
 /// What a file_sink wrote, known once it is closed.
 struct file_digest {
-  std::uint64_t bytes = 0;   ///< bytes written to the file
-  std::uint64_t xxh3 = 0;    ///< XXH3-64 of those bytes (names and compares files)
+  std::uint64_t bytes = 0;  ///< bytes written to the file
+  std::uint64_t xxh3 =
+      0;  ///< XXH3-64 of those bytes (names and compares files)
 };
 
 /// Writes to a new file through a 256 KiB buffer; close() flushes and fsyncs,
@@ -67,7 +68,8 @@ class file_sink final : public sink {
   const std::string& path() const noexcept { return path_; }
   /// Valid after a successful close().
   const file_digest& digest() const noexcept { return digest_; }
-  /// Where digest() is also copied at close, for owners that gave the sink away.
+  /// Where digest() is also copied at close, for owners that gave the sink
+  /// away.
   void report_to(file_digest* target) noexcept { report_to_ = target; }
 
  private:
@@ -88,9 +90,9 @@ class file_sink final : public sink {
 /// gzip compression settings. The header carries no name and no timestamp,
 /// so the same bytes in give the same bytes out on every run.
 enum class compression : std::uint8_t {
-  fast,     ///< ISA-L level 1: about 5x libdeflate -1, files ~15% larger
-  normal,   ///< libdeflate level 6: smaller than gzip -6, ~2.6x its speed
-  best,     ///< libdeflate level 12: smallest, slowest
+  fast,    ///< ISA-L level 1: about 5x libdeflate -1, files ~15% larger
+  normal,  ///< libdeflate level 6: smaller than gzip -6, ~2.6x its speed
+  best,    ///< libdeflate level 12: smallest, slowest
 };
 
 class compress_pool;
@@ -145,7 +147,8 @@ class compress_pool {
 };
 
 /// Compresses `data` into one gzip member. Exposed for tests and benchmarks.
-[[nodiscard]] std::string gzip_compress(std::string_view data, compression level);
+[[nodiscard]] std::string gzip_compress(std::string_view data,
+                                        compression level);
 
 }  // namespace sitemill
 

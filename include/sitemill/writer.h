@@ -1,4 +1,5 @@
-// sitemill: streaming writers, the writer stage of source -> entry -> writer -> sink.
+// sitemill: streaming writers, the writer stage of source -> entry -> writer ->
+// sink.
 //
 // sitemap_writer serialises url_entry values into urlset (or text) files and
 // starts a new file before either protocol limit would be crossed, counting
@@ -33,20 +34,22 @@ enum class document_type : std::uint8_t { urlset, sitemapindex, text };
 std::string_view to_string(document_type type) noexcept;
 
 /// Makes the sink for file number `part` (0-based), when the writer starts it.
-using sink_factory = std::function<result<std::unique_ptr<sink>>(std::size_t part)>;
+using sink_factory =
+    std::function<result<std::unique_ptr<sink>>(std::size_t part)>;
 
 /// What the writer knows about a file once it is finished.
 struct part_info {
-  std::size_t urls = 0;                   ///< entries in the file
-  std::uint64_t bytes = 0;                ///< exact uncompressed size
-  std::optional<w3c_datetime> newest;     ///< newest lastmod inside, by instant
+  std::size_t urls = 0;                ///< entries in the file
+  std::uint64_t bytes = 0;             ///< exact uncompressed size
+  std::optional<w3c_datetime> newest;  ///< newest lastmod inside, by instant
 };
 
 /// Limits and decorations for sitemap files.
 struct writer_options {
   document_type type = document_type::urlset;   ///< urlset or text
   std::size_t max_urls = max_urls_per_sitemap;  ///< 1..50,000
-  std::size_t max_bytes = max_bytes_per_sitemap;///< uncompressed, up to 52,428,800
+  std::size_t max_bytes =
+      max_bytes_per_sitemap;  ///< uncompressed, up to 52,428,800
   /// href of an <?xml-stylesheet type="text/xsl"?> instruction; "" for none.
   std::string xsl_href;
   /// Extension namespaces to declare on each urlset: {prefix, uri}.
@@ -56,7 +59,8 @@ struct writer_options {
 /// Outcome of adding one entry.
 enum class add_status : std::uint8_t {
   added,      ///< written (into the current or a new file)
-  too_large,  ///< the entry alone does not fit into an empty file under max_bytes
+  too_large,  ///< the entry alone does not fit into an empty file under
+              ///< max_bytes
   failed,     ///< a sink failed: see error(); the writer accepts nothing more
 };
 
@@ -84,7 +88,7 @@ class sitemap_writer {
 
 /// One <sitemap> of an index.
 struct index_entry {
-  std::string_view loc;                   ///< absolute, normalised URL of the sitemap
+  std::string_view loc;  ///< absolute, normalised URL of the sitemap
   std::optional<w3c_datetime> lastmod;
 };
 
@@ -92,8 +96,10 @@ struct index_entry {
 /// (or smaller limits for tests).
 class index_writer {
  public:
-  index_writer(sink_factory make_sink, std::size_t max_entries = max_sitemaps_per_index,
-               std::size_t max_bytes = max_bytes_per_index, std::string xsl_href = {});
+  index_writer(sink_factory make_sink,
+               std::size_t max_entries = max_sitemaps_per_index,
+               std::size_t max_bytes = max_bytes_per_index,
+               std::string xsl_href = {});
   ~index_writer();
   index_writer(const index_writer&) = delete;
   index_writer& operator=(const index_writer&) = delete;

@@ -9,7 +9,8 @@
 namespace sitemill::detail {
 
 constexpr bool is_ascii_space(char c) noexcept {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' ||
+         c == '\v';
 }
 
 /// `s` without surrounding ASCII whitespace.
@@ -21,7 +22,8 @@ constexpr std::string_view trim(std::string_view s) noexcept {
 
 /// Appends `s` for a diagnostic: control bytes as \xHH, and at most `limit`
 /// bytes followed by "..." so one huge bad value cannot flood a report.
-void append_printable(std::string& out, std::string_view s, std::size_t limit = 120);
+void append_printable(std::string& out, std::string_view s,
+                      std::size_t limit = 120);
 
 /// "1234567" -> "1,234,567", for people reading summaries.
 std::string with_commas(std::uint64_t n);

@@ -11,7 +11,8 @@ constexpr std::size_t initial_slots = 64;
 // Maps a fingerprint to a slot with a multiply-shift instead of a modulo, so
 // table sizes need not be powers of two (which is what lets shards grow by
 // 1.5x instead of 2x).
-__extension__ typedef unsigned __int128 u128;  // GCC and Clang on 64-bit targets
+__extension__ typedef unsigned __int128
+    u128;  // GCC and Clang on 64-bit targets
 inline std::size_t home(std::uint64_t fp, std::size_t n) noexcept {
   return static_cast<std::size_t>((static_cast<u128>(fp) * n) >> 64);
 }

@@ -1,0 +1,270 @@
+// The publisher's promise: at every instant the directory holds the complete
+// old set or the complete new one, whatever kills the run, and a later run
+// repairs what a killed one left. Crashes are real: a forked child publishes
+// and _exit()s at each step; the parent inspects and recovers.
+#include "sitemill/publish.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+namespace sitemill {
+namespace {
+
+namespace fs = std::filesystem;
+
+class temp_dir {
+ public:
+  temp_dir() {
+    char tmpl[] = "/tmp/sitemill-publish-XXXXXX";
+    path_ = ::mkdtemp(tmpl);
+  }
+  ~temp_dir() { fs::remove_all(path_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// Every regular file in the directory, by name, with its bytes.
+std::map<std::string, std::string> snapshot(const std::string& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_regular_file()) files[e.path().filename()] = slurp(e.path());
+  return files;
+}
+
+// A toy set: the entry names its children, one per line, so the test can
+// check that every file the entry points to is there.
+struct toy_set {
+  std::string entry = "sitemap.xml";
+  std::map<std::string, std::string> children;  // name -> bytes
+
+  std::string entry_bytes() const {
+    std::string s = "index\n";
+    for (const auto& [name, _] : children) s += name + "\n";
+    return s;
+  }
+};
+
+std::vector<staged_file> stage(publisher& p, const toy_set& set) {
+  std::vector<staged_file> out;
+  auto add = [&](const std::string& name, const std::string& bytes,
+                 document_type type) {
+    std::string tmp = p.temp_path(name);
+    std::ofstream(tmp, std::ios::binary) << bytes;
+    out.push_back({tmp,
+                   {name, type, 1, bytes.size(),
+                    XXH3_64bits(bytes.data(), bytes.size())}});
+  };
+  for (const auto& [name, bytes] : set.children)
+    add(name, bytes, document_type::urlset);
+  add(set.entry, set.entry_bytes(), document_type::sitemapindex);
+  return out;
+}
+
+// The files the live entry reaches, or nullopt when one of them is missing
+// or differs: that would be a torn set.
+std::optional<toy_set> live_set(const std::string& dir,
+                                const std::vector<toy_set>& candidates) {
+  auto files = snapshot(dir);
+  for (const auto& c : candidates) {
+    auto it = files.find(c.entry);
+    if (it == files.end() || it->second != c.entry_bytes()) continue;
+    bool whole = true;
+    for (const auto& [name, bytes] : c.children)
+      whole = whole && files.count(name) && files[name] == bytes;
+    if (whole) return c;
+  }
+  return std::nullopt;
+}
+
+toy_set old_set() {
+  toy_set s;
+  s.children = {{"sitemap-1-aaa.xml", "old one"},
+                {"sitemap-2-bbb.xml", "old two"}};
+  return s;
+}
+
+toy_set new_set() {
+  toy_set s;
+  // Child 1 unchanged, child 2 changed (new name), child 3 added.
+  s.children = {{"sitemap-1-aaa.xml", "old one"},
+                {"sitemap-2-ccc.xml", "new two"},
+                {"sitemap-3-ddd.xml", "new three"}};
+  return s;
+}
+
+void publish_set(const std::string& dir, const toy_set& set) {
+  auto p = publisher::open(dir);
+  ASSERT_TRUE(p) << p.err().message;
+  ASSERT_TRUE((*p)->publish(stage(**p, set), set.entry));
+}
+
+bool only_set_and_bookkeeping(const std::string& dir, const toy_set& set) {
+  for (const auto& [name, _] : snapshot(dir)) {
+    if (name == lock_file_name || name == manifest_file_name) continue;
+    if (name != set.entry && !set.children.count(name)) return false;
+  }
+  return true;
+}
+
+TEST(Publisher, PublishesASetAndRecordsItInTheManifest) {
+  temp_dir d;
+  publish_set(d.path(), old_set());
+  ASSERT_TRUE(live_set(d.path(), {old_set()}));
+  EXPECT_TRUE(only_set_and_bookkeeping(d.path(), old_set()));
+  auto p = publisher::open(d.path());
+  ASSERT_TRUE(p);
+  EXPECT_EQ((*p)->current_entry(), "sitemap.xml");
+  EXPECT_EQ((*p)->current().size(), 3u);
+}
+
+TEST(Publisher, ReplacesTheOldSetAndRemovesOnlyFilesItWrote) {
+  temp_dir d;
+  publish_set(d.path(), old_set());
+  std::ofstream(d.path() + "/index.html") << "<html>mine</html>";
+  std::ofstream(d.path() + "/sitemap-9-zzz.xml") << "not in any manifest";
+  publish_set(d.path(), new_set());
+  ASSERT_TRUE(live_set(d.path(), {new_set()}));
+  auto files = snapshot(d.path());
+  EXPECT_FALSE(files.count("sitemap-2-bbb.xml"))
+      << "old child no longer referenced";
+  EXPECT_EQ(files["index.html"], "<html>mine</html>");
+  EXPECT_EQ(files["sitemap-9-zzz.xml"], "not in any manifest");
+  EXPECT_FALSE(files.count(std::string(journal_file_name)));
+}
+
+TEST(Publisher, LeavesUnchangedFilesUntouched) {
+  temp_dir d;
+  publish_set(d.path(), old_set());
+  struct stat before;
+  ASSERT_EQ(::stat((d.path() + "/sitemap-1-aaa.xml").c_str(), &before), 0);
+  struct stat entry_before;
+  ASSERT_EQ(::stat((d.path() + "/sitemap.xml").c_str(), &entry_before), 0);
+  publish_set(d.path(), old_set());
+  struct stat after, entry_after;
+  ASSERT_EQ(::stat((d.path() + "/sitemap-1-aaa.xml").c_str(), &after), 0);
+  ASSERT_EQ(::stat((d.path() + "/sitemap.xml").c_str(), &entry_after), 0);
+  EXPECT_EQ(before.st_ino, after.st_ino);
+  EXPECT_EQ(entry_before.st_ino, entry_after.st_ino)
+      << "an identical entry is not replaced";
+}
+
+TEST(Publisher, RefusesASecondRunWhileTheLockIsHeld) {
+  temp_dir d;
+  auto first = publisher::open(d.path());
+  ASSERT_TRUE(first);
+  // flock locks belong to open file descriptions, so a second open in this
+  // process contends exactly like a second process would.
+  auto second = publisher::open(d.path());
+  ASSERT_FALSE(second);
+  EXPECT_NE(second.err().message.find("another sitemill run"),
+            std::string::npos);
+  first->reset();
+  EXPECT_TRUE(publisher::open(d.path()));
+}
+
+TEST(Publisher, RemovesTemporaryLeftoversOfAKilledRun) {
+  temp_dir d;
+  publish_set(d.path(), old_set());
+  std::ofstream(d.path() + "/" + std::string(temp_file_prefix) + "123-0-part-0")
+      << "half";
+  auto p = publisher::open(d.path());
+  ASSERT_TRUE(p);
+  for (const auto& [name, _] : snapshot(d.path()))
+    EXPECT_FALSE(std::string_view(name).starts_with(temp_file_prefix)) << name;
+}
+
+TEST(Publisher, DiscardsItsTemporariesWhenARunFailsBeforePublishing) {
+  temp_dir d;
+  publish_set(d.path(), old_set());
+  const auto before = snapshot(d.path());
+  {
+    auto p = publisher::open(d.path());
+    ASSERT_TRUE(p);
+    (void)stage(**p, new_set());
+  }  // destroyed without publishing, like a failed run
+  EXPECT_EQ(snapshot(d.path()), before);
+}
+
+TEST(Publisher, IgnoresManifestNamesThatEscapeTheDirectory) {
+  temp_dir outer;
+  std::string dir = outer.path() + "/out";
+  fs::create_directory(dir);
+  std::ofstream(outer.path() + "/victim") << "precious";
+  std::ofstream(dir + "/" + std::string(manifest_file_name))
+      << R"({"sitemill_manifest":1,"entry":"x","files":[{"path":"../victim"}]})";
+  auto p = publisher::open(dir);
+  ASSERT_FALSE(p) << "a manifest naming ../victim is refused, not acted on";
+  EXPECT_EQ(slurp(outer.path() + "/victim"), "precious");
+}
+
+// A crash after each step: before the entry rename the old set is live, after
+// it the new one; never a mix. Recovery then leaves exactly one set.
+class CrashDuringPublish : public testing::TestWithParam<publish_step> {};
+
+TEST_P(CrashDuringPublish, LeavesACompleteSetAndRecoveryCleansUp) {
+  temp_dir d;
+  publish_set(d.path(), old_set());
+  const publish_step crash_at = GetParam();
+
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    auto p = publisher::open(d.path());
+    if (!p) ::_exit(3);
+    (*p)->after_step = [&](publish_step s) {
+      if (s == crash_at) ::_exit(0);
+    };
+    (void)(*p)->publish(stage(**p, new_set()), "sitemap.xml");
+    ::_exit(4);
+  }
+  int wstatus = 0;
+  ASSERT_EQ(::waitpid(pid, &wstatus, 0), pid);
+  ASSERT_TRUE(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0)
+      << "child did not reach the step";
+
+  auto live = live_set(d.path(), {old_set(), new_set()});
+  ASSERT_TRUE(live) << "the entry reaches a torn set after a crash at step "
+                    << static_cast<int>(crash_at);
+  const bool committed = crash_at >= publish_step::entry_renamed;
+  EXPECT_EQ(live->children,
+            committed ? new_set().children : old_set().children);
+
+  auto p = publisher::open(d.path());  // the next run recovers
+  ASSERT_TRUE(p) << p.err().message;
+  const toy_set& expected = committed ? new_set() : old_set();
+  // new_set() returns a fresh value each call; compare contents.
+  EXPECT_TRUE(live_set(d.path(), {expected}));
+  EXPECT_TRUE(
+      only_set_and_bookkeeping(d.path(), committed ? new_set() : old_set()))
+      << "leftovers after recovery";
+  EXPECT_EQ((*p)->current().size(),
+            (committed ? new_set() : old_set()).children.size() + 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryStep, CrashDuringPublish,
+                         testing::Values(publish_step::journal_written,
+                                         publish_step::children_renamed,
+                                         publish_step::entry_renamed,
+                                         publish_step::manifest_written,
+                                         publish_step::old_removed));
+
+}  // namespace
+}  // namespace sitemill
