@@ -13,5 +13,5 @@ find_package(CLI11 REQUIRED)
 
 set(SITEMILL_PRIVATE_DEPS PkgConfig::LIBDEFLATE PkgConfig::ISAL PkgConfig::IDN2
     PkgConfig::XXHASH ZLIB::ZLIB nlohmann_json::nlohmann_json)
-# pkg-config names a static consumer needs (sitemill.pc Requires.private).
-set(SITEMILL_PC_REQUIRES_PRIVATE "libdeflate libisal libidn2 zlib")
+# What a consumer of the static library links besides it (sitemill.pc).
+set(SITEMILL_PC_LIBS_PRIVATE "-ldeflate -lisal -lidn2 -lz")

@@ -20,5 +20,6 @@ install(FILES ${PROJECT_BINARY_DIR}/sitemillConfig.cmake
               ${PROJECT_BINARY_DIR}/sitemillConfigVersion.cmake
         DESTINATION ${SITEMILL_CMAKE_DIR})
 
+file(RELATIVE_PATH SITEMILL_PC_TO_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/sitemill.pc.in ${PROJECT_BINARY_DIR}/sitemill.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/sitemill.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -24,10 +24,26 @@ namespace {
 constexpr unsigned char gzip_header[10] = {0x1f, 0x8b, 8, 0, 0,
                                            0,    0,    0, 0, 0xff};
 
+// Compressed output goes to a per-thread buffer that is reused and never
+// zero-filled: pages are touched only as far as the compressor writes, so a
+// 10 MiB bound costs the ~1.7 MiB actually produced.
+struct output_buffer {
+  std::unique_ptr<char[]> data;
+  std::size_t capacity = 0;
+  char* reserve(std::size_t n) {
+    if (n > capacity) {
+      data.reset(new char[n]);
+      capacity = n;
+    }
+    return data.get();
+  }
+};
+
 struct thread_compressors {
   libdeflate_compressor* normal = nullptr;
   libdeflate_compressor* best = nullptr;
   std::vector<std::uint8_t> isal_level_buf;
+  output_buffer out;
   ~thread_compressors() {
     if (normal) libdeflate_free_compressor(normal);
     if (best) libdeflate_free_compressor(best);
@@ -41,55 +57,53 @@ thread_compressors& compressors() {
   return c;
 }
 
-std::string libdeflate_gzip(std::string_view data, int level,
-                            libdeflate_compressor*& c) {
+std::string_view libdeflate_gzip(std::string_view data, int level,
+                                 libdeflate_compressor*& c) {
   if (c == nullptr) c = libdeflate_alloc_compressor(level);
   if (c == nullptr) throw std::bad_alloc();
-  std::string out(libdeflate_gzip_compress_bound(c, data.size()), '\0');
-  std::size_t n = libdeflate_gzip_compress(c, data.data(), data.size(),
-                                           out.data(), out.size());
+  const std::size_t bound = libdeflate_gzip_compress_bound(c, data.size());
+  char* out = compressors().out.reserve(bound);
+  std::size_t n =
+      libdeflate_gzip_compress(c, data.data(), data.size(), out, bound);
   // The bound makes failure impossible; 0 would mean libdeflate broke its
   // contract.
   if (n == 0)
     throw std::logic_error("libdeflate_gzip_compress exceeded its bound");
   // libdeflate writes the same fixed header fields except XFL (a hint for
   // the level); set ours so every level writes the same header bytes.
-  std::memcpy(out.data(), gzip_header, sizeof gzip_header);
-  out.resize(n);
-  return out;
+  std::memcpy(out, gzip_header, sizeof gzip_header);
+  return {out, n};
 }
 
-std::string isal_gzip(std::string_view data) {
-  auto& buf = compressors().isal_level_buf;
-  if (buf.empty()) buf.resize(ISAL_DEF_LVL1_DEFAULT);
+std::string_view isal_gzip(std::string_view data) {
+  auto& level_buf = compressors().isal_level_buf;
+  if (level_buf.empty()) level_buf.resize(ISAL_DEF_LVL1_DEFAULT);
   // Deflate's worst case adds 5 bytes per 64 KiB stored block; be generous.
-  std::string out(sizeof gzip_header + data.size() + data.size() / 16 + 1024,
-                  '\0');
-  std::memcpy(out.data(), gzip_header, sizeof gzip_header);
+  const std::size_t bound =
+      sizeof gzip_header + data.size() + data.size() / 16 + 1024;
+  char* out = compressors().out.reserve(bound);
+  std::memcpy(out, gzip_header, sizeof gzip_header);
 
   isal_zstream s;
   isal_deflate_init(&s);
   s.level = 1;
-  s.level_buf = buf.data();
-  s.level_buf_size = static_cast<std::uint32_t>(buf.size());
-  s.gzip_flag =
-      IGZIP_GZIP_NO_HDR;  // we wrote the header; ISA-L adds the trailer
+  s.level_buf = level_buf.data();
+  s.level_buf_size = static_cast<std::uint32_t>(level_buf.size());
+  s.gzip_flag = IGZIP_GZIP_NO_HDR;  // we wrote the header; ISA-L adds the trailer
   s.end_of_stream = 1;
   s.flush = NO_FLUSH;
   s.next_in = reinterpret_cast<std::uint8_t*>(const_cast<char*>(data.data()));
   // avail_in is 32-bit; a sitemap is at most 50 MiB, far below that.
   s.avail_in = static_cast<std::uint32_t>(data.size());
-  s.next_out = reinterpret_cast<std::uint8_t*>(out.data()) + sizeof gzip_header;
-  s.avail_out = static_cast<std::uint32_t>(out.size() - sizeof gzip_header);
+  s.next_out = reinterpret_cast<std::uint8_t*>(out) + sizeof gzip_header;
+  s.avail_out = static_cast<std::uint32_t>(bound - sizeof gzip_header);
   if (isal_deflate(&s) != COMP_OK || s.internal_state.state != ZSTATE_END)
     throw std::logic_error("isal_deflate did not finish within its bound");
-  out.resize(out.size() - s.avail_out);
-  return out;
+  return {out, bound - s.avail_out};
 }
 
-}  // namespace
-
-std::string gzip_compress(std::string_view data, compression level) {
+// Compresses into this thread's output buffer; valid until the next call.
+std::string_view compress_here(std::string_view data, compression level) {
   switch (level) {
     case compression::fast:
       return isal_gzip(data);
@@ -101,20 +115,28 @@ std::string gzip_compress(std::string_view data, compression level) {
   return libdeflate_gzip(data, 6, compressors().normal);
 }
 
-namespace {
 status compress_and_write(std::string_view data, compression level,
                           sink& downstream) {
-  std::string packed = gzip_compress(data, level);
+  std::string_view packed = compress_here(data, level);
   if (status s = downstream.write(packed.data(), packed.size()); !s) return s;
   return downstream.close();
 }
+
 }  // namespace
+
+std::string gzip_compress(std::string_view data, compression level) {
+  return std::string(compress_here(data, level));
+}
 
 gzip_sink::gzip_sink(std::unique_ptr<sink> downstream, compression level,
                      compress_pool* pool)
-    : downstream_(std::move(downstream)), level_(level), pool_(pool) {}
+    : downstream_(std::move(downstream)), level_(level), pool_(pool) {
+  if (pool_ != nullptr) buffer_ = pool_->take_buffer();
+}
 
-gzip_sink::~gzip_sink() = default;
+gzip_sink::~gzip_sink() {
+  if (pool_ != nullptr && !closed_) pool_->return_buffer(std::move(buffer_));
+}
 
 status gzip_sink::write(const char* data, std::size_t size) {
   if (closed_) return error{"gzip sink: write after close"};
@@ -136,12 +158,14 @@ status gzip_sink::close() {
 
 struct compress_pool::impl {
   std::mutex mu;
-  std::condition_variable work_ready, space_free, idle;
+  std::condition_variable work_ready, worker_free, idle;
   std::deque<job> queue;
   std::size_t running = 0;
-  std::size_t max_queued = 1;
   bool stopping = false;
   status first_error;
+  // Uncompressed buffers keep their capacity from file to file, so the
+  // pages of a 10 MiB sitemap are faulted in once per run, not per file.
+  std::vector<std::string> spare;
   std::vector<std::thread> workers;
 
   void run() {
@@ -154,7 +178,6 @@ struct compress_pool::impl {
         j = std::move(queue.front());
         queue.pop_front();
         ++running;
-        space_free.notify_one();
       }
       status s;
       try {
@@ -162,10 +185,13 @@ struct compress_pool::impl {
       } catch (const std::exception& e) {
         s = error{std::string("gzip compression failed: ") + e.what()};
       }
-      j = job{};  // free the buffers before taking the next job
+      j.downstream.reset();
+      j.data.clear();
       std::lock_guard lock(mu);
+      spare.push_back(std::move(j.data));
       if (!s && first_error) first_error = s;
       --running;
+      worker_free.notify_one();
       if (queue.empty() && running == 0) idle.notify_all();
     }
   }
@@ -174,9 +200,6 @@ struct compress_pool::impl {
 compress_pool::compress_pool(unsigned threads)
     : impl_(std::make_unique<impl>()) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  // One file waits while each worker compresses one: the writer stays ahead
-  // without holding more than threads + 1 files (plus the one it fills).
-  impl_->max_queued = 1;
   for (unsigned i = 0; i < threads; ++i)
     impl_->workers.emplace_back([this] { impl_->run(); });
 }
@@ -194,12 +217,29 @@ unsigned compress_pool::threads() const noexcept {
   return static_cast<unsigned>(impl_->workers.size());
 }
 
+// Hands a file over only when a worker is free to take it, so memory holds
+// at most one file per worker plus the one the writer is filling.
 void compress_pool::submit(job j) {
   std::unique_lock lock(impl_->mu);
-  impl_->space_free.wait(
-      lock, [&] { return impl_->queue.size() < impl_->max_queued; });
+  impl_->worker_free.wait(lock, [&] {
+    return impl_->queue.size() + impl_->running < impl_->workers.size();
+  });
   impl_->queue.push_back(std::move(j));
   impl_->work_ready.notify_one();
+}
+
+std::string compress_pool::take_buffer() {
+  std::lock_guard lock(impl_->mu);
+  if (impl_->spare.empty()) return {};
+  std::string b = std::move(impl_->spare.back());
+  impl_->spare.pop_back();
+  return b;
+}
+
+void compress_pool::return_buffer(std::string buffer) {
+  buffer.clear();
+  std::lock_guard lock(impl_->mu);
+  impl_->spare.push_back(std::move(buffer));
 }
 
 status compress_pool::wait() {

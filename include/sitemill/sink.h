@@ -119,8 +119,9 @@ class gzip_sink final : public sink {
   bool closed_ = false;
 };
 
-/// Worker threads that compress closed gzip_sinks in parallel, keeping at
-/// most `threads + 1` files in memory: close() blocks while that many wait.
+/// Worker threads that compress closed gzip_sinks in parallel. A closed
+/// sink is handed over only when a worker is free (close() blocks until
+/// then), so memory holds one file per worker plus the one being filled.
 /// Thread-safe.
 class compress_pool {
  public:
@@ -142,6 +143,8 @@ class compress_pool {
     compression level;
   };
   void submit(job j);
+  std::string take_buffer();
+  void return_buffer(std::string buffer);
   struct impl;
   std::unique_ptr<impl> impl_;
 };

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the built tree into a temporary prefix, then builds and runs the
+# README's embedding example twice from outside the tree: once through
+# find_package(sitemill), once through pkg-config. Prints a closing count.
+set -euo pipefail
+build=$1
+src=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d /tmp/sitemill-install-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
+test -f "$work/prefix/include/sitemill/sitemill.h"
+test -x "$work/prefix/bin/sitemill"
+
+cmake -S "$src/tests/install/consumer" -B "$work/cmake-build" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$work/prefix" > "$work/configure.log"
+cmake --build "$work/cmake-build" > "$work/build.log"
+"$work/cmake-build/consumer" > "$work/cmake-run.log"
+grep -q "</urlset>" "$work/cmake-run.log"
+
+libdir=$(find "$work/prefix" -name sitemill.pc -printf '%h\n' | head -n1)
+flags=$(PKG_CONFIG_PATH=$libdir pkg-config --cflags --libs --static sitemill)
+# shellcheck disable=SC2086  # the flags are words on purpose
+g++ -std=c++20 "$src/examples/embed.cpp" -o "$work/pc-consumer" $flags
+"$work/pc-consumer" > "$work/pc-run.log"
+cmp "$work/cmake-run.log" "$work/pc-run.log"
+echo "2 passed, 0 failed"
