@@ -1,0 +1,249 @@
+// The generate pipeline through the library: outcomes, counts, naming, and
+// failures that leave the published set alone.
+#include "sitemill/generate.h"
+
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+namespace sitemill {
+namespace {
+
+namespace fs = std::filesystem;
+
+class temp_dir {
+ public:
+  temp_dir() {
+    char tmpl[] = "/tmp/sitemill-generate-XXXXXX";
+    path_ = ::mkdtemp(tmpl);
+  }
+  ~temp_dir() { fs::remove_all(path_); }
+  std::string operator/(const std::string& name) const {
+    return path_ + "/" + name;
+  }
+
+ private:
+  std::string path_;
+};
+
+std::map<std::string, std::string> snapshot(const std::string& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    std::ifstream in(e.path(), std::ios::binary);
+    files[e.path().filename()] = {std::istreambuf_iterator<char>(in), {}};
+  }
+  return files;
+}
+
+std::string write_urls(const temp_dir& d, const std::string& name,
+                       std::size_t n, const std::string& extra = "") {
+  std::ofstream out(d / name);
+  for (std::size_t i = 0; i < n; ++i) out << "/page/" << i << "\n";
+  out << extra;
+  return d / name;
+}
+
+struct collecting_observer : generate_observer {
+  std::vector<record_issue> rejects, warns;
+  void rejected(const record_issue& r) override { rejects.push_back(r); }
+  void warning(const record_issue& r) override { warns.push_back(r); }
+};
+
+generate_options options(const temp_dir& d, std::vector<std::string> inputs) {
+  generate_options o;
+  o.inputs = std::move(inputs);
+  o.base_url = "https://www.example.com/";
+  o.out_dir = d / "out";
+  return o;
+}
+
+TEST(Generate, PublishesOneFileWithoutAnIndexAndAccountsForEveryRecord) {
+  temp_dir d;
+  std::string in = write_urls(d, "urls.txt", 3,
+                              "/page/0\nmailto:x@example.com\n/page/1#top\n");
+  collecting_observer obs;
+  generate_report r = generate(options(d, {in}), obs);
+  ASSERT_EQ(r.outcome, generate_outcome::published) << r.message;
+  EXPECT_EQ(r.entry, "sitemap.xml.gz");
+  ASSERT_EQ(r.files.size(), 1u);
+  EXPECT_EQ(r.records, 6u);
+  EXPECT_EQ(r.written, 3u);
+  EXPECT_EQ(r.duplicates, 2u)
+      << "/page/0 again, and /page/1 once its fragment is gone";
+  EXPECT_EQ(r.rejected, 1u);
+  EXPECT_EQ(r.records, r.written + r.duplicates + r.rejected);
+  ASSERT_EQ(obs.rejects.size(), 1u);
+  EXPECT_EQ(obs.rejects[0].line, 5u);
+  EXPECT_EQ(obs.rejects[0].input, in);
+  ASSERT_EQ(obs.warns.size(), 1u);
+  EXPECT_EQ(obs.warns[0].line, 6u);
+}
+
+TEST(Generate, NamesChildrenByContentAndWritesAPlainIndex) {
+  temp_dir d;
+  auto o = options(d, {write_urls(d, "urls.txt", 25)});
+  o.max_urls = 10;
+  generate_observer quiet;
+  generate_report r = generate(o, quiet);
+  ASSERT_EQ(r.outcome, generate_outcome::published) << r.message;
+  EXPECT_EQ(r.entry, "sitemap.xml");
+  ASSERT_EQ(r.files.size(), 4u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_TRUE(
+        r.files[i].path.starts_with("sitemap-" + std::to_string(i + 1) + "-"));
+    EXPECT_TRUE(r.files[i].path.ends_with(".xml.gz"));
+    EXPECT_EQ(r.files[i].type, document_type::urlset);
+  }
+  EXPECT_EQ(r.files[3].path, "sitemap.xml");
+  EXPECT_EQ(r.files[3].type, document_type::sitemapindex);
+  EXPECT_EQ(r.files[3].urls, 3u);
+  auto files = snapshot(d / "out");
+  EXPECT_NE(files["sitemap.xml"].find("<loc>https://www.example.com/" +
+                                      r.files[0].path + "</loc>"),
+            std::string::npos);
+}
+
+TEST(Generate, SplitsTheIndexWhenItWouldListTooManySitemaps) {
+  temp_dir d;
+  auto o = options(d, {write_urls(d, "urls.txt", 7)});
+  o.max_urls = 1;
+  o.max_index_entries = 3;
+  generate_observer quiet;
+  generate_report r = generate(o, quiet);
+  ASSERT_EQ(r.outcome, generate_outcome::published) << r.message;
+  std::vector<std::string> indexes;
+  for (const auto& f : r.files)
+    if (f.type == document_type::sitemapindex) indexes.push_back(f.path);
+  EXPECT_EQ(indexes, (std::vector<std::string>{"sitemap-index-1.xml",
+                                               "sitemap-index-2.xml",
+                                               "sitemap-index-3.xml"}));
+  EXPECT_EQ(r.entry, "sitemap-index-1.xml");
+  // Never nested: no index lists another index.
+  for (const auto& name : indexes)
+    EXPECT_EQ(snapshot(d / "out")[name].find("sitemap-index-"),
+              std::string::npos);
+}
+
+TEST(Generate, TextFormatWithAnAlwaysIndex) {
+  temp_dir d;
+  auto o = options(d, {write_urls(d, "urls.txt", 2)});
+  o.type = document_type::text;
+  o.gzip = false;
+  o.index = index_mode::always;
+  generate_observer quiet;
+  generate_report r = generate(o, quiet);
+  ASSERT_EQ(r.outcome, generate_outcome::published) << r.message;
+  ASSERT_EQ(r.files.size(), 2u);
+  EXPECT_TRUE(r.files[0].path.ends_with(".txt"));
+  EXPECT_EQ(r.files[0].type, document_type::text);
+  EXPECT_EQ(snapshot(d / "out")[r.files[0].path],
+            "https://www.example.com/page/0\nhttps://www.example.com/page/1\n");
+}
+
+TEST(Generate, NoValidUrlPublishesNothing) {
+  temp_dir d;
+  generate_observer quiet;
+  auto first = generate(options(d, {write_urls(d, "good.txt", 2)}), quiet);
+  ASSERT_EQ(first.outcome, generate_outcome::published);
+  const auto before = snapshot(d / "out");
+  std::ofstream(d / "bad.txt") << "ftp://x.example/\n\n# only comments\n";
+  auto r = generate(options(d, {d / "bad.txt"}), quiet);
+  EXPECT_EQ(r.outcome, generate_outcome::no_valid_urls);
+  EXPECT_TRUE(r.files.empty());
+  EXPECT_EQ(snapshot(d / "out"), before);
+}
+
+TEST(Generate, StrictRefusesABadFieldAndKeepsTheOldSet) {
+  temp_dir d;
+  generate_observer quiet;
+  ASSERT_EQ(generate(options(d, {write_urls(d, "good.txt", 2)}), quiet).outcome,
+            generate_outcome::published);
+  const auto before = snapshot(d / "out");
+  std::ofstream(d / "fields.tsv") << "loc\tpriority\n/a\t0.5\n/b\t7\n/c\t0.1\n";
+  auto o = options(d, {d / "fields.tsv"});
+  o.strict = true;
+  collecting_observer obs;
+  auto r = generate(o, obs);
+  EXPECT_EQ(r.outcome, generate_outcome::strict_failed);
+  EXPECT_EQ(snapshot(d / "out"), before);
+  ASSERT_EQ(obs.warns.size(), 1u);
+  EXPECT_EQ(obs.warns[0].line, 3u);
+  EXPECT_EQ(r.records, 3u) << "strict mode reads on to report every problem";
+}
+
+TEST(Generate, CancellationPublishesNothing) {
+  temp_dir d;
+  struct stop_soon : generate_observer {
+    bool cancelled() override { return true; }
+  } obs;
+  auto r = generate(options(d, {write_urls(d, "urls.txt", 10'000)}), obs);
+  EXPECT_EQ(r.outcome, generate_outcome::cancelled);
+  EXPECT_LT(r.records, 10'000u);
+  for (const auto& [name, _] : snapshot(d / "out"))
+    EXPECT_TRUE(name.starts_with(".sitemill"))
+        << name << " published by a cancelled run";
+}
+
+TEST(Generate, RefusesBadOptionsWithAMessage) {
+  temp_dir d;
+  generate_observer quiet;
+  struct {
+    void (*change)(generate_options&);
+    const char* expected;
+  } cases[] = {
+      {[](generate_options& o) { o.max_urls = 50'001; }, "--max-urls"},
+      {[](generate_options& o) { o.max_bytes = 52'428'801; }, "--max-bytes"},
+      {[](generate_options& o) { o.base_url = "ftp://example.com/"; },
+       "--base-url"},
+      {[](generate_options& o) { o.inputs = {"/nonexistent/urls.txt"}; },
+       "/nonexistent/urls.txt"},
+      {[](generate_options& o) { o.name = "../evil"; }, "--name"},
+  };
+  for (const auto& c : cases) {
+    auto o = options(d, {write_urls(d, "urls.txt", 1)});
+    c.change(o);
+    auto r = generate(o, quiet);
+    EXPECT_EQ(r.outcome, generate_outcome::failed) << c.expected;
+    EXPECT_NE(r.message.find(c.expected), std::string::npos) << r.message;
+  }
+}
+
+// A disk that fills up mid-run (RLIMIT_FSIZE in a child): the run fails with
+// the file named, and the set published before is exactly as it was.
+TEST(Generate, ADiskFullMidRunLeavesTheOldSetByteIdentical) {
+  temp_dir d;
+  generate_observer quiet;
+  auto o = options(d, {write_urls(d, "small.txt", 3)});
+  o.gzip = false;
+  ASSERT_EQ(generate(o, quiet).outcome, generate_outcome::published);
+  const auto before = snapshot(d / "out");
+  const std::string big = write_urls(d, "big.txt", 200'000);
+
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::signal(SIGXFSZ, SIG_IGN);
+    rlimit lim{1'000'000, 1'000'000};
+    ::setrlimit(RLIMIT_FSIZE, &lim);
+    auto big_run = options(d, {big});
+    big_run.gzip = false;
+    generate_observer silent;
+    auto r = generate(big_run, silent);
+    bool ok = r.outcome == generate_outcome::failed &&
+              r.message.find(".sitemill-tmp-") != std::string::npos;
+    ::_exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_EQ(snapshot(d / "out"), before);
+}
+
+}  // namespace
+}  // namespace sitemill
