@@ -16,8 +16,8 @@ namespace {
 constexpr std::uint64_t progress_every = 65'536;
 constexpr std::uint64_t cancel_poll_every = 4'096;
 
-// Smallest --max-bytes that holds the declaration, the root tags and one
-// URL of the longest allowed length.
+// Smallest --max-bytes accepted: room for the declaration, the root tags and
+// one short URL. Entries that do not fit a file are rejected one by one.
 constexpr std::size_t min_max_bytes = 256;
 
 std::string extension_for(const generate_options& o) {
@@ -38,9 +38,13 @@ status check_options(const generate_options& o) {
                  " to 52,428,800 (the protocol's limit)"};
   if (o.max_index_entries < 1 || o.max_index_entries > max_sitemaps_per_index)
     return error{"index entries must be from 1 to 50,000"};
+  // The stem becomes part of every file name and of the index's URLs, so it
+  // keeps to characters that need no escaping in either.
   if (o.name.empty() || o.name.front() == '.' ||
-      o.name.find_first_of("/\\") != std::string::npos)
-    return error{"--name must be a plain file name stem"};
+      o.name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                               "0123456789._-") != std::string::npos)
+    return error{"--name may use only letters, digits, '.', '_' and '-', and may not "
+                 "start with '.' (it becomes part of file names and URLs)"};
   for (const auto& in : o.inputs)
     if (in != "-" && ::access(in.c_str(), R_OK) != 0)
       return error{"cannot read input " + in + ": " + std::strerror(errno)};
@@ -54,7 +58,7 @@ class run {
       : o_(o), obs_(obs), builder_(std::move(n)) {}
 
   generate_report execute() {
-    auto pub = publisher::open(o_.out_dir);
+    auto pub = publisher::open(o_.out_dir, o_.name);
     if (!pub) return fail(pub.err().message);
     pub_ = std::move(*pub);
     if (o_.gzip) pool_.emplace(o_.threads);

@@ -97,8 +97,19 @@ result<std::uint64_t> file_digest_of(const std::string& path) {
   return XXH3_64bits_digest(&state);
 }
 
-publisher::publisher(std::string dir, int lock_fd)
-    : dir_(std::move(dir)), lock_fd_(lock_fd) {}
+std::string manifest_file_name(std::string_view set) {
+  return ".sitemill-manifest-" + std::string(set) + ".json";
+}
+
+std::string journal_file_name(std::string_view set) {
+  return ".sitemill-journal-" + std::string(set) + ".json";
+}
+
+publisher::publisher(std::string dir, std::string set, int lock_fd)
+    : dir_(std::move(dir)),
+      manifest_name_(manifest_file_name(set)),
+      journal_name_(journal_file_name(set)),
+      lock_fd_(lock_fd) {}
 
 publisher::~publisher() {
   discard_temporaries();
@@ -106,7 +117,9 @@ publisher::~publisher() {
   if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
 }
 
-result<std::unique_ptr<publisher>> publisher::open(std::string dir) {
+result<std::unique_ptr<publisher>> publisher::open(std::string dir,
+                                                   std::string set) {
+  if (!is_safe_name(set)) return error{"set name \"" + set + "\" is not a plain name"};
   if (dir.empty()) dir = ".";
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
   // mkdir -p, one level at a time.
@@ -133,7 +146,7 @@ result<std::unique_ptr<publisher>> publisher::open(std::string dir) {
                    " (it holds " + lock_path + "); wait for it to finish"};
     return error{sys_error("cannot lock", lock_path, err)};
   }
-  std::unique_ptr<publisher> p(new publisher(dir, fd));
+  std::unique_ptr<publisher> p(new publisher(dir, std::move(set), fd));
   p->dir_fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (p->dir_fd_ < 0) return error{sys_error("cannot open", dir, errno)};
   if (status s = p->recover(); !s) return s.err();
@@ -253,24 +266,24 @@ status publisher::recover() {
   }
 
   // 2. The published set.
-  if (d.exists(std::string(manifest_file_name))) {
-    auto j = d.read_json(manifest_file_name);
+  if (d.exists(manifest_name_)) {
+    auto j = d.read_json(manifest_name_);
     if (!j) return j.err();
     auto files = files_from_json((*j)["files"]);
     if (!files)
-      return error{d.path(manifest_file_name) + ": " + files.err().message};
+      return error{d.path(manifest_name_) + ": " + files.err().message};
     current_ = std::move(*files);
     current_entry_ = j->value("entry", std::string());
   }
 
   // 3. A publish that was cut off: finish it if its commit (the entry rename)
   //    happened, undo its renamed children otherwise.
-  if (!d.exists(std::string(journal_file_name))) return {};
-  auto j = d.read_json(journal_file_name);
+  if (!d.exists(journal_name_)) return {};
+  auto j = d.read_json(journal_name_);
   if (!j) return j.err();
   auto fresh = files_from_json((*j)["new"]);
   if (!fresh)
-    return error{d.path(journal_file_name) + ": " + fresh.err().message};
+    return error{d.path(journal_name_) + ": " + fresh.err().message};
   std::unordered_set<std::string> old_names;
   for (const auto& o : (*j)["old"])
     if (o.is_string()) old_names.insert(o.get<std::string>());
@@ -285,7 +298,7 @@ status publisher::recover() {
   }
   if (committed) {
     if (status s =
-            d.write_json(manifest_file_name, manifest_json(entry, *fresh));
+            d.write_json(manifest_name_, manifest_json(entry, *fresh));
         !s)
       return s;
     std::unordered_set<std::string> keep;
@@ -300,7 +313,7 @@ status publisher::recover() {
       if (f.path != entry && !old_names.count(f.path))
         if (status s = d.remove(f.path); !s) return s;
   }
-  if (status s = d.remove(std::string(journal_file_name)); !s) return s;
+  if (status s = d.remove(journal_name_); !s) return s;
   return d.sync();
 }
 
@@ -354,7 +367,7 @@ status publisher::publish(std::vector<staged_file> files,
                   {"entry_digest", detail::to_hex(entry_file->file.digest)},
                   {"new", manifest_json(entry, fresh)["files"]},
                   {"old", std::move(old_names)}};
-  if (status s = d.write_json(journal_file_name, journal); !s) return s;
+  if (status s = d.write_json(journal_name_, journal); !s) return s;
   step(publish_step::journal_written);
 
   auto unchanged_on_disk = [&](const published_file& f) {
@@ -386,7 +399,7 @@ status publisher::publish(std::vector<staged_file> files,
   if (status s = d.sync(); !s) return s;
   step(publish_step::entry_renamed);
 
-  if (status s = d.write_json(manifest_file_name, manifest_json(entry, fresh));
+  if (status s = d.write_json(manifest_name_, manifest_json(entry, fresh));
       !s)
     return s;
   step(publish_step::manifest_written);
@@ -399,7 +412,7 @@ status publisher::publish(std::vector<staged_file> files,
   if (status s = d.sync(); !s) return s;
   step(publish_step::old_removed);
 
-  if (status s = d.remove(std::string(journal_file_name)); !s) return s;
+  if (status s = d.remove(journal_name_); !s) return s;
   temporaries_.clear();
   current_ = std::move(fresh);
   current_entry_ = entry;

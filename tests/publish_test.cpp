@@ -118,7 +118,7 @@ void publish_set(const std::string& dir, const toy_set& set) {
 
 bool only_set_and_bookkeeping(const std::string& dir, const toy_set& set) {
   for (const auto& [name, _] : snapshot(dir)) {
-    if (name == lock_file_name || name == manifest_file_name) continue;
+    if (name == lock_file_name || name == manifest_file_name("sitemap")) continue;
     if (name != set.entry && !set.children.count(name)) return false;
   }
   return true;
@@ -147,7 +147,7 @@ TEST(Publisher, ReplacesTheOldSetAndRemovesOnlyFilesItWrote) {
       << "old child no longer referenced";
   EXPECT_EQ(files["index.html"], "<html>mine</html>");
   EXPECT_EQ(files["sitemap-9-zzz.xml"], "not in any manifest");
-  EXPECT_FALSE(files.count(std::string(journal_file_name)));
+  EXPECT_FALSE(files.count(journal_file_name("sitemap")));
 }
 
 TEST(Publisher, LeavesUnchangedFilesUntouched) {
@@ -208,7 +208,7 @@ TEST(Publisher, IgnoresManifestNamesThatEscapeTheDirectory) {
   std::string dir = outer.path() + "/out";
   fs::create_directory(dir);
   std::ofstream(outer.path() + "/victim") << "precious";
-  std::ofstream(dir + "/" + std::string(manifest_file_name))
+  std::ofstream(dir + "/" + manifest_file_name("sitemap"))
       << R"({"sitemill_manifest":1,"entry":"x","files":[{"path":"../victim"}]})";
   auto p = publisher::open(dir);
   ASSERT_FALSE(p) << "a manifest naming ../victim is refused, not acted on";

@@ -60,9 +60,10 @@ class publisher {
  public:
   /// Creates `dir` if needed, takes the lock (failing at once, with a clear
   /// message, if another run holds it), and repairs what a killed run left:
-  /// temporary files are removed and an unfinished publish is completed or
-  /// undone.
-  static result<std::unique_ptr<publisher>> open(std::string dir);
+  /// temporary files are removed and an unfinished publish of the set named
+  /// `set` is completed or undone. `set` is a plain name ("sitemap").
+  static result<std::unique_ptr<publisher>> open(std::string dir,
+                                                 std::string set = "sitemap");
   ~publisher();
 
   /// The published set as the manifest records it (empty on a first run).
@@ -93,10 +94,12 @@ class publisher {
   const std::string& dir() const noexcept { return dir_; }
 
  private:
-  publisher(std::string dir, int lock_fd);
+  publisher(std::string dir, std::string set, int lock_fd);
   status recover();
 
   std::string dir_;
+  std::string manifest_name_;
+  std::string journal_name_;
   int lock_fd_ = -1;
   int dir_fd_ = -1;
   std::uint64_t temp_counter_ = 0;
@@ -105,12 +108,15 @@ class publisher {
   std::string current_entry_;
 };
 
-/// Names of the bookkeeping files (all start with ".sitemill").
+/// Names of the bookkeeping files (all start with ".sitemill"). The lock is
+/// per directory; manifest and journal are per set name, so several sets
+/// (--name products, --name blog) can share one directory.
 inline constexpr std::string_view lock_file_name = ".sitemill.lock";
-inline constexpr std::string_view manifest_file_name =
-    ".sitemill-manifest.json";
-inline constexpr std::string_view journal_file_name = ".sitemill-journal.json";
 inline constexpr std::string_view temp_file_prefix = ".sitemill-tmp-";
+/// ".sitemill-manifest-<set>.json": the published set called `set`.
+std::string manifest_file_name(std::string_view set);
+/// ".sitemill-journal-<set>.json": a publish of `set` in progress.
+std::string journal_file_name(std::string_view set);
 
 /// XXH3-64 of a file's bytes; an error when it cannot be read.
 result<std::uint64_t> file_digest_of(const std::string& path);
