@@ -67,21 +67,26 @@ class record_reader {
  public:
   virtual ~record_reader() = default;
 
-  /// Opens `path` ("-" is stdin). Fails when the file cannot be opened.
+  /// Opens `path` ("-" is stdin, named "<stdin>" in messages). Fails when the
+  /// file cannot be opened ("cannot open urls.tsv: No such file or directory")
+  /// or when `options.columns` (tsv, csv) has no loc or names a column twice.
   static result<std::unique_ptr<record_reader>> open(const std::string& path,
                                                      const reader_options& options);
 
   /// Reads the next record into `out`. Returns true for a record (which may
-  /// carry a `problem`), false at the end of the input. An I/O error or a
-  /// header without a loc column ends reading: see error().
+  /// carry a `problem`), false at the end of the input. An I/O error, broken
+  /// gzip data or a header without a loc column ends reading: see error().
+  /// A line longer than 1 MiB is one record with a problem, not read.
   [[nodiscard]] virtual bool next(input_record& out) = 0;
 
   /// Empty while reading went fine; otherwise the reason reading stopped early,
-  /// naming the line when there is one.
+  /// as "FILE:LINE: reason" ("urls.tsv:1: header has no loc column"). An
+  /// incomplete last line before a read error is not returned as a record.
   virtual const std::string& error() const noexcept = 0;
 
   /// Warnings about the input as a whole (an unknown header column), each
-  /// with its line; collected, not fatal.
+  /// with its line; collected, not fatal. The message names neither the file
+  /// nor the line: the caller adds them.
   struct note {
     std::uint64_t line;
     std::string message;
