@@ -21,13 +21,27 @@ entry_builder::outcome entry_builder::build(
     std::string_view loc, std::string_view lastmod, std::string_view freq,
     std::string_view prio, url_entry& out,
     std::vector<field_warning>& warnings) {
+  outcome result = build_loc(loc, out);
   warnings.clear();
+  if (result.problem == url_problem::ok)
+    build_fields(lastmod, freq, prio, out, warnings);
+  return result;
+}
+
+entry_builder::outcome entry_builder::build_loc(std::string_view loc,
+                                                url_entry& out) {
   out = url_entry{};
   outcome result;
   result.problem = normalizer_.normalize(loc, loc_, &result.notes);
-  if (result.problem != url_problem::ok) return result;
-  out.loc = loc_;
+  if (result.problem == url_problem::ok) out.loc = loc_;
+  return result;
+}
 
+void entry_builder::build_fields(std::string_view lastmod,
+                                 std::string_view freq, std::string_view prio,
+                                 url_entry& out,
+                                 std::vector<field_warning>& warnings) {
+  warnings.clear();
   if (lastmod = detail::trim(lastmod); !lastmod.empty()) {
     w3c_datetime value;
     if (auto p = parse_w3c_datetime(lastmod, value); p == datetime_problem::ok)
@@ -48,7 +62,6 @@ entry_builder::outcome entry_builder::build(
     else
       warn(warnings, "priority", prio, "not a decimal from 0.0 to 1.0");
   }
-  return result;
 }
 
 }  // namespace sitemill

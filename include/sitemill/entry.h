@@ -70,6 +70,14 @@ class entry_builder {
                               url_entry& out,
                               std::vector<field_warning>& warnings);
 
+  /// build() in two steps, for callers that want to start work on the URL
+  /// (a duplicate lookup) before the fields are parsed: build_loc() resets
+  /// `out` and sets its loc; build_fields() adds the optional fields.
+  [[nodiscard]] outcome build_loc(std::string_view loc, url_entry& out);
+  void build_fields(std::string_view lastmod, std::string_view freq,
+                    std::string_view prio, url_entry& out,
+                    std::vector<field_warning>& warnings);
+
   const url_normalizer& normalizer() const noexcept { return normalizer_; }
 
  private:

@@ -22,8 +22,19 @@ namespace sitemill::detail {
 class url_set {
  public:
   url_set();
-  /// Adds `url`; false when it (or a URL with the same fingerprint) was there.
-  bool insert(std::string_view url);
+
+  /// A URL's hash, computed ahead of insert() so that the slot it probes can
+  /// be fetched into cache while the caller does other work.
+  struct key {
+    std::uint64_t fingerprint;
+    std::uint8_t shard;
+  };
+  /// Hashes `url` and prefetches the memory insert() will touch first.
+  key prepare(std::string_view url) const noexcept;
+  /// Adds the URL behind `k`; false when it (or a URL with the same
+  /// fingerprint) was there.
+  bool insert(key k);
+  bool insert(std::string_view url) { return insert(prepare(url)); }
   std::size_t size() const noexcept { return size_; }
   /// Bytes of table memory in use.
   std::size_t memory_bytes() const noexcept;
