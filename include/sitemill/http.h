@@ -1,0 +1,87 @@
+// sitemill: HTTP for everything that fetches or sends (check, generate
+// --from-sitemap, ping, IndexNow), on libcurl.
+//
+// Everything fetched is untrusted: http and https only (redirects too), a
+// bounded number of redirects, connect and total timeouts, a cap on body
+// bytes, and a User-Agent that names sitemill so site owners can tell who
+// is asking.
+#ifndef SITEMILL_HTTP_H
+#define SITEMILL_HTTP_H
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "sitemill/result.h"
+
+namespace sitemill {
+
+struct http_options {
+  std::chrono::milliseconds connect_timeout{10'000};
+  std::chrono::milliseconds total_timeout{60'000};
+  int max_redirects = 5;
+  /// Body bytes accepted at most (after any Content-Encoding is undone);
+  /// the transfer stops with an error beyond it.
+  std::uint64_t max_body_bytes = 64ull * 1024 * 1024;
+  /// Sent on every request; the default names sitemill and its version.
+  std::string user_agent;
+};
+
+struct http_request {
+  std::string method = "GET";
+  std::string url;
+  std::vector<std::pair<std::string, std::string>> headers;  ///< name, value
+  std::string body;
+};
+
+struct http_response {
+  long status = 0;                       ///< final status after redirects
+  std::string effective_url;             ///< the URL that answered, after redirects
+  std::string content_type;
+  std::optional<std::string> retry_after;  ///< the Retry-After header, as sent
+  std::uint64_t body_bytes = 0;
+  int redirects = 0;
+};
+
+/// Receives the body as it arrives; return false to stop the transfer (the
+/// request then ends with an error saying the receiver stopped it).
+using body_receiver = std::function<bool(const char* data, std::size_t size)>;
+
+/// One libcurl easy handle, reused across requests (keeps connections).
+/// Not thread-safe; one client per thread.
+class http_client {
+ public:
+  explicit http_client(http_options options = {});
+  ~http_client();
+  http_client(const http_client&) = delete;
+  http_client& operator=(const http_client&) = delete;
+
+  /// Sends `request`, streaming the body to `receive` (or discarding it when
+  /// empty). An error for transport failures (DNS, connect, TLS, timeout,
+  /// redirect limit, a scheme other than http(s), the byte cap), naming the
+  /// URL; any HTTP status, 404 and 500 included, is a response.
+  result<http_response> send(const http_request& request, const body_receiver& receive = {});
+
+  /// Convenience: GET `url`, body collected in memory (up to the cap).
+  result<std::pair<http_response, std::string>> get(const std::string& url);
+
+  const http_options& options() const noexcept { return options_; }
+
+ private:
+  http_options options_;
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+/// The default User-Agent: "sitemill/<version> (+https://github.com/sitemill/sitemill)".
+std::string default_user_agent();
+
+}  // namespace sitemill
+
+#endif  // SITEMILL_HTTP_H

@@ -1,0 +1,40 @@
+// sitemill: the Sitemap: lines of robots.txt (PROTOCOL.md section 5).
+//
+// A Sitemap record belongs to no group: it may stand anywhere, its field
+// name is case-insensitive, its value is a full URL whose case is kept, and
+// there may be many. RFC 9309 lets parsers be lenient; this one is, and says
+// what it forgave.
+#ifndef SITEMILL_ROBOTS_H
+#define SITEMILL_ROBOTS_H
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sitemill/diagnostic.h"
+
+namespace sitemill {
+
+/// One sitemap named by robots.txt.
+struct robots_sitemap {
+  std::string url;          ///< absolute (a relative value resolved against the robots.txt URL)
+  std::uint64_t line = 0;   ///< where it was named first
+};
+
+struct robots_sitemaps {
+  std::vector<robots_sitemap> sitemaps;  ///< in file order, duplicates removed
+  std::vector<diagnostic> diagnostics;   ///< relative values, duplicates, bad URLs, UTF-16, ...
+};
+
+/// Finds the Sitemap: lines of a robots.txt body fetched from `robots_url`.
+/// Handles a UTF-8 BOM, CRLF and CR line ends, comments and surrounding
+/// whitespace; reads at most the first 500 KiB (RFC 9309 2.5's minimum
+/// parsing limit). Relative values are resolved and reported as errors
+/// (the protocol wants full URLs); a UTF-16 file is an error and yields
+/// nothing.
+robots_sitemaps find_sitemaps(std::string_view robots_txt, std::string_view robots_url);
+
+}  // namespace sitemill
+
+#endif  // SITEMILL_ROBOTS_H
