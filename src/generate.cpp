@@ -5,7 +5,9 @@
 #include <cerrno>
 #include <cstring>
 #include <deque>
+#include <thread>
 
+#include "detail/entry_stage.h"
 #include "detail/text.h"
 #include "detail/url_set.h"
 #include "sitemill/entry.h"
@@ -14,7 +16,6 @@ namespace sitemill {
 namespace {
 
 constexpr std::uint64_t progress_every = 65'536;
-constexpr std::uint64_t cancel_poll_every = 4'096;
 
 // Smallest --max-bytes accepted: room for the declaration, the root tags and
 // one short URL. Entries that do not fit a file are rejected one by one.
@@ -73,10 +74,8 @@ class run {
     sitemap_writer writer(
         wo, [this](std::size_t part) { return make_sink(part, "part"); });
 
-    for (const auto& input : o_.inputs) {
-      if (status s = read_input(input, writer); !s) return fail(s.message());
-      if (report_.outcome == generate_outcome::cancelled) return finish_early();
-    }
+    if (status s = read_inputs(writer); !s) return fail(s.message());
+    if (report_.outcome == generate_outcome::cancelled) return finish_early();
     status finished = writer.finish();
     status compressed = pool_ ? pool_->wait() : status{};
     if (!finished) return fail(finished.message());
@@ -143,85 +142,113 @@ class run {
     }
   }
 
-  status read_input(const std::string& input, sitemap_writer& writer) {
-    reader_options ro;
-    ro.columns = o_.columns;
-    if (o_.format) {
-      ro.format = *o_.format;
-    } else if (auto f = format_from_path(input)) {
-      ro.format = *f;
-    } else if (input == "-") {
-      ro.format = input_format::txt;
-    } else {
-      return error{input +
-                   ": unknown input format; name it with --input-format"};
+  // Every input's reading options, resolved before any work starts so that
+  // an unknown format fails the run at once.
+  result<std::vector<detail::entry_stage::input>> resolve_inputs() const {
+    std::vector<detail::entry_stage::input> inputs;
+    for (const auto& path : o_.inputs) {
+      reader_options ro;
+      ro.columns = o_.columns;
+      if (o_.format) {
+        ro.format = *o_.format;
+      } else if (auto f = format_from_path(path)) {
+        ro.format = *f;
+      } else if (path == "-") {
+        ro.format = input_format::txt;
+      } else {
+        return error{path +
+                     ": unknown input format; name it with --input-format"};
+      }
+      inputs.push_back({path, std::move(ro)});
     }
-    auto opened = record_reader::open(input, ro);
-    if (!opened) return opened.err();
-    record_reader& reader = **opened;
-    const std::string name = input == "-" ? "<stdin>" : input;
+    return inputs;
+  }
 
-    input_record rec;
-    url_entry entry;
-    while (reader.next(rec)) {
-      ++report_.records;
-      if (report_.records % progress_every == 0)
+  // The entry -> writer end: batches come back from the parallel entry
+  // stage in input order and are reported, deduplicated and written here,
+  // on one thread, exactly as records were read.
+  status read_inputs(sitemap_writer& writer) {
+    auto inputs = resolve_inputs();
+    if (!inputs) return inputs.err();
+    detail::entry_stage stage(std::move(*inputs), builder_.normalizer(),
+                              o_.type, entry_workers());
+    std::uint64_t next_progress = progress_every;
+    while (detail::record_batch* b = stage.next()) {
+      const std::string& input = o_.inputs[b->input];
+      const std::string name = input == "-" ? "<stdin>" : input;
+      // Prefetch a few records ahead of the probe: far enough to hide a
+      // cache miss, near enough that the line is still in L1 when used.
+      constexpr std::size_t ahead = 16;
+      auto prefetch = [&](std::size_t k) {
+        if (k < b->results.size() && b->results[k].written)
+          seen_.prefetch(b->results[k].key);
+      };
+      for (std::size_t k = 0; k < ahead; ++k) prefetch(k);
+      for (std::size_t i = 0; i < b->records.size(); ++i) {
+        prefetch(i + ahead);
+        if (status s = take(*b, i, name, writer); !s) return s;
+      }
+      for (const auto& n : b->notes) issue(false, name, n.line, n.message);
+      stage.release(b);
+      if (report_.records >= next_progress || b->last_of_input) {
         obs_.progress(report_.records, writer.parts().size());
-      if (report_.records % cancel_poll_every == 0 && obs_.cancelled()) {
+        next_progress = report_.records + progress_every;
+      }
+      if (obs_.cancelled()) {
+        stage.cancel();
         report_.outcome = generate_outcome::cancelled;
         report_.message = "interrupted; nothing was published";
         return {};
       }
-      if (!rec.problem.empty()) {
-        issue(true, name, rec.line, std::string(rec.problem));
-        continue;
-      }
-      auto built = builder_.build_loc(rec.loc, entry);
-      if (built.problem != url_problem::ok) {
-        std::string reason(describe(built.problem));
-        reason += ": ";
-        detail::append_printable(reason, detail::trim(rec.loc));
-        issue(true, name, rec.line, std::move(reason));
-        continue;
-      }
-      // Hash now, probe after the fields are parsed: the prefetch hides the
-      // cache miss that dominates duplicate detection at scale.
-      const detail::url_set::key key = seen_.prepare(entry.loc);
-      builder_.build_fields(rec.lastmod, rec.changefreq, rec.priority, entry,
-                            field_warnings_scratch_);
-      for (auto& w : field_warnings_scratch_) {
-        ++field_warnings_;
-        issue(false, name, rec.line, std::move(w.message));
-      }
-      if (built.notes.fragment_removed)
-        issue(false, name, rec.line,
-              "fragment removed from " + std::string(entry.loc));
-      if (!seen_.insert(key)) {
-        ++report_.duplicates;
-        continue;
-      }
-      // Once --strict has failed, nothing will be published: keep checking
-      // the rest so the user sees every problem in one run, but stop writing.
-      if (o_.strict && (report_.rejected > 0 || field_warnings_ > 0)) {
-        ++report_.written;
-        continue;
-      }
-      switch (writer.add(entry)) {
-        case add_status::added:
-          ++report_.written;
-          break;
-        case add_status::too_large:
-          issue(true, name, rec.line,
-                "entry is larger than --max-bytes allows in one file");
-          break;
-        case add_status::failed:
-          return error{writer.error()};
-      }
     }
-    for (const auto& n : reader.notes()) issue(false, name, n.line, n.message);
-    if (!reader.error().empty()) return error{reader.error()};
-    obs_.progress(report_.records, writer.parts().size());
+    if (std::string why = stage.error(); !why.empty()) return error{why};
     return {};
+  }
+
+  // One record of a batch: reported, counted, and written unless it is a
+  // duplicate or --strict has already failed.
+  status take(const detail::record_batch& b, std::size_t i,
+              const std::string& name, sitemap_writer& writer) {
+    const auto& rec = b.records[i];
+    const auto& res = b.results[i];
+    ++report_.records;
+    if (!res.written) {
+      issue(true, name, rec.line, b.messages[res.reject_message]);
+      return {};
+    }
+    field_warnings_ += res.field_warnings;
+    for (std::uint32_t w = res.warnings_begin; w < res.warnings_end; ++w)
+      issue(false, name, rec.line, b.messages[w]);
+    if (!seen_.insert(res.key)) {
+      ++report_.duplicates;
+      return {};
+    }
+    // Once --strict has failed, nothing will be published: keep checking
+    // the rest so the user sees every problem in one run, but stop writing.
+    if (o_.strict && (report_.rejected > 0 || field_warnings_ > 0)) {
+      ++report_.written;
+      return {};
+    }
+    switch (writer.add_serialized(
+        std::string_view(b.xml).substr(res.xml_offset, res.xml_length),
+        res.lastmod)) {
+      case add_status::added:
+        ++report_.written;
+        break;
+      case add_status::too_large:
+        issue(true, name, rec.line,
+              "entry is larger than --max-bytes allows in one file");
+        break;
+      case add_status::failed:
+        return error{writer.error()};
+    }
+    return {};
+  }
+
+  unsigned entry_workers() const {
+    unsigned cores =
+        o_.threads != 0 ? o_.threads : std::thread::hardware_concurrency();
+    return cores == 0 ? 1 : cores;
   }
 
   status stage_and_publish(const std::vector<part_info>& parts) {
@@ -284,7 +311,6 @@ class run {
   std::deque<file_digest> digests_;  // stable addresses: sinks report into them
   std::vector<std::string> temp_paths_;  // parallel to digests_
   detail::url_set seen_;
-  std::vector<field_warning> field_warnings_scratch_;
   std::uint64_t field_warnings_ = 0;
   generate_report report_;
 };

@@ -27,11 +27,6 @@ constexpr std::size_t flush_threshold = 256 * 1024;
 constexpr std::string_view xml_declaration =
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
 
-bool newer(const w3c_datetime& a, const w3c_datetime& b) noexcept {
-  auto sa = a.unix_seconds(), sb = b.unix_seconds();
-  return sa != sb ? sa > sb : a.nanos > b.nanos;
-}
-
 std::string make_header(
     std::string_view root, const std::string& xsl,
     const std::vector<std::pair<std::string, std::string>>& namespaces) {
@@ -96,7 +91,14 @@ class document_core {
     }
     file_bytes_ += size;
     ++entries_;
-    if (lastmod && (!newest_ || newer(*lastmod, *newest_))) newest_ = lastmod;
+    if (lastmod) {
+      const std::int64_t at = lastmod->unix_seconds();
+      if (!newest_ || at > newest_at_ ||
+          (at == newest_at_ && lastmod->nanos > newest_->nanos)) {
+        newest_ = lastmod;
+        newest_at_ = at;
+      }
+    }
     if (pending_.size() >= flush_threshold && !flush())
       return add_status::failed;
     return add_status::added;
@@ -163,6 +165,8 @@ class document_core {
   std::size_t entries_ = 0;
   std::uint64_t file_bytes_ = 0;
   std::optional<w3c_datetime> newest_;
+  std::int64_t newest_at_ =
+      0;  // newest_->unix_seconds(), kept to compare once per entry
   std::vector<part_info> parts_;
   std::string error_;
 };
@@ -192,14 +196,13 @@ sitemap_writer::sitemap_writer(writer_options options, sink_factory make_sink)
 
 sitemap_writer::~sitemap_writer() = default;
 
-add_status sitemap_writer::add(const url_entry& e) {
-  std::string& out = impl_->core.pending();
-  const std::size_t mark = out.size();
-  if (impl_->type == document_type::text) {
-    // Text sitemaps carry the URL alone, percent-encoded, never entity-escaped.
+void append_entry(std::string& out, const url_entry& e, document_type type) {
+  if (type == document_type::text) {
+    // Text sitemaps carry the URL alone, percent-encoded, never
+    // entity-escaped.
     out += e.loc;
     out += '\n';
-    return impl_->core.commit(mark, std::nullopt);
+    return;
   }
   out += "<url><loc>";
   append_xml_escaped(out, e.loc);
@@ -222,7 +225,23 @@ add_status sitemap_writer::add(const url_entry& e) {
   }
   for (const url_extension* ext : e.extensions) ext->append_xml(out);
   out += "</url>\n";
-  return impl_->core.commit(mark, e.lastmod);
+}
+
+add_status sitemap_writer::add(const url_entry& e) {
+  std::string& out = impl_->core.pending();
+  const std::size_t mark = out.size();
+  append_entry(out, e, impl_->type);
+  return impl_->core.commit(
+      mark, impl_->type == document_type::text ? std::nullopt : e.lastmod);
+}
+
+add_status sitemap_writer::add_serialized(
+    std::string_view bytes, const std::optional<w3c_datetime>& lastmod) {
+  std::string& out = impl_->core.pending();
+  const std::size_t mark = out.size();
+  out += bytes;
+  return impl_->core.commit(
+      mark, impl_->type == document_type::text ? std::nullopt : lastmod);
 }
 
 status sitemap_writer::finish() { return impl_->core.finish(); }

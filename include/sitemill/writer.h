@@ -64,6 +64,11 @@ enum class add_status : std::uint8_t {
   failed,     ///< a sink failed: see error(); the writer accepts nothing more
 };
 
+/// Appends `entry` as sitemap_writer::add() writes it: a <url> element and
+/// a newline for urlset, the URL and a newline for text. Lets callers
+/// serialise on other threads and hand the bytes to add_serialized().
+void append_entry(std::string& out, const url_entry& entry, document_type type);
+
 class sitemap_writer {
  public:
   sitemap_writer(writer_options options, sink_factory make_sink);
@@ -73,6 +78,10 @@ class sitemap_writer {
 
   /// Serialises `entry` (views are copied before returning).
   [[nodiscard]] add_status add(const url_entry& entry);
+  /// Adds an entry that append_entry() serialised for this writer's type;
+  /// `lastmod` is the entry's, for the file's newest lastmod.
+  [[nodiscard]] add_status add_serialized(
+      std::string_view bytes, const std::optional<w3c_datetime>& lastmod);
   /// Closes the last file. No file is written when nothing was added.
   [[nodiscard]] status finish();
 

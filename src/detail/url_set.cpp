@@ -41,15 +41,18 @@ void url_set::grow(shard& s) {
   s.slots.swap(bigger);
 }
 
-url_set::key url_set::prepare(std::string_view url) const noexcept {
+url_set::key url_set::hash(std::string_view url) noexcept {
   const XXH128_hash_t h = XXH3_128bits(url.data(), url.size());
-  key k{h.low64 == 0 ? 1 : h.low64,
-        static_cast<std::uint8_t>(h.high64 >> 56)};  // 0 marks empty slots
-  const shard& s = shards_[k.shard];
+  // 0 marks empty slots, so a zero fingerprint is stored as 1.
+  return {h.low64 == 0 ? 1 : h.low64,
+          static_cast<std::uint8_t>(h.high64 >> 56)};
+}
+
+void url_set::prefetch(key k) const noexcept {
   // A million URLs make a table far larger than the cache: without this the
-  // probe below is a cache miss on nearly every insert.
+  // probe in insert() is a cache miss on nearly every URL.
+  const shard& s = shards_[k.shard];
   __builtin_prefetch(s.slots.data() + home(k.fingerprint, s.slots.size()));
-  return k;
 }
 
 bool url_set::insert(key k) {

@@ -29,8 +29,17 @@ class url_set {
     std::uint64_t fingerprint;
     std::uint8_t shard;
   };
-  /// Hashes `url` and prefetches the memory insert() will touch first.
-  key prepare(std::string_view url) const noexcept;
+  /// Hashes `url`. Pure: may run on any thread.
+  static key hash(std::string_view url) noexcept;
+  /// Starts fetching the memory insert(k) will touch first, so a batch of
+  /// keys can be prefetched before any is inserted.
+  void prefetch(key k) const noexcept;
+  /// hash() and prefetch() in one.
+  key prepare(std::string_view url) const noexcept {
+    key k = hash(url);
+    prefetch(k);
+    return k;
+  }
   /// Adds the URL behind `k`; false when it (or a URL with the same
   /// fingerprint) was there.
   bool insert(key k);
