@@ -11,12 +11,17 @@ pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
 # 310 MB/s on the same 51 MB sitemap) and XSD validation of extensions.
 pkg_check_modules(LIBXML2 REQUIRED IMPORTED_TARGET libxml-2.0)
 pkg_check_modules(LIBCURL REQUIRED IMPORTED_TARGET libcurl)
+# gumbo: a real HTML5 parser for the directory source (noindex, canonical,
+# content hashing); SQLite: the state database of --lastmod content.
+pkg_check_modules(GUMBO REQUIRED IMPORTED_TARGET gumbo)
+pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
 find_package(ZLIB REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(CLI11 REQUIRED)
 
 set(SITEMILL_PRIVATE_DEPS PkgConfig::LIBDEFLATE PkgConfig::ISAL PkgConfig::IDN2
-    PkgConfig::XXHASH PkgConfig::LIBXML2 PkgConfig::LIBCURL ZLIB::ZLIB
+    PkgConfig::XXHASH PkgConfig::LIBXML2 PkgConfig::LIBCURL PkgConfig::GUMBO
+    PkgConfig::SQLITE3 ZLIB::ZLIB
     nlohmann_json::nlohmann_json)
 # What a consumer of the static library links besides it (sitemill.pc).
-set(SITEMILL_PC_LIBS_PRIVATE "-ldeflate -lisal -lidn2 -lxml2 -lcurl -lz")
+set(SITEMILL_PC_LIBS_PRIVATE "-ldeflate -lisal -lidn2 -lxml2 -lcurl -lgumbo -lsqlite3 -lz")
