@@ -25,7 +25,7 @@ namespace sitemill {
 struct http_options {
   std::chrono::milliseconds connect_timeout{10'000};
   std::chrono::milliseconds total_timeout{60'000};
-  int max_redirects = 5;
+  int max_redirects = 5;  ///< 0 refuses any redirect; negative counts as 0
   /// Body bytes accepted at most (after any Content-Encoding is undone);
   /// the transfer stops with an error beyond it.
   std::uint64_t max_body_bytes = 64ull * 1024 * 1024;
@@ -44,8 +44,8 @@ struct http_response {
   long status = 0;                       ///< final status after redirects
   std::string effective_url;             ///< the URL that answered, after redirects
   std::string content_type;
-  std::optional<std::string> retry_after;  ///< the Retry-After header, as sent
-  std::uint64_t body_bytes = 0;
+  std::optional<std::string> retry_after;  ///< the final response's Retry-After, as sent
+  std::uint64_t body_bytes = 0;            ///< decoded body bytes received
   int redirects = 0;
 };
 
@@ -66,6 +66,15 @@ class http_client {
   /// empty). An error for transport failures (DNS, connect, TLS, timeout,
   /// redirect limit, a scheme other than http(s), the byte cap), naming the
   /// URL; any HTTP status, 404 and 500 included, is a response.
+  ///
+  /// Methods: "GET", "HEAD" (no body read), "POST" (`body` sent with its
+  /// size), anything else as a custom method (with `body` when not empty).
+  /// Redirects are followed up to max_redirects (0: any redirect is an
+  /// error); a 301/302/303 answer to a POST is followed with a GET, as
+  /// browsers do. `receive` is called only for the final response's body.
+  /// An exception thrown by `receive` stops the transfer and is rethrown
+  /// from send(). Proxies come from the usual environment variables, except
+  /// for loopback addresses, which are always reached directly.
   result<http_response> send(const http_request& request, const body_receiver& receive = {});
 
   /// Convenience: GET `url`, body collected in memory (up to the cap).

@@ -32,7 +32,10 @@ struct robots_sitemaps {
 /// whitespace; reads at most the first 500 KiB (RFC 9309 2.5's minimum
 /// parsing limit). Relative values are resolved and reported as errors
 /// (the protocol wants full URLs); a UTF-16 file is an error and yields
-/// nothing.
+/// nothing. URLs are returned normalised (url.h; path case kept) and
+/// deduplicated on that form. Never fails: every problem is a diagnostic
+/// (codes "robots-*", listed in docs/diagnostics-robots.md). An empty or
+/// invalid `robots_url` only means relative values cannot be resolved.
 robots_sitemaps find_sitemaps(std::string_view robots_txt, std::string_view robots_url);
 
 }  // namespace sitemill

@@ -1,0 +1,301 @@
+// sitemill: http_client on one reused libcurl easy handle.
+//
+// Every transfer starts from curl_easy_reset(), which clears the options but
+// keeps the connection cache, so a request never inherits another's method
+// or body while keep-alive still saves the handshake.
+#include <curl/curl.h>
+
+#include <array>
+#include <cctype>
+#include <cstdint>
+#include <cstdlib>
+#include <exception>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "detail/text.h"
+#include "sitemill/http.h"
+
+#ifndef SITEMILL_VERSION
+#define SITEMILL_VERSION "0.1.0"
+#endif
+
+namespace sitemill {
+namespace {
+
+// curl_global_init() is not thread-safe in every libcurl build; once per
+// process is all it needs, and it is never undone (other code in the
+// process may still use libcurl at exit).
+CURLcode global_init() {
+  static const CURLcode code = curl_global_init(CURL_GLOBAL_DEFAULT);
+  return code;
+}
+
+bool iequals(std::string_view a, std::string_view b) noexcept {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// libcurl reads proxies from the environment, as users expect, but a proxy
+// would resolve "127.0.0.1" as its own loopback, so loopback never goes
+// through one (this also keeps tests on the machine they run on).
+std::string no_proxy_list() {
+  std::string list = "localhost,127.0.0.1,::1";
+  for (const char* name : {"no_proxy", "NO_PROXY"}) {
+    if (const char* v = std::getenv(name); v != nullptr && *v != '\0') {
+      // libcurl honours "*" (no proxy at all) only as the whole list.
+      if (std::string_view(v) == "*") return "*";
+      list.push_back(',');
+      list.append(v);
+      break;
+    }
+  }
+  return list;
+}
+
+/// What the callbacks share with send() during one transfer.
+struct transfer {
+  const body_receiver* receive = nullptr;
+  std::uint64_t max_body_bytes = 0;
+  std::uint64_t body_bytes = 0;
+  bool over_cap = false;
+  bool receiver_stopped = false;
+  std::exception_ptr receiver_threw;
+  std::optional<std::string> retry_after;
+};
+
+std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
+  auto& t = *static_cast<transfer*>(user);
+  const std::size_t bytes = size * n;
+  if (bytes > t.max_body_bytes - t.body_bytes) {
+    t.over_cap = true;
+    return 0;  // anything other than `bytes` aborts with CURLE_WRITE_ERROR
+  }
+  t.body_bytes += bytes;
+  if (t.receive == nullptr || !*t.receive || bytes == 0) return bytes;
+  // An exception must not unwind through libcurl's C frames; it is carried
+  // across and rethrown once curl_easy_perform() has returned.
+  try {
+    if (!(*t.receive)(data, bytes)) {
+      t.receiver_stopped = true;
+      return 0;
+    }
+  } catch (...) {
+    t.receiver_threw = std::current_exception();
+    return 0;
+  }
+  return bytes;
+}
+
+std::size_t on_header(char* data, std::size_t size, std::size_t n, void* user) {
+  auto& t = *static_cast<transfer*>(user);
+  const std::size_t bytes = size * n;
+  const std::string_view line(data, bytes);
+  try {
+    // Each response of a redirect chain (and each 1xx) starts with a status
+    // line; only the headers of the last one describe what was received.
+    if (line.starts_with("HTTP/")) {
+      t.retry_after.reset();
+      return bytes;
+    }
+    const std::size_t colon = line.find(':');
+    if (colon != std::string_view::npos &&
+        iequals(detail::trim(line.substr(0, colon)), "retry-after")) {
+      t.retry_after = std::string(detail::trim(line.substr(colon + 1)));
+    }
+  } catch (...) {
+    return 0;  // std::bad_alloc: abort the transfer rather than unwind
+  }
+  return bytes;
+}
+
+}  // namespace
+
+std::string default_user_agent() {
+  return "sitemill/" SITEMILL_VERSION
+         " (+https://github.com/sitemill/sitemill)";
+}
+
+struct http_client::impl {
+  CURL* handle = nullptr;
+  CURLcode init_code = CURLE_OK;
+  std::array<char, CURL_ERROR_SIZE> error_buffer{};
+  std::string user_agent;
+  std::string no_proxy;
+
+  ~impl() {
+    if (handle != nullptr) curl_easy_cleanup(handle);
+  }
+};
+
+http_client::http_client(http_options options)
+    : options_(std::move(options)), impl_(std::make_unique<impl>()) {
+  impl_->init_code = global_init();
+  if (impl_->init_code == CURLE_OK) impl_->handle = curl_easy_init();
+  impl_->user_agent =
+      options_.user_agent.empty() ? default_user_agent() : options_.user_agent;
+  impl_->no_proxy = no_proxy_list();
+}
+
+http_client::~http_client() = default;
+
+result<http_response> http_client::send(const http_request& request,
+                                        const body_receiver& receive) {
+  auto fail = [&request](std::string_view why) {
+    std::string msg = request.url;
+    msg.append(": ");
+    msg.append(why);
+    return error{std::move(msg)};
+  };
+  if (impl_->handle == nullptr) {
+    return fail(impl_->init_code != CURLE_OK
+                    ? curl_easy_strerror(impl_->init_code)
+                    : "cannot create a libcurl handle");
+  }
+  CURL* const h = impl_->handle;
+  curl_easy_reset(h);
+  impl_->error_buffer[0] = '\0';
+
+  transfer t;
+  t.receive = &receive;
+  t.max_body_bytes = options_.max_body_bytes;
+
+  // A negative limit would mean "unlimited" to libcurl; this client always
+  // has a bound.
+  const long max_redirects = options_.max_redirects < 0
+                                 ? 0L
+                                 : static_cast<long>(options_.max_redirects);
+
+  curl_easy_setopt(h, CURLOPT_URL, request.url.c_str());
+  curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
+  curl_easy_setopt(h, CURLOPT_MAXREDIRS, max_redirects);
+  curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
+                   static_cast<long>(options_.connect_timeout.count()));
+  curl_easy_setopt(h, CURLOPT_TIMEOUT_MS,
+                   static_cast<long>(options_.total_timeout.count()));
+  // Signals are process-wide; with NOSIGNAL a threaded resolver (or none)
+  // bounds DNS instead of SIGALRM.
+  curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+  // "" offers every encoding this libcurl can undo; bodies arrive decoded.
+  curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+  curl_easy_setopt(h, CURLOPT_USERAGENT, impl_->user_agent.c_str());
+  curl_easy_setopt(h, CURLOPT_NOPROXY, impl_->no_proxy.c_str());
+  curl_easy_setopt(h, CURLOPT_ERRORBUFFER, impl_->error_buffer.data());
+  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &on_body);
+  curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
+  curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, &on_header);
+  curl_easy_setopt(h, CURLOPT_HEADERDATA, &t);
+
+  if (request.method == "GET") {
+    curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+  } else if (request.method == "HEAD") {
+    curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+  } else {
+    if (request.method != "POST") {
+      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+    }
+    if (request.method == "POST" || !request.body.empty()) {
+      curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE,
+                       static_cast<curl_off_t>(request.body.size()));
+      curl_easy_setopt(h, CURLOPT_POSTFIELDS, request.body.data());
+    }
+  }
+
+  curl_slist* headers = nullptr;
+  auto add_header = [&headers](const std::string& line) {
+    curl_slist* next = curl_slist_append(headers, line.c_str());
+    if (next == nullptr) return false;
+    headers = next;
+    return true;
+  };
+  bool headers_ok = true;
+  bool has_expect = false;
+  for (const auto& [name, value] : request.headers) {
+    has_expect = has_expect || iequals(name, "expect");
+    // libcurl sends "Name;" as a header with an empty value ("Name:" would
+    // remove the header instead).
+    headers_ok = headers_ok &&
+                 add_header(value.empty() ? name + ";" : name + ": " + value);
+  }
+  // A body over 1 MiB (an IndexNow batch) would make libcurl wait for a
+  // "100 Continue" that many servers never send.
+  if (!has_expect) headers_ok = headers_ok && add_header("Expect:");
+  if (!headers_ok) {
+    curl_slist_free_all(headers);
+    return fail("out of memory building the request headers");
+  }
+  curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
+
+  const CURLcode code = curl_easy_perform(h);
+  curl_slist_free_all(headers);
+  curl_easy_setopt(h, CURLOPT_HTTPHEADER, nullptr);
+  if (t.receiver_threw) std::rethrow_exception(t.receiver_threw);
+
+  long redirects = 0;
+  curl_easy_getinfo(h, CURLINFO_REDIRECT_COUNT, &redirects);
+
+  if (code != CURLE_OK) {
+    if (t.over_cap) {
+      return fail("response larger than " +
+                  std::to_string(options_.max_body_bytes) + " bytes");
+    }
+    if (t.receiver_stopped) return fail("the receiver stopped the transfer");
+    if (code == CURLE_TOO_MANY_REDIRECTS) {
+      return fail("more than " + std::to_string(max_redirects) + " redirects");
+    }
+    if (code == CURLE_UNSUPPORTED_PROTOCOL && redirects > 0) {
+      // The refused target is where the last followed redirect pointed.
+      char* target = nullptr;
+      curl_easy_getinfo(h, CURLINFO_EFFECTIVE_URL, &target);
+      std::string why = "redirected to ";
+      why.append(target != nullptr ? target : "a URL");
+      why.append(", which is not http or https");
+      return fail(why);
+    }
+    const char* detail = impl_->error_buffer[0] != '\0'
+                             ? impl_->error_buffer.data()
+                             : curl_easy_strerror(code);
+    if (code == CURLE_UNSUPPORTED_PROTOCOL) {
+      return fail(std::string("not an http or https URL (") + detail + ")");
+    }
+    return fail(detail);
+  }
+
+  http_response response;
+  curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &response.status);
+  char* effective = nullptr;
+  curl_easy_getinfo(h, CURLINFO_EFFECTIVE_URL, &effective);
+  response.effective_url = effective != nullptr ? effective : request.url;
+  char* content_type = nullptr;
+  curl_easy_getinfo(h, CURLINFO_CONTENT_TYPE, &content_type);
+  if (content_type != nullptr) response.content_type = content_type;
+  response.retry_after = std::move(t.retry_after);
+  response.body_bytes = t.body_bytes;
+  response.redirects = static_cast<int>(redirects);
+  return response;
+}
+
+result<std::pair<http_response, std::string>> http_client::get(
+    const std::string& url) {
+  std::string body;
+  http_request request;
+  request.url = url;
+  auto response = send(request, [&body](const char* data, std::size_t size) {
+    body.append(data, size);
+    return true;
+  });
+  if (!response) return std::move(response).err();
+  return std::pair{std::move(response).value(), std::move(body)};
+}
+
+}  // namespace sitemill
