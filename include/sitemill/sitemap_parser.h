@@ -27,9 +27,18 @@
 //
 // After a fatal error the parse stops, but entries read so far have been
 // delivered and the summary counts them: a truncated file tells how far it
-// got (checklist 26, lenient reading).
+// got (checklist 26, lenient reading). An entry is delivered when its
+// element closes, so one cut in the middle is not.
 //
-// Not thread-safe; one parser per document.
+// The diagnostic codes, their severities and how to fix each are listed in
+// docs/diagnostics-document.md. Lines are 1-based; columns count characters
+// as libxml2 does (a UTF-8 BOM is not one).
+//
+// Results do not depend on how the bytes are split between feed() calls:
+// feeding one byte at a time gives exactly what one feed gives.
+//
+// Not thread-safe; one parser per document. Parsers in different threads
+// are independent (the bundled schemas are compiled once per process).
 #ifndef SITEMILL_SITEMAP_PARSER_H
 #define SITEMILL_SITEMAP_PARSER_H
 
@@ -60,10 +69,14 @@ std::string_view to_string(document_kind kind) noexcept;
 
 /// One field of an entry as written: text with XML entities and CDATA
 /// resolved and surrounding XML whitespace (space, tab, CR, LF) removed, and
-/// where its element started. Views are valid only during the handler call.
+/// where its element started. A loc is also trimmed of Unicode spaces (NBSP,
+/// U+2000, ...; E10). Views are valid only during the handler call.
 struct parsed_field {
   std::string_view text;
-  bool present = false;      ///< the element was there (it may be empty)
+  /// The element was there (it may be empty). Also true for the URL of a
+  /// <sitemap> or <url> written as bare text without <loc> (E27), which is
+  /// read as the loc at the entry's position.
+  bool present = false;
   std::uint64_t line = 0;
   std::uint64_t column = 0;
 };
@@ -82,12 +95,13 @@ struct parsed_entry {
   std::uint64_t index = 0;    ///< 0-based position among the document's entries
 };
 
-/// Receives what the parser reads. Defaults ignore everything.
+/// Receives what the parser reads. Defaults ignore everything. The calls
+/// come from inside libxml2's parser: a handler must not throw.
 class parse_handler {
  public:
   virtual ~parse_handler() = default;
   /// Once, when the kind is known (at the root element, or the first line
-  /// of a text sitemap).
+  /// of a text sitemap), before any entry; never for an unknown kind.
   virtual void on_document(document_kind /*kind*/) {}
   virtual void on_entry(const parsed_entry& /*entry*/) {}
   virtual void on_diagnostic(const diagnostic& /*d*/) {}
@@ -110,11 +124,15 @@ struct parse_summary {
   document_kind kind = document_kind::unknown;
   std::uint64_t entries = 0;       ///< entries delivered to the handler
   std::uint64_t bytes = 0;         ///< decompressed bytes read
-  bool gzipped = false;
-  bool complete = false;           ///< read to the end without a fatal error
+  bool gzipped = false;            ///< sniffed by the magic bytes 1F 8B
+  /// Read to the end without a fatal error: false after broken XML, a cut
+  /// (truncated file or gzip stream), a DOCTYPE with declarations, binary
+  /// content, or the byte cap. Entries read before the stop still count.
+  bool complete = false;
   /// The document validates against sitemap.xsd (with the bundled extension
   /// schemas) or siteindex.xsd, as `xmllint --schema` would say. False for
-  /// text, feeds and documents that are not well-formed.
+  /// text, feeds, documents that are not well-formed, and when
+  /// parse_options::schema_checks is off.
   bool schema_valid = false;
   std::uint64_t errors = 0, warnings = 0, infos = 0;
 };

@@ -1,0 +1,75 @@
+// sitemill internals: what the readers of one document (XML, text) share:
+// the handler, the options, the summary being filled, and the counts that
+// span the whole document (entries, the lastmod values seen).
+#ifndef SITEMILL_PARSE_CONTEXT_H
+#define SITEMILL_PARSE_CONTEXT_H
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "parse/codes.h"
+#include "sitemill/sitemap_parser.h"
+
+namespace sitemill::detail {
+
+/// Where something was written: 1-based line and column (0 when unknown).
+struct text_pos {
+  std::uint64_t line = 0;
+  std::uint64_t column = 0;
+};
+
+/// Not thread-safe; one per document.
+class doc_context {
+ public:
+  doc_context(parse_handler& handler, const parse_options& options,
+              parse_summary& summary, std::int64_t now_unix) noexcept
+      : handler_(handler),
+        options_(options),
+        summary_(summary),
+        now_unix_(now_unix) {}
+
+  /// Sends a diagnostic with the code's fixed severity, and counts it.
+  void report(doc_code code, text_pos at, std::string message);
+
+  /// Records the kind and tells the handler, once.
+  void set_kind(document_kind kind);
+  document_kind kind() const noexcept { return summary_.kind; }
+
+  /// Counts one entry element (a <url>, a text line, an <item>), delivered
+  /// or not; the first beyond the protocol's 50,000 is reported.
+  void count_entry(text_pos at);
+  std::uint64_t entries_seen() const noexcept { return entries_seen_; }
+
+  /// Numbers `entry` and hands it to the handler.
+  void deliver(parsed_entry& entry);
+
+  /// Remembers an entry's lastmod text ("" when it has none) for the
+  /// all-the-same check at the end.
+  void note_lastmod(std::string_view text);
+  /// Reports lastmod-all-same when every entry of a large enough document
+  /// carries one identical value (stamped at generation time, PROTOCOL.md 3).
+  void finish_lastmod_check();
+
+  /// Value checks and the XSD verdict are wanted (parse_options).
+  bool checks() const noexcept { return options_.schema_checks; }
+  const parse_options& options() const noexcept { return options_; }
+  parse_summary& summary() noexcept { return summary_; }
+  /// The clock at the start of the parse, for lastmod-future.
+  std::int64_t now_unix() const noexcept { return now_unix_; }
+
+ private:
+  parse_handler& handler_;
+  const parse_options& options_;
+  parse_summary& summary_;
+  std::int64_t now_unix_;
+  bool kind_told_ = false;
+  std::uint64_t entries_seen_ = 0;
+  std::uint64_t lastmod_count_ = 0;
+  bool lastmod_all_same_ = true;
+  std::string first_lastmod_;
+};
+
+}  // namespace sitemill::detail
+
+#endif  // SITEMILL_PARSE_CONTEXT_H

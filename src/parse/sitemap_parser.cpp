@@ -1,0 +1,497 @@
+// sitemap_parser: the pipeline of one document.
+//
+//   feed() -> fixed-size blocks -> gzip? (sniffed by magic, inflated with
+//   the cap counted on decompressed bytes) -> sniff (BOM, whitespace, '<')
+//   -> xml_reader (libxml2 SAX) or text_reader -> handler
+//
+// Every stage after the first sees the same blocks however the caller splits
+// its feed() calls, so feeding one byte at a time gives exactly the results
+// of one big feed (libxml2's push parser and zlib report some errors at
+// positions that depend on chunking; fixed blocks make them deterministic).
+#include "sitemill/sitemap_parser.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "detail/text.h"
+#include "parse/context.h"
+#include "parse/text_reader.h"
+#include "parse/xml_reader.h"
+
+namespace sitemill {
+
+std::string_view to_string(document_kind kind) noexcept {
+  switch (kind) {
+    case document_kind::urlset:
+      return "urlset";
+    case document_kind::sitemapindex:
+      return "sitemapindex";
+    case document_kind::text:
+      return "text";
+    case document_kind::rss:
+      return "rss";
+    case document_kind::atom:
+      return "atom";
+    case document_kind::unknown:
+      break;
+  }
+  return "unknown";
+}
+
+namespace {
+
+using detail::doc_code;
+using detail::text_pos;
+
+// 64 KiB: big enough that libxml2 and zlib run at full speed, small enough
+// to keep memory flat (two such buffers plus libxml2's own).
+constexpr std::size_t block_size = 64 * 1024;
+
+std::int64_t now_unix() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+}  // namespace
+
+struct sitemap_parser::impl {
+  impl(parse_handler& h, parse_options o)
+      : options(o), doc(h, options, summary, now_unix()) {}
+  ~impl() {
+    if (zs_init) inflateEnd(&zs);
+  }
+
+  void feed(const char* data, std::size_t size);
+  void raw(const char* data, std::size_t size);
+  void inflate_block(const char* data, std::size_t size);
+  void content(const char* data, std::size_t size);
+  void dispatch(const char* data, std::size_t size);
+  void sniff_byte(char c);
+  void decide();
+  void stop() { stopped = true; }
+  parse_summary finish();
+
+  parse_options options;
+  parse_summary summary;
+  detail::doc_context doc;
+  bool stopped = false;
+  bool finished = false;
+
+  // Staging: the caller's bytes cut into block_size pieces.
+  std::unique_ptr<char[]> stage;
+  std::size_t staged = 0;
+
+  // Container.
+  enum class container : unsigned char { undecided, plain, gzip };
+  container kind = container::undecided;
+  z_stream zs{};
+  bool zs_init = false;
+  bool in_member = false;      // inside a gzip member (not at its end)
+  bool member_output = false;  // the current member produced bytes
+  std::uint64_t members_done = 0;
+  bool trailing = false;  // ignoring what follows the last member
+  bool gzip_truncated = false;
+  std::unique_ptr<char[]> out;
+
+  // Content.
+  std::uint64_t bytes = 0;
+  bool too_large_reported = false;
+
+  // Sniffing.
+  enum class sniff : unsigned char { start, space, prefix, decided };
+  sniff state = sniff::start;
+  std::string head;        // bytes held until the decision
+  text_pos skipped{1, 1};  // where the bytes after BOM and whitespace start
+  bool saw_space = false;
+  bool utf16 = false;
+  std::unique_ptr<detail::xml_reader> xml;
+  std::unique_ptr<detail::text_reader> text;
+};
+
+void sitemap_parser::impl::feed(const char* data, std::size_t size) {
+  while (size > 0 && !stopped) {
+    if (staged == 0 && size >= block_size) {
+      raw(data, block_size);
+      data += block_size;
+      size -= block_size;
+      continue;
+    }
+    if (!stage) stage = std::make_unique<char[]>(block_size);
+    const std::size_t take = std::min(size, block_size - staged);
+    std::memcpy(stage.get() + staged, data, take);
+    staged += take;
+    data += take;
+    size -= take;
+    if (staged == block_size) {
+      staged = 0;
+      raw(stage.get(), block_size);
+    }
+  }
+}
+
+void sitemap_parser::impl::raw(const char* data, std::size_t size) {
+  if (size == 0 || stopped) return;
+  if (kind == container::undecided) {
+    // Blocks are at least 2 bytes unless the whole input is 1 byte.
+    const bool gzip = size >= 2 &&
+                      static_cast<unsigned char>(data[0]) == 0x1F &&
+                      static_cast<unsigned char>(data[1]) == 0x8B;
+    kind = gzip ? container::gzip : container::plain;
+    if (gzip) {
+      summary.gzipped = true;
+      // 16 + 15: gzip framing only, the largest window.
+      if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) {
+        doc.report(doc_code::gzip_corrupt, {},
+                   "cannot start gzip decoding (out of memory)");
+        stop();
+        return;
+      }
+      zs_init = true;
+      out = std::make_unique<char[]>(block_size);
+    }
+  }
+  if (kind == container::plain) {
+    content(data, size);
+  } else {
+    inflate_block(data, size);
+  }
+}
+
+void sitemap_parser::impl::inflate_block(const char* data, std::size_t size) {
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data));
+  zs.avail_in = static_cast<uInt>(size);
+  while (zs.avail_in > 0 && !stopped && !trailing) {
+    if (!in_member) {
+      // Another member follows (cat a.gz b.gz), or trailing bytes.
+      if (members_done > 0) inflateReset(&zs);
+      in_member = true;
+      member_output = false;
+    }
+    zs.next_out = reinterpret_cast<Bytef*>(out.get());
+    zs.avail_out = static_cast<uInt>(block_size);
+    const int rc = inflate(&zs, Z_NO_FLUSH);
+    const std::size_t produced = block_size - zs.avail_out;
+    if (produced > 0) {
+      member_output = true;
+      content(out.get(), produced);
+    }
+    if (rc == Z_STREAM_END) {
+      in_member = false;
+      ++members_done;
+      continue;
+    }
+    if (rc == Z_OK) continue;
+    if (rc == Z_BUF_ERROR) break;  // needs more input
+    if (members_done > 0 && !member_output) {
+      // What gzip -d calls "trailing garbage": padding or junk after the
+      // last member. Its data is complete; warn and ignore the rest.
+      trailing = true;
+      in_member = false;
+      doc.report(doc_code::gzip_trailing_data, {},
+                 "bytes that are not gzip follow the compressed data; they "
+                 "are ignored: publish the .gz file exactly as gzip wrote it");
+      return;
+    }
+    std::string m = "the gzip data is corrupt (";
+    m += zs.msg != nullptr ? zs.msg : "inflate error";
+    m += ") after " + detail::with_commas(bytes) +
+         " decompressed bytes: compress the file again with gzip";
+    doc.report(doc_code::gzip_corrupt, {}, std::move(m));
+    stop();
+    return;
+  }
+}
+
+void sitemap_parser::impl::content(const char* data, std::size_t size) {
+  if (stopped) return;
+  const std::uint64_t room =
+      options.max_bytes > bytes ? options.max_bytes - bytes : 0;
+  const bool capped = size > room;
+  if (capped) size = static_cast<std::size_t>(room);
+  bytes += size;
+  summary.bytes = bytes;
+  if (size > 0) dispatch(data, size);
+  if (!too_large_reported && bytes > max_bytes_per_sitemap) {
+    too_large_reported = true;
+    doc.report(doc_code::too_large, {},
+               std::string("the document is larger than 52,428,800 bytes") +
+                   (summary.gzipped ? " once uncompressed" : "") +
+                   ", the protocol's 50 MB limit: split it into several "
+                   "sitemaps and list them in an index");
+  }
+  if (capped && !stopped) {
+    const std::string limit = detail::with_commas(options.max_bytes);
+    const std::string read = detail::with_commas(summary.entries);
+    if (summary.gzipped) {
+      doc.report(doc_code::decompressed_too_large, {},
+                 "the gzip data decompresses to more than " + limit +
+                     " bytes, so reading stopped there (a sitemap must be at "
+                     "most 52,428,800 bytes uncompressed; this may be a gzip "
+                     "bomb); " +
+                     read + " entries were read");
+    } else {
+      doc.report(doc_code::input_too_large, {},
+                 "the document is longer than " + limit +
+                     " bytes, so reading stopped there (a sitemap must be at "
+                     "most 52,428,800 bytes); " +
+                     read + " entries were read");
+    }
+    stop();
+  }
+}
+
+void sitemap_parser::impl::dispatch(const char* data, std::size_t size) {
+  while (state != sniff::decided && size > 0) {
+    sniff_byte(*data++);
+    --size;
+  }
+  if (size == 0 || stopped) return;
+  if (xml) {
+    if (!xml->feed(data, size)) stop();
+  } else if (text) {
+    if (!text->feed(data, size)) stop();
+  }
+}
+
+void sitemap_parser::impl::sniff_byte(char c) {
+  switch (state) {
+    case sniff::start: {
+      head.push_back(c);
+      const auto b = [&](std::size_t i) {
+        return static_cast<unsigned char>(head[i]);
+      };
+      if (head.size() == 3 && b(0) == 0xEF && b(1) == 0xBB && b(2) == 0xBF) {
+        head.clear();  // the UTF-8 BOM: allowed, and not a column
+        state = sniff::space;
+        return;
+      }
+      if (head.size() < 4) return;
+      if ((b(0) == 0xFF && b(1) == 0xFE) || (b(0) == 0xFE && b(1) == 0xFF) ||
+          (b(0) == '<' && b(1) == 0) || (b(0) == 0 && b(1) == '<')) {
+        utf16 = true;
+        decide();
+        return;
+      }
+      // No BOM: the held bytes go through the whitespace and prefix steps.
+      std::string held;
+      held.swap(head);
+      state = sniff::space;
+      for (const char h : held) {
+        if (state == sniff::decided) {
+          if (xml) {
+            if (!xml->feed(&h, 1)) stop();
+          } else if (text) {
+            if (!text->feed(&h, 1)) stop();
+          }
+        } else {
+          sniff_byte(h);
+        }
+      }
+      return;
+    }
+    case sniff::space:
+      if (is_space(c)) {
+        saw_space = true;
+        if (c == '\n') {
+          ++skipped.line;
+          skipped.column = 1;
+        } else {
+          ++skipped.column;
+        }
+        return;
+      }
+      state = sniff::prefix;
+      head.push_back(c);
+      return;
+    case sniff::prefix:
+      head.push_back(c);
+      if (head.size() >= 6) decide();
+      return;
+    case sniff::decided:
+      return;
+  }
+}
+
+void sitemap_parser::impl::decide() {
+  state = sniff::decided;
+  std::string held;
+  held.swap(head);
+  const auto b = [&](std::size_t i) {
+    return i < held.size() ? static_cast<unsigned char>(held[i]) : 0;
+  };
+  if (utf16) {
+    doc.report(doc_code::encoding_not_utf8, {1, 1},
+               "the document is UTF-16; the protocol requires UTF-8: convert "
+               "the file to UTF-8");
+    const bool le = b(0) == 0xFF || b(1) == 0;
+    const unsigned unit = le ? b(2) | (b(3) << 8) : (b(2) << 8) | b(3);
+    const bool bom =
+        (b(0) == 0xFF && b(1) == 0xFE) || (b(0) == 0xFE && b(1) == 0xFF);
+    if (bom && unit != '<') {
+      // UTF-16 text is not something this reader decodes.
+      doc.set_kind(document_kind::text);
+      stop();
+      return;
+    }
+    xml = std::make_unique<detail::xml_reader>(doc, text_pos{1, 1}, false);
+    if (!xml->feed(held.data(), held.size())) stop();
+    return;
+  }
+  if (b(0) == '<') {
+    // E2: whitespace before the XML declaration is fatal in strict XML;
+    // read on from the declaration, as crawler-commons does, and say so.
+    const std::string_view s = held;
+    const bool declaration = s.starts_with("<?xml") &&
+                             (s.size() == 5 || is_space(s[5]) || s[5] == '?');
+    const bool recovered = saw_space && declaration;
+    if (recovered) {
+      doc.report(doc_code::xml_declaration_not_first, skipped,
+                 "whitespace comes before the XML declaration <?xml ...?>, "
+                 "which must be the very first thing in the file (strict XML "
+                 "parsers reject the file): remove it");
+    }
+    xml = std::make_unique<detail::xml_reader>(doc, skipped, recovered);
+    if (!xml->feed(held.data(), held.size())) stop();
+    return;
+  }
+  // Not XML: a text sitemap, unless it is another compression format.
+  const std::string_view s = held;
+  std::string_view format;
+  if (s.starts_with("PK\x03\x04")) {
+    format = "zip";
+  } else if (s.starts_with("BZh")) {
+    format = "bzip2";
+  } else if (s.starts_with("\xFD"
+                           "7zXZ")) {
+    format = "xz";
+  } else if (s.starts_with("\x28\xB5\x2F\xFD")) {
+    format = "zstd";
+  } else if (s.starts_with("\x1F\x8B")) {
+    format = "gzip inside gzip";
+  }
+  if (!format.empty()) {
+    doc.report(doc_code::unsupported_compression, {1, 1},
+               "the file is compressed with " + std::string(format) +
+                   "; sitemaps may only be gzip-compressed, once: compress "
+                   "the XML or text file with gzip");
+    stop();
+    return;
+  }
+  doc.set_kind(document_kind::text);
+  text = std::make_unique<detail::text_reader>(doc, skipped);
+  if (!text->feed(held.data(), held.size())) stop();
+}
+
+parse_summary sitemap_parser::impl::finish() {
+  if (finished) return summary;
+  finished = true;
+  if (!stopped && staged > 0) {
+    const std::size_t n = staged;
+    staged = 0;
+    raw(stage.get(), n);
+  }
+  if (!stopped && kind == container::gzip && in_member && !trailing) {
+    gzip_truncated = true;
+    doc.report(doc_code::gzip_truncated, {},
+               "the gzip data ends early (after " + detail::with_commas(bytes) +
+                   " decompressed bytes): the file was cut short; fetch or "
+                   "compress it again");
+  }
+  if (!stopped) {
+    if (state == sniff::start && !head.empty()) {
+      // Fewer than four bytes in all: no BOM to tell, sniff what there is.
+      std::string held;
+      held.swap(head);
+      state = sniff::space;
+      for (const char h : held) {
+        if (state == sniff::decided) {
+          if (xml) {
+            if (!xml->feed(&h, 1)) stop();
+          } else if (text) {
+            if (!text->feed(&h, 1)) stop();
+          }
+        } else {
+          sniff_byte(h);
+        }
+      }
+    }
+    if (state == sniff::prefix && !stopped) decide();
+  }
+  if (!stopped) {
+    if (state != sniff::decided) {
+      doc.report(doc_code::empty_document, {},
+                 bytes == 0 ? "the document is empty: a sitemap lists at "
+                              "least one URL"
+                            : "the document holds only whitespace: a sitemap "
+                              "lists at least one URL");
+    } else if (xml) {
+      xml->finish();
+    } else if (text) {
+      text->finish();
+    }
+  }
+  const bool reader_fatal = (xml && xml->fatal()) || (text && text->fatal());
+  summary.complete = !stopped && !gzip_truncated && !reader_fatal;
+  summary.schema_valid =
+      summary.complete && xml != nullptr && xml->schema_valid() && !utf16;
+  summary.bytes = bytes;
+  return summary;
+}
+
+sitemap_parser::sitemap_parser(parse_handler& handler, parse_options options)
+    : impl_(std::make_unique<impl>(handler, options)) {}
+
+sitemap_parser::~sitemap_parser() = default;
+
+bool sitemap_parser::feed(const char* data, std::size_t size) {
+  if (impl_->finished || impl_->stopped) return false;
+  impl_->feed(data, size);
+  return !impl_->stopped;
+}
+
+parse_summary sitemap_parser::finish() { return impl_->finish(); }
+
+result<parse_summary> parse_file(const std::string& path,
+                                 parse_handler& handler,
+                                 parse_options options) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return error{"cannot open " + path + ": " + std::strerror(errno)};
+  sitemap_parser parser(handler, options);
+  const std::size_t size = 4 * block_size;
+  const auto buf = std::make_unique<char[]>(size);
+  for (;;) {
+    const ssize_t n = ::read(fd, buf.get(), size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      ::close(fd);
+      return error{"cannot read " + path + ": " + std::strerror(err)};
+    }
+    if (n == 0) break;
+    if (!parser.feed(buf.get(), static_cast<std::size_t>(n))) break;
+  }
+  ::close(fd);
+  return parser.finish();
+}
+
+parse_summary parse_bytes(std::string_view bytes, parse_handler& handler,
+                          parse_options options) {
+  sitemap_parser parser(handler, options);
+  parser.feed(bytes.data(), bytes.size());
+  return parser.finish();
+}
+
+}  // namespace sitemill
