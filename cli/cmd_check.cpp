@@ -1,0 +1,283 @@
+// sitemill check: does a sitemap (or a site's sitemaps) pass every rule?
+#include <chrono>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "command.h"
+#include "sitemill/check.h"
+#include "sitemill/url.h"
+
+namespace sitemill::cli {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+struct check_cli_options {
+  std::vector<std::string> targets;
+  check_options run;
+  std::string sitemap_url;
+  bool json_out = false;
+  bool warnings_as_errors = false;
+  bool no_follow = false;
+  bool quiet = false;
+  double timeout_s = 60;
+  std::uint64_t max_time_s = 600;
+};
+
+class cli_observer final : public check_observer {
+ public:
+  bool cancelled() override { return interrupted(); }
+};
+
+std::string commas(std::uint64_t n) {
+  std::string digits = std::to_string(n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string count(std::uint64_t n, const char* one, const char* many) {
+  return commas(n) + " " + (n == 1 ? one : many);
+}
+
+// "urlset, 12,345 URLs, 1,234,567 bytes, valid against sitemap.xsd".
+std::string describe_document(const document_report& d) {
+  if (d.unreadable) return "not read";
+  if (d.robots_txt)
+    return "robots.txt, " + count(d.urls, "sitemap", "sitemaps") + " named, " +
+           count(d.bytes, "byte", "bytes");
+  if (d.kind == document_kind::unknown)
+    return d.bytes == 0 ? "nothing read"
+                        : "not a sitemap, " + count(d.bytes, "byte", "bytes");
+  std::string s(to_string(d.kind));
+  s += ", " +
+       count(d.urls, d.kind == document_kind::sitemapindex ? "sitemap" : "URL",
+             d.kind == document_kind::sitemapindex ? "sitemaps" : "URLs");
+  s += ", " + count(d.bytes, "byte", "bytes");
+  if (d.kind == document_kind::urlset)
+    s += d.schema_valid ? ", valid against sitemap.xsd"
+                        : ", not valid against sitemap.xsd";
+  else if (d.kind == document_kind::sitemapindex)
+    s += d.schema_valid ? ", valid against siteindex.xsd"
+                        : ", not valid against siteindex.xsd";
+  return s;
+}
+
+void print_human(const check_report& r, bool quiet) {
+  std::uint64_t urls = 0;
+  for (const auto& d : r.documents) {
+    if (!d.robots_txt && d.kind != document_kind::sitemapindex) urls += d.urls;
+    if (!quiet)
+      std::printf("%s: %s\n", d.source.c_str(), describe_document(d).c_str());
+    for (const auto& g : d.diagnostics) {
+      if (quiet && g.level != severity::error) continue;
+      std::string where = d.source;
+      if (g.line > 0) {
+        where += ":" + std::to_string(g.line);
+        if (g.column > 0) where += ":" + std::to_string(g.column);
+      }
+      std::printf("%s: %s: %s [%s]\n", where.c_str(),
+                  std::string(to_string(g.level)).c_str(), g.message.c_str(),
+                  g.code.c_str());
+    }
+  }
+  if (!quiet)
+    std::printf("checked %s, %s: %s, %s\n",
+                count(r.documents.size(), "document", "documents").c_str(),
+                count(urls, "URL", "URLs").c_str(),
+                count(r.errors, "error", "errors").c_str(),
+                count(r.warnings, "warning", "warnings").c_str());
+  std::fflush(stdout);
+}
+
+void print_json(const check_report& r) {
+  json docs = json::array();
+  for (const auto& d : r.documents) {
+    json diags = json::array();
+    for (const auto& g : d.diagnostics)
+      diags.push_back({{"severity", to_string(g.level)},
+                       {"code", g.code},
+                       {"line", g.line},
+                       {"column", g.column},
+                       {"message", g.message}});
+    docs.push_back(
+        {{"source", d.source},
+         {"type", to_string(d.kind)},
+         {"urls", d.urls},
+         {"bytes", d.bytes},
+         {"diagnostics", std::move(diags)},
+         {"schema_valid", d.schema_valid},
+         {"errors", d.errors},
+         {"warnings", d.warnings},
+         {"infos", d.infos},
+         {"unreadable", d.unreadable},
+         {"robots_txt", d.robots_txt},
+         {"parent", d.parent.empty() ? json(nullptr) : json(d.parent)}});
+  }
+  json out = {{"documents", std::move(docs)},
+              {"errors", r.errors},
+              {"warnings", r.warnings},
+              {"infos", r.infos},
+              {"unreadable", r.any_unreadable}};
+  // Messages quote input, which may hold bytes that are not UTF-8.
+  std::string text = out.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fputc('\n', stdout);
+  std::fflush(stdout);
+}
+
+bool is_remote(const std::string& t) {
+  auto lower = [](std::string s) {
+    for (char& c : s)
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return s;
+  };
+  const std::string l = lower(t.substr(0, 8));
+  return l.starts_with("http://") || l.starts_with("https://");
+}
+
+int run_check(check_cli_options& o) {
+  check_options& c = o.run;
+  if (!o.sitemap_url.empty()) {
+    if (o.targets.size() != 1 || is_remote(o.targets[0])) {
+      std::fprintf(stderr,
+                   "sitemill check: --sitemap-url names where one local file "
+                   "is served; give exactly one local target with it\n");
+      return exit_usage;
+    }
+    std::string normalized;
+    const url_problem p = normalize_url(o.sitemap_url, normalized);
+    if (p != url_problem::ok) {
+      std::fprintf(stderr, "sitemill check: --sitemap-url %s: %s\n",
+                   o.sitemap_url.c_str(), std::string(describe(p)).c_str());
+      return exit_usage;
+    }
+    c.sitemap_url = normalized;
+  }
+  c.follow_indexes = !o.no_follow;
+  c.http.total_timeout = std::chrono::milliseconds(
+      static_cast<std::int64_t>(o.timeout_s * 1000.0));
+  c.http.connect_timeout =
+      std::min(c.http.connect_timeout, c.http.total_timeout);
+  c.max_time = std::chrono::seconds(static_cast<std::int64_t>(o.max_time_s));
+
+  cli_observer observer;
+  const check_report r = check(o.targets, c, observer);
+  if (o.json_out)
+    print_json(r);
+  else
+    print_human(r, o.quiet);
+
+  if (r.cancelled) {
+    std::fprintf(stderr, "sitemill check: interrupted\n");
+    return exit_interrupted;
+  }
+  if (r.any_unreadable) return exit_usage;
+  if (r.errors > 0) return exit_data;
+  if (o.warnings_as_errors && r.warnings > 0) return exit_data;
+  return exit_ok;
+}
+
+}  // namespace
+
+command_runner setup_check(CLI::App& app) {
+  auto o = std::make_shared<check_cli_options>();
+  CLI::App* cmd = app.add_subcommand(
+      "check",
+      "Check sitemaps against every rule of the sitemaps.org protocol.\n"
+      "A target is a local file (.xml, .xml.gz, .txt, ...: the format is "
+      "sniffed from the\n"
+      "content; - reads stdin), a sitemap URL, or a site URL "
+      "(https://www.example.com/),\n"
+      "whose robots.txt Sitemap: lines are followed (/sitemap.xml when there "
+      "are none).\n"
+      "Each document is checked for well-formedness, UTF-8, the namespace, "
+      "the XSD\n"
+      "structure and values, lastmod/changefreq/priority, the 50,000-entry "
+      "and\n"
+      "52,428,800-byte limits; then, in context: duplicate URLs (warning), "
+      "one host per\n"
+      "file, and the location rule (every URL at or below the sitemap's "
+      "directory, on\n"
+      "its scheme, host and port) when the sitemap's URL is known: fetched, "
+      "or\n"
+      "--sitemap-url for a local file. An index's children are checked too "
+      "(a local\n"
+      "index's beside it, by their URL path); an index in an index is a "
+      "warning, cycles\n"
+      "and depth beyond --max-depth are errors and are not followed. Nothing "
+      "is fetched\n"
+      "beyond the targets' own hosts (and hosts their robots.txt names).\n"
+      "Output: one line per finding, FILE:LINE:COL: severity: message "
+      "[code], grouped\n"
+      "by document after a header line, then a summary; codes are listed in "
+      "docs/.");
+  cmd->add_option("targets", o->targets,
+                  "Files, - for stdin, sitemap URLs or site URLs")
+      ->required();
+  cmd->add_flag("--json", o->json_out,
+                "Print one JSON object on stdout: {documents: [{source, type, "
+                "urls, bytes, diagnostics: [{severity, code, line, column, "
+                "message}], ...}], errors, warnings, ...}");
+  cmd->add_flag("--warnings-as-errors", o->warnings_as_errors,
+                "Exit 1 when there is any warning, too");
+  cmd->add_option("--sitemap-url", o->sitemap_url,
+                  "The URL the one local target is served at, for the "
+                  "location rule (e.g. https://www.example.com/sitemap.xml)");
+  cmd->add_flag("--no-follow", o->no_follow,
+                "Do not check the children of sitemap indexes");
+  cmd->add_flag("--fetch-children", o->run.fetch_children,
+                "Fetch a local index's children that are not found beside it");
+  cmd->add_option("--max-depth", o->run.max_depth,
+                  "Levels followed below a target (robots.txt -> index -> "
+                  "sitemap is 2)")
+      ->capture_default_str();
+  cmd->add_option("--max-documents", o->run.max_documents,
+                  "Documents checked at most in one run")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--max-bytes", o->run.max_total_bytes,
+                  "Uncompressed bytes read at most in one run (checked "
+                  "between documents)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--timeout", o->timeout_s,
+                  "Seconds one HTTP request may take, transfer included")
+      ->check(CLI::Range(0.001, 86'400.0))
+      ->capture_default_str();
+  cmd->add_option("--max-time", o->max_time_s, "Seconds the whole run may take")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--max-listed", o->run.max_listed_per_code,
+                  "Diagnostics listed per code and document; the rest are "
+                  "counted")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--user-agent", o->run.http.user_agent,
+                  "User-Agent header (default: sitemill/VERSION "
+                  "(+https://github.com/sitemill/sitemill))");
+  cmd->add_flag("-q,--quiet", o->quiet,
+                "Print only errors: no headers, warnings, infos or summary");
+  cmd->footer(
+      "Exit codes: 0 no errors (warnings allowed); 1 at least one error (or "
+      "a warning,\n"
+      "with --warnings-as-errors); 2 a target could not be read at all "
+      "(missing file,\n"
+      "network failure, HTTP status other than 200), or a usage error; 130 "
+      "interrupted.\n"
+      "A child of an index that cannot be read is an error of the index "
+      "(exit 1).\n"
+      "Examples:\n"
+      "  sitemill check public/sitemap.xml.gz\n"
+      "  sitemill check --sitemap-url https://www.example.com/sitemap.xml "
+      "public/sitemap.xml\n"
+      "  sitemill check https://www.example.com/sitemap.xml\n"
+      "  sitemill check --json https://www.example.com/   # via robots.txt");
+  return [o] { return run_check(*o); };
+}
+
+}  // namespace sitemill::cli

@@ -1,0 +1,382 @@
+#include "check/context.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+#include "detail/text.h"
+#include "sitemill/limits.h"
+#include "sitemill/url.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+namespace sitemill::detail {
+namespace {
+
+// A 50,000-entry file needs 50,000; a broken file of a million tiny entries
+// still fits in 32 MiB of table. Past this the duplicate rule stops (and says
+// so) rather than let memory follow the input.
+constexpr std::size_t max_fingerprints = 1u << 20;
+
+bool starts_with_nocase(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i) {
+    char c = s[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != prefix[i]) return false;
+  }
+  return true;
+}
+
+std::string quote_text(std::string_view s) {
+  std::string out = "\"";
+  append_printable(out, s);
+  out += '"';
+  return out;
+}
+
+}  // namespace
+
+std::span<const context_code_info> all_context_codes() noexcept {
+  using enum severity;
+  static constexpr context_code_info codes[] = {
+      {"duplicate-url", warning, "6.D 37"},
+      {"duplicate-check-stopped", info, "6.D 37"},
+      {"mixed-hosts", error, "1, 6.D 38"},
+      {"outside-location", error, "1.6, 1.7, 6.D 31"},
+      {"bad-sitemap-url", error, "1.6"},
+      {"child-not-found", error, "1.4, 6.E 41"},
+      {"nested-index", warning, "1.4, 6.E 41"},
+      {"index-cycle", error, "6.E 41, 7 E31"},
+      {"already-checked", info, "6.E 41"},
+      {"max-depth", error, "6.E 41"},
+      {"cap-reached", error, "6.D 25"},
+      {"read-failed", error, "-"},
+      {"bad-target", error, "-"},
+      {"fetch-failed", error, "6.E 41"},
+      {"http-status", error, "6.E 41"},
+      {"redirected", info, "6.E 41"},
+      {"content-type", info, "6.D 24"},
+      {"robots-txt-missing", info, "5"},
+      {"no-sitemap-line", info, "5, 1.9"},
+      {"no-sitemap-found", error, "5, 1.9"},
+      {"more-not-listed", info, "-"},
+  };
+  return codes;
+}
+
+// --- diagnostic_list ---------------------------------------------------------
+
+bool diagnostic_list::count(severity level, std::string_view code) {
+  switch (level) {
+    case severity::error:
+      ++errors_;
+      break;
+    case severity::warning:
+      ++warnings_;
+      break;
+    case severity::info:
+      ++infos_;
+      break;
+  }
+  auto it = codes_.find(code);
+  if (it == codes_.end()) it = codes_.emplace(std::string(code), tally{}).first;
+  it->second.level = level;
+  if (it->second.listed >= max_) {
+    ++it->second.unlisted;
+    return false;
+  }
+  ++it->second.listed;
+  return true;
+}
+
+void diagnostic_list::add(const diagnostic& d) {
+  if (count(d.level, d.code)) kept_.push_back(d);
+}
+
+void diagnostic_list::add(diagnostic&& d) {
+  if (count(d.level, d.code)) kept_.push_back(std::move(d));
+}
+
+void diagnostic_list::add(severity level, std::string_view code,
+                          std::uint64_t line, std::uint64_t column,
+                          std::string message) {
+  add(diagnostic{level, std::string(code), line, column, std::move(message)});
+}
+
+void diagnostic_list::remove_code(std::string_view code) {
+  auto it = codes_.find(code);
+  if (it == codes_.end()) return;
+  const std::uint64_t n = it->second.listed + it->second.unlisted;
+  switch (it->second.level) {
+    case severity::error:
+      errors_ -= n;
+      break;
+    case severity::warning:
+      warnings_ -= n;
+      break;
+    case severity::info:
+      infos_ -= n;
+      break;
+  }
+  codes_.erase(it);
+  std::erase_if(kept_, [&](const diagnostic& d) { return d.code == code; });
+}
+
+void diagnostic_list::merge(diagnostic_list&& other) {
+  for (diagnostic& d : other.kept_) add(std::move(d));
+  for (const auto& [code, t] : other.codes_) {
+    if (t.unlisted == 0) continue;
+    auto it = codes_.find(code);
+    if (it == codes_.end()) it = codes_.emplace(code, tally{}).first;
+    it->second.level = t.level;
+    it->second.unlisted += t.unlisted;
+    switch (t.level) {
+      case severity::error:
+        errors_ += t.unlisted;
+        break;
+      case severity::warning:
+        warnings_ += t.unlisted;
+        break;
+      case severity::info:
+        infos_ += t.unlisted;
+        break;
+    }
+  }
+  other.kept_.clear();
+  other.codes_.clear();
+}
+
+void diagnostic_list::finish_into(document_report& r) {
+  // Findings about a child of an index arrive after the index's own; sort so
+  // a reader goes down the file once.
+  std::stable_sort(
+      kept_.begin(), kept_.end(), [](const diagnostic& a, const diagnostic& b) {
+        auto key = [](const diagnostic& d) {
+          return d.line == 0 ? std::numeric_limits<std::uint64_t>::max()
+                             : d.line;
+        };
+        return key(a) < key(b);
+      });
+  for (const auto& [code, t] : codes_) {
+    if (t.unlisted == 0) continue;
+    kept_.push_back(
+        diagnostic{severity::info, "more-not-listed", 0, 0,
+                   with_commas(t.unlisted) + " more " + code +
+                       " diagnostics not listed (each code lists its first " +
+                       with_commas(max_) + ")"});
+  }
+  r.diagnostics = std::move(kept_);
+  kept_.clear();
+  r.errors = errors_;
+  r.warnings = warnings_;
+  r.infos = infos_;
+}
+
+// --- loc_fingerprints --------------------------------------------------------
+
+void loc_fingerprints::grow() {
+  const std::size_t n = fingerprints_.empty() ? 1024 : fingerprints_.size() * 2;
+  std::vector<std::uint64_t> fps(n, 0), lines(n, 0);
+  const std::size_t mask = n - 1;
+  for (std::size_t j = 0; j < fingerprints_.size(); ++j) {
+    const std::uint64_t fp = fingerprints_[j];
+    if (fp == 0) continue;
+    std::size_t i = static_cast<std::size_t>(fp) & mask;
+    while (fps[i] != 0) i = (i + 1) & mask;
+    fps[i] = fp;
+    lines[i] = lines_[j];
+  }
+  fingerprints_.swap(fps);
+  lines_.swap(lines);
+}
+
+std::uint64_t loc_fingerprints::prepare(std::string_view text) const noexcept {
+  std::uint64_t fp = XXH3_64bits(text.data(), text.size());
+  if (fp == 0) fp = 1;  // 0 marks an empty slot
+  if (!fingerprints_.empty())
+    __builtin_prefetch(fingerprints_.data() + (static_cast<std::size_t>(fp) &
+                                               (fingerprints_.size() - 1)));
+  return fp;
+}
+
+loc_fingerprints::outcome loc_fingerprints::insert(std::uint64_t fp,
+                                                   std::uint64_t line,
+                                                   std::uint64_t& first_line) {
+  const bool full = size_ >= capacity_;
+  // Linear probing stays short below half load; the table doubles before.
+  if (!full && (size_ + 1) * 2 > fingerprints_.size()) grow();
+  if (fingerprints_.empty()) return outcome::full;  // a capacity of 0
+  const std::size_t mask = fingerprints_.size() - 1;
+  std::size_t i = static_cast<std::size_t>(fp) & mask;
+  for (; fingerprints_[i] != 0; i = (i + 1) & mask) {
+    if (fingerprints_[i] == fp) {
+      first_line = lines_[i];
+      return outcome::seen;
+    }
+  }
+  // Full: a text already there is still recognised, a new one not kept.
+  if (full) return outcome::full;
+  fingerprints_[i] = fp;
+  lines_[i] = line;
+  ++size_;
+  return outcome::added;
+}
+
+// --- host_of -----------------------------------------------------------------
+
+std::string_view host_of(std::string_view url, std::string& buffer) {
+  url = trim(url);
+  std::size_t start;
+  if (starts_with_nocase(url, "https://"))
+    start = 8;
+  else if (starts_with_nocase(url, "http://"))
+    start = 7;
+  else
+    return {};
+  std::size_t end = url.find_first_of("/?#", start);
+  if (end == std::string_view::npos) end = url.size();
+  std::string_view authority = url.substr(start, end - start);
+  if (std::size_t at = authority.rfind('@'); at != std::string_view::npos)
+    authority.remove_prefix(at + 1);
+  if (!authority.empty() && authority.front() == '[') {
+    const std::size_t close = authority.find(']');
+    if (close != std::string_view::npos)
+      authority = authority.substr(0, close + 1);
+  } else if (std::size_t colon = authority.find(':');
+             colon != std::string_view::npos) {
+    authority = authority.substr(0, colon);
+  }
+  // "example.com." names the same host as "example.com".
+  if (!authority.empty() && authority.back() == '.') authority.remove_suffix(1);
+  if (authority.empty()) return {};
+  buffer.assign(authority);
+  for (char& c : buffer)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return buffer;
+}
+
+// --- context_checker ---------------------------------------------------------
+
+context_checker::context_checker(context_settings settings)
+    : settings_(std::move(settings)),
+      diagnostics_(settings_.max_listed_per_code),
+      seen_(max_fingerprints) {}
+
+void context_checker::on_document(document_kind kind) { kind_ = kind; }
+
+void context_checker::on_diagnostic(const diagnostic& d) {
+  diagnostics_.add(d);
+}
+
+void context_checker::on_entry(const parsed_entry& e) {
+  if (!e.loc.present) return;
+  const std::string_view loc = trim(e.loc.text);
+  if (loc.empty()) return;  // the parser reports an empty <loc>
+
+  const std::uint64_t fingerprint = seen_.prepare(loc);
+  check_host(loc, e);
+  if (settings_.scope && !(settings_.waive_scope_for_index &&
+                           kind_ == document_kind::sitemapindex))
+    check_location(loc, e.loc.line, e.loc.column, *settings_.scope,
+                   settings_.scope_origin, normalized_, diagnostics_);
+
+  check_duplicate();
+  pending_.present = true;
+  pending_.fingerprint = fingerprint;
+  pending_.line = e.loc.line;
+  pending_.column = e.loc.column;
+  pending_.text.assign(loc);
+
+  if (settings_.collect_children && kind_ == document_kind::sitemapindex &&
+      children_.size() < max_sitemaps_per_index)
+    children_.push_back(child_ref{std::string(loc), e.loc.line, e.loc.column});
+}
+
+void context_checker::finish() { check_duplicate(); }
+
+void context_checker::check_duplicate() {
+  if (!pending_.present) return;
+  pending_.present = false;
+  const pending_loc& p = pending_;
+  std::uint64_t first_line = 0;
+  switch (seen_.insert(p.fingerprint, p.line, first_line)) {
+    case loc_fingerprints::outcome::added:
+      break;
+    case loc_fingerprints::outcome::seen:
+      diagnostics_.add_lazy(
+          severity::warning, "duplicate-url", p.line, p.column, [&] {
+            return "URL " + quote_text(p.text) +
+                   " is listed again (first on line " +
+                   with_commas(first_line) +
+                   "): list each URL once; repeats only spend the file's "
+                   "50,000-entry budget";
+          });
+      break;
+    case loc_fingerprints::outcome::full:
+      if (!seen_full_reported_) {
+        seen_full_reported_ = true;
+        diagnostics_.add(
+            severity::info, "duplicate-check-stopped", p.line, p.column,
+            "duplicates are not looked for past " + with_commas(seen_.size()) +
+                " distinct URLs (the file is far over the 50,000-entry limit "
+                "anyway)");
+      }
+      break;
+  }
+}
+
+void context_checker::check_host(std::string_view loc, const parsed_entry& e) {
+  const std::string_view host = host_of(loc, host_buffer_);
+  if (host.empty()) return;  // not absolute: the parser reports it
+  if (first_host_.empty()) {
+    first_host_.assign(host);
+    first_host_line_ = e.loc.line;
+    return;
+  }
+  if (host == first_host_) return;
+  diagnostics_.add_lazy(
+      severity::error, "mixed-hosts", e.loc.line, e.loc.column, [&] {
+        return "URL " + quote_text(loc) + " is on host " + std::string(host) +
+               ", but this file's first URL (line " +
+               with_commas(first_host_line_) + ") is on " + first_host_ +
+               ": all URLs in a sitemap must be on one host; put each host's "
+               "URLs in its own sitemap";
+      });
+}
+
+std::string_view scope_directory(std::string_view url) noexcept {
+  const std::size_t sep = url.find("://");
+  if (sep == std::string_view::npos) return url;
+  const std::size_t path = url.find_first_of("/?#", sep + 3);
+  if (path == std::string_view::npos || url[path] != '/') {
+    return url.substr(0, path == std::string_view::npos ? url.size() : path);
+  }
+  std::size_t path_end = url.find_first_of("?#", path);
+  if (path_end == std::string_view::npos) path_end = url.size();
+  return url.substr(0, url.rfind('/', path_end - 1) + 1);
+}
+
+void check_location(std::string_view loc, std::uint64_t line,
+                    std::uint64_t column, std::string_view scope,
+                    std::string_view scope_origin, std::string& buffer,
+                    diagnostic_list& out) {
+  // Only a URL that normalises can be compared; the parser reports the rest.
+  if (normalize_url(loc, buffer) != url_problem::ok) return;
+  if (within_scope(buffer, scope)) return;
+  out.add_lazy(severity::error, "outside-location", line, column, [&] {
+    std::string_view dir = scope_directory(scope);
+    std::string m =
+        "URL " + quote_text(loc) + " is outside " + std::string(dir);
+    if (dir.empty() || dir.back() != '/') m += '/';
+    m += ", the ";
+    m += scope_origin;
+    m += ": search engines drop URLs that are not on the same scheme, host "
+         "and port and at or below the sitemap's directory; move the sitemap "
+         "up, or the URL into a sitemap of its own";
+    return m;
+  });
+}
+
+}  // namespace sitemill::detail

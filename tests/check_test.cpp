@@ -1,0 +1,1004 @@
+// The checker through the library: the context rules (PROTOCOL.md 1.6, 1.7,
+// checklist 37, 38, 41-43), following indexes and robots.txt, caps, and
+// fetching from a loopback server.
+#include "sitemill/check.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "check/context.h"
+#include "parse/codes.h"
+#include "support/http_server.h"
+#include "support/run.h"
+
+namespace sitemill {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::http_reply;
+using testing::http_server;
+using testing::temp_dir;
+using testing::text_reply;
+using testing::write_file;
+
+// --- helpers
+// -------------------------------------------------------------------
+
+// A urlset with one <url> per line: entry i is on line i + 3.
+std::string urlset(const std::vector<std::string>& locs) {
+  std::string s =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
+  for (const auto& l : locs) s += "  <url><loc>" + l + "</loc></url>\n";
+  return s + "</urlset>\n";
+}
+
+// A sitemap index with one <sitemap> per line: entry i is on line i + 3.
+std::string sitemapindex(const std::vector<std::string>& locs) {
+  std::string s =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
+  for (const auto& l : locs) s += "  <sitemap><loc>" + l + "</loc></sitemap>\n";
+  return s + "</sitemapindex>\n";
+}
+
+std::vector<std::string> pages(const std::string& prefix, int n) {
+  std::vector<std::string> v;
+  for (int i = 0; i < n; ++i) v.push_back(prefix + std::to_string(i));
+  return v;
+}
+
+http_reply xml_reply(std::string body) {
+  return text_reply(200, std::move(body), "application/xml");
+}
+
+struct recording_observer : check_observer {
+  std::vector<std::string> done;
+  std::function<bool()> cancel = [] { return false; };
+  void on_document(const document_report& r) override {
+    done.push_back(r.source);
+  }
+  bool cancelled() override { return cancel(); }
+};
+
+const detail::context_code_info* find_context_code(std::string_view name) {
+  for (const auto& c : detail::all_context_codes())
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+// Every code reported is documented with the severity it is reported at.
+void expect_registered(const check_report& r) {
+  for (const auto& d : r.documents) {
+    for (const auto& g : d.diagnostics) {
+      if (const auto* c = find_context_code(g.code))
+        EXPECT_EQ(c->level, g.level) << g.code;
+      else if (const auto* p = detail::find_document_code(g.code))
+        EXPECT_EQ(p->level, g.level) << g.code;
+      else
+        EXPECT_TRUE(d.robots_txt && g.code.starts_with("robots-"))
+            << "unregistered code " << g.code;
+    }
+  }
+}
+
+check_report run(const std::vector<std::string>& targets,
+                 check_options options = {}) {
+  options.http.connect_timeout = std::chrono::milliseconds(5'000);
+  options.http.total_timeout = std::chrono::milliseconds(20'000);
+  recording_observer observer;
+  check_report r = check(targets, options, observer);
+  EXPECT_EQ(observer.done.size(), r.documents.size())
+      << "the observer hears of every document once";
+  std::uint64_t errors = 0, warnings = 0;
+  for (const auto& d : r.documents) {
+    errors += d.errors;
+    warnings += d.warnings;
+  }
+  EXPECT_EQ(r.errors, errors);
+  EXPECT_EQ(r.warnings, warnings);
+  expect_registered(r);
+  return r;
+}
+
+std::vector<const diagnostic*> with_code(const document_report& d,
+                                         std::string_view code) {
+  std::vector<const diagnostic*> out;
+  for (const auto& g : d.diagnostics)
+    if (g.code == code) out.push_back(&g);
+  return out;
+}
+
+std::size_t count_code(const check_report& r, std::string_view code) {
+  std::size_t n = 0;
+  for (const auto& d : r.documents) n += with_code(d, code).size();
+  return n;
+}
+
+const document_report* find_doc(const check_report& r,
+                                std::string_view source) {
+  for (const auto& d : r.documents)
+    if (d.source == source) return &d;
+  return nullptr;
+}
+
+std::vector<std::string> sources(const check_report& r) {
+  std::vector<std::string> s;
+  for (const auto& d : r.documents) s.push_back(d.source);
+  return s;
+}
+
+std::string dump(const check_report& r) {
+  std::string s;
+  for (const auto& d : r.documents) {
+    s += d.source + " (" + std::string(to_string(d.kind)) + ")\n";
+    for (const auto& g : d.diagnostics)
+      s += "  " + std::to_string(g.line) + ": " + g.code + ": " + g.message +
+           "\n";
+  }
+  return s;
+}
+
+// --- detail: the pieces
+// --------------------------------------------------------
+
+TEST(CheckContext, HostOfTakesTheLowercasedHostAlone) {
+  struct row {
+    const char* url;
+    const char* host;
+  };
+  const row rows[] = {
+      {"https://www.example.com/a", "www.example.com"},
+      {"HTTP://WWW.Example.COM", "www.example.com"},
+      {"https://user:pw@shop.example.com:8443/x?y=/z", "shop.example.com"},
+      {"http://example.com.:80/", "example.com"},
+      {"http://[::1]:8080/", "[::1]"},
+      {"  https://example.com/padded  ", "example.com"},
+      {"/relative/path.html", ""},
+      {"ftp://example.com/", ""},
+      {"https:///nohost", ""},
+  };
+  for (const row& r : rows) {
+    std::string buffer;
+    EXPECT_EQ(detail::host_of(r.url, buffer), r.host) << r.url;
+  }
+}
+
+TEST(CheckContext, FingerprintsRememberTheFirstLineUntilFull) {
+  detail::loc_fingerprints seen(3);
+  std::uint64_t first = 0;
+  using o = detail::loc_fingerprints::outcome;
+  EXPECT_EQ(seen.insert("https://a.example/1", 10, first), o::added);
+  EXPECT_EQ(seen.insert("https://a.example/2", 11, first), o::added);
+  EXPECT_EQ(seen.insert("https://a.example/1", 12, first), o::seen);
+  EXPECT_EQ(first, 10u);
+  EXPECT_EQ(seen.insert("https://a.example/3", 13, first), o::added);
+  EXPECT_EQ(seen.insert("https://a.example/4", 14, first), o::full);
+  EXPECT_EQ(seen.insert("https://a.example/2", 15, first), o::seen)
+      << "a full table still recognises what it holds";
+  EXPECT_EQ(first, 11u);
+  EXPECT_EQ(seen.size(), 3u);
+}
+
+TEST(CheckContext, FingerprintsScaleToAFullSitemap) {
+  detail::loc_fingerprints seen(1u << 20);
+  std::uint64_t first = 0;
+  for (std::uint64_t i = 0; i < 50'000; ++i)
+    ASSERT_EQ(seen.insert("https://www.example.com/p/" + std::to_string(i),
+                          i + 1, first),
+              detail::loc_fingerprints::outcome::added);
+  EXPECT_EQ(seen.insert("https://www.example.com/p/49999", 1, first),
+            detail::loc_fingerprints::outcome::seen);
+  EXPECT_EQ(first, 50'000u);
+}
+
+TEST(CheckContext, DiagnosticListKeepsTheFirstOfEachCodeAndCountsAll) {
+  detail::diagnostic_list list(2);
+  for (std::uint64_t line : {9, 3, 5, 7})
+    list.add(severity::warning, "duplicate-url", line, 1, "dup");
+  list.add(severity::error, "mixed-hosts", 4, 1, "host");
+  list.add(severity::info, "redirected", 0, 0, "moved");
+  document_report r;
+  list.finish_into(r);
+  EXPECT_EQ(r.warnings, 4u);
+  EXPECT_EQ(r.errors, 1u);
+  EXPECT_EQ(r.infos, 1u) << "the 'more not listed' note is not a finding";
+  ASSERT_EQ(r.diagnostics.size(), 5u);
+  EXPECT_EQ(r.diagnostics[0].line, 3u) << "sorted by line";
+  EXPECT_EQ(r.diagnostics[1].line, 4u);
+  EXPECT_EQ(r.diagnostics[2].line, 9u);
+  EXPECT_EQ(r.diagnostics[3].code, "redirected") << "line 0 comes last";
+  EXPECT_EQ(r.diagnostics[4].code, "more-not-listed");
+  EXPECT_THAT(r.diagnostics[4].message, HasSubstr("2 more duplicate-url"));
+}
+
+// --- rules within one file ---------------------------------------------------
+
+// Checklist 37: a repeated <loc> is a warning that names the first line.
+TEST(Check, ReportsARepeatedLocAsAWarningNamingItsFirstLine) {
+  temp_dir t;
+  write_file(t / "s.xml",
+             urlset({"https://www.example.com/a", "https://www.example.com/b",
+                     "https://www.example.com/a"}));
+  check_report r = run({t / "s.xml"});
+  ASSERT_EQ(r.documents.size(), 1u) << dump(r);
+  auto dups = with_code(r.documents[0], "duplicate-url");
+  ASSERT_EQ(dups.size(), 1u) << dump(r);
+  EXPECT_EQ(dups[0]->level, severity::warning);
+  EXPECT_EQ(dups[0]->line, 5u);
+  EXPECT_GT(dups[0]->column, 0u);
+  EXPECT_THAT(dups[0]->message, HasSubstr("first on line 3"));
+  EXPECT_EQ(r.errors, 0u) << dump(r);
+  EXPECT_EQ(r.warnings, 1u);
+  EXPECT_EQ(r.documents[0].urls, 3u);
+}
+
+// Sitemaps.org: "all URLs in a Sitemap must be from a single host".
+TEST(Check, ReportsEachUrlOffTheFirstUrlsHostAsMixedHosts) {
+  struct row {
+    std::vector<std::string> locs;
+    std::vector<std::uint64_t> lines;  // of the mixed-hosts errors
+  };
+  const row rows[] = {
+      {{"https://www.example.com/a", "https://www.example.com/b"}, {}},
+      {{"https://www.example.com/a", "https://shop.example.com/b"}, {4}},
+      {{"https://www.example.com/a", "https://shop.example.com/b",
+        "https://example.com/c", "https://www.example.com/d"},
+       {4, 5}},
+      // Case, port and scheme are not the host; the location rule covers
+      // scheme and port when the sitemap's URL is known.
+      {{"https://www.example.com/a", "http://WWW.EXAMPLE.COM:8080/b"}, {}},
+      // A relative loc has no host (the parser reports it); the next
+      // absolute one sets the file's host.
+      {{"/relative/page.html", "https://b.example.com/x",
+        "https://c.example.com/y"},
+       {5}},
+  };
+  for (const row& rw : rows) {
+    temp_dir t;
+    write_file(t / "s.xml", urlset(rw.locs));
+    check_report r = run({t / "s.xml"});
+    ASSERT_EQ(r.documents.size(), 1u);
+    std::vector<std::uint64_t> lines;
+    for (const auto* d : with_code(r.documents[0], "mixed-hosts")) {
+      EXPECT_EQ(d->level, severity::error);
+      lines.push_back(d->line);
+    }
+    EXPECT_EQ(lines, rw.lines) << dump(r);
+  }
+}
+
+// Sitemaps.org "Sitemap file location" (PROTOCOL.md 1.6), for a local file
+// whose URL is given.
+TEST(Check, AppliesTheLocationRuleToALocalFileWithItsUrl) {
+  struct row {
+    std::optional<std::string> sitemap_url;
+    std::string loc;
+    bool outside;
+  };
+  const row rows[] = {
+      {std::nullopt, "https://other.example.com/x", false},
+      {"https://example.com/catalog/sitemap.xml",
+       "https://example.com/catalog/show?item=23", false},
+      {"https://example.com/catalog/sitemap.xml",
+       "https://example.com/catalog/deeper/page", false},
+      {"https://example.com/catalog/sitemap.xml",
+       "https://example.com/image/show?item=23", true},
+      {"https://example.com/catalog/sitemap.xml",
+       "http://example.com/catalog/page1.php", true},
+      {"https://example.com/catalog/sitemap.xml",
+       "https://example.com:8443/catalog/page", true},
+      {"https://example.com/catalog/sitemap.xml",
+       "https://sub.example.com/catalog/page", true},
+      {"https://example.com/catalog/sitemap.xml",
+       "https://example.com/catalog/../images/x", true},
+      {"https://EXAMPLE.com:443/sitemap.xml", "https://example.com/any/page",
+       false},
+      // The directory comes from the path, not from a '/' in the query.
+      {"https://example.com/index.php?route=path/sitemap",
+       "https://example.com/other", false},
+  };
+  for (const row& rw : rows) {
+    temp_dir t;
+    write_file(t / "s.xml", urlset({rw.loc}));
+    check_options o;
+    o.sitemap_url = rw.sitemap_url;
+    check_report r = run({t / "s.xml"}, o);
+    ASSERT_EQ(r.documents.size(), 1u);
+    auto found = with_code(r.documents[0], "outside-location");
+    EXPECT_EQ(found.size(), rw.outside ? 1u : 0u)
+        << rw.loc << " in " << rw.sitemap_url.value_or("(no URL)") << "\n"
+        << dump(r);
+    if (!found.empty()) {
+      EXPECT_EQ(found[0]->level, severity::error);
+      EXPECT_EQ(found[0]->line, 3u);
+    }
+  }
+}
+
+TEST(Check, ListsTheFirstFindingsOfACodeAndCountsTheRest) {
+  temp_dir t;
+  std::vector<std::string> locs(12, "https://www.example.com/same");
+  write_file(t / "s.xml", urlset(locs));
+  check_options o;
+  o.max_listed_per_code = 4;
+  check_report r = run({t / "s.xml"}, o);
+  ASSERT_EQ(r.documents.size(), 1u);
+  const auto& d = r.documents[0];
+  EXPECT_EQ(with_code(d, "duplicate-url").size(), 4u);
+  EXPECT_EQ(d.warnings, 11u) << "every repeat is counted";
+  auto more = with_code(d, "more-not-listed");
+  ASSERT_EQ(more.size(), 1u) << dump(r);
+  EXPECT_EQ(more[0]->level, severity::info);
+  EXPECT_THAT(more[0]->message,
+              HasSubstr("7 more duplicate-url diagnostics not listed"));
+  EXPECT_EQ(r.warnings, 11u);
+}
+
+TEST(Check, KeepsTheUrlsReadBeforeAFatalError) {
+  temp_dir t;
+  std::string doc = urlset(pages("https://www.example.com/p", 5));
+  doc.resize(doc.find("<url><loc>https://www.example.com/p3"));  // cut off
+  write_file(t / "cut.xml", doc);
+  check_report r = run({t / "cut.xml"});
+  ASSERT_EQ(r.documents.size(), 1u);
+  EXPECT_EQ(r.documents[0].urls, 3u) << dump(r);
+  EXPECT_EQ(r.documents[0].kind, document_kind::urlset);
+  EXPECT_GT(r.errors, 0u);
+  EXPECT_FALSE(r.any_unreadable) << "a broken file was still read";
+}
+
+TEST(Check, ReportsATargetThatCannotBeReadAsUnreadable) {
+  temp_dir t;
+  std::filesystem::create_directory(t / "dir");
+  struct row {
+    std::string target;
+    const char* code;
+  };
+  const row rows[] = {
+      {t / "missing.xml", "read-failed"},
+      {t / "dir", "read-failed"},
+      {"ftp://example.com/sitemap.xml", "bad-target"},
+  };
+  for (const row& rw : rows) {
+    check_report r = run({rw.target});
+    ASSERT_EQ(r.documents.size(), 1u) << rw.target;
+    EXPECT_TRUE(r.documents[0].unreadable) << rw.target;
+    EXPECT_TRUE(r.any_unreadable);
+    EXPECT_EQ(r.documents[0].source, rw.target);
+    ASSERT_EQ(with_code(r.documents[0], rw.code).size(), 1u) << dump(r);
+    EXPECT_EQ(r.errors, 1u);
+  }
+}
+
+TEST(Check, ChecksEveryTargetInOrderAndATargetGivenTwiceOnce) {
+  temp_dir t;
+  write_file(t / "a.xml", urlset({"https://www.example.com/a"}));
+  write_file(t / "b.txt",
+             "https://www.example.com/b\nhttps://www.example.com/c\n");
+  check_report r = run({t / "a.xml", t / "b.txt", t / "a.xml"});
+  EXPECT_EQ(sources(r), (std::vector<std::string>{t / "a.xml", t / "b.txt"}));
+  ASSERT_EQ(r.documents.size(), 2u);
+  EXPECT_EQ(r.documents[1].kind, document_kind::text);
+  EXPECT_EQ(r.documents[1].urls, 2u);
+  EXPECT_EQ(r.errors, 0u) << dump(r);
+}
+
+// --- local indexes
+// -------------------------------------------------------------
+
+// Sitemaps.org "Sitemap index": each child is checked; a local index's
+// children are looked for beside it.
+TEST(Check, ChecksALocalIndexsChildrenBesideItAndReportsMissingOnes) {
+  temp_dir t;
+  write_file(t / "index.xml",
+             sitemapindex({"https://www.example.com/a.xml",
+                           "https://www.example.com/b.xml.gz",
+                           "https://www.example.com/missing.xml"}));
+  write_file(t / "a.xml", urlset({"https://www.example.com/1"}));
+  write_file(t / "b.xml.gz",
+             testing::gzip(urlset(
+                 {"https://www.example.com/2", "https://www.example.com/3"})));
+  check_report r = run({t / "index.xml"});
+  ASSERT_EQ(sources(r), (std::vector<std::string>{t / "index.xml", t / "a.xml",
+                                                  t / "b.xml.gz"}))
+      << dump(r);
+  const auto& index = r.documents[0];
+  EXPECT_EQ(index.kind, document_kind::sitemapindex);
+  EXPECT_EQ(index.urls, 3u);
+  EXPECT_EQ(index.parent, "");
+  auto missing = with_code(index, "child-not-found");
+  ASSERT_EQ(missing.size(), 1u) << dump(r);
+  EXPECT_EQ(missing[0]->line, 5u);
+  EXPECT_EQ(missing[0]->level, severity::error);
+  EXPECT_THAT(missing[0]->message, HasSubstr("missing.xml"));
+  EXPECT_EQ(r.documents[1].parent, t / "index.xml");
+  EXPECT_EQ(r.documents[2].urls, 2u);
+  EXPECT_EQ(r.errors, 1u) << dump(r);
+  EXPECT_FALSE(r.any_unreadable) << "a missing child is the index's error";
+}
+
+TEST(Check, FindsChildrenBelowTheIndexUrlInSubdirectories) {
+  temp_dir t;
+  std::filesystem::create_directory(t / "part");
+  write_file(t / "index.xml",
+             sitemapindex({"https://www.example.com/maps/part/a.xml",
+                           "https://www.example.com/maps/b%20c.xml"}));
+  write_file(t / "part/a.xml", urlset({"https://www.example.com/maps/part/1"}));
+  write_file(t / "b c.xml", urlset({"https://www.example.com/maps/2"}));
+  check_options o;
+  o.sitemap_url = "https://www.example.com/maps/index.xml";
+  check_report r = run({t / "index.xml"}, o);
+  EXPECT_EQ(sources(r), (std::vector<std::string>{
+                            t / "index.xml", t / "part/a.xml", t / "b c.xml"}))
+      << dump(r);
+  EXPECT_EQ(r.errors, 0u) << dump(r);
+}
+
+TEST(Check, HoldsALocalChildToTheUrlItsIndexListsItAt) {
+  temp_dir t;
+  write_file(t / "index.xml",
+             sitemapindex({"https://www.example.com/catalog/a.xml"}));
+  write_file(t / "a.xml", urlset({"https://www.example.com/catalog/1",
+                                  "https://www.example.com/images/2"}));
+  check_report r = run({t / "index.xml"});
+  ASSERT_EQ(r.documents.size(), 2u) << dump(r);
+  auto outside = with_code(r.documents[1], "outside-location");
+  ASSERT_EQ(outside.size(), 1u) << dump(r);
+  EXPECT_EQ(outside[0]->line, 4u);
+  EXPECT_THAT(outside[0]->message,
+              HasSubstr("https://www.example.com/catalog/"));
+}
+
+TEST(Check, LeavesIndexChildrenAloneWithoutFollowing) {
+  temp_dir t;
+  write_file(t / "index.xml",
+             sitemapindex({"https://www.example.com/a.xml",
+                           "https://www.example.com/gone.xml"}));
+  write_file(t / "a.xml", urlset({"https://www.example.com/1"}));
+  check_options o;
+  o.follow_indexes = false;
+  check_report r = run({t / "index.xml"}, o);
+  EXPECT_EQ(sources(r), (std::vector<std::string>{t / "index.xml"}));
+  EXPECT_EQ(r.errors, 0u) << dump(r);
+}
+
+// Checklist 41: cycles and self-pointing indexes are reported, not followed.
+TEST(Check, ReportsAnIndexListingItselfAsACycle) {
+  temp_dir t;
+  write_file(t / "index.xml", sitemapindex({"https://www.example.com/index.xml",
+                                            "https://www.example.com/a.xml"}));
+  write_file(t / "a.xml", urlset({"https://www.example.com/1"}));
+  check_report r = run({t / "index.xml"});
+  EXPECT_EQ(sources(r),
+            (std::vector<std::string>{t / "index.xml", t / "a.xml"}));
+  auto cycle = with_code(r.documents[0], "index-cycle");
+  ASSERT_EQ(cycle.size(), 1u) << dump(r);
+  EXPECT_EQ(cycle[0]->line, 3u);
+  EXPECT_EQ(cycle[0]->level, severity::error);
+}
+
+TEST(Check, ReportsATwoIndexCycleAndTheIndexInAnIndex) {
+  temp_dir t;
+  write_file(t / "a.xml", sitemapindex({"https://www.example.com/b.xml"}));
+  write_file(t / "b.xml", sitemapindex({"https://www.example.com/s.xml",
+                                        "https://www.example.com/a.xml"}));
+  write_file(t / "s.xml", urlset({"https://www.example.com/1"}));
+  check_report r = run({t / "a.xml"});
+  EXPECT_EQ(sources(r),
+            (std::vector<std::string>{t / "a.xml", t / "b.xml", t / "s.xml"}));
+  const auto* b = find_doc(r, t / "b.xml");
+  ASSERT_NE(b, nullptr);
+  auto cycle = with_code(*b, "index-cycle");
+  ASSERT_EQ(cycle.size(), 1u) << dump(r);
+  EXPECT_EQ(cycle[0]->line, 4u);
+  auto nested = with_code(r.documents[0], "nested-index");
+  ASSERT_EQ(nested.size(), 1u) << dump(r);
+  EXPECT_EQ(nested[0]->level, severity::warning);
+  EXPECT_EQ(nested[0]->line, 3u);
+}
+
+TEST(Check, ChecksADocumentReachedTwiceOnce) {
+  temp_dir t;
+  write_file(t / "top.xml", sitemapindex({"https://www.example.com/x.xml",
+                                          "https://www.example.com/y.xml"}));
+  write_file(t / "x.xml", sitemapindex({"https://www.example.com/s.xml"}));
+  write_file(t / "y.xml", sitemapindex({"https://www.example.com/s.xml"}));
+  write_file(t / "s.xml", urlset({"https://www.example.com/1"}));
+  check_report r = run({t / "top.xml"});
+  EXPECT_EQ(sources(r), (std::vector<std::string>{t / "top.xml", t / "x.xml",
+                                                  t / "s.xml", t / "y.xml"}))
+      << dump(r);
+  EXPECT_EQ(count_code(r, "index-cycle"), 0u) << "a shared child is no cycle";
+  const auto* y = find_doc(r, t / "y.xml");
+  ASSERT_NE(y, nullptr);
+  EXPECT_EQ(with_code(*y, "already-checked").size(), 1u) << dump(r);
+}
+
+TEST(Check, StopsFollowingBelowTheDepthLimit) {
+  temp_dir t;
+  write_file(t / "i0.xml", sitemapindex({"https://www.example.com/i1.xml"}));
+  write_file(t / "i1.xml", sitemapindex({"https://www.example.com/i2.xml"}));
+  write_file(t / "i2.xml", sitemapindex({"https://www.example.com/s.xml"}));
+  write_file(t / "s.xml", urlset({"https://www.example.com/1"}));
+  struct row {
+    std::uint32_t max_depth;
+    std::size_t documents;
+  };
+  for (const row rw : {row{0, 1}, row{1, 2}, row{2, 3}, row{3, 4}}) {
+    check_options o;
+    o.max_depth = rw.max_depth;
+    check_report r = run({t / "i0.xml"}, o);
+    EXPECT_EQ(r.documents.size(), rw.documents) << dump(r);
+    EXPECT_EQ(count_code(r, "max-depth"), rw.max_depth < 3 ? 1u : 0u)
+        << dump(r);
+    if (rw.max_depth < 3) {
+      const auto& last = r.documents.back();
+      ASSERT_EQ(with_code(last, "max-depth").size(), 1u) << dump(r);
+      EXPECT_EQ(with_code(last, "max-depth")[0]->line, 3u);
+    }
+  }
+}
+
+// --- caps
+// ------------------------------------------------------------------------
+
+TEST(Check, StopsOnceAtTheDocumentCap) {
+  temp_dir t;
+  std::vector<std::string> children;
+  for (int i = 0; i < 6; ++i) {
+    const std::string name = "s" + std::to_string(i) + ".xml";
+    children.push_back("https://www.example.com/" + name);
+    write_file(t / name,
+               urlset({"https://www.example.com/" + std::to_string(i)}));
+  }
+  write_file(t / "index.xml", sitemapindex(children));
+  check_options o;
+  o.max_documents = 3;
+  check_report r = run({t / "index.xml", t / "s5.xml"}, o);
+  EXPECT_EQ(r.documents.size(), 3u) << dump(r);
+  ASSERT_EQ(count_code(r, "cap-reached"), 1u) << dump(r);
+  auto cap = with_code(r.documents[0], "cap-reached");
+  ASSERT_EQ(cap.size(), 1u) << "reported in the index, at the first child left";
+  EXPECT_EQ(cap[0]->line, 5u);
+  EXPECT_FALSE(r.any_unreadable);
+}
+
+TEST(Check, StopsOnceAtTheByteCap) {
+  temp_dir t;
+  for (const char* name : {"a.xml", "b.xml", "c.xml"})
+    write_file(t / name, urlset(pages("https://www.example.com/p", 50)));
+  check_options o;
+  o.max_total_bytes = 100;  // the first document already passes it
+  check_report r = run({t / "a.xml", t / "b.xml", t / "c.xml"}, o);
+  EXPECT_EQ(r.documents.size(), 2u) << dump(r);
+  ASSERT_EQ(with_code(r.documents[1], "cap-reached").size(), 1u) << dump(r);
+  EXPECT_EQ(r.documents[1].source, t / "b.xml");
+  EXPECT_FALSE(r.documents[1].unreadable) << "a cap is not a broken target";
+  EXPECT_FALSE(r.any_unreadable);
+}
+
+TEST(Check, StopsAtTheTimeCap) {
+  temp_dir t;
+  write_file(t / "a.xml", urlset({"https://www.example.com/1"}));
+  check_options o;
+  o.max_time = std::chrono::seconds(0);
+  check_report r = run({t / "a.xml", t / "a.xml"}, o);
+  ASSERT_EQ(r.documents.size(), 1u) << dump(r);
+  EXPECT_EQ(with_code(r.documents[0], "cap-reached").size(), 1u) << dump(r);
+  EXPECT_THAT(r.documents[0].diagnostics[0].message, HasSubstr("--max-time"));
+}
+
+TEST(Check, StopsWhenTheObserverCancels) {
+  temp_dir t;
+  write_file(t / "a.xml", urlset({"https://www.example.com/1"}));
+  write_file(t / "b.xml", urlset({"https://www.example.com/2"}));
+  recording_observer obs;
+  int polls = 0;
+  obs.cancel = [&] { return ++polls > 3; };
+  check_report r = check({t / "a.xml", t / "b.xml"}, {}, obs);
+  EXPECT_TRUE(r.cancelled);
+  EXPECT_LT(r.documents.size(), 2u) << dump(r);
+  EXPECT_EQ(count_code(r, "cap-reached"), 0u) << "a cancel is not a cap";
+}
+
+// --- hostile input
+// -------------------------------------------------------------
+
+// Runs `fn` in a child process and returns its peak resident memory in KiB
+// and whether it exited 0, so a test can bound what one check costs.
+struct child_run {
+  long max_rss_kib = 0;
+  bool ok = false;
+};
+child_run in_child(const std::function<bool()>& fn) {
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) ::_exit(fn() ? 0 : 1);
+  int status = 0;
+  struct rusage ru {};
+  ::wait4(pid, &status, 0, &ru);
+  return {ru.ru_maxrss, WIFEXITED(status) && WEXITSTATUS(status) == 0};
+}
+
+long own_rss_kib() {
+  struct rusage ru {};
+  ::getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss;
+}
+
+// Streams a urlset start and then `expanded` bytes of one <loc>'s text
+// through zlib into a .gz file of a few hundred KiB: a bomb five times the
+// parser's cap that expands 1000-fold.
+void write_gzip_bomb(const std::string& path, std::size_t expanded) {
+  gzFile f = gzopen(path.c_str(), "wb6");
+  ASSERT_NE(f, nullptr);
+  const std::string head =
+      "<?xml version=\"1.0\"?><urlset "
+      "xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>"
+      "https://www.example.com/";
+  gzwrite(f, head.data(), static_cast<unsigned>(head.size()));
+  const std::string block(1 << 20, 'a');
+  for (std::size_t done = 0; done < expanded; done += block.size())
+    gzwrite(f, block.data(), static_cast<unsigned>(block.size()));
+  gzclose(f);
+}
+
+// Checklist 25 and E31/E32: each finishes fast in bounded memory, with an
+// error, and never follows anything forever.
+TEST(Check, FinishesHostileInputQuicklyInBoundedMemory) {
+  temp_dir t;
+  write_file(t / "xxe.xml",
+             "<?xml version=\"1.0\"?>\n"
+             "<!DOCTYPE urlset [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>\n"
+             "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+             "<url><loc>https://www.example.com/&xxe;</loc></url></urlset>\n");
+  std::string laughs =
+      "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n<!ENTITY lol \"lol\">\n";
+  for (int i = 1; i < 10; ++i)
+    laughs += "<!ENTITY lol" + std::to_string(i) + " \"" + [&] {
+      std::string s;
+      for (int k = 0; k < 10; ++k)
+        s += "&lol" + (i == 1 ? std::string() : std::to_string(i - 1)) + ";";
+      return s;
+    }() + "\">\n";
+  laughs +=
+      "]>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
+      "<url><loc>https://www.example.com/&lol9;</loc></url></urlset>\n";
+  write_file(t / "laughs.xml", laughs);
+  write_gzip_bomb(t / "bomb.xml.gz", std::size_t{256} << 20);
+  write_file(t / "loop.xml",
+             sitemapindex({"https://www.example.com/loop.xml"}));
+
+  const long base = own_rss_kib();
+  for (const char* name :
+       {"xxe.xml", "laughs.xml", "bomb.xml.gz", "loop.xml"}) {
+    const std::string path = t / name;
+    const auto start = std::chrono::steady_clock::now();
+    child_run c = in_child([&] {
+      check_report r = run({path});
+      return r.errors > 0 && !r.any_unreadable && r.documents.size() == 1 &&
+             r.documents[0].bytes <= 60u * 1024 * 1024;
+    });
+    const auto took = std::chrono::steady_clock::now() - start;
+    EXPECT_TRUE(c.ok) << name
+                      << ": an error, one document, at most 60 MiB read";
+    EXPECT_LT(c.max_rss_kib - base, 256 * 1024) << name;
+    EXPECT_LT(took, std::chrono::seconds(60)) << name;
+  }
+  // The XXE file's content never reaches the report.
+  check_report r = run({t / "xxe.xml"});
+  for (const auto& g : r.documents.at(0).diagnostics)
+    EXPECT_THAT(g.message, ::testing::Not(HasSubstr("root:")));
+}
+
+// --- remote
+// ------------------------------------------------------------------------
+
+TEST(CheckRemote, StreamsASitemapAndHoldsItToItsOwnDirectory) {
+  http_server server;
+  server.route("/shop/sitemap.xml",
+               xml_reply(urlset({server.url("/shop/a"), server.url("/shop/b/c"),
+                                 server.url("/blog/d")})));
+  check_report r = run({server.url("/shop/sitemap.xml")});
+  ASSERT_EQ(r.documents.size(), 1u) << dump(r);
+  const auto& d = r.documents[0];
+  EXPECT_EQ(d.source, server.url("/shop/sitemap.xml"));
+  EXPECT_EQ(d.kind, document_kind::urlset);
+  EXPECT_EQ(d.urls, 3u);
+  EXPECT_GT(d.bytes, 0u);
+  auto outside = with_code(d, "outside-location");
+  ASSERT_EQ(outside.size(), 1u) << dump(r);
+  EXPECT_EQ(outside[0]->line, 5u);
+  EXPECT_EQ(r.errors, 1u) << dump(r);
+}
+
+// Checklist 41: the URL after redirects is the sitemap's location.
+TEST(CheckRemote, UsesTheUrlAfterRedirectsForTheLocationRule) {
+  http_server server;
+  server.redirect("/old/sitemap.xml", "/new/sitemap.xml");
+  server.route("/new/sitemap.xml",
+               xml_reply(urlset({server.url("/new/a"), server.url("/old/b")})));
+  check_report r = run({server.url("/old/sitemap.xml")});
+  ASSERT_EQ(r.documents.size(), 1u) << dump(r);
+  const auto& d = r.documents[0];
+  auto outside = with_code(d, "outside-location");
+  ASSERT_EQ(outside.size(), 1u) << dump(r);
+  EXPECT_EQ(outside[0]->line, 4u) << "/old/b is outside /new/, /new/a is not";
+  EXPECT_THAT(outside[0]->message, HasSubstr("/new/"));
+  auto moved = with_code(d, "redirected");
+  ASSERT_EQ(moved.size(), 1u) << dump(r);
+  EXPECT_THAT(moved[0]->message, HasSubstr(server.url("/new/sitemap.xml")));
+  EXPECT_EQ(d.urls, 2u);
+}
+
+TEST(CheckRemote, ReportsATargetAnsweringOtherThan200AsUnreadable) {
+  http_server server;
+  server.route("/gone.xml", text_reply(410, "<html>gone</html>", "text/html"));
+  server.route("/broken.xml", text_reply(500, "oops"));
+  http_reply hang;
+  hang.close_without_answer = true;
+  server.route("/hang.xml", hang);
+  struct row {
+    std::string path;
+    const char* code;
+  };
+  for (const row& rw :
+       {row{"/missing.xml", "http-status"}, row{"/gone.xml", "http-status"},
+        row{"/broken.xml", "http-status"}, row{"/hang.xml", "fetch-failed"}}) {
+    check_report r = run({server.url(rw.path)});
+    ASSERT_EQ(r.documents.size(), 1u) << dump(r);
+    EXPECT_TRUE(r.documents[0].unreadable) << rw.path;
+    EXPECT_TRUE(r.any_unreadable);
+    ASSERT_EQ(r.documents[0].diagnostics.size(), 1u) << dump(r);
+    EXPECT_EQ(r.documents[0].diagnostics[0].code, rw.code) << dump(r);
+    EXPECT_EQ(r.documents[0].urls, 0u)
+        << "an error page is not parsed as the sitemap";
+  }
+}
+
+TEST(CheckRemote,
+     ChecksAFetchedIndexsChildrenAndReportsFailingOnesAtTheirLine) {
+  http_server server;
+  server.route("/index.xml", xml_reply(sitemapindex({server.url("/a.xml"),
+                                                     server.url("/missing.xml"),
+                                                     server.url("/b.txt")})));
+  server.route("/a.xml",
+               xml_reply(urlset({server.url("/1"), server.url("/2")})));
+  server.route("/b.txt", text_reply(200, server.url("/3") + "\n"));
+  check_report r = run({server.url("/index.xml")});
+  EXPECT_EQ(sources(r), (std::vector<std::string>{server.url("/index.xml"),
+                                                  server.url("/a.xml"),
+                                                  server.url("/b.txt")}))
+      << dump(r);
+  auto status = with_code(r.documents[0], "http-status");
+  ASSERT_EQ(status.size(), 1u) << dump(r);
+  EXPECT_EQ(status[0]->line, 4u);
+  EXPECT_THAT(status[0]->message, HasSubstr("404"));
+  EXPECT_FALSE(r.any_unreadable) << "a child's failure is its index's error";
+  EXPECT_EQ(r.errors, 1u) << dump(r);
+  EXPECT_EQ(r.documents[2].kind, document_kind::text);
+}
+
+TEST(CheckRemote, FetchesNothingBeyondTheIndexsHost) {
+  http_server server;
+  const std::string other =
+      "http://localhost:" + std::to_string(server.port()) + "/a.xml";
+  server.route("/index.xml", xml_reply(sitemapindex({other})));
+  check_report r = run({server.url("/index.xml")});
+  EXPECT_EQ(r.documents.size(), 1u) << dump(r);
+  EXPECT_EQ(server.count("/a.xml"), 0u);
+  EXPECT_EQ(with_code(r.documents[0], "outside-location").size(), 1u)
+      << dump(r);
+}
+
+TEST(CheckRemote, CatchesACycleThroughARedirect) {
+  http_server server;
+  server.route("/index.xml",
+               xml_reply(sitemapindex(
+                   {server.url("/a.xml"), server.url("/alias.xml")})));
+  server.route("/a.xml", xml_reply(urlset({server.url("/1")})));
+  server.redirect("/alias.xml", "/index.xml");
+  check_report r = run({server.url("/index.xml")});
+  EXPECT_EQ(sources(r), (std::vector<std::string>{server.url("/index.xml"),
+                                                  server.url("/a.xml")}))
+      << dump(r);
+  auto cycle = with_code(r.documents[0], "index-cycle");
+  ASSERT_EQ(cycle.size(), 1u) << dump(r);
+  EXPECT_EQ(cycle[0]->line, 4u);
+  EXPECT_EQ(server.count("/index.xml"), 2u) << "fetched once more, never again";
+}
+
+// PROTOCOL.md 5: Sitemap: lines are case-insensitive, deduplicated, and a
+// relative one is reported.
+TEST(CheckRemote, FindsASitesSitemapsThroughRobotsTxt) {
+  http_server server;
+  server.route("/robots.txt", text_reply(200,
+                                         "User-agent: *\nDisallow: /private/\n"
+                                         "sitemap: " +
+                                             server.url("/a.xml") +
+                                             "\n"
+                                             "Sitemap: /b.xml\n"
+                                             "SITEMAP: " +
+                                             server.url("/a.xml") + "\n"));
+  server.route("/a.xml", xml_reply(urlset({server.url("/1")})));
+  server.route("/b.xml", xml_reply(urlset({server.url("/2")})));
+  check_report r = run({server.url("/")});
+  EXPECT_EQ(sources(r), (std::vector<std::string>{server.url("/robots.txt"),
+                                                  server.url("/a.xml"),
+                                                  server.url("/b.xml")}))
+      << dump(r);
+  const auto& robots = r.documents[0];
+  EXPECT_TRUE(robots.robots_txt);
+  EXPECT_EQ(robots.kind, document_kind::text);
+  EXPECT_EQ(robots.urls, 2u);
+  EXPECT_GE(robots.errors + robots.warnings, 1u)
+      << "the relative value is reported\n"
+      << dump(r);
+  EXPECT_EQ(server.count("/a.xml"), 1u);
+  EXPECT_EQ(r.documents[1].parent, server.url("/robots.txt"));
+  EXPECT_FALSE(r.any_unreadable);
+}
+
+TEST(CheckRemote, FallsBackToSitemapXmlWithoutSitemapLines) {
+  struct row {
+    http_reply robots;
+    const char* code;
+  };
+  for (const row& rw :
+       {row{text_reply(404, "no"), "robots-txt-missing"},
+        row{text_reply(200, "User-agent: *\nAllow: /\n"), "no-sitemap-line"}}) {
+    http_server server;
+    server.route("/robots.txt", rw.robots);
+    server.route("/sitemap.xml", xml_reply(urlset({server.url("/1")})));
+    check_report r = run({server.url("")}, {});
+    EXPECT_EQ(sources(r),
+              (std::vector<std::string>{server.url("/robots.txt"),
+                                        server.url("/sitemap.xml")}))
+        << dump(r);
+    ASSERT_FALSE(r.documents.empty());
+    auto note = with_code(r.documents[0], rw.code);
+    ASSERT_EQ(note.size(), 1u) << dump(r);
+    EXPECT_EQ(note[0]->level, severity::info);
+    EXPECT_EQ(r.errors, 0u) << dump(r);
+  }
+}
+
+TEST(CheckRemote, ReportsASiteWithoutAnySitemap) {
+  http_server server;
+  check_report r = run({server.url("/")});
+  ASSERT_EQ(r.documents.size(), 1u) << dump(r);
+  EXPECT_EQ(with_code(r.documents[0], "no-sitemap-found").size(), 1u)
+      << dump(r);
+  EXPECT_EQ(r.errors, 1u);
+  EXPECT_EQ(server.count("/sitemap.xml"), 1u);
+}
+
+TEST(CheckRemote, ReportsASiteThatCannotBeReachedAsUnreadable) {
+  std::uint16_t port;
+  {
+    http_server gone;
+    port = gone.port();
+  }
+  check_report r = run({"http://127.0.0.1:" + std::to_string(port) + "/"});
+  ASSERT_EQ(r.documents.size(), 1u) << dump(r);
+  EXPECT_TRUE(r.any_unreadable);
+  EXPECT_EQ(with_code(r.documents[0], "fetch-failed").size(), 1u) << dump(r);
+}
+
+// PROTOCOL.md 1.7: a sitemap on another host, named by a site's robots.txt,
+// lists that site's URLs.
+TEST(CheckRemote, HoldsACrossSubmittedSitemapToTheSiteNamingIt) {
+  http_server server;
+  const std::string elsewhere =
+      "http://localhost:" + std::to_string(server.port()) + "/site1.xml";
+  server.route("/robots.txt", text_reply(200, "Sitemap: " + elsewhere + "\n"));
+  server.route("/site1.xml",
+               xml_reply(urlset({server.url("/a"), server.url("/b"),
+                                 "http://localhost:" +
+                                     std::to_string(server.port()) + "/c"})));
+  check_report r = run({server.url("/")});
+  ASSERT_EQ(r.documents.size(), 2u) << dump(r);
+  auto outside = with_code(r.documents[1], "outside-location");
+  ASSERT_EQ(outside.size(), 1u) << dump(r);
+  EXPECT_EQ(outside[0]->line, 5u) << "only the URL on the sitemap's own host";
+}
+
+TEST(CheckRemote, NotesAContentTypeThatDoesNotFit) {
+  http_server server;
+  server.route("/a.xml",
+               text_reply(200, urlset({server.url("/1")}), "text/html"));
+  server.route("/b.xml", xml_reply(urlset({server.url("/1")})));
+  server.route("/c.txt", text_reply(200, server.url("/1") + "\n"));
+  http_reply gz = text_reply(200, testing::gzip(urlset({server.url("/1")})),
+                             "application/x-gzip");
+  server.route("/d.xml.gz", gz);
+  check_report r = run({server.url("/a.xml"), server.url("/b.xml"),
+                        server.url("/c.txt"), server.url("/d.xml.gz")});
+  ASSERT_EQ(r.documents.size(), 4u) << dump(r);
+  EXPECT_EQ(with_code(r.documents[0], "content-type").size(), 1u) << dump(r);
+  EXPECT_EQ(with_code(r.documents[1], "content-type").size(), 0u) << dump(r);
+  EXPECT_EQ(with_code(r.documents[2], "content-type").size(), 0u) << dump(r);
+  EXPECT_EQ(with_code(r.documents[3], "content-type").size(), 0u) << dump(r);
+  EXPECT_EQ(r.documents[3].kind, document_kind::urlset);
+  EXPECT_EQ(r.errors, 0u) << dump(r);
+}
+
+TEST(CheckRemote, ReadsGzipOnTheWireAndChunkedBodies) {
+  http_server server;
+  http_reply wire = xml_reply(urlset(pages(server.url("/p"), 300)));
+  wire.gzip = true;
+  server.route("/wire.xml", wire);
+  http_reply chunked = xml_reply(urlset(pages(server.url("/q"), 300)));
+  chunked.chunked = true;
+  chunked.chunk_size = 7;
+  server.route("/chunked.xml", chunked);
+  check_report r = run({server.url("/wire.xml"), server.url("/chunked.xml")});
+  ASSERT_EQ(r.documents.size(), 2u) << dump(r);
+  EXPECT_EQ(r.documents[0].urls, 300u);
+  EXPECT_EQ(r.documents[1].urls, 300u);
+  EXPECT_EQ(r.errors, 0u) << dump(r);
+}
+
+TEST(CheckRemote, SendsAUserAgentNamingSitemill) {
+  http_server server;
+  server.route("/a.xml", xml_reply(urlset({server.url("/1")})));
+  (void)run({server.url("/a.xml")});
+  check_options o;
+  o.http.user_agent = "custom-bot/1.0";
+  (void)run({server.url("/a.xml")}, o);
+  auto reqs = server.requests();
+  ASSERT_EQ(reqs.size(), 2u);
+  EXPECT_THAT(reqs[0].header("User-Agent").value_or(""),
+              HasSubstr("sitemill/"));
+  EXPECT_EQ(reqs[1].header("User-Agent").value_or(""), "custom-bot/1.0");
+}
+
+TEST(CheckRemote, StopsAtTheTimeCapDuringASlowResponse) {
+  http_server server;
+  http_reply slow = xml_reply(urlset({server.url("/1")}));
+  slow.delay = std::chrono::milliseconds(30'000);
+  server.route("/slow.xml", slow);
+  check_options o;
+  o.max_time = std::chrono::seconds(1);
+  const auto start = std::chrono::steady_clock::now();
+  check_report r = run({server.url("/slow.xml")}, o);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+  ASSERT_EQ(r.documents.size(), 1u) << dump(r);
+  EXPECT_EQ(with_code(r.documents[0], "cap-reached").size(), 1u) << dump(r);
+  EXPECT_FALSE(r.any_unreadable);
+}
+
+TEST(CheckRemote, FetchesALocalIndexsMissingChildrenOnlyWhenAsked) {
+  http_server server;
+  temp_dir t;
+  write_file(t / "index.xml", sitemapindex({server.url("/remote.xml")}));
+  server.route("/remote.xml", xml_reply(urlset({server.url("/1")})));
+  check_report quiet = run({t / "index.xml"});
+  EXPECT_EQ(count_code(quiet, "child-not-found"), 1u) << dump(quiet);
+  EXPECT_EQ(server.count("/remote.xml"), 0u) << "no network unless asked";
+  check_options o;
+  o.fetch_children = true;
+  check_report r = run({t / "index.xml"}, o);
+  EXPECT_EQ(sources(r), (std::vector<std::string>{t / "index.xml",
+                                                  server.url("/remote.xml")}))
+      << dump(r);
+  EXPECT_EQ(r.errors, 0u) << dump(r);
+}
+
+}  // namespace
+}  // namespace sitemill

@@ -1,0 +1,319 @@
+// End-to-end tests of `sitemill check`: the human and JSON reports, exit
+// codes, a set published by `sitemill generate`, stdin, a site served by a
+// loopback server, and spot checks of the shared conformance files.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "support/http_server.h"
+#include "support/run.h"
+
+namespace sitemill::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using json = nlohmann::json;
+
+// A urlset with one <url> per line: entry i is on line i + 3.
+std::string urlset(const std::vector<std::string>& locs) {
+  std::string s =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
+  for (const auto& l : locs) s += "  <url><loc>" + l + "</loc></url>\n";
+  return s + "</urlset>\n";
+}
+
+const std::regex& finding_line() {
+  static const std::regex re(
+      R"(^(.+?)(:(\d+)(:(\d+))?)?: (error|warning|info): (.+) \[([a-z0-9-]+)\]$)");
+  return re;
+}
+
+std::vector<std::smatch> findings(const std::string& out,
+                                  std::vector<std::string>& storage) {
+  storage = split_lines(out);
+  std::vector<std::smatch> m;
+  for (const auto& line : storage) {
+    std::smatch s;
+    if (std::regex_match(line, s, finding_line())) m.push_back(s);
+  }
+  return m;
+}
+
+std::string conformance_dir() {
+  return std::string(SITEMILL_SOURCE_DIR) + "/../shared/conformance";
+}
+
+// --- the human report
+// ----------------------------------------------------------
+
+TEST(CheckCli, PrintsFindingsAsFileLineColumnSeverityMessageCode) {
+  temp_dir t;
+  const std::string file = t / "sitemap.xml";
+  write_file(file,
+             urlset({"https://www.example.com/a", "https://shop.example.com/b",
+                     "https://www.example.com/a"}));
+  run_result r = run_sitemill({"check", file});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  std::vector<std::string> lines = split_lines(r.out);
+  ASSERT_GE(lines.size(), 4u) << r.out;
+  EXPECT_EQ(lines[0], file + ": urlset, 3 URLs, " +
+                          std::to_string(urlset({"https://www.example.com/a",
+                                                 "https://shop.example.com/b",
+                                                 "https://www.example.com/a"})
+                                             .size()) +
+                          " bytes, valid against sitemap.xsd")
+      << "the header: source, type, URLs, bytes, schema verdict";
+  std::vector<std::string> storage;
+  auto f = findings(r.out, storage);
+  ASSERT_EQ(f.size(), 2u) << r.out;
+  EXPECT_EQ(f[0][1].str(), file);
+  EXPECT_EQ(f[0][3].str(), "4");
+  EXPECT_FALSE(f[0][5].str().empty()) << "a column";
+  EXPECT_EQ(f[0][6].str(), "error");
+  EXPECT_EQ(f[0][8].str(), "mixed-hosts");
+  EXPECT_EQ(f[1][3].str(), "5");
+  EXPECT_EQ(f[1][6].str(), "warning");
+  EXPECT_EQ(f[1][8].str(), "duplicate-url");
+  EXPECT_EQ(lines.back(), "checked 1 document, 3 URLs: 1 error, 1 warning");
+  EXPECT_EQ(r.err, "") << "the report is the result: stdout";
+}
+
+TEST(CheckCli, QuietPrintsOnlyErrors) {
+  temp_dir t;
+  write_file(t / "s.xml",
+             urlset({"https://www.example.com/a", "https://b.example.com/b",
+                     "https://www.example.com/a"}));
+  run_result r = run_sitemill({"check", "-q", t / "s.xml"});
+  EXPECT_EQ(r.exit_code, 1);
+  std::vector<std::string> lines = split_lines(r.out);
+  ASSERT_EQ(lines.size(), 1u) << r.out;
+  EXPECT_THAT(lines[0], HasSubstr(": error: "));
+  EXPECT_THAT(lines[0], HasSubstr("[mixed-hosts]"));
+
+  write_file(t / "clean.xml", urlset({"https://www.example.com/a"}));
+  run_result clean = run_sitemill({"check", "--quiet", t / "clean.xml"});
+  EXPECT_EQ(clean.exit_code, 0);
+  EXPECT_EQ(clean.out, "") << "nothing to say";
+}
+
+// --- the JSON report
+// -------------------------------------------------------------
+
+TEST(CheckCli, PrintsOneJsonObjectWithTheContractsShape) {
+  temp_dir t;
+  write_file(t / "a.xml",
+             urlset({"https://www.example.com/a", "https://www.example.com/a",
+                     "https://other.example.com/c"}));
+  write_file(t / "b.txt", "https://www.example.com/x\n");
+  run_result r = run_sitemill({"check", "--json", t / "a.xml", t / "b.txt"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  json j = parse_report(r);
+  ASSERT_TRUE(j.is_object());
+  ASSERT_TRUE(j["documents"].is_array());
+  ASSERT_EQ(j["documents"].size(), 2u) << j.dump(2);
+  std::uint64_t errors = 0, warnings = 0;
+  for (const auto& d : j["documents"]) {
+    EXPECT_TRUE(d["source"].is_string());
+    EXPECT_THAT((std::vector<std::string>{"urlset", "sitemapindex", "text",
+                                          "rss", "atom"}),
+                ::testing::Contains(d["type"].get<std::string>()));
+    EXPECT_TRUE(d["urls"].is_number_unsigned());
+    EXPECT_TRUE(d["bytes"].is_number_unsigned());
+    ASSERT_TRUE(d["diagnostics"].is_array());
+    for (const auto& g : d["diagnostics"]) {
+      EXPECT_THAT((std::vector<std::string>{"error", "warning", "info"}),
+                  ::testing::Contains(g["severity"].get<std::string>()));
+      EXPECT_TRUE(g["code"].is_string());
+      EXPECT_TRUE(g["line"].is_number_unsigned());
+      EXPECT_TRUE(g["column"].is_number_unsigned());
+      EXPECT_TRUE(g["message"].is_string());
+      errors += g["severity"] == "error";
+      warnings += g["severity"] == "warning";
+    }
+  }
+  const json& a = j["documents"][0];
+  EXPECT_EQ(a["source"], t / "a.xml");
+  EXPECT_EQ(a["type"], "urlset");
+  EXPECT_EQ(a["urls"], 3);
+  EXPECT_EQ(j["documents"][1]["type"], "text");
+  EXPECT_EQ(j["errors"], errors);
+  EXPECT_EQ(j["warnings"], warnings);
+  EXPECT_EQ(j["errors"], 1) << j.dump(2);
+  EXPECT_EQ(j["warnings"], 1) << j.dump(2);
+  EXPECT_EQ(r.out.find("checked "), std::string::npos)
+      << "no human text on stdout";
+}
+
+// --- exit codes
+// --------------------------------------------------------------------
+
+TEST(CheckCli, ExitsZeroOneOrTwoAsTheContractSays) {
+  temp_dir t;
+  write_file(t / "clean.xml", urlset({"https://www.example.com/a"}));
+  write_file(t / "warn.xml", urlset({"https://www.example.com/a",
+                                     "https://www.example.com/a"}));
+  write_file(t / "error.xml",
+             urlset({"https://www.example.com/a", "https://b.example.com/b"}));
+  struct row {
+    std::vector<std::string> args;
+    int exit_code;
+  };
+  const row rows[] = {
+      {{"check", t / "clean.xml"}, 0},
+      {{"check", "--warnings-as-errors", t / "clean.xml"}, 0},
+      {{"check", t / "warn.xml"}, 0},
+      {{"check", "--warnings-as-errors", t / "warn.xml"}, 1},
+      {{"check", t / "error.xml"}, 1},
+      {{"check", t / "clean.xml", t / "error.xml"}, 1},
+      {{"check", t / "missing.xml"}, 2},
+      {{"check", t / "error.xml", t / "missing.xml"}, 2},
+      {{"check", "--json", t / "missing.xml"}, 2},
+      {{"check"}, 2},
+      {{"check", "--sitemap-url", "https://www.example.com/s.xml",
+        t / "clean.xml", t / "warn.xml"},
+       2},
+      {{"check", "--sitemap-url", "not a url", t / "clean.xml"}, 2},
+      {{"check", "--no-such-option", t / "clean.xml"}, 2},
+      {{"check", "--sitemap-url", "https://www.example.com/s.xml",
+        t / "clean.xml"},
+       0},
+      {{"check", "--sitemap-url", "https://www.example.com/sub/s.xml",
+        t / "clean.xml"},
+       1},
+  };
+  for (const row& rw : rows) {
+    run_result r = run_sitemill(rw.args);
+    std::string cmd;
+    for (const auto& a : rw.args) cmd += a + " ";
+    EXPECT_EQ(r.exit_code, rw.exit_code) << cmd << "\n" << r.out << r.err;
+  }
+}
+
+TEST(CheckCli, ReadsStdinGivenAsDash) {
+  run_options o;
+  o.stdin_data =
+      gzip(urlset({"https://www.example.com/a", "https://www.example.com/b"}));
+  run_result r = run_sitemill({"check", "--json", "-"}, o);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  json j = parse_report(r);
+  ASSERT_EQ(j["documents"].size(), 1u);
+  EXPECT_EQ(j["documents"][0]["source"], "-");
+  EXPECT_EQ(j["documents"][0]["urls"], 2);
+}
+
+TEST(CheckCli, HelpDocumentsRulesExitCodesAndExamples) {
+  run_result r = run_sitemill({"check", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* s :
+       {"Exit codes", "--sitemap-url", "--json", "--warnings-as-errors",
+        "--max-depth", "--max-documents", "--max-bytes", "--timeout",
+        "--max-time", "--user-agent", "--no-follow", "robots.txt",
+        "location rule", "sitemill check https://"})
+    EXPECT_THAT(r.out, HasSubstr(s));
+}
+
+// --- what generate publishes, check accepts
+// ---------------------------------------
+
+TEST(CheckCli, FindsNothingWrongInASetGenerateHasPublished) {
+  temp_dir t;
+  auto g = generate_and_check(
+      t / "out", {"--max-urls", "1000", shared_url_list(3'500, "checkset")});
+  ASSERT_GE(g.set.files.size(), 5u) << "an index and four sitemaps";
+  const std::string entry = t / ("out/" + g.set.entry);
+  run_result r =
+      run_sitemill({"check", "--json", "--warnings-as-errors", "--sitemap-url",
+                    "https://www.example.com/" + g.set.entry, entry});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  json j = parse_report(r);
+  EXPECT_EQ(j["errors"], 0) << j.dump(2);
+  EXPECT_EQ(j["warnings"], 0) << j.dump(2);
+  ASSERT_EQ(j["documents"].size(), g.set.files.size()) << j.dump(2);
+  std::uint64_t urls = 0;
+  for (const auto& d : j["documents"])
+    if (d["type"] != "sitemapindex") urls += d["urls"].get<std::uint64_t>();
+  EXPECT_EQ(urls, 3'500u);
+  EXPECT_EQ(j["documents"][0]["type"], "sitemapindex");
+  EXPECT_EQ(j["documents"][0]["schema_valid"], true);
+  for (const auto& d : j["documents"])
+    EXPECT_EQ(d["schema_valid"], true) << d["source"];
+
+  // The same set seen from another directory breaks the location rule.
+  run_result moved =
+      run_sitemill({"check", "--json", "--sitemap-url",
+                    "https://www.example.com/sub/" + g.set.entry, entry});
+  EXPECT_EQ(moved.exit_code, 1);
+}
+
+// --- remote
+// ------------------------------------------------------------------------
+
+TEST(CheckCli, ChecksASiteServedOverHttp) {
+  http_server server;
+  server.route("/robots.txt",
+               text_reply(200, "User-agent: *\nSitemap: " +
+                                   server.url("/sitemap.xml") + "\n"));
+  server.route("/sitemap.xml",
+               text_reply(200, urlset({server.url("/a"), server.url("/b")}),
+                          "application/xml"));
+  run_result r = run_sitemill(
+      {"check", "--json", "--user-agent", "ci-check/2", server.url("/")});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  json j = parse_report(r);
+  ASSERT_EQ(j["documents"].size(), 2u) << j.dump(2);
+  EXPECT_EQ(j["documents"][0]["source"], server.url("/robots.txt"));
+  EXPECT_EQ(j["documents"][0]["type"], "text");
+  EXPECT_EQ(j["documents"][0]["robots_txt"], true);
+  EXPECT_EQ(j["documents"][1]["urls"], 2);
+  for (const auto& req : server.requests())
+    EXPECT_EQ(req.header("User-Agent").value_or(""), "ci-check/2");
+
+  run_result missing = run_sitemill({"check", server.url("/nope.xml")});
+  EXPECT_EQ(missing.exit_code, 2) << missing.out;
+  EXPECT_THAT(missing.out, HasSubstr("[http-status]"));
+}
+
+// --- conformance files
+// -------------------------------------------------------------
+
+TEST(CheckCli, SpotChecksTheSharedConformanceFiles) {
+  if (!std::filesystem::exists(conformance_dir()))
+    GTEST_SKIP() << "../shared/conformance is not beside the checkout";
+  struct row {
+    const char* file;
+    const char* type;
+    int exit_code;
+    std::uint64_t min_urls;
+  };
+  const row rows[] = {
+      {"crawler-commons/sitemaps/sitemap.ns.xml", "urlset", 0, 1},
+      {"crawler-commons/sitemaps/xmlSitemap.gz", "urlset", 0, 1},
+      {"crawler-commons/sitemaps/sitemap.txt.gz", "text", 0, 1},
+      {"crawler-commons/sitemaps/atom.xml", "atom", 0, 1},
+      {"crawler-commons/rss/feed.rss", "rss", 0, 1},
+      {"sitemap.js/unescaped-lt.xml", "urlset", 1, 0},
+      {"sitemap.js/bad-tag-sitemap.xml", "urlset", 1, 1},
+      {"codeception-sitemap-module/sitemap_index.xml", "sitemapindex", 0, 1},
+  };
+  for (const row& rw : rows) {
+    const std::string path = conformance_dir() + "/" + rw.file;
+    run_result r = run_sitemill({"check", "--json", "--no-follow", path});
+    json j = parse_report(r);
+    ASSERT_EQ(j["documents"].size(), 1u) << rw.file;
+    EXPECT_EQ(j["documents"][0]["type"], rw.type) << rw.file;
+    EXPECT_GE(j["documents"][0]["urls"].get<std::uint64_t>(), rw.min_urls)
+        << rw.file;
+    if (rw.exit_code == 0) {
+      EXPECT_EQ(j["errors"], 0) << rw.file << "\n" << j.dump(2);
+    }
+    EXPECT_EQ(r.exit_code, rw.exit_code) << rw.file << "\n" << j.dump(2);
+  }
+}
+
+}  // namespace
+}  // namespace sitemill::testing
