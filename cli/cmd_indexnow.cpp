@@ -1,0 +1,293 @@
+// sitemill indexnow: tell IndexNow engines which URLs changed.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "command.h"
+#include "sitemill/notify.h"
+
+namespace sitemill::cli {
+namespace {
+
+struct indexnow_cli_options {
+  std::vector<std::string> urls;
+  std::string urls_file;
+  std::string manifest;
+  std::string write_key_dir;
+  indexnow_options run;
+  bool quiet = false;
+  double timeout_s = 30;
+  int retries = 3;
+  double max_wait_s = 60;
+};
+
+std::chrono::milliseconds to_ms(double seconds) {
+  return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000.0));
+}
+
+std::string commas(std::uint64_t n) {
+  std::string digits = std::to_string(n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+// Sleeps in short steps so Ctrl-C during a backoff ends the run at once.
+bool interruptible_sleep(std::chrono::milliseconds d, bool quiet) {
+  if (!quiet && d.count() > 0) {
+    std::fprintf(stderr,
+                 "sitemill indexnow: waiting %.1f s before trying again\n",
+                 static_cast<double>(d.count()) / 1000.0);
+  }
+  const auto until = std::chrono::steady_clock::now() + d;
+  while (!interrupted()) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= until) return true;
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
+        until - now, std::chrono::milliseconds(100)));
+  }
+  return false;
+}
+
+// One URL per line; blank lines and lines starting with '#' are skipped, so
+// a commented list works as it is.
+bool read_url_list(const std::string& path, std::vector<std::string>& out) {
+  std::ifstream file;
+  std::istream* in = &std::cin;
+  if (path != "-") {
+    file.open(path, std::ios::binary);
+    if (!file) return false;
+    in = &file;
+  }
+  std::string line;
+  bool first = true;
+  while (std::getline(*in, line)) {
+    std::string_view s = line;
+    if (first && s.starts_with("\xEF\xBB\xBF")) s.remove_prefix(3);
+    first = false;
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+      s.remove_prefix(1);
+    while (!s.empty() &&
+           (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+      s.remove_suffix(1);
+    if (s.empty() || s.front() == '#') continue;
+    out.emplace_back(s);
+  }
+  return !in->bad();
+}
+
+int run_indexnow(indexnow_cli_options& o) {
+  const char* me = "sitemill indexnow";
+  const bool have_input =
+      !o.urls.empty() || !o.urls_file.empty() || !o.manifest.empty();
+  if (!have_input && o.write_key_dir.empty()) {
+    std::fprintf(stderr,
+                 "%s: no URLs; give them as arguments, with --urls FILE (- "
+                 "for stdin) or --from-manifest FILE\n",
+                 me);
+    return exit_usage;
+  }
+
+  if (!o.write_key_dir.empty()) {
+    const bool generated = o.run.key.empty();
+    if (generated) o.run.key = generate_indexnow_key();
+    auto path = write_indexnow_key(o.write_key_dir, o.run.key, o.run.dry_run);
+    if (!path) {
+      std::fprintf(stderr, "%s: %s\n", me, path.err().message.c_str());
+      return exit_usage;
+    }
+    // A generated key is the run's result: the user needs it for --key.
+    if (generated) std::printf("%s\n", o.run.key.c_str());
+    std::fprintf(stderr,
+                 "%s: %s %s; publish it at the root of the site "
+                 "(https://<host>/%s.txt) or give its URL with "
+                 "--key-location\n",
+                 me, o.run.dry_run ? "would write" : "wrote", path->c_str(),
+                 o.run.key.c_str());
+    if (!have_input) return exit_ok;
+  }
+
+  std::vector<std::string> urls = o.urls;
+  if (!o.urls_file.empty() && !read_url_list(o.urls_file, urls)) {
+    std::fprintf(stderr, "%s: %s: cannot be read\n", me,
+                 o.urls_file == "-" ? "<stdin>" : o.urls_file.c_str());
+    return exit_usage;
+  }
+  if (!o.manifest.empty()) {
+    auto changed = read_manifest_changes(o.manifest);
+    if (!changed) {
+      std::fprintf(stderr, "%s: %s\n", me, changed.err().message.c_str());
+      return exit_usage;
+    }
+    urls.insert(urls.end(), changed->begin(), changed->end());
+  }
+
+  http_options http;
+  http.total_timeout = to_ms(o.timeout_s);
+  http.connect_timeout = std::min(http.connect_timeout, http.total_timeout);
+  http_client client(http);
+  o.run.retry.max_attempts = o.retries + 1;
+  o.run.retry.max_wait = to_ms(o.max_wait_s);
+  const bool quiet = o.quiet;
+  o.run.retry.sleep = [quiet](std::chrono::milliseconds d) {
+    return interruptible_sleep(d, quiet);
+  };
+
+  auto done = submit_indexnow(client, urls, o.run);
+  if (!done) {
+    std::fprintf(stderr, "%s: %s\n", me, done.err().message.c_str());
+    return exit_usage;
+  }
+  const indexnow_report& r = *done;
+  for (const auto& x : r.rejected) {
+    std::fprintf(stderr, "%s: rejected %s: %s\n", me, x.url.c_str(),
+                 x.reason.c_str());
+  }
+  if (urls.empty()) {
+    std::fprintf(stderr, "%s: no URLs to submit (nothing changed)\n", me);
+    return exit_ok;
+  }
+
+  const std::size_t n = r.batches.size();
+  bool cancelled = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    const indexnow_batch& b = r.batches[i];
+    if (o.run.dry_run) {
+      // stdout carries exactly the bodies, one JSON object per line.
+      std::fwrite(b.body.data(), 1, b.body.size(), stdout);
+      std::fputc('\n', stdout);
+      if (!o.quiet) {
+        std::fprintf(stderr,
+                     "%s: batch %zu/%zu: would POST %s URLs to %s "
+                     "(Content-Type: application/json; charset=utf-8)\n",
+                     me, i + 1, n, commas(b.urls).c_str(), r.endpoint.c_str());
+      }
+      continue;
+    }
+    std::printf(
+        "batch %zu/%zu: %s URLs: %s: %s\n", i + 1, n, commas(b.urls).c_str(),
+        std::string(to_string(b.outcome)).c_str(),
+        b.outcome == indexnow_outcome::not_sent ? "an earlier batch failed"
+                                                : b.message.c_str());
+    cancelled = cancelled || b.outcome == indexnow_outcome::cancelled;
+  }
+  std::size_t failed = 0, not_sent = 0;
+  for (const auto& b : r.batches) {
+    if (b.outcome == indexnow_outcome::not_sent) {
+      not_sent += b.urls;
+    } else if (!b.ok() && b.outcome != indexnow_outcome::dry_run) {
+      failed += b.urls;
+    }
+  }
+  std::string summary =
+      (o.run.dry_run ? "would send " + commas(r.sent() + not_sent)
+                     : "sent " + commas(r.sent())) +
+      " URLs of host " + (r.host.empty() ? "(none)" : r.host) + " to " +
+      r.endpoint + " in " + commas(n) + (n == 1 ? " batch" : " batches");
+  if (!o.run.dry_run) {
+    summary += ": " + commas(r.accepted()) + " accepted, " + commas(failed) +
+               " failed, " + commas(not_sent) + " not sent";
+  }
+  summary += "; " + commas(r.rejected.size()) + " rejected, " +
+             commas(r.duplicates) +
+             (r.duplicates == 1 ? " duplicate" : " duplicates");
+  std::FILE* where = o.run.dry_run ? stderr : stdout;
+  std::fprintf(where, "%s%s\n", o.run.dry_run ? "sitemill indexnow: " : "",
+               summary.c_str());
+  std::fflush(stdout);
+  if (cancelled || interrupted()) {
+    std::fprintf(stderr, "%s: interrupted\n", me);
+    return exit_interrupted;
+  }
+  return r.ok() ? exit_ok : exit_data;
+}
+
+}  // namespace
+
+command_runner setup_indexnow(CLI::App& app) {
+  auto o = std::make_shared<indexnow_cli_options>();
+  CLI::App* cmd = app.add_subcommand(
+      "indexnow",
+      "Submit changed URLs to IndexNow (Bing, Yandex, Naver, Seznam, ...; "
+      "not Google).\n"
+      "URLs come from arguments, --urls FILE (one per line, - for stdin) "
+      "and/or the\n"
+      "\"changes\" of a generate manifest (added and changed URLs). They are "
+      "normalised,\n"
+      "deduplicated and POSTed as JSON in batches of at most 10,000, all of "
+      "one host\n"
+      "(--key-location's, else the first URL's): URLs of other hosts, or "
+      "outside the key\n"
+      "location's directory, are rejected before anything is sent. The key "
+      "file\n"
+      "<key>.txt, holding just the key, must be served at the site's root "
+      "(or at\n"
+      "--key-location); --write-key DIR creates it. 200/202 are success, "
+      "429 and 5xx\n"
+      "are retried with backoff, 400/403/422 are explained and end the "
+      "run.");
+  cmd->add_option("url", o->urls, "URLs to submit");
+  cmd->add_option("--key", o->run.key,
+                  "The site's IndexNow key: 8-128 of a-z A-Z 0-9 -")
+      ->envname("SITEMILL_INDEXNOW_KEY");
+  cmd->add_option(
+      "--key-location", o->run.key_location,
+      "URL of the key file when it is not https://<host>/<key>.txt; "
+      "only URLs in its directory may be submitted");
+  cmd->add_option("--endpoint", o->run.endpoint, "IndexNow endpoint")
+      ->capture_default_str();
+  cmd->add_option("--urls", o->urls_file,
+                  "File of URLs, one per line (# comments and blank lines "
+                  "skipped); - reads stdin");
+  cmd->add_option("--from-manifest", o->manifest,
+                  "A generate --json report with \"changes\": submits its "
+                  "added and changed URLs");
+  cmd->add_option("--write-key", o->write_key_dir,
+                  "Write DIR/<key>.txt (a new random key when --key is not "
+                  "given, printed on stdout)");
+  cmd->add_option("--batch-size", o->run.batch_size, "URLs per POST")
+      ->check(CLI::Range(1, 10'000))
+      ->capture_default_str();
+  cmd->add_flag("--dry-run", o->run.dry_run,
+                "Send nothing; print each JSON body that would be POSTed, one "
+                "per line");
+  cmd->add_option("--timeout", o->timeout_s,
+                  "Seconds one HTTP request may take")
+      ->check(CLI::Range(0.001, 86'400.0))
+      ->capture_default_str();
+  cmd->add_option("--retries", o->retries,
+                  "Further tries after a 429 or 5xx answer")
+      ->check(CLI::Range(0, 10))
+      ->capture_default_str();
+  cmd->add_option("--max-wait", o->max_wait_s,
+                  "Seconds one wait between tries may last at most, "
+                  "Retry-After included")
+      ->check(CLI::Range(0.0, 3'600.0))
+      ->capture_default_str();
+  cmd->add_flag("-q,--quiet", o->quiet, "Print only results and errors");
+  cmd->footer(
+      "Output: one line per batch on stdout (batch I/N: URLS: OUTCOME: "
+      "MESSAGE), then a\n"
+      "summary; rejected URLs on stderr.\n"
+      "Exit codes: 0 every batch accepted (200/202), or nothing to send; 1 "
+      "a URL was\n"
+      "rejected, or the engine refused a batch or kept failing; 2 usage "
+      "error (bad key,\n"
+      "URL or endpoint, unreadable input, manifest without \"changes\"); "
+      "130 interrupted.\n"
+      "Examples:\n"
+      "  sitemill indexnow --write-key public/        # prints a new key\n"
+      "  sitemill indexnow --key KEY --urls changed.txt\n"
+      "  sitemill indexnow --key KEY --from-manifest report.json");
+  return [o] { return run_indexnow(*o); };
+}
+
+}  // namespace sitemill::cli

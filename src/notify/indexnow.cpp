@@ -1,0 +1,381 @@
+// sitemill: IndexNow submission (PROTOCOL.md 4.2, checklist item 45).
+//
+// Choices where the protocol leaves room:
+//   * One host per run. A key file proves ownership of one host (Yandex:
+//     "use a separate key for each subdomain"), so URLs of any other host
+//     are rejected before anything is sent rather than sent under a key that
+//     cannot vouch for them.
+//   * "host" is the URLs' authority as normalised: the host name, with a
+//     port only when it is not the scheme's default. http and https URLs of
+//     that host may share a request, as the protocol allows.
+//   * A batch refused for good (400, 403, 422) or still throttled after the
+//     retries ends the run: the next batches would get the same answer, and
+//     engines treat repeated bad submissions as spam.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
+
+#include "detail/text.h"
+#include "notify/exchange.h"
+#include "sitemill/notify.h"
+#include "sitemill/url.h"
+
+namespace sitemill {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+/// The parts of a normalised absolute URL that the host and directory rules
+/// compare: "https://Host:8080/a/b.txt?q" -> authority "host:8080", path
+/// "/a/b.txt".
+struct url_parts {
+  std::string_view authority;
+  std::string_view path;
+};
+
+url_parts split(std::string_view url) noexcept {
+  url_parts parts;
+  const std::size_t scheme_end = url.find("://");
+  if (scheme_end == std::string_view::npos) return parts;
+  const std::size_t start = scheme_end + 3;
+  const std::size_t path_begin =
+      std::min(url.find_first_of("/?", start), url.size());
+  parts.authority = url.substr(start, path_begin - start);
+  const std::size_t query = std::min(url.find('?', path_begin), url.size());
+  parts.path = url.substr(path_begin, query - path_begin);
+  return parts;
+}
+
+std::string in_quotes(std::string_view s) {
+  std::string out = "\"";
+  detail::append_printable(out, s);
+  out.push_back('"');
+  return out;
+}
+
+std::string make_body(const indexnow_report& report, const std::string& key,
+                      bool send_key_location,
+                      const std::vector<std::string>& urls, std::size_t begin,
+                      std::size_t end) {
+  json body;
+  body["host"] = report.host;
+  body["key"] = key;
+  if (send_key_location) body["keyLocation"] = report.key_location;
+  json list = json::array();
+  for (std::size_t i = begin; i < end; ++i) list.push_back(urls[i]);
+  body["urlList"] = std::move(list);
+  return body.dump();
+}
+
+void interpret(indexnow_batch& batch, const detail::exchange_result& r,
+               const indexnow_report& report, std::string_view key) {
+  const std::string status = detail::status_text(r.status);
+  const std::string said = detail::quote_body(r.body);
+  if (r.cancelled) {
+    batch.outcome = indexnow_outcome::cancelled;
+    batch.message =
+        "interrupted while waiting to retry (last answer " + status + ")";
+  } else if (r.status == 0) {
+    batch.outcome = indexnow_outcome::unreachable;
+    batch.message = "no answer: " + r.error;
+  } else if (r.status == 202) {
+    batch.outcome = indexnow_outcome::pending;
+    batch.message =
+        status + ": received; the engine has not validated the key yet";
+  } else if (r.status >= 200 && r.status <= 299) {
+    batch.outcome = indexnow_outcome::accepted;
+    batch.message = status + ": received (which is not a promise to crawl)";
+  } else if (r.status == 400) {
+    batch.outcome = indexnow_outcome::refused;
+    batch.message = status +
+                    ": the engine says the request is not in IndexNow's "
+                    "format" +
+                    said;
+  } else if (r.status == 403) {
+    batch.outcome = indexnow_outcome::refused;
+    batch.message = status + ": the key was not found at " +
+                    report.key_location +
+                    ", or that file does not hold exactly the key; publish "
+                    "it there (sitemill indexnow --key " +
+                    std::string(key) + " --write-key DIR) and try again" + said;
+  } else if (r.status == 422) {
+    batch.outcome = indexnow_outcome::refused;
+    batch.message = status + ": the URLs do not belong to host " + report.host +
+                    " or to the key's directory, or the key does not match "
+                    "the protocol's format" +
+                    said;
+  } else if (detail::is_retryable(r.status)) {
+    batch.outcome = indexnow_outcome::gave_up;
+    batch.message =
+        (r.status == 429 ? "the engine throttled the submission (429 Too Many "
+                           "Requests); gave up "
+                         : "gave up ") +
+        detail::tries_text(r) + said;
+  } else {
+    batch.outcome = indexnow_outcome::refused;
+    batch.message = status +
+                    ": not an answer IndexNow defines; check that --endpoint "
+                    "is an IndexNow endpoint (e.g. " +
+                    std::string(indexnow_default_endpoint) + ")" + said;
+  }
+}
+
+}  // namespace
+
+bool is_valid_indexnow_key(std::string_view key) noexcept {
+  if (key.size() < 8 || key.size() > 128) return false;
+  for (const char c : key) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                    (c >= '0' && c <= '9') || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+std::string generate_indexnow_key() {
+  std::random_device random;
+  std::string key;
+  for (int i = 0; i < 4; ++i) key += detail::to_hex(random(), 8);
+  return key;
+}
+
+result<std::string> write_indexnow_key(const std::string& dir,
+                                       std::string_view key, bool dry_run) {
+  if (!is_valid_indexnow_key(key)) {
+    return error{"IndexNow key " + in_quotes(key) +
+                 " is not 8 to 128 characters of a-z, A-Z, 0-9 and '-'"};
+  }
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) {
+    return error{dir + ": " + std::strerror(errno)};
+  }
+  if (!S_ISDIR(st.st_mode)) return error{dir + ": not a directory"};
+  std::string path = dir;
+  if (!path.ends_with('/')) path.push_back('/');
+  path.append(key);
+  path.append(".txt");
+  if (dry_run) return path;
+  if (status s = write_file_atomically(path, key); !s) return s.err();
+  return path;
+}
+
+std::string_view to_string(indexnow_outcome outcome) noexcept {
+  switch (outcome) {
+    case indexnow_outcome::not_sent:
+      return "not sent";
+    case indexnow_outcome::dry_run:
+      return "dry run";
+    case indexnow_outcome::accepted:
+      return "accepted";
+    case indexnow_outcome::pending:
+      return "pending";
+    case indexnow_outcome::refused:
+      return "refused";
+    case indexnow_outcome::gave_up:
+      return "gave up";
+    case indexnow_outcome::unreachable:
+      return "unreachable";
+    case indexnow_outcome::cancelled:
+      return "cancelled";
+  }
+  return "unknown";
+}
+
+std::size_t indexnow_report::sent() const noexcept {
+  std::size_t n = 0;
+  for (const auto& b : batches) {
+    if (b.outcome != indexnow_outcome::not_sent &&
+        b.outcome != indexnow_outcome::dry_run) {
+      n += b.urls;
+    }
+  }
+  return n;
+}
+
+std::size_t indexnow_report::accepted() const noexcept {
+  std::size_t n = 0;
+  for (const auto& b : batches) {
+    if (b.ok()) n += b.urls;
+  }
+  return n;
+}
+
+bool indexnow_report::ok() const noexcept {
+  if (!rejected.empty()) return false;
+  for (const auto& b : batches) {
+    if (!b.ok() && b.outcome != indexnow_outcome::dry_run) return false;
+  }
+  return true;
+}
+
+result<indexnow_report> plan_indexnow(const std::vector<std::string>& urls,
+                                      const indexnow_options& options) {
+  if (!is_valid_indexnow_key(options.key)) {
+    return error{options.key.empty()
+                     ? "no IndexNow key; give --key (8 to 128 characters of "
+                       "a-z, A-Z, 0-9 and '-'), or create one with --write-key"
+                     : "IndexNow key " + in_quotes(options.key) +
+                           " is not 8 to 128 characters of a-z, A-Z, 0-9 "
+                           "and '-'"};
+  }
+  if (options.batch_size < 1 ||
+      options.batch_size > indexnow_max_urls_per_post) {
+    return error{"batch size " + std::to_string(options.batch_size) +
+                 " is not between 1 and 10,000 (IndexNow's limit per POST)"};
+  }
+  indexnow_report report;
+  if (const url_problem p = normalize_url(options.endpoint, report.endpoint);
+      p != url_problem::ok) {
+    return error{"IndexNow endpoint " + in_quotes(options.endpoint) + ": " +
+                 std::string(describe(p))};
+  }
+  std::string key_dir;  // the key location's directory path, "/" when none
+  const bool has_key_location = !options.key_location.empty();
+  if (has_key_location) {
+    if (const url_problem p =
+            normalize_url(options.key_location, report.key_location);
+        p != url_problem::ok) {
+      return error{"key location " + in_quotes(options.key_location) + ": " +
+                   std::string(describe(p))};
+    }
+    const url_parts parts = split(report.key_location);
+    report.host = std::string(parts.authority);
+    key_dir = std::string(parts.path.substr(0, parts.path.rfind('/') + 1));
+  }
+
+  report.urls = urls.size();
+  std::vector<std::string> accepted;
+  std::unordered_set<std::string> seen;
+  std::string url;
+  std::string_view scheme = "https";  // of the first URL, for the key's URL
+  for (const std::string& given : urls) {
+    const url_problem p = normalize_url(given, url);
+    if (p != url_problem::ok) {
+      report.rejected.push_back({given, std::string(describe(p))});
+      continue;
+    }
+    const url_parts parts = split(url);
+    if (report.host.empty()) {
+      report.host = std::string(parts.authority);
+      scheme = url.starts_with("http:") ? "http" : "https";
+    }
+    if (parts.authority != report.host) {
+      report.rejected.push_back(
+          {given, "on host " + std::string(parts.authority) + ", not " +
+                      report.host +
+                      ": one submission names one host, the one its key "
+                      "vouches for"});
+      continue;
+    }
+    if (has_key_location && !parts.path.starts_with(key_dir)) {
+      report.rejected.push_back(
+          {given, "outside " + key_dir +
+                      ", the directory of the key location " +
+                      report.key_location +
+                      "; a key vouches only for URLs "
+                      "in its own directory and below"});
+      continue;
+    }
+    if (!seen.insert(url).second) {
+      ++report.duplicates;
+      continue;
+    }
+    accepted.push_back(url);
+  }
+  if (!has_key_location && !report.host.empty()) {
+    report.key_location =
+        std::string(scheme) + "://" + report.host + "/" + options.key + ".txt";
+  }
+
+  for (std::size_t begin = 0; begin < accepted.size();
+       begin += options.batch_size) {
+    const std::size_t end =
+        std::min(accepted.size(), begin + options.batch_size);
+    indexnow_batch batch;
+    batch.urls = end - begin;
+    batch.body =
+        make_body(report, options.key, has_key_location, accepted, begin, end);
+    report.batches.push_back(std::move(batch));
+  }
+  return report;
+}
+
+result<indexnow_report> submit_indexnow(http_client& client,
+                                        const std::vector<std::string>& urls,
+                                        const indexnow_options& options) {
+  auto planned = plan_indexnow(urls, options);
+  if (!planned) return planned;
+  indexnow_report& report = *planned;
+  if (options.dry_run) {
+    for (auto& batch : report.batches) {
+      batch.outcome = indexnow_outcome::dry_run;
+      batch.message = "would POST " + std::to_string(batch.urls) + " URLs to " +
+                      report.endpoint;
+    }
+    return planned;
+  }
+  http_request request;
+  request.method = "POST";
+  request.url = report.endpoint;
+  request.headers = {{"Content-Type", "application/json; charset=utf-8"}};
+  for (auto& batch : report.batches) {
+    request.body = batch.body;
+    detail::exchange_result r =
+        detail::send_with_retries(client, request, options.retry);
+    batch.status = r.status;
+    interpret(batch, r, report, options.key);
+    batch.attempts = std::move(r.attempts);
+    if (!batch.ok()) break;
+  }
+  return planned;
+}
+
+result<std::vector<std::string>> read_manifest_changes(
+    const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return error{path + ": cannot be read: " + std::strerror(errno)};
+  const json manifest = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (manifest.is_discarded() || !manifest.is_object()) {
+    return error{path +
+                 ": not a JSON object (expected the --json report of "
+                 "sitemill generate)"};
+  }
+  const auto changes = manifest.find("changes");
+  if (changes == manifest.end() || !changes->is_object()) {
+    return error{path +
+                 ": has no \"changes\"; only a generate run with a state "
+                 "database knows which URLs were added or changed. Give the "
+                 "URLs with --urls or as arguments instead"};
+  }
+  std::vector<std::string> out;
+  for (const char* list : {"added", "changed"}) {
+    const auto found = changes->find(list);
+    if (found == changes->end()) continue;
+    if (!found->is_array()) {
+      return error{path + ": \"changes\"." + list + " is not an array"};
+    }
+    for (const auto& item : *found) {
+      if (item.is_string()) {
+        out.push_back(item.get<std::string>());
+      } else if (item.is_object() && item.contains("loc") &&
+                 item["loc"].is_string()) {
+        out.push_back(item["loc"].get<std::string>());
+      } else {
+        return error{path + ": \"changes\"." + list +
+                     " holds something that is not a URL string"};
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace sitemill
