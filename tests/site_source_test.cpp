@@ -1,0 +1,634 @@
+// Tests for the directory source (--from-dir): a generated site tree with
+// index files, noindex, canonical links, robots.txt, unicode and invalid
+// file names, hidden files, symlink loops and links out of the tree; the
+// include/exclude patterns; and the content lastmod policy across reruns,
+// edits and a run killed before its commit.
+#include "sitemill/site_source.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sitemill/state_db.h"
+#include "sitemill/url.h"
+
+namespace sitemill {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view base = "https://www.example.com/";
+
+// A record copied out of the reader.
+struct rec {
+  std::uint64_t line = 0;
+  std::string loc, lastmod, skipped, problem;
+  bool operator==(const rec&) const = default;
+};
+
+void PrintTo(const rec& r, std::ostream* os) {
+  *os << "{" << r.line << ", \"" << r.loc << "\", lastmod \"" << r.lastmod
+      << "\", skipped \"" << r.skipped << "\", problem \"" << r.problem
+      << "\"}";
+}
+
+rec page(std::uint64_t line, std::string path, std::string lastmod = "") {
+  return rec{line, std::string(base) + path, std::move(lastmod), "", ""};
+}
+
+rec skipped(std::uint64_t line, std::string path, std::string reason) {
+  return rec{line, std::string(base) + path, "", std::move(reason), ""};
+}
+
+struct outcome {
+  std::vector<rec> records;
+  std::string error;
+  std::vector<record_reader::note> notes;
+};
+
+outcome read_site(const site_source_options& options) {
+  outcome o;
+  auto reader = open_site_source(options);
+  EXPECT_TRUE(reader.has_value()) << (reader ? "" : reader.err().message);
+  if (!reader) return o;
+  input_record r;
+  while ((*reader)->next(r)) {
+    o.records.push_back(rec{r.line, std::string(r.loc), std::string(r.lastmod),
+                            std::string(r.skipped), std::string(r.problem)});
+  }
+  EXPECT_FALSE((*reader)->next(r));  // reading stays finished
+  o.error = (*reader)->error();
+  o.notes = (*reader)->notes();
+  return o;
+}
+
+std::vector<std::string> locs(const outcome& o) {
+  std::vector<std::string> out;
+  for (const rec& r : o.records) {
+    if (r.skipped.empty() && r.problem.empty()) out.push_back(r.loc);
+  }
+  return out;
+}
+
+std::string html(std::string_view head, std::string_view body) {
+  return "<!DOCTYPE html><html><head><title>t</title>" + std::string(head) +
+         "</head><body>" + std::string(body) + "</body></html>\n";
+}
+
+void write(const fs::path& path, std::string_view text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+void set_mtime(const fs::path& path, std::time_t seconds) {
+  const timespec times[2] = {{seconds, 0}, {seconds, 0}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), times, 0), 0) << path;
+}
+
+class SiteSource : public testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "sitemill-site-XXXXXX");
+    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
+    tmp_ = tmpl;
+    root_ = tmp_ / "public";
+    fs::create_directories(root_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::permissions(root_ / "locked.html", fs::perms::owner_all, ec);
+    fs::remove_all(tmp_);
+  }
+
+  site_source_options options() const {
+    site_source_options o;
+    o.root = root_.string();
+    o.base_url = std::string(base);
+    o.lastmod = lastmod_policy::none;
+    return o;
+  }
+
+  // The site most tests read.
+  void make_site() {
+    write(root_ / "index.html",
+          html(R"(<link rel="canonical" href="https://WWW.example.com/">)",
+               "home"));
+    write(root_ / "about.html",
+          html(R"(<link rel="canonical" href="ftp://example.com/about">)",
+               "about"));
+    write(root_ / "100%.html", html("", "percent"));
+    write(root_ / "a?b#c.html", html("", "query and fragment characters"));
+    write(root_ / "bad\xFFname.html", html("", "not UTF-8"));
+    write(root_ / "café" / "naïve résumé.html", html("", "unicode"));
+    write(root_ / "blog" / "index.html", html("", "blog"));
+    write(root_ / "blog" / "post-1.html", html("", "post"));
+    write(root_ / "blog" / "draft.html",
+          html(R"(<meta name="robots" content="noindex, follow">)", "draft"));
+    write(root_ / "blog" / "copy.html",
+          html(R"(<link rel="canonical" href="/blog/post-1.html">)", "copy"));
+    write(root_ / "blog" / "self.html",
+          html(R"(<link rel="canonical" href="self.html#top">)", "self"));
+    write(root_ / "private" / "secret.html", html("", "secret"));
+    write(root_ / "robots.txt", "User-agent: *\nDisallow: /private/\n");
+    write(root_ / "doc.pdf", "%PDF-1.4");
+    write(root_ / "style.css", "body{}");
+    write(root_ / ".hidden.html", html("", "hidden"));
+    write(root_ / ".git" / "page.html", html("", "hidden dir"));
+    write(root_ / "sitemap.xml", "<urlset/>");
+    write(root_ / "feed.xml", "<rss/>");
+    write(root_ / ".sitemill-manifest-sitemap.json",
+          R"({"sitemill_manifest":1,"entry":"sitemap.xml",)"
+          R"("files":[{"path":"sitemap.xml","type":"urlset"}]})");
+    write(tmp_ / "elsewhere" / "x.html", html("", "outside"));
+    fs::create_symlink(".", root_ / "loop");
+    fs::create_symlink("..", root_ / "blog" / "up");
+    fs::create_symlink("../elsewhere", root_ / "outside");
+    fs::create_symlink("../elsewhere/x.html", root_ / "outside.html");
+    fs::create_symlink("about.html", root_ / "inside-link.html");
+    fs::create_symlink("missing.html", root_ / "dangling.html");
+    ASSERT_EQ(::mkfifo((root_ / "pipe.html").c_str(), 0600), 0);
+  }
+
+  fs::path tmp_, root_;
+};
+
+const std::string loop_reason =
+    "symbolic link loop (leads back to a directory above it); not followed";
+const std::string outside_reason =
+    "symbolic link to outside the site directory; not followed";
+
+TEST_F(SiteSource, ListsPagesInPathOrderAndSaysWhySomeAreSkipped) {
+  make_site();
+  const outcome o = read_site(options());
+  EXPECT_EQ(o.error, "");
+  const std::vector<rec> want = {
+      page(1, "100%25.html"),
+      page(2, "a%3Fb%23c.html"),
+      page(3, "about.html"),
+      page(4, "bad%FFname.html"),
+      skipped(5, "blog/copy.html",
+              "canonical points to https://www.example.com/blog/post-1.html"),
+      skipped(6, "blog/draft.html", "noindex (meta robots)"),
+      page(7, "blog/"),
+      page(8, "blog/post-1.html"),
+      page(9, "blog/self.html"),
+      skipped(10, "blog/up/", loop_reason),
+      page(11, "café/naïve résumé.html"),
+      page(12, ""),
+      page(13, "inside-link.html"),
+      skipped(14, "loop/", loop_reason),
+      skipped(15, "outside.html", outside_reason),
+      skipped(16, "outside/", outside_reason),
+      skipped(17, "private/secret.html",
+              "disallowed by robots.txt (Disallow: /private/)"),
+  };
+  EXPECT_EQ(o.records, want);
+  // about.html's canonical link is no http(s) URL: ignored, with a note,
+  // for the page and for the link to it.
+  ASSERT_EQ(o.notes.size(), 2U);
+  EXPECT_EQ(o.notes[0].line, 3U);
+  EXPECT_EQ(o.notes[1].line, 13U);
+  EXPECT_EQ(o.notes[0].message,
+            "canonical link \"ftp://example.com/about\" ignored: " +
+                std::string(describe(url_problem::not_http)));
+}
+
+TEST_F(SiteSource, GivesTheSameRecordsOnEveryRun) {
+  make_site();
+  EXPECT_EQ(read_site(options()).records, read_site(options()).records);
+}
+
+TEST_F(SiteSource, ProducesLocsTheNormaliserAcceptsAndEncodes) {
+  make_site();
+  auto normalizer = url_normalizer::with_base(base);
+  ASSERT_TRUE(normalizer.has_value());
+  const std::vector<std::string> want = {
+      "https://www.example.com/100%25.html",
+      "https://www.example.com/a%3Fb%23c.html",
+      "https://www.example.com/about.html",
+      "https://www.example.com/bad%FFname.html",
+      "https://www.example.com/blog/",
+      "https://www.example.com/blog/post-1.html",
+      "https://www.example.com/blog/self.html",
+      "https://www.example.com/caf%C3%A9/na%C3%AFve%20r%C3%A9sum%C3%A9.html",
+      "https://www.example.com/",
+      "https://www.example.com/inside-link.html",
+  };
+  std::vector<std::string> got;
+  for (const std::string& loc : locs(read_site(options()))) {
+    std::string out;
+    EXPECT_EQ(normalizer->normalize(loc, out), url_problem::ok) << loc;
+    got.push_back(out);
+  }
+  EXPECT_EQ(got, want);
+}
+
+TEST_F(SiteSource, EachSkipRuleCanBeSwitchedOff) {
+  make_site();
+  const struct {
+    std::string_view name;
+    bool site_source_options::*flag;
+    std::string path;  // listed once the rule is off
+  } cases[] = {
+      {"noindex", &site_source_options::honour_noindex, "blog/draft.html"},
+      {"canonical", &site_source_options::honour_canonical, "blog/copy.html"},
+      {"robots", &site_source_options::honour_robots, "private/secret.html"},
+  };
+  for (const auto& c : cases) {
+    site_source_options o = options();
+    const std::string url = std::string(base) + c.path;
+    auto listed = locs(read_site(o));
+    EXPECT_EQ(std::count(listed.begin(), listed.end(), url), 0) << c.name;
+    o.*c.flag = false;
+    listed = locs(read_site(o));
+    EXPECT_EQ(std::count(listed.begin(), listed.end(), url), 1) << c.name;
+  }
+}
+
+TEST_F(SiteSource, KeepsIndexFilesAsFilesWhenAsked) {
+  make_site();
+  site_source_options o = options();
+  o.map_index_files = false;
+  const auto listed = locs(read_site(o));
+  EXPECT_EQ(std::count(listed.begin(), listed.end(),
+                       std::string(base) + "blog/index.html"),
+            1);
+  EXPECT_EQ(
+      std::count(listed.begin(), listed.end(), std::string(base) + "blog/"), 0);
+}
+
+TEST_F(SiteSource, MapsConfiguredIndexNames) {
+  write(root_ / "docs" / "default.htm", html("", "d"));
+  write(root_ / "docs" / "index.html", html("", "i"));
+  site_source_options o = options();
+  o.index_files = {"default.htm"};
+  EXPECT_EQ(locs(read_site(o)),
+            (std::vector<std::string>{std::string(base) + "docs/",
+                                      std::string(base) + "docs/index.html"}));
+}
+
+TEST_F(SiteSource, ListsOtherTypesByPatternButNeverItsOwnOutputs) {
+  make_site();
+  site_source_options o = options();
+  o.patterns.push_back({"*.pdf", true});
+  o.patterns.push_back({"*.xml", true});
+  o.patterns.push_back({"blog/", false});
+  o.patterns.push_back({"blog/post-1.html", true});  // blog/ is not entered
+  o.patterns.push_back({"/index.html", false});
+  const std::vector<std::string> want = {
+      std::string(base) + "100%25.html",
+      std::string(base) + "a%3Fb%23c.html",
+      std::string(base) + "about.html",
+      std::string(base) + "bad%FFname.html",
+      std::string(base) + "café/naïve résumé.html",
+      std::string(base) + "doc.pdf",
+      std::string(base) + "feed.xml",  // sitemap.xml is sitemill's own
+      std::string(base) + "inside-link.html",
+  };
+  EXPECT_EQ(locs(read_site(o)), want);
+}
+
+TEST_F(SiteSource, GivesTheModificationTimeAsLastmod) {
+  write(root_ / "a.html", html("", "a"));
+  write(root_ / "b.pdf", "pdf");
+  set_mtime(root_ / "a.html", 1614834367);  // 2021-03-04T05:06:07Z
+  set_mtime(root_ / "b.pdf", 0);
+  site_source_options o = options();
+  o.lastmod = lastmod_policy::mtime;
+  o.patterns.push_back({"*.pdf", true});
+  const std::vector<rec> want = {page(1, "a.html", "2021-03-04T05:06:07Z"),
+                                 page(2, "b.pdf", "1970-01-01T00:00:00Z")};
+  EXPECT_EQ(read_site(o).records, want);
+}
+
+TEST_F(SiteSource, ReportsUnreadableFilesAsProblems) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root reads any file";
+  write(root_ / "locked.html", html("", "x"));
+  write(root_ / "ok.html", html("", "y"));
+  fs::permissions(root_ / "locked.html", fs::perms::none);
+  const outcome o = read_site(options());
+  ASSERT_EQ(o.records.size(), 2U);
+  EXPECT_EQ(o.records[0].loc, "");
+  EXPECT_EQ(o.records[0].problem, "cannot read locked.html: Permission denied");
+  EXPECT_EQ(o.records[1], page(2, "ok.html"));
+}
+
+TEST_F(SiteSource, RefusesWhatItCannotWorkWith) {
+  write(root_ / "file.html", "x");
+  const struct {
+    std::string_view name;
+    std::string root;
+    std::string base_url;
+    lastmod_policy lastmod;
+    std::vector<site_pattern> patterns;
+    std::string_view message;
+  } cases[] = {
+      {"missing root", (tmp_ / "nope").string(), std::string(base),
+       lastmod_policy::none, default_site_patterns(),
+       "cannot read site directory"},
+      {"root is a file", (root_ / "file.html").string(), std::string(base),
+       lastmod_policy::none, default_site_patterns(), "is not a directory"},
+      {"bad base", root_.string(), "ftp://example.com/", lastmod_policy::none,
+       default_site_patterns(), "base URL ftp://example.com/"},
+      {"content without state", root_.string(), std::string(base),
+       lastmod_policy::content, default_site_patterns(),
+       "needs a state database"},
+      {"empty pattern",
+       root_.string(),
+       std::string(base),
+       lastmod_policy::none,
+       {{"", true}},
+       "empty"},
+  };
+  for (const auto& c : cases) {
+    site_source_options o;
+    o.root = c.root;
+    o.base_url = c.base_url;
+    o.lastmod = c.lastmod;
+    o.patterns = c.patterns;
+    auto reader = open_site_source(o);
+    ASSERT_FALSE(reader.has_value()) << c.name;
+    EXPECT_NE(reader.err().message.find(c.message), std::string::npos)
+        << c.name << ": " << reader.err().message;
+  }
+}
+
+TEST(SitePatterns, DecideLikeGitignore) {
+  using v = site_patterns::verdict;
+  const struct {
+    std::vector<site_pattern> patterns;
+    std::string_view path;
+    bool is_dir;
+    v want;
+  } cases[] = {
+      {{{"*.html", true}}, "a.html", false, v::include},
+      {{{"*.html", true}}, "x/y/a.html", false, v::include},
+      {{{"*.html", true}}, "a.htm", false, v::none},
+      {{{"*.html", true}}, "A.HTML", false, v::none},  // case-sensitive
+      {{{"*.html", true}}, "a.html/b", false, v::none},
+      {{{"/about.html", true}}, "about.html", false, v::include},
+      {{{"/about.html", true}}, "x/about.html", false, v::none},
+      {{{"blog/*.html", true}}, "blog/a.html", false, v::include},
+      {{{"blog/*.html", true}}, "blog/x/a.html", false, v::none},
+      {{{"blog/*.html", true}}, "x/blog/a.html", false, v::none},
+      {{{"blog/**", true}}, "blog/a", false, v::include},
+      {{{"blog/**", true}}, "blog/x/y.pdf", false, v::include},
+      {{{"blog/**", true}}, "blog", true, v::none},
+      {{{"**/a.html", true}}, "a.html", false, v::include},
+      {{{"**/a.html", true}}, "x/y/a.html", false, v::include},
+      {{{"a/**/b.html", true}}, "a/b.html", false, v::include},
+      {{{"a/**/b.html", true}}, "a/x/y/b.html", false, v::include},
+      {{{"a/**/b.html", true}}, "a/xb.html", false, v::none},
+      {{{"a**b", true}}, "axyb", false, v::include},  // '**' inside is '*'
+      {{{"a**b", true}}, "ax/yb", false, v::none},
+      {{{"drafts/", false}}, "drafts", true, v::exclude},
+      {{{"drafts/", false}}, "x/drafts", true, v::exclude},
+      {{{"drafts/", false}}, "drafts", false, v::none},  // directories only
+      {{{"*.html", true}, {"secret.html", false}},
+       "a/secret.html",
+       false,
+       v::exclude},
+      {{{"secret.html", false}, {"*.html", true}},
+       "a/secret.html",
+       false,
+       v::include},  // the last match decides
+      {{{"page?.html", true}}, "page1.html", false, v::include},
+      {{{"page?.html", true}}, "page12.html", false, v::none},
+      {{{"a?b", true}}, "a/b", false, v::none},  // '?' never matches '/'
+      {{{"page[0-9].html", true}}, "page5.html", false, v::include},
+      {{{"page[0-9].html", true}}, "pagex.html", false, v::none},
+      {{{"page[!0-9].html", true}}, "pagex.html", false, v::include},
+      {{{"page[!0-9].html", true}}, "page5.html", false, v::none},
+      {{{"[]x].html", true}}, "].html", false, v::include},
+      {{{"\\*.html", true}}, "*.html", false, v::include},
+      {{{"\\*.html", true}}, "a.html", false, v::none},
+      {{{"[abc", true}}, "[abc", false, v::include},  // no ']': literal
+      {{{"café/*", true}}, "café/x.html", false, v::include},
+  };
+  for (const auto& c : cases) {
+    auto patterns = site_patterns::make(c.patterns);
+    ASSERT_TRUE(patterns.has_value()) << c.patterns[0].glob;
+    EXPECT_EQ(patterns->decide(c.path, c.is_dir), c.want)
+        << c.patterns.back().glob << " on " << c.path;
+  }
+}
+
+TEST(SitePatterns, MatchPathologicalPatternsQuickly) {
+  // Backtracking would take 2^30 steps here.
+  auto patterns = site_patterns::make(
+      {{"*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b",
+        true}});
+  ASSERT_TRUE(patterns.has_value());
+  EXPECT_FALSE(patterns->includes(std::string(200, 'a')));
+  EXPECT_TRUE(patterns->includes(std::string(200, 'a') + "b"));
+}
+
+TEST(SitePatterns, RefuseEmptyPatterns) {
+  for (std::string_view glob : {"", "/", "//"}) {
+    EXPECT_FALSE(site_patterns::make({{std::string(glob), true}}).has_value())
+        << glob;
+  }
+}
+
+TEST(SiteSourceLastmod, FormatsUnixTimesInUtc) {
+  const struct {
+    std::int64_t seconds;
+    std::string_view want;
+  } cases[] = {
+      {0, "1970-01-01T00:00:00Z"},
+      {1614834367, "2021-03-04T05:06:07Z"},
+      {951782400, "2000-02-29T00:00:00Z"},
+      {-1, "1969-12-31T23:59:59Z"},
+      {253402300799, "9999-12-31T23:59:59Z"},
+      {253402300800, ""},
+      {-62135596800, "0001-01-01T00:00:00Z"},
+      {-62135596801, ""},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(lastmod_from_unix_time(c.seconds), c.want) << c.seconds;
+  }
+}
+
+TEST(SiteSourceLastmod, ParsesPolicyNames) {
+  EXPECT_EQ(parse_lastmod_policy("mtime"), lastmod_policy::mtime);
+  EXPECT_EQ(parse_lastmod_policy("content"), lastmod_policy::content);
+  EXPECT_EQ(parse_lastmod_policy("none"), lastmod_policy::none);
+  EXPECT_EQ(parse_lastmod_policy("Content"), std::nullopt);
+}
+
+// --lastmod content across runs of a small site.
+class ContentLastmod : public SiteSource {
+ protected:
+  void SetUp() override {
+    SiteSource::SetUp();
+    state_ = (tmp_ / "state.db").string();
+    // Times: T1 the first build, later builds later.
+    write_page("a.html", "alpha", "", T1);
+    write_page("b.html", "beta", "", T1);
+    write_page("sub/index.html", "gamma", "", T1);
+  }
+
+  static constexpr std::time_t T1 = 1700000000;  // 2023-11-14T22:13:20Z
+  static constexpr std::time_t T2 = 1710000000;  // 2024-03-09T16:00:00Z
+  static constexpr std::time_t T3 = 1720000000;  // 2024-07-03T09:46:40Z
+  static constexpr std::time_t T4 = 1730000000;  // 2024-10-27T03:33:20Z
+
+  // A page as a site generator writes it, with a build stamp that changes
+  // on every build.
+  void write_page(const std::string& path, std::string_view text,
+                  std::string_view stamp, std::time_t mtime) {
+    write(root_ / path, html("<meta name=\"generator\" content=\"gen " +
+                                 std::string(stamp) + "\">",
+                             "<p>" + std::string(text) + "</p>"));
+    set_mtime(root_ / path, mtime);
+  }
+
+  // A full run: reads the site, then commits (when `commit`).
+  struct run_result {
+    std::vector<rec> records;
+    state_changes changes;
+  };
+  run_result run(bool commit = true) {
+    run_result out;
+    auto db = state_db::open(state_);
+    EXPECT_TRUE(db.has_value()) << (db ? "" : db.err().message);
+    if (!db) return out;
+    EXPECT_TRUE((*db)->begin_run());
+    site_source_options o = options();
+    o.lastmod = lastmod_policy::content;
+    o.state = db->get();
+    const outcome read = read_site(o);
+    EXPECT_EQ(read.error, "");
+    out.records = read.records;
+    auto changes = (*db)->changes();
+    EXPECT_TRUE(changes.has_value());
+    if (changes) out.changes = *changes;
+    if (commit) {
+      EXPECT_TRUE((*db)->commit_run());
+    }
+    return out;
+  }
+
+  std::string state_;
+};
+
+TEST_F(ContentLastmod, FirstRunUsesModificationTimesAndAddsEverything) {
+  const run_result r = run();
+  const std::vector<rec> want = {page(1, "a.html", "2023-11-14T22:13:20Z"),
+                                 page(2, "b.html", "2023-11-14T22:13:20Z"),
+                                 page(3, "sub/", "2023-11-14T22:13:20Z")};
+  EXPECT_EQ(r.records, want);
+  EXPECT_EQ(r.changes.added,
+            (std::vector<std::string>{std::string(base) + "a.html",
+                                      std::string(base) + "b.html",
+                                      std::string(base) + "sub/"}));
+}
+
+TEST_F(ContentLastmod, RebuildingEverythingWithoutChangesKeepsEveryLastmod) {
+  const run_result first = run();
+  // The generator rewrites every file, with a new build stamp.
+  write_page("a.html", "alpha", "build 2", T2);
+  write_page("b.html", "beta", "build 2", T2);
+  write_page("sub/index.html", "gamma", "build 2", T2);
+  const run_result second = run();
+  EXPECT_EQ(second.records, first.records);
+  EXPECT_TRUE(second.changes.empty());
+}
+
+TEST_F(ContentLastmod, EditingOnePageChangesOnlyItsLastmod) {
+  run();
+  write_page("a.html", "alpha", "build 2", T2);
+  write_page("b.html", "beta, edited", "build 2", T2);
+  write_page("sub/index.html", "gamma", "build 2", T2);
+  const run_result r = run();
+  const std::vector<rec> want = {page(1, "a.html", "2023-11-14T22:13:20Z"),
+                                 page(2, "b.html", "2024-03-09T16:00:00Z"),
+                                 page(3, "sub/", "2023-11-14T22:13:20Z")};
+  EXPECT_EQ(r.records, want);
+  EXPECT_EQ(r.changes.changed,
+            std::vector<std::string>{std::string(base) + "b.html"});
+  EXPECT_TRUE(r.changes.added.empty());
+  EXPECT_TRUE(r.changes.removed.empty());
+  // The next rebuild keeps the edit's lastmod.
+  write_page("b.html", "beta, edited", "build 3", T3);
+  EXPECT_EQ(run().records, want);
+}
+
+TEST_F(ContentLastmod, ListsRemovedAndAddedPages) {
+  run();
+  fs::remove(root_ / "b.html");
+  write_page("c.html", "new", "", T2);
+  const run_result r = run();
+  EXPECT_EQ(r.changes.added,
+            std::vector<std::string>{std::string(base) + "c.html"});
+  EXPECT_EQ(r.changes.removed,
+            std::vector<std::string>{std::string(base) + "b.html"});
+  // A page that becomes noindex leaves the set too.
+  write(root_ / "a.html",
+        html(R"(<meta name="robots" content="noindex">)", "<p>alpha</p>"));
+  EXPECT_EQ(run().changes.removed,
+            std::vector<std::string>{std::string(base) + "a.html"});
+}
+
+TEST_F(ContentLastmod, HashesOtherFileTypesByTheirBytes) {
+  write(root_ / "doc.pdf", "%PDF one");
+  set_mtime(root_ / "doc.pdf", T1);
+  auto with_pdf = [&] {
+    auto db = state_db::open(state_);
+    EXPECT_TRUE(db.has_value() && (*db)->begin_run());
+    site_source_options o = options();
+    o.lastmod = lastmod_policy::content;
+    o.state = db->get();
+    o.patterns = {{"*.pdf", true}};
+    const outcome read = read_site(o);
+    EXPECT_TRUE((*db)->commit_run());
+    return read.records.empty() ? std::string() : read.records[0].lastmod;
+  };
+  EXPECT_EQ(with_pdf(), "2023-11-14T22:13:20Z");
+  set_mtime(root_ / "doc.pdf", T2);  // touched
+  EXPECT_EQ(with_pdf(), "2023-11-14T22:13:20Z");
+  write(root_ / "doc.pdf", "%PDF two");
+  set_mtime(root_ / "doc.pdf", T3);
+  EXPECT_EQ(with_pdf(), "2024-07-03T09:46:40Z");
+}
+
+TEST_F(ContentLastmod, ARunKilledBeforeItsCommitDoesNotAdvanceTheState) {
+  run();
+  write_page("a.html", "alpha, edited", "build 2", T2);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    // Reads the edit (sitemaps written), then dies before publish and
+    // commit: _exit runs no destructor, as a crash.
+    const run_result r = run(/*commit=*/false);
+    ::_exit(r.records.size() == 3 &&
+                    r.records[0].lastmod == "2024-03-09T16:00:00Z"
+                ? 0
+                : 3);
+  }
+  int wstatus = 0;
+  ASSERT_EQ(::waitpid(child, &wstatus, 0), child);
+  ASSERT_TRUE(WIFEXITED(wstatus));
+  ASSERT_EQ(WEXITSTATUS(wstatus), 0);
+  // The edit is still news to the state: the crashed run committed nothing.
+  write_page("a.html", "alpha, edited", "build 3", T4);
+  const run_result r = run();
+  EXPECT_EQ(r.changes.changed,
+            std::vector<std::string>{std::string(base) + "a.html"});
+  EXPECT_EQ(r.records[0], page(1, "a.html", "2024-10-27T03:33:20Z"));
+  EXPECT_EQ(r.records[1], page(2, "b.html", "2023-11-14T22:13:20Z"));
+}
+
+}  // namespace
+}  // namespace sitemill
