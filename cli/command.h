@@ -22,6 +22,10 @@ enum exit_code : int {
 /// parsing has succeeded, and returns the exit code.
 using command_runner = std::function<int()>;
 command_runner setup_generate(CLI::App& app);
+command_runner setup_check(CLI::App& app);
+command_runner setup_robots(CLI::App& app);
+command_runner setup_ping(CLI::App& app);
+command_runner setup_indexnow(CLI::App& app);
 
 /// Set by SIGINT/SIGTERM; long-running commands poll it and stop cleanly.
 bool interrupted() noexcept;

@@ -2,8 +2,10 @@
 //
 // Exit codes (every subcommand):
 //   0  done: the set was published / no errors were found
-//   1  the data stopped us: nothing was published (see the messages)
-//   2  usage error, unreadable input or an I/O failure
+//   1  the data stopped us: nothing was published (see the messages) / the
+//      checked sitemaps have errors
+//   2  usage error, unreadable input (a check target that cannot be read at
+//      all) or an I/O failure
 //   130 interrupted by SIGINT or SIGTERM: nothing was published
 #include <csignal>
 #include <cstdio>
@@ -29,12 +31,16 @@ int main(int argc, char** argv) {
                        std::string("sitemill ") + SITEMILL_VERSION);
   app.require_subcommand(1);
   app.footer(
-      "Exit codes: 0 done; 1 the data stopped us (nothing published); 2 usage "
-      "or I/O error;\n"
+      "Exit codes: 0 done; 1 the data stopped us (nothing published) or check "
+      "found errors;\n2 usage or I/O error, or a check target unreadable; "
       "130 interrupted. Run 'sitemill COMMAND --help' for a command's "
       "options.");
 
   command_runner generate = setup_generate(app);
+  command_runner check = setup_check(app);
+  command_runner robots = setup_robots(app);
+  command_runner ping = setup_ping(app);
+  command_runner indexnow = setup_indexnow(app);
 
   try {
     app.parse(argc, argv);
@@ -51,5 +57,9 @@ int main(int argc, char** argv) {
   sigaction(SIGTERM, &sa, nullptr);
 
   if (app.got_subcommand("generate")) return generate();
+  if (app.got_subcommand("check")) return check();
+  if (app.got_subcommand("robots")) return robots();
+  if (app.got_subcommand("ping")) return ping();
+  if (app.got_subcommand("indexnow")) return indexnow();
   return exit_usage;
 }
