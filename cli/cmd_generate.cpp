@@ -27,6 +27,14 @@ struct generate_cli_options {
   std::string index = "auto";
   bool json_out = false;
   bool quiet = false;
+  std::string lastmod_policy_name = "mtime";
+  std::string index_files;
+  bool keep_index_files = false;
+  bool ignore_noindex = false, ignore_canonical = false, ignore_robots = false;
+  std::vector<std::string> rewrite_base;
+  CLI::Option* include_opt = nullptr;
+  CLI::Option* exclude_opt = nullptr;
+  CLI::App* command = nullptr;
 };
 
 std::string quote(std::string_view s) {
@@ -47,8 +55,9 @@ class reporter final : public generate_observer {
     if (spool_) std::fclose(spool_);
   }
 
-  void rejected(const record_issue& r) override { note(r, true); }
-  void warning(const record_issue& r) override { note(r, false); }
+  void rejected(const record_issue& r) override { note(r, 'R'); }
+  void warning(const record_issue& r) override { note(r, 'W'); }
+  void skipped(const record_issue& r) override { note(r, 'S'); }
 
   void progress(std::uint64_t records, std::size_t files) override {
     if (!progress_) return;
@@ -77,8 +86,8 @@ class reporter final : public generate_observer {
           spool_ ? "" : " (--json lists them all)");
   }
 
-  // Streams the spooled issues of one kind as a JSON array.
-  void write_json_array(std::FILE* out, bool rejected) {
+  // Streams the spooled issues of one kind ('R', 'W' or 'S') as a JSON array.
+  void write_json_array(std::FILE* out, char kind) {
     std::fputc('[', out);
     if (spool_) {
       std::rewind(spool_);
@@ -87,7 +96,7 @@ class reporter final : public generate_observer {
       bool first = true;
       ssize_t n;
       while ((n = ::getline(&line, &cap, spool_)) > 0) {
-        if ((line[0] == 'R') != rejected) continue;
+        if (line[0] != kind) continue;
         if (!first) std::fputc(',', out);
         first = false;
         std::fwrite(line + 1, 1, static_cast<std::size_t>(n - 2),
@@ -99,28 +108,31 @@ class reporter final : public generate_observer {
   }
 
  private:
-  void note(const record_issue& r, bool rejected) {
+  void note(const record_issue& r, char kind) {
     if (spool_) {
-      std::string row = rejected ? "R" : "W";
+      std::string row(1, kind);
       row += "{\"input\":" + quote(r.input) +
              ",\"line\":" + std::to_string(r.line) +
              ",\"reason\":" + quote(r.reason) + "}\n";
       std::fwrite(row.data(), 1, row.size(), spool_);
     }
-    if (quiet_ && !rejected) return;
+    if (quiet_ && kind != 'R') return;
     if (printed_ >= max_printed_issues) {
       ++hidden_;
       return;
     }
     ++printed_;
     clear_progress();
+    const char* word = kind == 'R'   ? "rejected"
+                       : kind == 'W' ? "warning"
+                                     : "skipped";
     if (r.line > 0)
       std::fprintf(stderr, "%s:%llu: %s: %s\n", r.input.c_str(),
-                   static_cast<unsigned long long>(r.line),
-                   rejected ? "rejected" : "warning", r.reason.c_str());
+                   static_cast<unsigned long long>(r.line), word,
+                   r.reason.c_str());
     else
-      std::fprintf(stderr, "%s: %s: %s\n", r.input.c_str(),
-                   rejected ? "rejected" : "warning", r.reason.c_str());
+      std::fprintf(stderr, "%s: %s: %s\n", r.input.c_str(), word,
+                   r.reason.c_str());
   }
 
   bool quiet_;
@@ -149,9 +161,25 @@ void print_json(const generate_report& r, reporter& rep) {
       static_cast<unsigned long long>(r.records),
       static_cast<unsigned long long>(r.written),
       static_cast<unsigned long long>(r.duplicates));
-  rep.write_json_array(out, true);
+  rep.write_json_array(out, 'R');
   std::fputs(",\"warnings\":", out);
-  rep.write_json_array(out, false);
+  rep.write_json_array(out, 'W');
+  std::fputs(",\"skipped\":", out);
+  rep.write_json_array(out, 'S');
+  if (r.changes) {
+    auto list = [&](const char* key, const std::vector<std::string>& urls,
+                    bool last) {
+      std::fprintf(out, "\"%s\":[", key);
+      for (std::size_t i = 0; i < urls.size(); ++i)
+        std::fprintf(out, "%s%s", i ? "," : "", quote(urls[i]).c_str());
+      std::fputs(last ? "]" : "],", out);
+    };
+    std::fputs(",\"changes\":{", out);
+    list("added", r.changes->added, false);
+    list("changed", r.changes->changed, false);
+    list("removed", r.changes->removed, true);
+    std::fputc('}', out);
+  }
   std::fputs("}\n", out);
   std::fflush(out);
 }
@@ -211,6 +239,40 @@ int run_generate(generate_cli_options& o) {
                                            : compression::normal;
   g.index = o.index == "always" ? index_mode::always : index_mode::automatic;
 
+  // The directory source. --include and --exclude patterns keep the order
+  // they were given in, since a later pattern wins (as in .gitignore).
+  if (auto policy = parse_lastmod_policy(o.lastmod_policy_name))
+    g.site.lastmod = *policy;
+  if (!o.index_files.empty()) {
+    g.site.index_files.clear();
+    for (std::size_t start = 0; start <= o.index_files.size();) {
+      std::size_t comma = o.index_files.find(',', start);
+      if (comma == std::string::npos) comma = o.index_files.size();
+      if (comma > start)
+        g.site.index_files.push_back(
+            o.index_files.substr(start, comma - start));
+      start = comma + 1;
+    }
+  }
+  g.site.map_index_files = !o.keep_index_files;
+  g.site.honour_noindex = !o.ignore_noindex;
+  g.site.honour_canonical = !o.ignore_canonical;
+  g.site.honour_robots = !o.ignore_robots;
+  if (o.include_opt->count() + o.exclude_opt->count() > 0) {
+    g.site.patterns = default_site_patterns();
+    std::size_t inc = 0, exc = 0;
+    for (const CLI::Option* opt : o.command->parse_order()) {
+      if (opt == o.include_opt)
+        g.site.patterns.push_back(
+            {o.include_opt->as<std::vector<std::string>>()[inc++], true});
+      else if (opt == o.exclude_opt)
+        g.site.patterns.push_back(
+            {o.exclude_opt->as<std::vector<std::string>>()[exc++], false});
+    }
+  }
+  if (o.rewrite_base.size() == 2)
+    g.sitemap.rewrite_base = {o.rewrite_base[0], o.rewrite_base[1]};
+
   reporter rep(o.json_out, o.quiet);
   generate_report r = generate(g, rep);
   rep.clear_progress();
@@ -223,18 +285,21 @@ int run_generate(generate_cli_options& o) {
         std::uint64_t urls = 0;
         for (const auto& f : r.files)
           if (f.type != document_type::sitemapindex) urls += f.urls;
-        std::fprintf(stderr,
-                     "sitemill: published %zu file%s to %s (entry %s): %llu "
-                     "URLs written, "
-                     "%llu duplicates, %llu rejected, %llu warnings, from %llu "
-                     "records\n",
-                     r.files.size(), r.files.size() == 1 ? "" : "s",
-                     g.out_dir.c_str(), r.entry.c_str(),
-                     static_cast<unsigned long long>(urls),
-                     static_cast<unsigned long long>(r.duplicates),
-                     static_cast<unsigned long long>(r.rejected),
-                     static_cast<unsigned long long>(r.warnings),
-                     static_cast<unsigned long long>(r.records));
+        std::fprintf(
+            stderr,
+            "sitemill: published %zu file%s to %s (entry %s): %llu "
+            "URLs written, "
+            "%llu duplicates, %llu rejected, %llu warnings, from %llu "
+            "records%s\n",
+            r.files.size(), r.files.size() == 1 ? "" : "s", g.out_dir.c_str(),
+            r.entry.c_str(), static_cast<unsigned long long>(urls),
+            static_cast<unsigned long long>(r.duplicates),
+            static_cast<unsigned long long>(r.rejected),
+            static_cast<unsigned long long>(r.warnings),
+            static_cast<unsigned long long>(r.records),
+            r.skipped
+                ? (" (" + std::to_string(r.skipped) + " pages skipped)").c_str()
+                : "");
         std::size_t indexes = 0;
         for (const auto& f : r.files)
           indexes += f.type == document_type::sitemapindex;
@@ -279,8 +344,11 @@ command_runner setup_generate(CLI::App& app) {
       "index.\n"
       "Publishing is atomic: a failed or killed run leaves the old set as it "
       "was.");
-  cmd->add_option("inputs", o->run.inputs, "Input files, or - for stdin")
-      ->required();
+  o->command = cmd;
+  cmd->add_option(
+      "inputs", o->run.inputs,
+      "URL lists (.txt, .tsv, .csv, .jsonl, .ndjson, gzipped or not), or - for "
+      "stdin");
   cmd->add_option("--base-url", o->run.base_url,
                   "URL of the directory the set is published at; relative "
                   "inputs resolve "
@@ -331,6 +399,71 @@ command_runner setup_generate(CLI::App& app) {
   cmd->add_option("--threads", o->run.threads,
                   "Compression threads (0: one per core)")
       ->capture_default_str();
+  auto* site = "Sources: a site's output directory";
+  cmd->add_option(
+         "--from-dir", o->run.from_dirs,
+         "Walk a site's output directory for pages (HTML by default; see "
+         "--include). "
+         "Pages with meta robots noindex, a canonical link to another URL, or "
+         "disallowed by the directory's robots.txt are skipped and reported")
+      ->group(site);
+  o->include_opt =
+      cmd->add_option("--include",
+                      "Also list files matching GLOB (gitignore-like; "
+                      "later patterns win)")
+          ->group(site)
+          ->type_name("GLOB")
+          ->expected(1)
+          ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  o->exclude_opt =
+      cmd->add_option("--exclude",
+                      "Leave out files or directories matching GLOB")
+          ->group(site)
+          ->type_name("GLOB")
+          ->expected(1)
+          ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--lastmod", o->lastmod_policy_name,
+                  "lastmod of directory pages: mtime (file time), content "
+                  "(when the content "
+                  "last changed, needs --state) or none")
+      ->check(CLI::IsMember({"mtime", "content", "none"}))
+      ->capture_default_str()
+      ->group(site);
+  cmd->add_option(
+         "--state", o->run.state_path,
+         "SQLite state file: content hashes for --lastmod content; with it, "
+         "--json lists "
+         "the URLs added, changed and removed since the last published run")
+      ->group(site);
+  cmd->add_option("--index-files", o->index_files,
+                  "File names that stand for their directory's URL (default "
+                  "index.html,index.htm)")
+      ->group(site);
+  cmd->add_flag("--keep-index-files", o->keep_index_files,
+                "List a/index.html as a/index.html, not a/")
+      ->group(site);
+  cmd->add_flag("--ignore-noindex", o->ignore_noindex,
+                "List pages with meta robots noindex")
+      ->group(site);
+  cmd->add_flag("--ignore-canonical", o->ignore_canonical,
+                "List pages whose canonical link names another URL")
+      ->group(site);
+  cmd->add_flag("--ignore-robots", o->ignore_robots,
+                "List pages the site's robots.txt disallows")
+      ->group(site);
+  auto* maps = "Sources: existing sitemaps";
+  cmd->add_option("--from-sitemap", o->run.from_sitemaps,
+                  "Read an existing sitemap, index (children followed), text "
+                  "sitemap or feed, "
+                  "local or http(s), gzipped or not; its lastmod, changefreq "
+                  "and priority carry "
+                  "over")
+      ->group(maps);
+  cmd->add_option("--rewrite-base", o->rewrite_base,
+                  "OLD NEW: rewrite locs starting with OLD to start with NEW "
+                  "(site migrations)")
+      ->expected(2)
+      ->group(maps);
   cmd->add_flag("--strict", o->run.strict,
                 "Publish nothing if any record is rejected or any field is "
                 "invalid (exit 1)");

@@ -28,8 +28,14 @@ std::string extension_for(const generate_options& o) {
 }
 
 status check_options(const generate_options& o) {
-  if (o.inputs.empty())
-    return error{"no input: give one or more files, or - for stdin"};
+  if (o.inputs.empty() && o.from_dirs.empty() && o.from_sitemaps.empty())
+    return error{
+        "no input: give list files (or - for stdin), --from-dir or "
+        "--from-sitemap"};
+  if (o.site.lastmod == lastmod_policy::content && !o.from_dirs.empty() &&
+      o.state_path.empty())
+    return error{
+        "--lastmod content needs --state FILE to remember content hashes"};
   if (o.out_dir.empty()) return error{"--out is required"};
   if (o.base_url.empty()) return error{"--base-url is required"};
   if (o.max_urls < 1 || o.max_urls > max_urls_per_sitemap)
@@ -64,6 +70,12 @@ class run {
     auto pub = publisher::open(o_.out_dir, o_.name);
     if (!pub) return fail(pub.err().message);
     pub_ = std::move(*pub);
+    if (!o_.state_path.empty()) {
+      auto db = state_db::open(o_.state_path);
+      if (!db) return fail(db.err().message);
+      state_ = std::move(*db);
+      if (status s = state_->begin_run(); !s) return fail(s.message());
+    }
     if (o_.gzip) pool_.emplace(o_.threads);
 
     writer_options wo;
@@ -97,6 +109,7 @@ class run {
     if (status s = stage_and_publish(writer.parts()); !s)
       return fail(s.message());
     report_.outcome = generate_outcome::published;
+    if (state_) commit_state();
     return std::move(report_);
   }
 
@@ -107,7 +120,19 @@ class run {
     return finish_early();
   }
 
+  // The state advances only with a published set, so its lastmods always
+  // describe what the world can fetch. Failing here after the publish
+  // leaves the old state: the next run sees those pages as changed again.
+  void commit_state() {
+    if (auto changes = state_->changes()) report_.changes = std::move(*changes);
+    if (status s = state_->commit_run(); !s)
+      issue(false, o_.state_path, 0,
+            "the sitemaps were published but the state was not saved: " +
+                s.message());
+  }
+
   generate_report finish_early() {
+    if (state_) state_->abandon_run();
     if (pool_) (void)pool_->wait();  // workers may still hold temporary files
     if (pub_) pub_->discard_temporaries();
     report_.files.clear();
@@ -144,7 +169,7 @@ class run {
 
   // Every input's reading options, resolved before any work starts so that
   // an unknown format fails the run at once.
-  result<std::vector<detail::entry_stage::input>> resolve_inputs() const {
+  result<std::vector<detail::entry_stage::input>> resolve_inputs() {
     std::vector<detail::entry_stage::input> inputs;
     for (const auto& path : o_.inputs) {
       reader_options ro;
@@ -159,7 +184,22 @@ class run {
         return error{path +
                      ": unknown input format; name it with --input-format"};
       }
-      inputs.push_back({path, std::move(ro)});
+      names_.push_back(path == "-" ? "<stdin>" : path);
+      inputs.push_back({[path, ro] { return record_reader::open(path, ro); }});
+    }
+    for (const auto& dir : o_.from_dirs) {
+      site_source_options so = o_.site;
+      so.root = dir;
+      so.base_url = std::string(builder_.normalizer().base());
+      so.state = state_.get();
+      names_.push_back(dir);
+      inputs.push_back({[so] { return open_site_source(so); }});
+    }
+    for (const auto& location : o_.from_sitemaps) {
+      sitemap_source_options so = o_.sitemap;
+      so.location = location;
+      names_.push_back(location);
+      inputs.push_back({[so] { return open_sitemap_source(so); }});
     }
     return inputs;
   }
@@ -174,8 +214,7 @@ class run {
                               o_.type, entry_workers());
     std::uint64_t next_progress = progress_every;
     while (detail::record_batch* b = stage.next()) {
-      const std::string& input = o_.inputs[b->input];
-      const std::string name = input == "-" ? "<stdin>" : input;
+      const std::string& name = names_[b->input];
       // Prefetch a few records ahead of the probe: far enough to hide a
       // cache miss, near enough that the line is still in L1 when used.
       constexpr std::size_t ahead = 16;
@@ -211,14 +250,23 @@ class run {
               const std::string& name, sitemap_writer& writer) {
     const auto& rec = b.records[i];
     const auto& res = b.results[i];
+    // A reader that reads several documents (an index and its children)
+    // names the one each record came from.
+    std::string_view from = b.field(rec, detail::record_batch::source_field);
+    const std::string& where = from.empty() ? name : (source_name_ = from);
+    if (res.skipped) {
+      ++report_.skipped;
+      obs_.skipped({where, rec.line, b.messages[res.reject_message]});
+      return {};
+    }
     ++report_.records;
     if (!res.written) {
-      issue(true, name, rec.line, b.messages[res.reject_message]);
+      issue(true, where, rec.line, b.messages[res.reject_message]);
       return {};
     }
     field_warnings_ += res.field_warnings;
     for (std::uint32_t w = res.warnings_begin; w < res.warnings_end; ++w)
-      issue(false, name, rec.line, b.messages[w]);
+      issue(false, where, rec.line, b.messages[w]);
     if (!seen_.insert(res.key)) {
       ++report_.duplicates;
       return {};
@@ -236,7 +284,7 @@ class run {
         ++report_.written;
         break;
       case add_status::too_large:
-        issue(true, name, rec.line,
+        issue(true, where, rec.line,
               "entry is larger than --max-bytes allows in one file");
         break;
       case add_status::failed:
@@ -311,6 +359,9 @@ class run {
   std::deque<file_digest> digests_;  // stable addresses: sinks report into them
   std::vector<std::string> temp_paths_;  // parallel to digests_
   detail::url_set seen_;
+  std::vector<std::string> names_;  // each input's name in diagnostics
+  std::unique_ptr<state_db> state_;
+  std::string source_name_;  // scratch for a record's source document
   std::uint64_t field_warnings_ = 0;
   generate_report report_;
 };

@@ -23,6 +23,9 @@
 #include "sitemill/publish.h"
 #include "sitemill/record_reader.h"
 #include "sitemill/sink.h"
+#include "sitemill/site_source.h"
+#include "sitemill/sitemap_source.h"
+#include "sitemill/state_db.h"
 #include "sitemill/writer.h"
 
 namespace sitemill {
@@ -51,6 +54,22 @@ struct generate_options {
   bool strict = false;           ///< a bad record or field publishes nothing
   unsigned threads = 0;          ///< compression threads; 0: one per core
   std::string name = "sitemap";  ///< file name stem
+
+  // Other sources, read after the list inputs (issue 4). Every source is
+  // deduplicated against all the others; the first record of a URL wins.
+  /// Site output directories walked for pages (--from-dir).
+  std::vector<std::string> from_dirs;
+  /// How the directory source finds pages; root and base_url are filled in
+  /// per directory, state from `state_path`.
+  site_source_options site;
+  /// Existing sitemaps (paths or URLs) read as sources (--from-sitemap).
+  std::vector<std::string> from_sitemaps;
+  /// Caps, HTTP settings and --rewrite-base for the sitemap sources.
+  sitemap_source_options sitemap;
+  /// The state database (--state): with lastmod policy content it keeps
+  /// each page's content hash; it is committed only when the publish
+  /// succeeds, and the report lists the run's changes.
+  std::string state_path;
 };
 
 /// A record that was rejected, or a field or note worth a warning.
@@ -67,6 +86,9 @@ class generate_observer {
   virtual ~generate_observer() = default;
   virtual void rejected(const record_issue&) {}
   virtual void warning(const record_issue&) {}
+  /// A page a source skipped on purpose (noindex, canonical, robots.txt):
+  /// not a record, but worth saying.
+  virtual void skipped(const record_issue&) {}
   /// Called every 65,536 records, and once at the end of each input.
   virtual void progress(std::uint64_t /*records*/, std::size_t /*files*/) {}
   /// Polled between records; true stops the run (nothing is published).
@@ -91,6 +113,10 @@ struct generate_report {
   std::uint64_t duplicates = 0;       ///< records whose URL was already written
   std::uint64_t rejected = 0;
   std::uint64_t warnings = 0;
+  std::uint64_t skipped = 0;  ///< pages skipped on purpose (not records)
+  /// With a state database: URLs added, changed and removed since the last
+  /// published run, as the state tracks them (directory pages).
+  std::optional<state_changes> changes;
 };
 
 /// Runs the whole pipeline. Never throws for bad input or I/O failures (they

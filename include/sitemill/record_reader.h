@@ -44,6 +44,13 @@ struct input_record {
   /// Non-empty when the record could not be split (an unterminated quote,
   /// invalid JSON, a missing loc column): the reason, and the fields are empty.
   std::string_view problem;
+  /// Non-empty: this page was skipped on purpose (noindex, a canonical link
+  /// to another URL, robots.txt), the reason; not a record. `loc` still names
+  /// the page, so the report can say which.
+  std::string_view skipped;
+  /// Non-empty when one reader reads several documents (a sitemap index and
+  /// its children): the document this record came from, for diagnostics.
+  std::string_view source;
 };
 
 /// Column names recognised in a header row (and by --columns); case-insensitive.

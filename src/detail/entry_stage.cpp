@@ -22,8 +22,11 @@ enum field_index {
   lastmod_field,
   changefreq_field,
   priority_field,
-  problem_field
+  problem_field,
+  skipped_field,
+  source_field
 };
+static_assert(source_field == record_batch::source_field);
 
 }  // namespace
 
@@ -91,7 +94,7 @@ struct entry_stage::impl {
 
   void read_all() {
     for (std::size_t i = 0; i < inputs.size(); ++i) {
-      auto opened = record_reader::open(inputs[i].path, inputs[i].options);
+      auto opened = inputs[i].open();
       if (!opened) return finish_reading(opened.err().message);
       record_reader& reader = **opened;
       record_batch* b = take_free();
@@ -106,6 +109,8 @@ struct entry_stage::impl {
         copy_field(*b, r, changefreq_field, rec.changefreq);
         copy_field(*b, r, priority_field, rec.priority);
         copy_field(*b, r, problem_field, rec.problem);
+        copy_field(*b, r, skipped_field, rec.skipped);
+        copy_field(*b, r, source_field, rec.source);
         if (b->records.size() >= batch_records ||
             b->raw.size() >= batch_raw_bytes) {
           push(b);
@@ -128,6 +133,15 @@ struct entry_stage::impl {
     for (std::size_t i = 0; i < b.records.size(); ++i) {
       const auto& r = b.records[i];
       auto& res = b.results[i];
+      if (std::string_view why = b.field(r, skipped_field); !why.empty()) {
+        res.skipped = true;
+        res.reject_message = static_cast<std::uint32_t>(b.messages.size());
+        std::string what(b.field(r, loc_field));
+        what += ": ";
+        what += why;
+        b.messages.push_back(std::move(what));
+        continue;
+      }
       if (std::string_view problem = b.field(r, problem_field);
           !problem.empty()) {
         res.reject_message = static_cast<std::uint32_t>(b.messages.size());

@@ -12,6 +12,7 @@
 #define SITEMILL_DETAIL_ENTRY_STAGE_H
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,9 +34,9 @@ struct record_batch {
   // Filled by the reader: raw field text copied into one arena.
   struct raw_record {
     std::uint64_t line = 0;
-    std::uint32_t offset[5] =
-        {};  // loc, lastmod, changefreq, priority, problem
-    std::uint32_t length[5] = {};
+    // loc, lastmod, changefreq, priority, problem, skipped, source
+    std::uint32_t offset[7] = {};
+    std::uint32_t length[7] = {};
   };
   std::string raw;
   std::vector<raw_record> records;
@@ -45,8 +46,8 @@ struct record_batch {
 
   // Filled by a worker, one result per record.
   struct result {
-    bool written = false;  ///< an entry (else: rejected)
-    bool fragment_removed = false;
+    bool written = false;  ///< an entry (else: rejected or skipped)
+    bool skipped = false;  ///< skipped on purpose by its source: not a record
     std::uint32_t xml_offset = 0, xml_length = 0;
     url_set::key key{};
     std::optional<w3c_datetime> lastmod;
@@ -58,6 +59,8 @@ struct record_batch {
   std::vector<result> results;
   std::vector<std::string> messages;
 
+  /// Index of the field naming a record's source document (see field()).
+  static constexpr int source_field = 6;
   std::string_view field(const raw_record& r, int i) const {
     return std::string_view(raw).substr(r.offset[i], r.length[i]);
   }
@@ -66,9 +69,10 @@ struct record_batch {
 
 class entry_stage {
  public:
+  /// One source of records: a list file, a directory, a sitemap. Opened on
+  /// the reader thread when its turn comes.
   struct input {
-    std::string path;
-    reader_options options;
+    std::function<result<std::unique_ptr<record_reader>>()> open;
   };
 
   /// Starts reading `inputs` in order with `workers` entry threads (at

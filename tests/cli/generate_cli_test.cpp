@@ -732,7 +732,7 @@ TEST(GenerateCli, JsonIsExactlyOneObjectWhoseCountsAddUp) {
   std::sort(keys.begin(), keys.end());
   EXPECT_EQ(keys,
             (std::vector<std::string>{"duplicates", "entry", "files", "records",
-                                      "rejected", "warnings", "written"}));
+                                      "rejected", "skipped", "warnings", "written"}));
   EXPECT_EQ(g.run.out.find('\n'), g.run.out.size() - 1)
       << "one line, one object";
   EXPECT_EQ(j["written"], 2);
@@ -764,7 +764,7 @@ TEST(GenerateCli, UsageErrorsExitTwoWithAMessage) {
   const std::vector<row> rows = {
       {{"generate", "--base-url", base, in}, "--out"},
       {{"generate", "--out", out, in}, "--base-url"},
-      {{"generate", "--base-url", base, "--out", out}, "inputs"},
+      {{"generate", "--base-url", base, "--out", out}, "no input"},
       {{"generate", "--base-url", base, "--out", out, "--max-urls", "50001",
         in},
        "--max-urls"},

@@ -1,0 +1,273 @@
+// End-to-end runs of generate's other sources (issue 4): a site's output
+// directory with truthful lastmod kept in a state database, existing
+// sitemaps (local, remote, feeds), and several sources mixed in one run.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <ctime>
+#include <filesystem>
+
+#include "support/http_server.h"
+#include "support/run.h"
+
+namespace sitemill::testing {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::UnorderedElementsAre;
+
+const std::string base = "https://www.example.com/";
+
+// Sets a file's modification time, so lastmods are predictable.
+void set_mtime(const std::string& path, std::time_t when) {
+  timespec times[2] = {{when, 0}, {when, 0}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), times, 0), 0) << path;
+}
+
+std::string page(std::string_view body, std::string_view head = "") {
+  return "<!doctype html><html><head><title>t</title>" + std::string(head) +
+         "</head><body>" + std::string(body) + "</body></html>\n";
+}
+
+// loc -> lastmod ("" when absent) of every URL in a published set.
+std::map<std::string, std::string> lastmods(const published_set& set) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : all_entries(set))
+    out[e.at("loc")] = e.count("lastmod") ? e.at("lastmod") : "";
+  return out;
+}
+
+constexpr std::time_t jan_2024 = 1704067200;  // 2024-01-01T00:00:00Z
+constexpr std::time_t jun_2024 = 1717200000;  // 2024-06-01T00:00:00Z
+constexpr std::time_t jul_2024 = 1719792000;  // 2024-07-01T00:00:00Z
+
+TEST(GenerateSources, DirectoryListsPagesAndSkipsThemWithReasons) {
+  temp_dir t;
+  const std::string site = t / "site";
+  std::filesystem::create_directories(site + "/about");
+  std::filesystem::create_directories(site + "/blog");
+  std::filesystem::create_directories(site + "/private");
+  write_file(site + "/index.html", page("home"));
+  write_file(site + "/about/index.html", page("about"));
+  write_file(site + "/blog/draft.html",
+             page("draft", "<meta name=\"robots\" content=\"noindex\">"));
+  write_file(site + "/copy.html",
+             page("copy", "<link rel=\"canonical\" href=\"/about/\">"));
+  write_file(site + "/private/x.html", page("secret"));
+  write_file(site + "/robots.txt", "User-agent: *\nDisallow: /private/\n");
+  write_file(site + "/style.css", "body{}");
+  write_file(site + "/.hidden.html", page("hidden"));
+
+  auto g = generate_and_check(t / "out", {"--from-dir", site});
+  EXPECT_THAT(all_locs(g.set), UnorderedElementsAre(base, base + "about/"));
+  const auto& skipped = g.report["skipped"];
+  ASSERT_EQ(skipped.size(), 3u) << g.report.dump();
+  std::string reasons;
+  for (const auto& s : skipped)
+    reasons += s["reason"].get<std::string>() + "\n";
+  EXPECT_THAT(reasons, HasSubstr("draft.html"));
+  EXPECT_THAT(reasons, HasSubstr("noindex"));
+  EXPECT_THAT(reasons, HasSubstr("canonical"));
+  EXPECT_THAT(reasons, HasSubstr("robots.txt"));
+  EXPECT_EQ(g.report["records"], 2);
+}
+
+TEST(GenerateSources, ContentLastmodSurvivesARebuildAndFollowsAnEdit) {
+  temp_dir t;
+  const std::string site = t / "site";
+  std::filesystem::create_directories(site);
+  write_file(site + "/a.html", page("alpha"));
+  write_file(site + "/b.html", page("beta"));
+  set_mtime(site + "/a.html", jan_2024);
+  set_mtime(site + "/b.html", jan_2024);
+  const std::vector<std::string> args = {
+      "--from-dir", site,           "--lastmod", "content",
+      "--state",    t / "state.db", "--no-gzip"};
+
+  auto first = generate_and_check(t / "out", args);
+  EXPECT_EQ(lastmods(first.set),
+            (std::map<std::string, std::string>{
+                {base + "a.html", "2024-01-01T00:00:00Z"},
+                {base + "b.html", "2024-01-01T00:00:00Z"}}));
+  EXPECT_THAT(first.report["changes"]["added"],
+              UnorderedElementsAre(base + "a.html", base + "b.html"));
+  const auto published = snapshot(t / "out");
+
+  // A rebuild rewrites every file with the same content: nothing changes.
+  write_file(site + "/a.html", page("alpha"));
+  write_file(site + "/b.html", page("beta"));
+  set_mtime(site + "/a.html", jun_2024);
+  set_mtime(site + "/b.html", jun_2024);
+  auto rebuilt = generate_and_check(t / "out", args);
+  EXPECT_EQ(lastmods(rebuilt.set), lastmods(first.set));
+  EXPECT_TRUE(rebuilt.report["changes"]["added"].empty());
+  EXPECT_TRUE(rebuilt.report["changes"]["changed"].empty());
+  EXPECT_EQ(snapshot(t / "out"), published)
+      << "an unchanged site rewrites nothing";
+
+  // One page edited: only its lastmod moves.
+  write_file(site + "/b.html", page("beta, edited"));
+  set_mtime(site + "/b.html", jul_2024);
+  auto edited = generate_and_check(t / "out", args);
+  EXPECT_EQ(lastmods(edited.set),
+            (std::map<std::string, std::string>{
+                {base + "a.html", "2024-01-01T00:00:00Z"},
+                {base + "b.html", "2024-07-01T00:00:00Z"}}));
+  EXPECT_THAT(edited.report["changes"]["changed"],
+              ElementsAre(base + "b.html"));
+}
+
+TEST(GenerateSources, AFailedRunDoesNotAdvanceTheState) {
+  temp_dir t;
+  const std::string site = t / "site";
+  std::filesystem::create_directories(site);
+  write_file(site + "/a.html", page("alpha"));
+  set_mtime(site + "/a.html", jan_2024);
+  std::vector<std::string> args = {"--from-dir", site,      "--lastmod",
+                                   "content",    "--state", t / "state.db"};
+  generate_and_check(t / "out", args);
+
+  write_file(site + "/a.html", page("alpha, edited"));
+  set_mtime(site + "/a.html", jul_2024);
+  write_file(t / "bad.txt", "ftp://www.example.com/x\n");
+  auto failed =
+      run_sitemill({"generate", "--base-url", base, "--out", t / "out",
+                    "--strict", "--from-dir", site, "--lastmod", "content",
+                    "--state", t / "state.db", t / "bad.txt"});
+  ASSERT_EQ(failed.exit_code, 1) << failed.err;
+
+  auto next = generate_and_check(t / "out", args);
+  EXPECT_THAT(next.report["changes"]["changed"], ElementsAre(base + "a.html"))
+      << "the failed run must not have recorded the edit";
+  EXPECT_EQ(lastmods(next.set).at(base + "a.html"), "2024-07-01T00:00:00Z");
+}
+
+TEST(GenerateSources, ContentPolicyNeedsAState) {
+  temp_dir t;
+  std::filesystem::create_directories(t / "site");
+  auto r = run_sitemill({"generate", "--base-url", base, "--out", t / "out",
+                         "--from-dir", t / "site", "--lastmod", "content"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--state"));
+}
+
+// An index and its gzipped children, written by sitemill itself, read back:
+// every entry with its fields comes through unchanged.
+TEST(GenerateSources, LocalIndexReadsBackEveryEntryWithItsFields) {
+  temp_dir t;
+  write_file(t / "urls.tsv",
+             "loc\tlastmod\tchangefreq\tpriority\n/a\t2024-01-02\tdaily\t0.5\n"
+             "/b\t2024-03-04T05:06:07+01:00\t\t\n/c\t\tweekly\t1.0\n/d\t\t\t\n/"
+             "e\t2023-12-31\t\t\n");
+  auto original =
+      generate_and_check(t / "old", {"--max-urls", "2", t / "urls.tsv"});
+  ASSERT_EQ(original.set.sitemaps().size(), 3u);
+
+  auto copy =
+      generate_and_check(t / "new", {"--from-sitemap", t / "old/sitemap.xml"});
+  EXPECT_EQ(all_entries(copy.set), all_entries(original.set));
+  EXPECT_EQ(copy.report["records"], 5);
+}
+
+TEST(GenerateSources, RewriteBaseMigratesASite) {
+  temp_dir t;
+  write_file(t / "old.xml",
+             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+             "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+             "<url><loc>https://old.example.org/a</loc><lastmod>2024-01-01</"
+             "lastmod></url>\n"
+             "<url><loc>https://old.example.org/b?x=1&amp;y=2</loc></url>\n"
+             "</urlset>\n");
+  auto g = generate_and_check(
+      t / "out", {"--from-sitemap", t / "old.xml", "--rewrite-base",
+                  "https://old.example.org/", base});
+  EXPECT_THAT(all_locs(g.set), ElementsAre(base + "a", base + "b?x=1&y=2"));
+}
+
+TEST(GenerateSources, RemoteIndexIsFollowedAndAMissingChildIsReported) {
+  temp_dir t;
+  http_server server;
+  const std::string urlset =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+      "<url><loc>" +
+      server.url("/one") + "</loc></url>\n</urlset>\n";
+  const std::string urlset2 =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+      "<url><loc>" +
+      server.url("/two") +
+      "</loc><lastmod>2024-02-03</lastmod></url>\n</urlset>\n";
+  server.route(
+      "/sitemap.xml",
+      text_reply(200,
+                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                 "<sitemapindex "
+                 "xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+                 "<sitemap><loc>" +
+                     server.url("/s1.xml") +
+                     "</loc></sitemap>\n"
+                     "<sitemap><loc>" +
+                     server.url("/s2.xml.gz") +
+                     "</loc></sitemap>\n"
+                     "<sitemap><loc>" +
+                     server.url("/missing.xml") +
+                     "</loc></sitemap>\n"
+                     "</sitemapindex>\n",
+                 "application/xml"));
+  server.route("/s1.xml", text_reply(200, urlset, "application/xml"));
+  server.route("/s2.xml.gz",
+               text_reply(200, gzip(urlset2), "application/gzip"));
+
+  auto g = generate_and_check(t / "out",
+                              {"--from-sitemap", server.url("/sitemap.xml"),
+                               "--rewrite-base", server.url("/"), base});
+  EXPECT_THAT(all_locs(g.set), ElementsAre(base + "one", base + "two"));
+  ASSERT_EQ(g.report["rejected"].size(), 1u);
+  EXPECT_THAT(g.report["rejected"][0]["reason"].get<std::string>(),
+              HasSubstr("missing.xml"));
+  EXPECT_THAT(g.report["rejected"][0]["reason"].get<std::string>(),
+              HasSubstr("404"));
+  EXPECT_EQ(server.count("/s2.xml.gz"), 1u);
+}
+
+TEST(GenerateSources, FeedDatesBecomeW3cLastmods) {
+  temp_dir t;
+  write_file(
+      t / "feed.rss",
+      "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>x</title>"
+      "<item><link>https://www.example.com/post</link>"
+      "<pubDate>Tue, 10 Jun 2003 04:00:00 GMT</pubDate></item>"
+      "<item><link>https://www.example.com/other</link>"
+      "<pubDate>Wed, 11 Jun 2003 09:41:01 +0200</pubDate></item>"
+      "</channel></rss>\n");
+  auto g = generate_and_check(t / "out", {"--from-sitemap", t / "feed.rss"});
+  EXPECT_EQ(lastmods(g.set),
+            (std::map<std::string, std::string>{
+                {base + "post", "2003-06-10T04:00:00Z"},
+                {base + "other", "2003-06-11T09:41:01+02:00"}}));
+}
+
+TEST(GenerateSources, SourcesMixAndDeduplicateAcrossEachOther) {
+  temp_dir t;
+  std::filesystem::create_directories(t / "site");
+  write_file(t / "site/index.html", page("home"));
+  write_file(t / "site/x.html", page("x"));
+  write_file(t / "list.txt", "/x.html\n/list-only\n");
+  write_file(t / "old.txt",
+             "https://www.example.com/\nhttps://www.example.com/map-only\n");
+  auto g =
+      generate_and_check(t / "out", {t / "list.txt", "--from-dir", t / "site",
+                                     "--from-sitemap", t / "old.txt"});
+  EXPECT_THAT(all_locs(g.set),
+              UnorderedElementsAre(base + "x.html", base + "list-only", base,
+                                   base + "map-only"));
+  EXPECT_EQ(g.report["duplicates"], 2);
+  EXPECT_EQ(g.report["records"], 6);
+}
+
+}  // namespace
+}  // namespace sitemill::testing
