@@ -7,6 +7,7 @@
 
 #include "command.h"
 #include "sitemill/generate.h"
+#include "sitemill/notify.h"
 
 namespace sitemill::cli {
 namespace {
@@ -35,6 +36,10 @@ struct generate_cli_options {
   CLI::Option* include_opt = nullptr;
   CLI::Option* exclude_opt = nullptr;
   CLI::App* command = nullptr;
+  std::string robots_path;
+  std::string indexnow_key;
+  std::string indexnow_endpoint{indexnow_default_endpoint};
+  std::string indexnow_key_location;
 };
 
 std::string quote(std::string_view s) {
@@ -209,6 +214,59 @@ std::optional<std::vector<column>> parse_columns(const std::string& spec) {
   return cols;
 }
 
+// After a publish: list the set in robots.txt and tell IndexNow what
+// changed. The set is already live, so a failure here is reported (exit 2)
+// but takes nothing back.
+int announce(const generate_cli_options& o, const generate_report& r,
+             bool quiet) {
+  const std::string base =
+      o.run.base_url.back() == '/' ? o.run.base_url : o.run.base_url + "/";
+  int code = exit_ok;
+  if (!o.robots_path.empty()) {
+    std::vector<std::string> sitemaps;
+    for (const auto& f : r.files)
+      if (f.type == document_type::sitemapindex || f.path == r.entry)
+        sitemaps.push_back(base + f.path);
+    auto updated = update_robots(o.robots_path, sitemaps);
+    if (!updated) {
+      std::fprintf(stderr, "sitemill generate: --robots: %s\n",
+                   updated.err().message.c_str());
+      code = exit_usage;
+    } else if (!quiet) {
+      std::fprintf(stderr, "sitemill: %s %s (%zu Sitemap lines added)\n",
+                   updated->written ? "updated" : "left unchanged",
+                   o.robots_path.c_str(), updated->edit.added.size());
+    }
+  }
+  if (!o.indexnow_key.empty() && r.changes) {
+    std::vector<std::string> urls = r.changes->added;
+    urls.insert(urls.end(), r.changes->changed.begin(),
+                r.changes->changed.end());
+    if (urls.empty()) {
+      if (!quiet)
+        std::fprintf(stderr,
+                     "sitemill: nothing changed; IndexNow not called\n");
+      return code;
+    }
+    indexnow_options io;
+    io.key = o.indexnow_key;
+    io.endpoint = o.indexnow_endpoint;
+    io.key_location = o.indexnow_key_location;
+    http_client client;
+    auto sent = submit_indexnow(client, urls, io);
+    if (!sent) {
+      std::fprintf(stderr, "sitemill generate: IndexNow: %s\n",
+                   sent.err().message.c_str());
+      return exit_usage;
+    }
+    for (const auto& b : sent->batches)
+      if (!quiet || b.outcome != indexnow_outcome::accepted)
+        std::fprintf(stderr, "sitemill: IndexNow: %s\n", b.message.c_str());
+    if (!sent->ok()) code = exit_data;
+  }
+  return code;
+}
+
 int run_generate(generate_cli_options& o) {
   generate_options& g = o.run;
   if (!o.input_format.empty()) {
@@ -273,6 +331,23 @@ int run_generate(generate_cli_options& o) {
   if (o.rewrite_base.size() == 2)
     g.sitemap.rewrite_base = {o.rewrite_base[0], o.rewrite_base[1]};
 
+  if (!o.indexnow_key.empty()) {
+    if (!is_valid_indexnow_key(o.indexnow_key)) {
+      std::fprintf(stderr,
+                   "sitemill generate: --indexnow-key must be 8 to 128 of A-Z "
+                   "a-z 0-9 and -\n");
+      return exit_usage;
+    }
+    if (g.state_path.empty()) {
+      std::fprintf(
+          stderr,
+          "sitemill generate: --indexnow-key needs --state, so that only the "
+          "URLs "
+          "added or changed since the last run are sent (as IndexNow asks)\n");
+      return exit_usage;
+    }
+  }
+
   reporter rep(o.json_out, o.quiet);
   generate_report r = generate(g, rep);
   rep.clear_progress();
@@ -310,7 +385,7 @@ int run_generate(generate_cli_options& o) {
               "(see --json \"files\")\n",
               indexes);
       }
-      return exit_ok;
+      return announce(o, r, o.quiet);
     }
     case generate_outcome::no_valid_urls:
     case generate_outcome::strict_failed:
@@ -464,6 +539,24 @@ command_runner setup_generate(CLI::App& app) {
                   "(site migrations)")
       ->expected(2)
       ->group(maps);
+  auto* notify = "Announcing the published set";
+  cmd->add_option("--robots", o->robots_path,
+                  "After publishing, make FILE (robots.txt) list the set's "
+                  "entry as a Sitemap: "
+                  "line, keeping every other byte")
+      ->group(notify);
+  cmd->add_option(
+         "--indexnow-key", o->indexnow_key,
+         "After publishing, send the URLs added or changed since the last run "
+         "(needs --state) to IndexNow with KEY")
+      ->group(notify);
+  cmd->add_option("--indexnow-endpoint", o->indexnow_endpoint,
+                  "IndexNow endpoint")
+      ->capture_default_str()
+      ->group(notify);
+  cmd->add_option("--indexnow-key-location", o->indexnow_key_location,
+                  "URL of the key file when it is not https://HOST/KEY.txt")
+      ->group(notify);
   cmd->add_flag("--strict", o->run.strict,
                 "Publish nothing if any record is rejected or any field is "
                 "invalid (exit 1)");

@@ -1,9 +1,9 @@
 // End-to-end runs of generate's other sources (issue 4): a site's output
 // directory with truthful lastmod kept in a state database, existing
 // sitemaps (local, remote, feeds), and several sources mixed in one run.
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 
 #include <ctime>
@@ -267,6 +267,68 @@ TEST(GenerateSources, SourcesMixAndDeduplicateAcrossEachOther) {
                                    base + "map-only"));
   EXPECT_EQ(g.report["duplicates"], 2);
   EXPECT_EQ(g.report["records"], 6);
+}
+
+// generate --robots and --indexnow-key announce a set once it is published,
+// and IndexNow hears only about what changed since the last run.
+TEST(GenerateSources, AnnouncesThePublishedSetAndOnlyWhatChanged) {
+  temp_dir t;
+  http_server server;
+  server.route("/indexnow", text_reply(200, ""));
+  std::filesystem::create_directories(t / "site");
+  write_file(t / "site/a.html", page("alpha"));
+  write_file(t / "site/b.html", page("beta"));
+  write_file(t / "robots.txt",
+             "# mine\r\nUser-agent: *\r\nDisallow: /tmp/\r\n");
+  const std::vector<std::string> args = {"generate",
+                                         "--base-url",
+                                         base,
+                                         "--out",
+                                         t / "out",
+                                         "--from-dir",
+                                         t / "site",
+                                         "--lastmod",
+                                         "content",
+                                         "--state",
+                                         t / "state.db",
+                                         "--robots",
+                                         t / "robots.txt",
+                                         "--indexnow-key",
+                                         "0123456789abcdef",
+                                         "--indexnow-endpoint",
+                                         server.url("/indexnow")};
+
+  auto first = run_sitemill(args);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(read_raw(t / "robots.txt"),
+            "# mine\r\nUser-agent: *\r\nDisallow: /tmp/\r\n\r\nSitemap: " + base +
+                "sitemap.xml.gz\r\n");
+  ASSERT_EQ(server.count("/indexnow"), 1u);
+  auto body = nlohmann::json::parse(server.requests().back().body);
+  EXPECT_THAT(body["urlList"],
+              UnorderedElementsAre(base + "a.html", base + "b.html"));
+  EXPECT_EQ(body["key"], "0123456789abcdef");
+
+  auto again = run_sitemill(args);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(server.count("/indexnow"), 1u) << "nothing changed, nothing sent";
+
+  write_file(t / "site/b.html", page("beta, edited"));
+  auto edited = run_sitemill(args);
+  ASSERT_EQ(edited.exit_code, 0) << edited.err;
+  ASSERT_EQ(server.count("/indexnow"), 2u);
+  body = nlohmann::json::parse(server.requests().back().body);
+  EXPECT_THAT(body["urlList"], ElementsAre(base + "b.html"));
+}
+
+TEST(GenerateSources, IndexNowWithoutAStateIsAUsageError) {
+  temp_dir t;
+  write_file(t / "u.txt", "/a\n");
+  auto r = run_sitemill({"generate", "--base-url", base, "--out", t / "out",
+                         "--indexnow-key", "0123456789abcdef", t / "u.txt"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--state"));
+  EXPECT_TRUE(list_files(t / "out").empty());
 }
 
 }  // namespace
