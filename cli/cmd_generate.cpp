@@ -252,6 +252,9 @@ int announce(const generate_cli_options& o, const generate_report& r,
     io.key = o.indexnow_key;
     io.endpoint = o.indexnow_endpoint;
     io.key_location = o.indexnow_key_location;
+    io.retry.sleep = [quiet](std::chrono::milliseconds d) {
+      return retry_sleep(d, "sitemill generate", quiet);
+    };
     http_client client;
     auto sent = submit_indexnow(client, urls, io);
     if (!sent) {
@@ -259,6 +262,9 @@ int announce(const generate_cli_options& o, const generate_report& r,
                    sent.err().message.c_str());
       return exit_usage;
     }
+    for (const auto& rej : sent->rejected)
+      std::fprintf(stderr, "sitemill: IndexNow: not sent: %s: %s\n",
+                   rej.url.c_str(), rej.reason.c_str());
     for (const auto& b : sent->batches)
       if (!quiet || b.outcome != indexnow_outcome::accepted)
         std::fprintf(stderr, "sitemill: IndexNow: %s\n", b.message.c_str());

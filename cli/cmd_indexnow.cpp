@@ -40,23 +40,6 @@ std::string commas(std::uint64_t n) {
   return out;
 }
 
-// Sleeps in short steps so Ctrl-C during a backoff ends the run at once.
-bool interruptible_sleep(std::chrono::milliseconds d, bool quiet) {
-  if (!quiet && d.count() > 0) {
-    std::fprintf(stderr,
-                 "sitemill indexnow: waiting %.1f s before trying again\n",
-                 static_cast<double>(d.count()) / 1000.0);
-  }
-  const auto until = std::chrono::steady_clock::now() + d;
-  while (!interrupted()) {
-    const auto now = std::chrono::steady_clock::now();
-    if (now >= until) return true;
-    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
-        until - now, std::chrono::milliseconds(100)));
-  }
-  return false;
-}
-
 // One URL per line; blank lines and lines starting with '#' are skipped, so
 // a commented list works as it is.
 bool read_url_list(const std::string& path, std::vector<std::string>& out) {
@@ -138,7 +121,7 @@ int run_indexnow(indexnow_cli_options& o) {
   o.run.retry.max_wait = to_ms(o.max_wait_s);
   const bool quiet = o.quiet;
   o.run.retry.sleep = [quiet](std::chrono::milliseconds d) {
-    return interruptible_sleep(d, quiet);
+    return retry_sleep(d, "sitemill indexnow", quiet);
   };
 
   auto done = submit_indexnow(client, urls, o.run);

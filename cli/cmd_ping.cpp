@@ -30,22 +30,6 @@ std::chrono::milliseconds to_ms(double seconds) {
   return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000.0));
 }
 
-// Sleeps in short steps so Ctrl-C during a backoff ends the run at once.
-bool interruptible_sleep(std::chrono::milliseconds d, bool quiet) {
-  if (!quiet && d.count() > 0) {
-    std::fprintf(stderr, "sitemill ping: waiting %.1f s before trying again\n",
-                 static_cast<double>(d.count()) / 1000.0);
-  }
-  const auto until = std::chrono::steady_clock::now() + d;
-  while (!interrupted()) {
-    const auto now = std::chrono::steady_clock::now();
-    if (now >= until) return true;
-    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
-        until - now, std::chrono::milliseconds(100)));
-  }
-  return false;
-}
-
 int run_ping(ping_cli_options& o) {
   // Every argument is checked before anything is sent.
   for (const auto& endpoint : o.endpoints) {
@@ -69,7 +53,7 @@ int run_ping(ping_cli_options& o) {
       std::min(options.retry.first_wait, options.retry.max_wait);
   const bool quiet = o.quiet;
   options.retry.sleep = [quiet](std::chrono::milliseconds d) {
-    return interruptible_sleep(d, quiet);
+    return retry_sleep(d, "sitemill ping", quiet);
   };
 
   bool all_ok = true;

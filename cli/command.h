@@ -5,6 +5,7 @@
 #define SITEMILL_CLI_COMMAND_H
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <functional>
 #include <string>
 
@@ -29,6 +30,10 @@ command_runner setup_indexnow(CLI::App& app);
 
 /// Set by SIGINT/SIGTERM; long-running commands poll it and stop cleanly.
 bool interrupted() noexcept;
+
+/// Waits `d` for a retry, saying so on stderr as `who` unless `quiet`, in
+/// short steps so Ctrl-C ends the wait at once. False when interrupted.
+bool retry_sleep(std::chrono::milliseconds d, const char* who, bool quiet);
 
 }  // namespace sitemill::cli
 

@@ -7,8 +7,10 @@
 //   2  usage error, unreadable input (a check target that cannot be read at
 //      all) or an I/O failure
 //   130 interrupted by SIGINT or SIGTERM: nothing was published
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <thread>
 
 #include "command.h"
 
@@ -19,6 +21,20 @@ void on_signal(int) { got_signal = 1; }
 }  // namespace
 
 bool interrupted() noexcept { return got_signal != 0; }
+
+bool retry_sleep(std::chrono::milliseconds d, const char* who, bool quiet) {
+  if (!quiet && d.count() > 0)
+    std::fprintf(stderr, "%s: waiting %.1f s before trying again\n", who,
+                 static_cast<double>(d.count()) / 1000.0);
+  const auto until = std::chrono::steady_clock::now() + d;
+  while (!interrupted()) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= until) return true;
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
+        until - now, std::chrono::milliseconds(100)));
+  }
+  return false;
+}
 
 }  // namespace sitemill::cli
 
