@@ -214,8 +214,8 @@ command_runner setup_check(CLI::App& app) {
       "beyond the targets' own hosts (and hosts their robots.txt names).\n"
       "Output: one line per finding, FILE:LINE:COL: severity: message "
       "[code], grouped\n"
-      "by document after a header line, then a summary; codes are listed in "
-      "docs/.");
+      "by document after a header line, then a summary; every code is "
+      "listed in\ndocs/diagnostics-*.md.");
   cmd->add_option("targets", o->targets,
                   "Files, - for stdin, sitemap URLs or site URLs")
       ->required();

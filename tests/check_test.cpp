@@ -449,6 +449,25 @@ TEST(Check, FindsChildrenBelowTheIndexUrlInSubdirectories) {
   EXPECT_EQ(r.errors, 0u) << dump(r);
 }
 
+TEST(Check, NeverLooksForALocalChildOutsideTheIndexsDirectory) {
+  temp_dir t;
+  std::filesystem::create_directory(t / "maps");
+  write_file(t / "secret.xml", urlset({"https://www.example.com/secret"}));
+  write_file(t / "maps/index.xml",
+             sitemapindex({"https://www.example.com/maps/..%2Fsecret.xml",
+                           "https://www.example.com/maps/%2E%2E/secret.xml",
+                           "https://www.example.com/maps//" +
+                               t.path().substr(1) + "/secret.xml",
+                           "https://www.example.com/x%2F..%2F..%2Fsecret.xml",
+                           "https://www.example.com/" + std::string("%2F") +
+                               t.path().substr(1) + "%2Fsecret.xml"}));
+  check_options o;
+  o.sitemap_url = "https://www.example.com/maps/index.xml";
+  check_report r = run({t / "maps/index.xml"}, o);
+  EXPECT_EQ(sources(r), (std::vector<std::string>{t / "maps/index.xml"}))
+      << dump(r);
+}
+
 TEST(Check, HoldsALocalChildToTheUrlItsIndexListsItAt) {
   temp_dir t;
   write_file(t / "index.xml",

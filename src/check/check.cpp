@@ -121,9 +121,10 @@ std::string local_child_path(const std::string& index_path,
                              std::string_view index_url,
                              std::string_view child_url,
                              std::string_view child_loc) {
-  fs::path dir =
-      index_path == "-" ? fs::path(".") : fs::path(index_path).parent_path();
-  if (dir.empty()) dir = ".";
+  // An index in the working directory (or stdin) has its children there,
+  // named as they are, without "./".
+  const fs::path dir =
+      index_path == "-" ? fs::path() : fs::path(index_path).parent_path();
   std::string_view rel;
   if (!index_url.empty() && !child_url.empty() &&
       within_scope(child_url, index_url)) {
@@ -140,8 +141,11 @@ std::string local_child_path(const std::string& index_path,
   if (decoded.empty() || decoded.back() == '/' ||
       decoded.find('\0') != std::string::npos)
     return {};
+  // Never leave the index's directory: a hostile index must not make the
+  // check read (and quote) /etc/passwd.
+  if (fs::path(decoded).is_absolute()) return {};
   for (const auto& part : fs::path(decoded))
-    if (part == "..") return {};  // never leave the index's directory
+    if (part == "..") return {};
   return (dir / decoded).string();
 }
 
