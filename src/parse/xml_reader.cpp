@@ -193,7 +193,13 @@ xml_reader::xml_reader(doc_context& doc, text_pos skipped, bool recovered)
 }
 
 xml_reader::~xml_reader() {
-  if (ctxt_ != nullptr) xmlFreeParserCtxt(ctxt_);
+  if (ctxt_ == nullptr) return;
+  // "For expat compatibility in SAX mode", libxml2 records a declared
+  // entity in a document of its own making (parser.c, xmlParseEntityDecl),
+  // which the parser context does not free. The entity is never used: the
+  // parse stops at the declaration and entity lookups come to us.
+  if (ctxt_->myDoc != nullptr) xmlFreeDoc(ctxt_->myDoc);
+  xmlFreeParserCtxt(ctxt_);
 }
 
 bool xml_reader::feed(const char* data, std::size_t size) {
