@@ -12,25 +12,14 @@
 #include <fstream>
 #include <map>
 
+#include "support/run.h"
+
 namespace sitemill {
 namespace {
 
 namespace fs = std::filesystem;
 
-class temp_dir {
- public:
-  temp_dir() {
-    char tmpl[] = "/tmp/sitemill-generate-XXXXXX";
-    path_ = ::mkdtemp(tmpl);
-  }
-  ~temp_dir() { fs::remove_all(path_); }
-  std::string operator/(const std::string& name) const {
-    return path_ + "/" + name;
-  }
-
- private:
-  std::string path_;
-};
+using testing::temp_dir;  // tests/support: a /tmp directory removed at the end
 
 std::map<std::string, std::string> snapshot(const std::string& dir) {
   std::map<std::string, std::string> files;

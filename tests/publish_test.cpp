@@ -15,6 +15,8 @@
 #include <map>
 #include <sstream>
 
+#include "support/run.h"
+
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
@@ -23,18 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class temp_dir {
- public:
-  temp_dir() {
-    char tmpl[] = "/tmp/sitemill-publish-XXXXXX";
-    path_ = ::mkdtemp(tmpl);
-  }
-  ~temp_dir() { fs::remove_all(path_); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using testing::temp_dir;  // tests/support: a /tmp directory removed at the end
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -118,7 +109,8 @@ void publish_set(const std::string& dir, const toy_set& set) {
 
 bool only_set_and_bookkeeping(const std::string& dir, const toy_set& set) {
   for (const auto& [name, _] : snapshot(dir)) {
-    if (name == lock_file_name || name == manifest_file_name("sitemap")) continue;
+    if (name == lock_file_name || name == manifest_file_name("sitemap"))
+      continue;
     if (name != set.entry && !set.children.count(name)) return false;
   }
   return true;
@@ -217,7 +209,7 @@ TEST(Publisher, IgnoresManifestNamesThatEscapeTheDirectory) {
 
 // A crash after each step: before the entry rename the old set is live, after
 // it the new one; never a mix. Recovery then leaves exactly one set.
-class CrashDuringPublish : public testing::TestWithParam<publish_step> {};
+class CrashDuringPublish : public ::testing::TestWithParam<publish_step> {};
 
 TEST_P(CrashDuringPublish, LeavesACompleteSetAndRecoveryCleansUp) {
   temp_dir d;
@@ -260,11 +252,11 @@ TEST_P(CrashDuringPublish, LeavesACompleteSetAndRecoveryCleansUp) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryStep, CrashDuringPublish,
-                         testing::Values(publish_step::journal_written,
-                                         publish_step::children_renamed,
-                                         publish_step::entry_renamed,
-                                         publish_step::manifest_written,
-                                         publish_step::old_removed));
+                         ::testing::Values(publish_step::journal_written,
+                                           publish_step::children_renamed,
+                                           publish_step::entry_renamed,
+                                           publish_step::manifest_written,
+                                           publish_step::old_removed));
 
 }  // namespace
 }  // namespace sitemill
