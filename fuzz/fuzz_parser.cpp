@@ -13,6 +13,7 @@
 //  - no more bytes are read than parse_options::max_bytes;
 //  - delivered locs carry no surrounding whitespace.
 // ASan and UBSan (libFuzzer builds) catch the rest: leaks, overruns.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -23,6 +24,7 @@
 #include "parse/codes.h"
 #include "parse/value_checks.h"
 #include "sitemill/sitemap_parser.h"
+#include "sitemill/w3c_datetime.h"
 
 namespace {
 
@@ -176,6 +178,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   for (const char c : input.substr(0, 64))
     seed = (seed ^ static_cast<unsigned char>(c)) * 1099511628211u;
   if (seed == 0) seed = 1;
+
+  // The lastmod shortcut agrees with the XSD predicate on any first line.
+  {
+    const std::string_view line =
+        input.substr(0, std::min<std::size_t>(input.find('\n'), 64));
+    sitemill::w3c_datetime dt;
+    const auto problem =
+        sitemill::parse_w3c_datetime(detail::trim_xml(line), dt);
+    check(detail::lastmod_xsd_verdict(line, problem, dt.form) ==
+          sitemill::xsd_accepts_lastmod(line));
+  }
 
   parse_result whole, chunked, unchecked;
   run(input, 0, true, max_line, whole);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -19,6 +20,7 @@
 #include "parser_support.h"
 #include "sitemill/limits.h"
 #include "sitemill/sitemap_parser.h"
+#include "sitemill/w3c_datetime.h"
 
 namespace sitemill {
 namespace {
@@ -757,6 +759,39 @@ TEST(Parser, JudgesLastmodByTheW3CProfileAndTheXsd) {
                });
 }
 
+TEST(Parser, ShortcutsTheLastmodXsdVerdictExactly) {
+  // check_lastmod skips xsd_accepts_lastmod where the W3C parse already
+  // decides; the two must agree everywhere.
+  std::vector<std::string> values = {"",
+                                     "2005",
+                                     "2005-01",
+                                     " 2005-01-01 ",
+                                     "2005-01-01+02:00",
+                                     "10000-01-01",
+                                     "-0001-01-01",
+                                     "0000-01-01"};
+  for (const char* year :
+       {"0001", "1900", "2000", "2004", "2023", "2100", "9999"})
+    for (int month : {1, 2, 4, 12, 13})
+      for (int day : {1, 28, 29, 30, 31, 32}) {
+        char date[16];
+        std::snprintf(date, sizeof date, "%s-%02d-%02d", year, month, day);
+        for (const char* time :
+             {"", "T00:00:00Z", "T23:59:59+14:00", "T23:59:59-14:00",
+              "T12:00:00+14:01", "T12:00:00-00:00", "T24:00:00Z", "T10:20Z",
+              "T10:20:30", "T10:20:30.5Z", "T10:20:59.99999999999999Z",
+              "T10:20:60Z", "T10:60:00Z", "Z", "+01:00"})
+          values.push_back(std::string(date) + time);
+      }
+  for (const auto& v : values) {
+    w3c_datetime dt;
+    const auto problem = parse_w3c_datetime(detail::trim_xml(v), dt);
+    EXPECT_EQ(detail::lastmod_xsd_verdict(v, problem, dt.form),
+              xsd_accepts_lastmod(v))
+        << v;
+  }
+}
+
 TEST(Parser, AcceptsOnlyTheSevenLowercaseChangefreqs) {
   check_values("changefreq", {
                                  {"always", true, ""},
@@ -966,6 +1001,24 @@ TEST(Parser, TellsUtf16FromUtf8) {
   EXPECT_TRUE(t.has("encoding-not-utf8"));
   EXPECT_TRUE(t.entries.empty());
   EXPECT_FALSE(t.summary.complete);
+}
+
+TEST(Parser, StopsQuietlyWhenTheDeclaredEncodingCannotBeDecoded) {
+  // libxml2 reports a failed conversion to its global handler (stderr) and
+  // halts; the parser must say so itself, and print nothing.
+  const std::string doc =
+      "<?xml version=\"1.0\" encoding=\"UTF-7\"?>\n" +
+      std::string(testing::urlset_open) +
+      "<url><loc>https://www.example.com/a</loc></url>\n<url><loc>"
+      "https://www.example.com/\xFF\xFF\xFF\xFF</loc></url></urlset>";
+  ::testing::internal::CaptureStderr();
+  const parse_run run = parse(doc);
+  const std::string printed = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(printed, "");
+  EXPECT_TRUE(run.has("encoding-not-utf8"));
+  EXPECT_TRUE(run.has("not-well-formed")) << run.describe();
+  EXPECT_FALSE(run.summary.complete);
+  EXPECT_FALSE(run.summary.schema_valid);
 }
 
 TEST(Parser, SniffsGzipByItsMagicBytes) {

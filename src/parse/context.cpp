@@ -15,6 +15,19 @@ constexpr std::uint64_t all_same_threshold = 10;
 
 }  // namespace
 
+int doc_context::year_of(std::int64_t unix_seconds) noexcept {
+  // The civil year from days since 1970 (H. Hinnant's days_from_civil,
+  // inverted).
+  const std::int64_t z = unix_seconds / 86'400 + 719'468;
+  const std::int64_t era = (z >= 0 ? z : z - 146'096) / 146'097;
+  const std::int64_t doe = z - era * 146'097;
+  const std::int64_t yoe =
+      (doe - doe / 1460 + doe / 36'524 - doe / 146'096) / 365;
+  const std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const std::int64_t mp = (5 * doy + 2) / 153;
+  return static_cast<int>(yoe + era * 400 + (mp >= 10 ? 1 : 0));
+}
+
 void doc_context::report(doc_code code, text_pos at, std::string message) {
   const doc_code_info& i = info(code);
   switch (i.level) {

@@ -27,7 +27,8 @@ class doc_context {
       : handler_(handler),
         options_(options),
         summary_(summary),
-        now_unix_(now_unix) {}
+        now_unix_(now_unix),
+        now_year_(year_of(now_unix)) {}
 
   /// Sends a diagnostic with the code's fixed severity, and counts it.
   void report(doc_code code, text_pos at, std::string message);
@@ -57,12 +58,17 @@ class doc_context {
   parse_summary& summary() noexcept { return summary_; }
   /// The clock at the start of the parse, for lastmod-future.
   std::int64_t now_unix() const noexcept { return now_unix_; }
+  /// Its year (UTC), a first cheap test.
+  int now_year() const noexcept { return now_year_; }
 
  private:
   parse_handler& handler_;
   const parse_options& options_;
   parse_summary& summary_;
+  static int year_of(std::int64_t unix_seconds) noexcept;
+
   std::int64_t now_unix_;
+  int now_year_;
   bool kind_told_ = false;
   std::uint64_t entries_seen_ = 0;
   std::uint64_t lastmod_count_ = 0;

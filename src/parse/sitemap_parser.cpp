@@ -80,6 +80,7 @@ struct sitemap_parser::impl {
   void content(const char* data, std::size_t size);
   void dispatch(const char* data, std::size_t size);
   void sniff_byte(char c);
+  void replay_head();
   void decide();
   void stop() { stopped = true; }
   parse_summary finish();
@@ -285,21 +286,7 @@ void sitemap_parser::impl::sniff_byte(char c) {
         decide();
         return;
       }
-      // No BOM: the held bytes go through the whitespace and prefix steps.
-      std::string held;
-      held.swap(head);
-      state = sniff::space;
-      for (const char h : held) {
-        if (state == sniff::decided) {
-          if (xml) {
-            if (!xml->feed(&h, 1)) stop();
-          } else if (text) {
-            if (!text->feed(&h, 1)) stop();
-          }
-        } else {
-          sniff_byte(h);
-        }
-      }
+      replay_head();  // no BOM after all
       return;
     }
     case sniff::space:
@@ -323,6 +310,15 @@ void sitemap_parser::impl::sniff_byte(char c) {
     case sniff::decided:
       return;
   }
+}
+
+void sitemap_parser::impl::replay_head() {
+  // The bytes held while looking for a BOM go through the whitespace and
+  // prefix steps, then to the reader, ahead of what follows them.
+  std::string held;
+  held.swap(head);
+  state = sniff::space;
+  dispatch(held.data(), held.size());
 }
 
 void sitemap_parser::impl::decide() {
@@ -411,23 +407,8 @@ parse_summary sitemap_parser::impl::finish() {
                    "compress it again");
   }
   if (!stopped) {
-    if (state == sniff::start && !head.empty()) {
-      // Fewer than four bytes in all: no BOM to tell, sniff what there is.
-      std::string held;
-      held.swap(head);
-      state = sniff::space;
-      for (const char h : held) {
-        if (state == sniff::decided) {
-          if (xml) {
-            if (!xml->feed(&h, 1)) stop();
-          } else if (text) {
-            if (!text->feed(&h, 1)) stop();
-          }
-        } else {
-          sniff_byte(h);
-        }
-      }
-    }
+    // Fewer than four bytes in all: no BOM to tell, sniff what there is.
+    if (state == sniff::start && !head.empty()) replay_head();
     if (state == sniff::prefix && !stopped) decide();
   }
   if (!stopped) {

@@ -223,6 +223,21 @@ bool slow_any_uri(std::string_view s, std::string& scratch) {
 
 }  // namespace
 
+bool lastmod_xsd_verdict(std::string_view raw, datetime_problem problem,
+                         datetime_form form) noexcept {
+  // A valid W3C date or date-time with whole seconds is always an
+  // xsd:date or xsd:dateTime: the calendar, the ranges (hours 00-23, zones
+  // within 14:00) and the shape agree, and the XSD only adds forms. A
+  // fraction is summed as a double by libxml2, and a bare year, a month or
+  // minutes are XSD-invalid; everything else is decided the XSD's way.
+  if (problem == datetime_problem::ok) {
+    if (form == datetime_form::date || form == datetime_form::seconds)
+      return true;
+    if (form != datetime_form::fraction) return false;
+  }
+  return xsd_accepts_lastmod(raw);
+}
+
 bool xsd_any_uri(std::string_view s, std::string& scratch) {
   if (s.empty()) return true;  // libxml2 skips the URI parse of ""
   return fast_any_uri(s, scan_url(s)) || slow_any_uri(s, scratch);
@@ -422,7 +437,10 @@ loc_verdict check_loc(std::string_view raw, text_pos at, loc_source source,
     doc.report(doc_code::loc_not_absolute, at, std::move(m));
   } else {
     const std::string_view scheme = value.substr(0, i);
-    if (!iequals(scheme, "http") && !iequals(scheme, "https")) {
+    const bool http = (i == 4 || (i == 5 && (scheme[4] | 0x20) == 's')) &&
+                      (scheme[0] | 0x20) == 'h' && (scheme[1] | 0x20) == 't' &&
+                      (scheme[2] | 0x20) == 't' && (scheme[3] | 0x20) == 'p';
+    if (!http) {
       std::string m = quoted(std::string(what), value) + " uses the scheme \"";
       append_printable(m, scheme);
       m += "\": sitemaps list only http and https URLs";
@@ -515,17 +533,17 @@ loc_verdict check_loc(std::string_view raw, text_pos at, loc_source source,
 }
 
 bool check_lastmod(std::string_view raw, text_pos at, doc_context& doc) {
-  const bool xsd = xsd_accepts_lastmod(raw);
-  if (!doc.checks()) return xsd;
   const std::string_view t = trim_xml(raw);
+  w3c_datetime dt;
+  const datetime_problem problem = parse_w3c_datetime(t, dt);
+  const bool xsd = lastmod_xsd_verdict(raw, problem, dt.form);
+  if (!doc.checks()) return xsd;
   if (t.empty()) {
     doc.report(doc_code::lastmod_malformed, at,
                "<lastmod> is empty: write the date the page last changed, "
                "such as 2024-05-17, or leave the element out");
     return xsd;
   }
-  w3c_datetime dt;
-  const datetime_problem problem = parse_w3c_datetime(t, dt);
   switch (problem) {
     case datetime_problem::ok:
       if (!xsd) {
@@ -546,8 +564,10 @@ bool check_lastmod(std::string_view raw, text_pos at, doc_context& doc) {
                    quoted("lastmod", raw) +
                        " has whitespace around the date: remove it");
       }
-      // A day of slack covers zones and clocks that are a little off.
-      if (dt.unix_seconds() > doc.now_unix() + 86'400) {
+      // A day of slack covers zones and clocks that are a little off; most
+      // dates are years old, which the year alone tells.
+      if (dt.year >= doc.now_year() &&
+          dt.unix_seconds() > doc.now_unix() + 86'400) {
         doc.report(doc_code::lastmod_future, at,
                    quoted("lastmod", t) +
                        " is in the future: give the time the page last "
@@ -588,10 +608,36 @@ bool check_lastmod(std::string_view raw, text_pos at, doc_context& doc) {
 bool check_changefreq(std::string_view raw, text_pos at, doc_context& doc) {
   static constexpr std::string_view values[] = {
       "always", "hourly", "daily", "weekly", "monthly", "yearly", "never"};
-  // Checked first, and by length first: nearly every value is valid.
+  // Checked first, against the one value with that first letter: nearly
+  // every changefreq is valid.
   bool xsd = false;
-  if (raw.size() >= 5 && raw.size() <= 7)
-    for (const auto v : values) xsd = xsd || raw == v;
+  if (!raw.empty()) {
+    switch (raw[0]) {
+      case 'a':
+        xsd = raw == values[0];
+        break;
+      case 'h':
+        xsd = raw == values[1];
+        break;
+      case 'd':
+        xsd = raw == values[2];
+        break;
+      case 'w':
+        xsd = raw == values[3];
+        break;
+      case 'm':
+        xsd = raw == values[4];
+        break;
+      case 'y':
+        xsd = raw == values[5];
+        break;
+      case 'n':
+        xsd = raw == values[6];
+        break;
+      default:
+        break;
+    }
+  }
   if (xsd || !doc.checks()) return xsd;
   const std::string_view t = trim_xml(raw);
   constexpr std::string_view fix =

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "parse/context.h"
+#include "sitemill/w3c_datetime.h"
 
 namespace sitemill::detail {
 
@@ -76,6 +77,11 @@ bool xsd_any_uri(std::string_view collapsed, std::string& scratch);
 /// The fast path of xsd_any_uri: true only for plain http(s) URLs it is sure
 /// libxml2 accepts; false means "ask libxml2", not "invalid".
 bool any_uri_fast_path(std::string_view collapsed) noexcept;
+/// tLastmod's verdict for `raw`, given what parse_w3c_datetime() said of
+/// it trimmed: the shortcut of check_lastmod, equal to
+/// xsd_accepts_lastmod(raw).
+bool lastmod_xsd_verdict(std::string_view raw, datetime_problem problem,
+                         datetime_form form) noexcept;
 /// tPriority as libxml2 2.9 decides it: an xsd:decimal (at most 24
 /// significant digits, libxml2's limit) between 0.0 and 1.0.
 bool xsd_priority(std::string_view raw) noexcept;

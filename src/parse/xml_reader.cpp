@@ -1,10 +1,13 @@
 #include "parse/xml_reader.h"
 
+#include <libxml/globals.h>
 #include <libxml/parserInternals.h>
 #include <libxml/xmlerror.h>
 
 #include <algorithm>
 #include <array>
+#include <cstdarg>
+#include <cstdio>
 #include <cstring>
 #include <string_view>
 #include <utility>
@@ -184,6 +187,48 @@ void init_libxml() {
   (void)done;
 }
 
+// libxml2 reports a few errors (a failed encoding conversion, "encoder
+// error") not through the parser context but to the thread's generic and
+// structured handlers, which print to stderr. While libxml2 runs for a
+// reader, they go to the reader instead; the previous handlers come back
+// after. libxml2 keeps these handlers per thread.
+class error_redirect {
+ public:
+  explicit error_redirect(xml_reader& reader)
+      : generic_(xmlGenericError),
+        generic_ctx_(xmlGenericErrorContext),
+        structured_(xmlStructuredError),
+        structured_ctx_(xmlStructuredErrorContext) {
+    xmlSetGenericErrorFunc(&reader, on_generic);
+    xmlSetStructuredErrorFunc(&reader, on_structured);
+  }
+  ~error_redirect() {
+    xmlSetGenericErrorFunc(generic_ctx_, generic_);
+    xmlSetStructuredErrorFunc(structured_ctx_, structured_);
+  }
+  error_redirect(const error_redirect&) = delete;
+  error_redirect& operator=(const error_redirect&) = delete;
+
+ private:
+  static void on_generic(void* ctx, const char* format, ...) {
+    char buf[256];
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(buf, sizeof buf, format, args);
+    va_end(args);
+    self(ctx).on_stray_error(buf);
+  }
+  static void on_structured(void* ctx, xmlErrorPtr e) {
+    if (e != nullptr && e->message != nullptr && e->level != XML_ERR_WARNING)
+      self(ctx).on_stray_error(e->message);
+  }
+
+  xmlGenericErrorFunc generic_;
+  void* generic_ctx_;
+  xmlStructuredErrorFunc structured_;
+  void* structured_ctx_;
+};
+
 }  // namespace
 
 xml_reader::xml_reader(doc_context& doc, text_pos skipped, bool recovered)
@@ -204,6 +249,7 @@ xml_reader::~xml_reader() {
 
 bool xml_reader::feed(const char* data, std::size_t size) {
   if (fatal_) return false;
+  const error_redirect redirect(*this);
   if (ctxt_ == nullptr) {
     // The first bytes go to the constructor, which sniffs their encoding
     // (a UTF-16 BOM); four are enough.
@@ -226,15 +272,53 @@ bool xml_reader::feed(const char* data, std::size_t size) {
     data += first;
     size -= first;
   }
-  if (size > 0 && !fatal_)
+  if (size > 0 && !fatal_) {
     xmlParseChunk(ctxt_, data, static_cast<int>(size), 0);
+    // Mid-document, the end state means libxml2 halted on its own.
+    if (ctxt_->instate == XML_PARSER_EOF) check_halt();
+  }
   return !fatal_;
+}
+
+void xml_reader::on_stray_error(std::string_view message) {
+  if (!stray_error_.empty()) return;  // the first says what went wrong
+  stray_error_.assign(message.substr(0, 200));
+  while (!stray_error_.empty() &&
+         (stray_error_.back() == '\n' || stray_error_.back() == ' '))
+    stray_error_.pop_back();
+  if (stray_error_.empty()) stray_error_ = "libxml2 error";
+}
+
+void xml_reader::check_halt() {
+  // Stopped without a fatal error through our handler: an encoding
+  // conversion failed (bytes that do not fit the declared encoding).
+  if (fatal_ || ctxt_ == nullptr) return;
+  fatal_ = true;
+  xsd_ok_ = false;
+  std::string m = "the bytes do not fit the document's encoding";
+  if (!stray_error_.empty()) {
+    m += " (";
+    append_printable(m, stray_error_, 160);
+    m += ')';
+  }
+  m += ": save the file as UTF-8 and declare encoding=\"UTF-8\"";
+  const xmlParserInputPtr in = ctxt_->input;
+  doc_.report(doc_code::not_well_formed,
+              in != nullptr
+                  ? shift(static_cast<std::uint64_t>(std::max(in->line, 0)),
+                          static_cast<std::uint64_t>(std::max(in->col, 0)))
+                  : text_pos{},
+              std::move(m));
 }
 
 void xml_reader::finish() {
   if (finished_) return;
   finishing_ = true;
-  if (ctxt_ != nullptr && !fatal_) xmlParseChunk(ctxt_, nullptr, 0, 1);
+  if (ctxt_ != nullptr && !fatal_) {
+    const error_redirect redirect(*this);
+    const int rc = xmlParseChunk(ctxt_, nullptr, 0, 1);
+    if (rc == XML_ERR_INVALID_ENCODING || !stray_error_.empty()) check_halt();
+  }
   finishing_ = false;
   finished_ = true;
   if (!fatal_) report_doctype();
@@ -479,7 +563,8 @@ void xml_reader::start_root(const uchar* local, const uchar* prefix,
           legacy ? doc_code::namespace_legacy : doc_code::namespace_wrong, at,
           std::move(m));
     }
-    if (doc_.checks()) check_attributes(local, nb_attributes, attributes, at);
+    if (nb_attributes > 0 && doc_.checks())
+      check_attributes(local, nb_attributes, attributes, at);
     return;
   }
   if (name == "rss" || (name == "RDF" && sv(uri) == rdf_ns)) {
@@ -535,7 +620,8 @@ void xml_reader::start_sitemap_child(const uchar* local, const uchar* prefix,
   if (same_ns(uri)) {
     if (name_is(local, index_ ? "sitemap" : "url")) {
       begin_entry(at);
-      if (doc_.checks()) check_attributes(local, nb_attributes, attributes, at);
+      if (nb_attributes > 0 && doc_.checks())
+        check_attributes(local, nb_attributes, attributes, at);
       return;
     }
     xsd_ok_ = false;
@@ -650,9 +736,11 @@ void xml_reader::start_sitemap_field(const uchar* local, const uchar* prefix,
     }
   }
   last_rank_ = std::max(last_rank_, rank);
-  if (doc_.checks()) check_attributes(local, nb_attributes, attributes, at);
+  if (nb_attributes > 0 && doc_.checks())
+    check_attributes(local, nb_attributes, attributes, at);
   field_ = f;
   field_depth_ = depth_;
+  slot_ = slot;
   slot->text.clear();
   slot->present = true;
   slot->overflow = false;
@@ -785,6 +873,7 @@ void xml_reader::begin_field(field f, text_pos at) {
                                              : guid_;
   field_ = f;
   field_depth_ = depth_;
+  slot_ = &slot;
   slot.text.clear();
   slot.present = true;
   slot.overflow = false;
@@ -797,12 +886,7 @@ void xml_reader::on_characters(const uchar* text, int len, bool cdata) {
     return;
   }
   if (field_ != field::none) {
-    field_text& slot = field_ == field::loc || field_ == field::feed_link ? loc_
-                       : field_ == field::lastmod || field_ == field::feed_date
-                           ? lastmod_
-                       : field_ == field::changefreq ? changefreq_
-                       : field_ == field::priority   ? priority_
-                                                     : guid_;
+    field_text& slot = *slot_;
     if (slot.overflow) return;
     if (slot.text.size() + static_cast<std::size_t>(len) > max_field) {
       slot.overflow = true;

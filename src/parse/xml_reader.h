@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "parse/context.h"
@@ -57,6 +58,8 @@ class xml_reader {
   void on_end();
   void on_characters(const unsigned char* text, int len, bool cdata);
   void on_error(const xmlError& e);
+  /// An error libxml2 sent past the parser context (see error_redirect).
+  void on_stray_error(std::string_view message);
 
  private:
   enum class mode : std::uint8_t { before_root, sitemap, rss, atom, unknown };
@@ -84,6 +87,7 @@ class xml_reader {
                   const unsigned char* uri, int nb_attributes,
                   const unsigned char** attributes);
   void report_doctype();
+  void check_halt();
   bool root_end_ahead() const;
   void start_sitemap_child(const unsigned char* local,
                            const unsigned char* prefix,
@@ -126,6 +130,7 @@ class xml_reader {
   int entry_depth_ = 0;
   int channel_depth_ = 0;
   field field_ = field::none;
+  field_text* slot_ = nullptr;  // where field_'s text goes
   int field_depth_ = 0;
 
   // The open entry.
@@ -151,6 +156,7 @@ class xml_reader {
   extension_validator extensions_;
   std::vector<extension_validator::problem> ext_problems_;
   std::string scratch_;
+  std::string stray_error_;  // what libxml2 said past the parser context
 };
 
 }  // namespace sitemill::detail
