@@ -21,14 +21,8 @@ struct indexnow_cli_options {
   std::string write_key_dir;
   indexnow_options run;
   bool quiet = false;
-  double timeout_s = 30;
-  int retries = 3;
-  double max_wait_s = 60;
+  retry_flags net;
 };
-
-std::chrono::milliseconds to_ms(double seconds) {
-  return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000.0));
-}
 
 std::string commas(std::uint64_t n) {
   std::string digits = std::to_string(n);
@@ -113,16 +107,8 @@ int run_indexnow(indexnow_cli_options& o) {
     urls.insert(urls.end(), changed->begin(), changed->end());
   }
 
-  http_options http;
-  http.total_timeout = to_ms(o.timeout_s);
-  http.connect_timeout = std::min(http.connect_timeout, http.total_timeout);
-  http_client client(http);
-  o.run.retry.max_attempts = o.retries + 1;
-  o.run.retry.max_wait = to_ms(o.max_wait_s);
-  const bool quiet = o.quiet;
-  o.run.retry.sleep = [quiet](std::chrono::milliseconds d) {
-    return retry_sleep(d, "sitemill indexnow", quiet);
-  };
+  http_client client(o.net.http());
+  o.net.apply(o.run.retry, "sitemill indexnow", o.quiet);
 
   auto done = submit_indexnow(client, urls, o.run);
   if (!done) {
@@ -242,19 +228,7 @@ command_runner setup_indexnow(CLI::App& app) {
   cmd->add_flag("--dry-run", o->run.dry_run,
                 "Send nothing; print each JSON body that would be POSTed, one "
                 "per line");
-  cmd->add_option("--timeout", o->timeout_s,
-                  "Seconds one HTTP request may take")
-      ->check(CLI::Range(0.001, 86'400.0))
-      ->capture_default_str();
-  cmd->add_option("--retries", o->retries,
-                  "Further tries after a 429 or 5xx answer")
-      ->check(CLI::Range(0, 10))
-      ->capture_default_str();
-  cmd->add_option("--max-wait", o->max_wait_s,
-                  "Seconds one wait between tries may last at most, "
-                  "Retry-After included")
-      ->check(CLI::Range(0.0, 3'600.0))
-      ->capture_default_str();
+  o->net.add_to(*cmd);
   cmd->add_flag("-q,--quiet", o->quiet, "Print only results and errors");
   cmd->footer(
       "Output: one line per batch on stdout (batch I/N: URLS: OUTCOME: "

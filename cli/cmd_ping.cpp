@@ -21,14 +21,8 @@ struct ping_cli_options {
   bool verify = false;
   bool dry_run = false;
   bool quiet = false;
-  double timeout_s = 30;
-  int retries = 3;
-  double max_wait_s = 60;
+  retry_flags net;
 };
-
-std::chrono::milliseconds to_ms(double seconds) {
-  return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000.0));
-}
 
 int run_ping(ping_cli_options& o) {
   // Every argument is checked before anything is sent.
@@ -41,20 +35,12 @@ int run_ping(ping_cli_options& o) {
       }
     }
   }
-  http_options http;
-  http.total_timeout = to_ms(o.timeout_s);
-  http.connect_timeout = std::min(http.connect_timeout, http.total_timeout);
-  http_client client(http);
+  http_client client(o.net.http());
   ping_options options;
   options.dry_run = o.dry_run;
-  options.retry.max_attempts = o.retries + 1;
-  options.retry.max_wait = to_ms(o.max_wait_s);
+  o.net.apply(options.retry, "sitemill ping", o.quiet);
   options.retry.first_wait =
       std::min(options.retry.first_wait, options.retry.max_wait);
-  const bool quiet = o.quiet;
-  options.retry.sleep = [quiet](std::chrono::milliseconds d) {
-    return retry_sleep(d, "sitemill ping", quiet);
-  };
 
   bool all_ok = true;
   bool cancelled = false;
@@ -142,19 +128,7 @@ command_runner setup_ping(CLI::App& app) {
                 "does not is not pinged");
   cmd->add_flag("--dry-run", o->dry_run,
                 "Send nothing; print each request that would be sent");
-  cmd->add_option("--timeout", o->timeout_s,
-                  "Seconds one HTTP request may take")
-      ->check(CLI::Range(0.001, 86'400.0))
-      ->capture_default_str();
-  cmd->add_option("--retries", o->retries,
-                  "Further tries after a 429 or 5xx answer")
-      ->check(CLI::Range(0, 10))
-      ->capture_default_str();
-  cmd->add_option("--max-wait", o->max_wait_s,
-                  "Seconds one wait between tries may last at most, "
-                  "Retry-After included")
-      ->check(CLI::Range(0.0, 3'600.0))
-      ->capture_default_str();
+  o->net.add_to(*cmd);
   cmd->add_flag("-q,--quiet", o->quiet, "Print only the results");
   cmd->footer(
       "Output: one line per ping on stdout, REQUEST-URL: OUTCOME: MESSAGE.\n"

@@ -9,6 +9,9 @@
 #include <functional>
 #include <string>
 
+#include "sitemill/http.h"
+#include "sitemill/notify.h"
+
 namespace sitemill::cli {
 
 /// Exit codes shared by every subcommand (documented in --help).
@@ -30,6 +33,23 @@ command_runner setup_indexnow(CLI::App& app);
 
 /// Set by SIGINT/SIGTERM; long-running commands poll it and stop cleanly.
 bool interrupted() noexcept;
+
+/// --timeout, --retries and --max-wait: how the commands that send (ping,
+/// indexnow) talk HTTP and retry 429 and 5xx answers.
+struct retry_flags {
+  double timeout_s = 30;
+  int retries = 3;
+  double max_wait_s = 60;
+
+  /// Declares the three options on `cmd`.
+  void add_to(CLI::App& cmd);
+  /// HTTP settings with --timeout as the total (and at most the connect)
+  /// timeout.
+  http_options http() const;
+  /// Sets the attempts, the longest wait and an interruptible sleep that
+  /// says what it waits for as `who`.
+  void apply(retry_policy& policy, const char* who, bool quiet) const;
+};
 
 /// Waits `d` for a retry, saying so on stderr as `who` unless `quiet`, in
 /// short steps so Ctrl-C ends the wait at once. False when interrupted.

@@ -22,6 +22,43 @@ void on_signal(int) { got_signal = 1; }
 
 bool interrupted() noexcept { return got_signal != 0; }
 
+namespace {
+std::chrono::milliseconds to_ms(double seconds) {
+  return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000.0));
+}
+}  // namespace
+
+void retry_flags::add_to(CLI::App& cmd) {
+  cmd.add_option("--timeout", timeout_s, "Seconds one HTTP request may take")
+      ->check(CLI::Range(0.001, 86'400.0))
+      ->capture_default_str();
+  cmd.add_option("--retries", retries,
+                 "Further tries after a 429 or 5xx answer")
+      ->check(CLI::Range(0, 10))
+      ->capture_default_str();
+  cmd.add_option("--max-wait", max_wait_s,
+                 "Seconds one wait between tries may last at most, Retry-After "
+                 "included")
+      ->check(CLI::Range(0.0, 3'600.0))
+      ->capture_default_str();
+}
+
+http_options retry_flags::http() const {
+  http_options h;
+  h.total_timeout = to_ms(timeout_s);
+  h.connect_timeout = std::min(h.connect_timeout, h.total_timeout);
+  return h;
+}
+
+void retry_flags::apply(retry_policy& policy, const char* who,
+                        bool quiet) const {
+  policy.max_attempts = retries + 1;
+  policy.max_wait = to_ms(max_wait_s);
+  policy.sleep = [who, quiet](std::chrono::milliseconds d) {
+    return retry_sleep(d, who, quiet);
+  };
+}
+
 bool retry_sleep(std::chrono::milliseconds d, const char* who, bool quiet) {
   if (!quiet && d.count() > 0)
     std::fprintf(stderr, "%s: waiting %.1f s before trying again\n", who,
