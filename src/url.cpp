@@ -17,6 +17,7 @@
 #include <string_view>
 #include <utility>
 
+#include "detail/clean_url.h"
 #include "sitemill/limits.h"
 
 namespace sitemill {
@@ -433,11 +434,39 @@ struct base_view {
   std::size_t origin;    // length of "scheme://host[:port]"
 };
 
+url_problem normalize_general(std::string_view input, const base_view* base,
+                              std::string& out, url_notes* notes);
+
 url_problem normalize_impl(std::string_view input, const base_view* base,
                            std::string& out, url_notes* notes,
                            bool check_min_length) {
   out.clear();
   if (notes) *notes = url_notes{};
+  if (base && input.size() > base->origin && input[base->origin] == '/' &&
+      input.compare(0, base->origin, base->dir.substr(0, base->origin)) == 0 &&
+      detail::is_clean_path_and_query(input.substr(base->origin))) {
+    // The common case: the base's own origin followed by text that needs
+    // no trimming, encoding or dot-segment removal; the URL is its own
+    // normal form. Everything else takes the general path below.
+    out.assign(input);
+  } else if (const url_problem p =
+                 normalize_general(input, base, out, notes);
+             p != url_problem::ok) {
+    return p;
+  }
+  // Outside the base is the more useful thing to hear about a URL that is
+  // also too short ("//g").
+  if (base && !std::string_view(out).starts_with(base->dir))
+    return url_problem::outside_base;
+  if (out.size() > max_loc_length) return url_problem::too_long;
+  if (check_min_length && out.size() < min_loc_length)
+    return url_problem::too_short;
+  return url_problem::ok;
+}
+
+// Everything but the final checks: trims, validates and rewrites any input.
+url_problem normalize_general(std::string_view input, const base_view* base,
+                              std::string& out, url_notes* notes) {
   while (!input.empty() && is_ascii_space(input.front()))
     input.remove_prefix(1);
   while (!input.empty() && is_ascii_space(input.back())) input.remove_suffix(1);
@@ -499,14 +528,6 @@ url_problem normalize_impl(std::string_view input, const base_view* base,
     out.append(base->dir);
     append_path_and_query(out, input, base->origin);
   }
-
-  // Outside the base is the more useful thing to hear about a URL that is
-  // also too short ("//g").
-  if (base && !std::string_view(out).starts_with(base->dir))
-    return url_problem::outside_base;
-  if (out.size() > max_loc_length) return url_problem::too_long;
-  if (check_min_length && out.size() < min_loc_length)
-    return url_problem::too_short;
   return url_problem::ok;
 }
 
