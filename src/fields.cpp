@@ -48,6 +48,15 @@ std::string_view to_string(changefreq value) noexcept {
 }
 
 std::optional<priority> priority::parse(std::string_view text) noexcept {
+  // "0.8" and "1.0", the spellings almost every input uses, are already
+  // canonical; this saves the general parse on the hot path.
+  if (text.size() == 3 && text[1] == '.' && is_digit(text[2]) &&
+      (text[0] == '0' || (text[0] == '1' && text[2] == '0'))) {
+    priority result;
+    text.copy(result.text_, 3);
+    result.len_ = 3;
+    return result;
+  }
   // Decimal text is compared and rewritten as digits, never converted to a
   // float, so "0.1" stays exactly 0.1 and "1.0000000001" is exactly > 1.
   text = detail::trim(text);

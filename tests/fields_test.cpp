@@ -106,6 +106,21 @@ void expect_refused(std::string_view text) {
       << "text: \"" << text << "\" gave \"" << (p ? p->text() : "") << "\"";
 }
 
+// Every "d.d" spelling, the shape parse() takes a shortcut for: in range
+// exactly for 0.0-0.9 and 1.0, and already canonical.
+TEST(Priority, EveryDigitDotDigitSpelling) {
+  for (char a = '0'; a <= '9'; ++a) {
+    for (char b = '0'; b <= '9'; ++b) {
+      const std::string text{a, '.', b};
+      if (a == '0' || (a == '1' && b == '0')) {
+        expect_priority(text, text);
+      } else {
+        expect_refused(text);
+      }
+    }
+  }
+}
+
 TEST(Priority, AcceptsXsdDecimalsInRangeAndWritesThemCanonically) {
   // Checklist 34 and edge case E17: `1`, `.5`, `+0.5`, `-0.0` are valid.
   struct {
