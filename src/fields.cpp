@@ -16,10 +16,6 @@ constexpr bool is_digit(char c) noexcept {
   return static_cast<unsigned char>(c) - unsigned{'0'} < 10u;
 }
 
-constexpr char ascii_lower(char c) noexcept {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
 // The sitemaps.org spellings, indexed by changefreq's value.
 constexpr std::string_view changefreq_names[] = {
     "", "always", "hourly", "daily", "weekly", "monthly", "yearly", "never"};
@@ -33,7 +29,7 @@ std::optional<changefreq> parse_changefreq(std::string_view text) noexcept {
   constexpr std::size_t max_length = 7;
   if (text.size() < 5 || text.size() > max_length) return std::nullopt;
   char lower[max_length];
-  for (std::size_t i = 0; i < text.size(); ++i) lower[i] = ascii_lower(text[i]);
+  for (std::size_t i = 0; i < text.size(); ++i) lower[i] = detail::ascii_lower(text[i]);
   const std::string_view folded(lower, text.size());
   for (std::size_t i = 1; i < std::size(changefreq_names); ++i) {
     if (folded == changefreq_names[i]) return static_cast<changefreq>(i);

@@ -31,27 +31,13 @@
 namespace sitemill {
 namespace {
 
+using detail::iequals;
+using detail::istarts_with;
+
 // RFC 9309 2.5: "The parsing limit MUST be at least 500 kibibytes".
 constexpr std::size_t kParseLimit = 500 * 1024;
 
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
-
-char lower(char c) noexcept {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c | 0x20) : c;
-}
-
-bool iequals(std::string_view a, std::string_view lowercase) noexcept {
-  if (a.size() != lowercase.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lowercase[i]) return false;
-  }
-  return true;
-}
-
-bool istarts_with(std::string_view s, std::string_view lowercase) noexcept {
-  return s.size() >= lowercase.size() &&
-         iequals(s.substr(0, lowercase.size()), lowercase);
-}
 
 bool is_space(char c) noexcept { return c == ' ' || c == '\t'; }
 

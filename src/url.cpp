@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "detail/clean_url.h"
+#include "detail/text.h"
 #include "sitemill/limits.h"
 
 namespace sitemill {
@@ -35,9 +36,6 @@ bool is_hex(unsigned char c) noexcept {
 unsigned hex_value(unsigned char c) noexcept {
   if (is_digit(c)) return c - '0';
   return (c | 0x20u) - 'a' + 10;
-}
-char to_lower(char c) noexcept {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c | 0x20) : c;
 }
 char to_upper(char c) noexcept {
   return (c >= 'a' && c <= 'z') ? static_cast<char>(c & ~0x20) : c;
@@ -291,7 +289,7 @@ url_problem append_idn_host(std::string& out, std::string_view host) {
   // bytes, so a longer host cannot convert anyway.
   char buf[1024];
   if (host.size() >= sizeof buf) return url_problem::bad_idn;
-  for (std::size_t i = 0; i < host.size(); ++i) buf[i] = to_lower(host[i]);
+  for (std::size_t i = 0; i < host.size(); ++i) buf[i] = detail::ascii_lower(host[i]);
   buf[host.size()] = '\0';
   char* ascii = nullptr;
   int rc = idn2_to_ascii_8z(buf, &ascii, IDN2_NONTRANSITIONAL | IDN2_NFC_INPUT);
@@ -304,7 +302,7 @@ url_problem append_idn_host(std::string& out, std::string_view host) {
     return url_problem::bad_idn;
   }
   const std::size_t begin = out.size();
-  for (const char* p = ascii; *p; ++p) out.push_back(to_lower(*p));
+  for (const char* p = ascii; *p; ++p) out.push_back(detail::ascii_lower(*p));
   idn2_free(ascii);
   // Without STD3 rules UTS #46 maps some symbols to ASCII punctuation
   // (U+2100 becomes "a/c"), which must not smuggle a '/' into the host.
@@ -333,7 +331,7 @@ url_problem append_authority(std::string& out, std::string_view auth,
       has_port = true;
     }
     out.push_back('[');
-    for (char c : literal) out.push_back(to_lower(c));
+    for (char c : literal) out.push_back(detail::ascii_lower(c));
     out.push_back(']');
   } else {
     const std::size_t colon = auth.find(':');
@@ -357,7 +355,7 @@ url_problem append_authority(std::string& out, std::string_view auth,
       }
     } else {
       if (!valid_ascii_host(host)) return url_problem::bad_host;
-      for (char c : host) out.push_back(to_lower(c));
+      for (char c : host) out.push_back(detail::ascii_lower(c));
     }
   }
   if (has_port && !port.empty()) {
@@ -395,13 +393,6 @@ std::size_t scheme_end(std::string_view s) noexcept {
       return std::string_view::npos;
   }
   return std::string_view::npos;
-}
-
-bool iequals(std::string_view a, std::string_view lower) noexcept {
-  if (a.size() != lower.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (to_lower(a[i]) != lower[i]) return false;
-  return true;
 }
 
 // Appends the path (cut at the first '?') and the query of `rest` encoded,
@@ -495,9 +486,9 @@ url_problem normalize_general(std::string_view input, const base_view* base,
              colon != std::string_view::npos) {
     const std::string_view scheme = input.substr(0, colon);
     bool https;
-    if (iequals(scheme, "https")) {
+    if (detail::iequals(scheme, "https")) {
       https = true;
-    } else if (iequals(scheme, "http")) {
+    } else if (detail::iequals(scheme, "http")) {
       https = false;
     } else {
       return url_problem::not_http;

@@ -49,19 +49,9 @@ std::string quote_text(std::string_view s) {
   return out;
 }
 
-bool starts_with_nocase(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    char c = s[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != prefix[i]) return false;
-  }
-  return true;
-}
-
 bool is_http_url(std::string_view s) {
   s = detail::trim(s);
-  return starts_with_nocase(s, "http://") || starts_with_nocase(s, "https://");
+  return detail::istarts_with(s, "http://") || detail::istarts_with(s, "https://");
 }
 
 // "ftp://...", "file:/..." and the like: a scheme that is not a path.

@@ -19,16 +19,6 @@ namespace {
 // so) rather than let memory follow the input.
 constexpr std::size_t max_fingerprints = 1u << 20;
 
-bool starts_with_nocase(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    char c = s[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != prefix[i]) return false;
-  }
-  return true;
-}
-
 std::string quote_text(std::string_view s) {
   std::string out = "\"";
   append_printable(out, s);
@@ -229,9 +219,9 @@ loc_fingerprints::outcome loc_fingerprints::insert(std::uint64_t fp,
 std::string_view host_of(std::string_view url, std::string& buffer) {
   url = trim(url);
   std::size_t start;
-  if (starts_with_nocase(url, "https://"))
+  if (detail::istarts_with(url, "https://"))
     start = 8;
-  else if (starts_with_nocase(url, "http://"))
+  else if (detail::istarts_with(url, "http://"))
     start = 7;
   else
     return {};

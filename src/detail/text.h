@@ -13,6 +13,32 @@ constexpr bool is_ascii_space(char c) noexcept {
          c == '\v';
 }
 
+/// ASCII lowercase; every other byte, UTF-8 included, unchanged.
+constexpr char ascii_lower(char c) noexcept {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+/// `a` equals `b` ignoring ASCII case (protocol keywords such as
+/// "Sitemap:", "HTTPS", ".TSV"; never locale-dependent).
+constexpr bool iequals(std::string_view a, std::string_view b) noexcept {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
+  return true;
+}
+
+/// `s` starts with `prefix`, ignoring ASCII case.
+constexpr bool istarts_with(std::string_view s,
+                            std::string_view prefix) noexcept {
+  return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
+}
+
+/// `s` ends with `suffix`, ignoring ASCII case.
+constexpr bool iends_with(std::string_view s, std::string_view suffix) noexcept {
+  return s.size() >= suffix.size() &&
+         iequals(s.substr(s.size() - suffix.size()), suffix);
+}
+
 /// `s` without surrounding ASCII whitespace.
 constexpr std::string_view trim(std::string_view s) noexcept {
   while (!s.empty() && is_ascii_space(s.front())) s.remove_prefix(1);

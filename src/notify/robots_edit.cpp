@@ -25,21 +25,11 @@
 namespace sitemill {
 namespace {
 
+using detail::iequals;
+
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 // RFC 9309 2.5: crawlers must parse at least 500 KiB, and may stop there.
 constexpr std::size_t kCrawlerParseLimit = 500 * 1024;
-
-char lower(char c) noexcept {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c | 0x20) : c;
-}
-
-bool iequals(std::string_view a, std::string_view lowercase) noexcept {
-  if (a.size() != lowercase.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lowercase[i]) return false;
-  }
-  return true;
-}
 
 bool is_space(char c) noexcept { return c == ' ' || c == '\t'; }
 

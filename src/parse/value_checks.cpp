@@ -20,15 +20,6 @@ constexpr bool is_alpha(char c) noexcept {
 constexpr bool is_hex(char c) noexcept {
   return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
-constexpr char lower(char c) noexcept {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
-bool iequals(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (lower(a[i]) != lower(b[i])) return false;
-  return true;
-}
 
 // The UTF-8 encodings of the Unicode spaces that surround pasted URLs.
 constexpr std::array<std::string_view, 20> unicode_spaces = {
@@ -370,7 +361,7 @@ bool is_rfc822_date(std::string_view s) noexcept {
   for (const auto z : zones)
     if (iequals(zone, z)) return true;
   // RFC 822's military zones: one letter other than J.
-  return zone.size() == 1 && is_alpha(zone[0]) && lower(zone[0]) != 'j';
+  return zone.size() == 1 && is_alpha(zone[0]) && ascii_lower(zone[0]) != 'j';
 }
 
 loc_verdict check_loc(std::string_view raw, text_pos at, loc_source source,

@@ -63,12 +63,6 @@ bool name_is(const uchar* s, std::string_view lit) noexcept {
   return *s == 0;
 }
 
-bool iequals(std::string_view a, std::string_view b) noexcept {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(),
-                    [](char p, char q) { return (p | 0x20) == (q | 0x20); });
-}
-
 bool has_non_space(const uchar* t, int len) noexcept {
   for (int i = 0; i < len; ++i)
     if (!is_xml_space(static_cast<char>(t[i]))) return true;

@@ -1,4 +1,5 @@
 #include "sitemill/robots_rules.h"
+#include "detail/text.h"
 
 #include <cstddef>
 #include <string>
@@ -6,6 +7,8 @@
 
 namespace sitemill {
 namespace {
+
+using detail::iequals;
 
 // RFC 9309 2.5: crawlers must parse at least 500 KiB; more is not needed.
 constexpr std::size_t max_robots_bytes = 500 * 1024;
@@ -16,16 +19,6 @@ std::string_view trim(std::string_view s) noexcept {
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
   while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
   return s;
-}
-
-bool iequals(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    char c = a[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != b[i]) return false;
-  }
-  return true;
 }
 
 int hex_value(char c) noexcept {

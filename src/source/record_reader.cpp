@@ -8,24 +8,13 @@
 #include <cstring>
 
 #include "source/readers.h"
+#include "detail/text.h"
 
 namespace sitemill {
 namespace {
 
-bool iequals(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    char c = a[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != b[i]) return false;
-  }
-  return true;
-}
-
-bool iends_with(std::string_view s, std::string_view suffix) noexcept {
-  return s.size() >= suffix.size() &&
-         iequals(s.substr(s.size() - suffix.size()), suffix);
-}
+using detail::iequals;
+using detail::iends_with;
 
 std::string_view trim_name(std::string_view s) noexcept {
   while (!s.empty() &&
