@@ -25,13 +25,13 @@
 #include <unordered_map>
 #include <utility>
 
+#include "detail/sitemap_key.h"
 #include "detail/text.h"
 #include "sitemill/url.h"
 
 namespace sitemill {
 namespace {
 
-using detail::iequals;
 using detail::istarts_with;
 
 // RFC 9309 2.5: "The parsing limit MUST be at least 500 kibibytes".
@@ -41,14 +41,7 @@ constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
 bool is_space(char c) noexcept { return c == ' ' || c == '\t'; }
 
-enum class key_kind { other, sitemap, misspelled };
-
-key_kind classify(std::string_view key) noexcept {
-  if (iequals(key, "sitemap")) return key_kind::sitemap;
-  if (iequals(key, "site-map") || iequals(key, "sitemaps"))
-    return key_kind::misspelled;
-  return key_kind::other;
-}
+using key_kind = detail::sitemap_key;
 
 std::string quoted(std::string_view s) {
   std::string out = "\"";
@@ -113,7 +106,7 @@ class sitemap_finder {
       ++key_end;
     }
     const std::string_view key = rest.substr(0, key_end);
-    const key_kind kind = classify(key);
+    const key_kind kind = detail::classify_sitemap_key(key);
     if (kind == key_kind::other) return;
     std::size_t value_begin = key_end;
     while (value_begin < rest.size() && is_space(rest[value_begin]))

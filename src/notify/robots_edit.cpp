@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "detail/sitemap_key.h"
 #include "detail/text.h"
 #include "sitemill/notify.h"
 #include "sitemill/url.h"
@@ -25,7 +26,6 @@
 namespace sitemill {
 namespace {
 
-using detail::iequals;
 
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 // RFC 9309 2.5: crawlers must parse at least 500 KiB, and may stop there.
@@ -80,8 +80,8 @@ std::optional<sitemap_record> parse_record(std::string_view line) {
     ++key_end;
   }
   const std::string_view key = rest.substr(0, key_end);
-  const bool exact = iequals(key, "sitemap");
-  if (!exact && !iequals(key, "site-map") && !iequals(key, "sitemaps")) {
+  const detail::sitemap_key kind = detail::classify_sitemap_key(key);
+  if (kind == detail::sitemap_key::other) {
     return std::nullopt;
   }
   std::size_t value_begin = key_end;
@@ -93,7 +93,7 @@ std::optional<sitemap_record> parse_record(std::string_view line) {
   } else if (value_begin == key_end) {
     return std::nullopt;  // "Sitemap" alone on its line
   }
-  return sitemap_record{exact && has_colon,
+  return sitemap_record{kind == detail::sitemap_key::sitemap && has_colon,
                         detail::trim(rest.substr(value_begin))};
 }
 
