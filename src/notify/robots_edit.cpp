@@ -26,7 +26,6 @@
 namespace sitemill {
 namespace {
 
-
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 // RFC 9309 2.5: crawlers must parse at least 500 KiB, and may stop there.
 constexpr std::size_t kCrawlerParseLimit = 500 * 1024;
