@@ -50,18 +50,9 @@ bool is_unreserved(unsigned char c) noexcept {
          c == '~';
 }
 
-// Bytes copied unchanged into a path or query: RFC 3986 pchar minus '%'
-// (which needs a look-ahead), plus '/' and '?'. '?' can only reach the
-// encoder inside a query, because the path is cut at the first one.
-constexpr std::array<bool, 256> make_pass_table() {
-  std::array<bool, 256> t{};
-  for (int c = 'a'; c <= 'z'; ++c) t[c] = true;
-  for (int c = 'A'; c <= 'Z'; ++c) t[c] = true;
-  for (int c = '0'; c <= '9'; ++c) t[c] = true;
-  for (unsigned char c : std::string_view("-._~!$&'()*+,;=:@/?")) t[c] = true;
-  return t;
-}
-constexpr std::array<bool, 256> kPass = make_pass_table();
+// Bytes copied unchanged into a path or query (detail/clean_url.h). '?' can
+// only reach the encoder inside a query: the path is cut at the first one.
+constexpr const std::array<bool, 256>& kPass = detail::kept_bytes;
 
 // Bytes the pre-scan must look at more closely: controls refuse the URL,
 // bytes >= 0x80 need UTF-8 validation.

@@ -11,22 +11,10 @@
 namespace sitemill::detail {
 namespace {
 
-// The same set as url.cpp's kPass: bytes copied unchanged into a path or
-// query.
-constexpr std::array<bool, 256> make_clean_table() {
-  std::array<bool, 256> t{};
-  for (int c = 'a'; c <= 'z'; ++c) t[c] = true;
-  for (int c = 'A'; c <= 'Z'; ++c) t[c] = true;
-  for (int c = '0'; c <= '9'; ++c) t[c] = true;
-  for (unsigned char c : std::string_view("-._~!$&'()*+,;=:@/?")) t[c] = true;
-  return t;
-}
-constexpr std::array<bool, 256> kClean = make_clean_table();
-
 [[maybe_unused]] bool scalar_scan(std::string_view s) noexcept {
   char previous = 0;
   for (char c : s) {
-    if (!kClean[static_cast<unsigned char>(c)]) return false;
+    if (!kept_bytes[static_cast<unsigned char>(c)]) return false;
     if (c == '.' && previous == '/') return false;
     previous = c;
   }

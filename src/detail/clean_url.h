@@ -3,9 +3,23 @@
 #ifndef SITEMILL_DETAIL_CLEAN_URL_H
 #define SITEMILL_DETAIL_CLEAN_URL_H
 
+#include <array>
 #include <string_view>
 
 namespace sitemill::detail {
+
+/// Bytes a path or query keeps as they are: RFC 3986 pchar minus '%'
+/// (which needs a look-ahead), plus '/' and '?'. url.cpp's encoder copies
+/// runs of these and percent-encodes everything else.
+constexpr std::array<bool, 256> make_kept_bytes() {
+  std::array<bool, 256> t{};
+  for (int c = 'a'; c <= 'z'; ++c) t[c] = true;
+  for (int c = 'A'; c <= 'Z'; ++c) t[c] = true;
+  for (int c = '0'; c <= '9'; ++c) t[c] = true;
+  for (unsigned char c : std::string_view("-._~!$&'()*+,;=:@/?")) t[c] = true;
+  return t;
+}
+inline constexpr std::array<bool, 256> kept_bytes = make_kept_bytes();
 
 /// True when every byte of `s` is one an RFC 3986 path or query keeps as it
 /// is (unreserved, sub-delims, ':', '@', '/', '?'; so no '%', '#', space,
