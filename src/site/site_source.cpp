@@ -199,17 +199,12 @@ bool is_manifest_name(std::string_view name) noexcept {
   return name.starts_with(".sitemill-manifest-") && name.ends_with(".json");
 }
 
-// Reads up to `limit` bytes of the file at `path`. False with errno set on
-// failure.
-bool read_file(const std::string& path, std::string& out, std::size_t limit,
-               bool* too_large = nullptr) {
-  out.clear();
+// Feeds the file at `path` to `take(data, size)` in 64 KiB blocks until the
+// end or until `take` returns false. False with errno set on failure.
+template <typename Take>
+bool read_blocks(const std::string& path, Take&& take) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) return false;
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && st.st_size > 0) {
-    out.reserve(std::min(static_cast<std::size_t>(st.st_size), limit));
-  }
   char buf[65536];
   for (;;) {
     const ::ssize_t n = ::read(fd, buf, sizeof buf);
@@ -220,39 +215,38 @@ bool read_file(const std::string& path, std::string& out, std::size_t limit,
       errno = err;
       return false;
     }
-    if (n == 0) break;
-    const auto got = static_cast<std::size_t>(n);
-    if (out.size() + got > limit) {
-      out.append(buf, limit - out.size());
-      if (too_large != nullptr) *too_large = true;
-      break;
-    }
-    out.append(buf, got);
+    if (n == 0 || !take(buf, static_cast<std::size_t>(n))) break;
   }
   ::close(fd);
   return true;
 }
 
-// XXH3-128 of a file's bytes, read in blocks so any size works.
-bool hash_file(const std::string& path, content_hash& out) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) return false;
-  XXH3_state_t state;
-  XXH3_128bits_reset(&state);
-  char buf[65536];
-  for (;;) {
-    const ::ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int err = errno;
-      ::close(fd);
-      errno = err;
+// Reads up to `limit` bytes of the file at `path`. False with errno set on
+// failure.
+bool read_file(const std::string& path, std::string& out, std::size_t limit,
+               bool* too_large = nullptr) {
+  out.clear();
+  return read_blocks(path, [&](const char* data, std::size_t got) {
+    if (out.size() + got > limit) {
+      out.append(data, limit - out.size());
+      if (too_large != nullptr) *too_large = true;
       return false;
     }
-    if (n == 0) break;
-    XXH3_128bits_update(&state, buf, static_cast<std::size_t>(n));
+    out.append(data, got);
+    return true;
+  });
+}
+
+// XXH3-128 of a file's bytes, read in blocks so any size works.
+bool hash_file(const std::string& path, content_hash& out) {
+  XXH3_state_t state;
+  XXH3_128bits_reset(&state);
+  if (!read_blocks(path, [&](const char* data, std::size_t got) {
+        XXH3_128bits_update(&state, data, got);
+        return true;
+      })) {
+    return false;
   }
-  ::close(fd);
   const XXH128_hash_t h = XXH3_128bits_digest(&state);
   out = content_hash{h.high64, h.low64};
   return true;
