@@ -64,5 +64,21 @@ TEST(XmlEscape, MatchesTheByteLoopAtEveryPositionAndLength) {
   }
 }
 
+// Every byte value in every lane of a 16-byte block and in the tail: the
+// block test folds pairs of characters together, so neighbours of the five
+// (0x25, 0x3D, 0x3F, ...) must come through untouched.
+TEST(XmlEscape, EveryByteAtEveryPosition) {
+  for (std::size_t len = 1; len <= 40; ++len) {
+    for (std::size_t at = 0; at < len; ++at) {
+      for (int b = 0; b < 256; ++b) {
+        std::string s(len, 'x');
+        s[at] = static_cast<char>(b);
+        ASSERT_EQ(escaped(s), reference(s))
+            << "byte " << b << " at " << at << " of " << len;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace sitemill
