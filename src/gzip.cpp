@@ -123,7 +123,85 @@ status compress_and_write(std::string_view data, compression level,
   return downstream.close();
 }
 
+// Chunks of a streamed file: big enough that a hand-off costs nothing per
+// byte, small enough that a few in flight keep memory flat.
+constexpr std::size_t stream_chunk = 1 << 20;
+constexpr std::size_t stream_queue_limit = 4 * stream_chunk;
+
 }  // namespace
+
+namespace detail {
+
+// One --fast file, compressed by ISA-L chunk by chunk on the pool's workers
+// while the writer is still filling it. ISA-L's output does not depend on
+// how its input is split (checked by tests/sink_test.cpp), so the bytes are
+// gzip_compress()'s. Fields below the mutex line are guarded by the pool's
+// mutex; the ISA-L state belongs to whichever worker has `busy` set.
+struct deflate_stream {
+  std::unique_ptr<sink> downstream;
+  isal_zstream z;
+  std::vector<std::uint8_t> level_buf;
+  bool started = false;
+  status error;
+  // -- guarded by compress_pool::impl::mu
+  std::deque<std::string> chunks;  // to compress, in order
+  std::size_t queued_bytes = 0;
+  bool closing = false;    // the last chunk has been pushed
+  bool abandoned = false;  // the sink went away without close()
+  bool busy = false;       // a worker is on it
+  bool in_ready = false;   // waiting in the ready queue
+};
+
+namespace {
+
+status write_all(sink& out, const std::uint8_t* data, std::size_t size) {
+  return out.write(reinterpret_cast<const char*>(data), size);
+}
+
+// Feeds `chunk` (the last one when `last`) through the stream's deflate
+// state and writes what comes out downstream. Runs on a worker.
+status deflate_chunk(deflate_stream& st, std::string_view chunk, bool last) {
+  if (!st.started) {
+    st.started = true;
+    st.level_buf.resize(ISAL_DEF_LVL1_DEFAULT);
+    isal_deflate_init(&st.z);
+    st.z.level = 1;
+    st.z.level_buf = st.level_buf.data();
+    st.z.level_buf_size = static_cast<std::uint32_t>(st.level_buf.size());
+    st.z.gzip_flag = IGZIP_GZIP_NO_HDR;  // our header, ISA-L's trailer
+    if (status s = write_all(*st.downstream, gzip_header, sizeof gzip_header);
+        !s) {
+      return s;
+    }
+  }
+  constexpr std::size_t out_size = 256 * 1024;
+  char* out = compressors().out.reserve(out_size);
+  st.z.next_in =
+      reinterpret_cast<std::uint8_t*>(const_cast<char*>(chunk.data()));
+  st.z.avail_in = static_cast<std::uint32_t>(chunk.size());
+  st.z.end_of_stream = last ? 1 : 0;
+  st.z.flush = NO_FLUSH;
+  for (;;) {
+    st.z.next_out = reinterpret_cast<std::uint8_t*>(out);
+    st.z.avail_out = static_cast<std::uint32_t>(out_size);
+    if (isal_deflate(&st.z) != COMP_OK)
+      return error{"gzip compression failed (isal_deflate)"};
+    const std::size_t produced = out_size - st.z.avail_out;
+    if (produced != 0) {
+      if (status s = write_all(*st.downstream,
+                               reinterpret_cast<std::uint8_t*>(out), produced);
+          !s) {
+        return s;
+      }
+    }
+    const bool drained = st.z.avail_in == 0 && st.z.avail_out != 0;
+    if (last ? st.z.internal_state.state == ZSTATE_END : drained) break;
+  }
+  return last ? st.downstream->close() : status{};
+}
+
+}  // namespace
+}  // namespace detail
 
 std::string gzip_compress(std::string_view data, compression level) {
   return std::string(compress_here(data, level));
@@ -132,15 +210,34 @@ std::string gzip_compress(std::string_view data, compression level) {
 gzip_sink::gzip_sink(std::unique_ptr<sink> downstream, compression level,
                      compress_pool* pool)
     : downstream_(std::move(downstream)), level_(level), pool_(pool) {
-  if (pool_ != nullptr) buffer_ = pool_->take_buffer();
+  if (pool_ == nullptr) return;
+  buffer_ = pool_->take_buffer();
+  if (level_ == compression::fast)
+    stream_ = pool_->open_stream(std::move(downstream_));
 }
 
 gzip_sink::~gzip_sink() {
-  if (pool_ != nullptr && !closed_) pool_->return_buffer(std::move(buffer_));
+  if (pool_ == nullptr || closed_) return;
+  if (stream_) pool_->abandon_stream(stream_);
+  pool_->return_buffer(std::move(buffer_));
 }
 
 status gzip_sink::write(const char* data, std::size_t size) {
   if (closed_) return error{"gzip sink: write after close"};
+  if (stream_) {
+    while (size != 0) {
+      if (buffer_.capacity() < stream_chunk) buffer_.reserve(stream_chunk);
+      const std::size_t take = std::min(size, stream_chunk - buffer_.size());
+      buffer_.append(data, take);
+      data += take;
+      size -= take;
+      if (buffer_.size() == stream_chunk) {
+        pool_->push_chunk(stream_, std::move(buffer_), false);
+        buffer_ = pool_->take_buffer();
+      }
+    }
+    return {};
+  }
   // Reserving a whole sitemap's worth up front costs address space only
   // (pages are faulted in as they are written), where growing by doubling
   // copied and faulted each file about twice: ~70% of a run's page faults.
@@ -158,48 +255,129 @@ status gzip_sink::close() {
     std::string().swap(buffer_);
     return s;
   }
+  if (stream_) {
+    pool_->push_chunk(stream_, std::move(buffer_), true);
+    return {};
+  }
   pool_->submit({std::move(buffer_), std::move(downstream_), level_});
   return {};
 }
 
 struct compress_pool::impl {
   std::mutex mu;
-  std::condition_variable work_ready, worker_free, idle;
+  std::condition_variable work_ready, worker_free, idle, stream_room;
   std::deque<job> queue;
+  // Streams with a chunk (or their end) to compress and no worker on them.
+  std::deque<std::shared_ptr<detail::deflate_stream>> ready;
   std::size_t running = 0;
   bool stopping = false;
   status first_error;
-  // Uncompressed buffers keep their capacity from file to file, so the
-  // pages of a 10 MiB sitemap are faulted in once per run, not per file.
+  // Uncompressed buffers keep their capacity from file to file (and chunk
+  // to chunk), so their pages are faulted in once per run, not per file.
   std::vector<std::string> spare;
   std::vector<std::thread> workers;
 
+  // Nothing queued and no worker busy. A stream whose sink is still open
+  // does not count: its chunks so far are done, and the rest is not yet
+  // submitted (a failed run waits here before the writer drops its sink).
+  bool all_done() const {
+    return queue.empty() && ready.empty() && running == 0;
+  }
+
+  void record(const status& s) {
+    if (!s && first_error) first_error = s;
+  }
+
   void run() {
+    std::unique_lock lock(mu);
     for (;;) {
-      job j;
-      {
-        std::unique_lock lock(mu);
-        work_ready.wait(lock, [&] { return stopping || !queue.empty(); });
-        if (queue.empty()) return;
-        j = std::move(queue.front());
-        queue.pop_front();
-        ++running;
+      work_ready.wait(lock, [&] {
+        return stopping || !queue.empty() || !ready.empty();
+      });
+      if (!ready.empty()) {
+        run_stream_step(lock);
+      } else if (!queue.empty()) {
+        run_whole_file(lock);
+      } else {
+        return;  // stopping, nothing left
       }
-      status s;
+      if (all_done()) idle.notify_all();
+    }
+  }
+
+  void run_whole_file(std::unique_lock<std::mutex>& lock) {
+    job j = std::move(queue.front());
+    queue.pop_front();
+    ++running;
+    lock.unlock();
+    status s;
+    try {
+      s = compress_and_write(j.data, j.level, *j.downstream);
+    } catch (const std::exception& e) {
+      s = error{std::string("gzip compression failed: ") + e.what()};
+    }
+    j.downstream.reset();
+    j.data.clear();
+    lock.lock();
+    spare.push_back(std::move(j.data));
+    record(s);
+    --running;
+    worker_free.notify_one();
+  }
+
+  // One chunk (or the end) of one stream; the stream goes back to the ready
+  // queue if more has arrived meanwhile.
+  void run_stream_step(std::unique_lock<std::mutex>& lock) {
+    std::shared_ptr<detail::deflate_stream> st = std::move(ready.front());
+    ready.pop_front();
+    st->in_ready = false;
+    st->busy = true;
+    std::string chunk;
+    bool last = false;
+    if (!st->chunks.empty()) {
+      chunk = std::move(st->chunks.front());
+      st->chunks.pop_front();
+      st->queued_bytes -= chunk.size();
+      last = st->closing && st->chunks.empty();
+      stream_room.notify_all();
+    }
+    const bool abandoned = st->abandoned;
+    ++running;
+    lock.unlock();
+    status s;
+    if (abandoned) {
+      st->downstream.reset();  // drops the temporary file
+    } else if (st->error) {
       try {
-        s = compress_and_write(j.data, j.level, *j.downstream);
+        s = detail::deflate_chunk(*st, chunk, last);
       } catch (const std::exception& e) {
         s = error{std::string("gzip compression failed: ") + e.what()};
       }
-      j.downstream.reset();
-      j.data.clear();
-      std::lock_guard lock(mu);
-      spare.push_back(std::move(j.data));
-      if (!s && first_error) first_error = s;
-      --running;
-      worker_free.notify_one();
-      if (queue.empty() && running == 0) idle.notify_all();
+      if (!s) st->error = s;
     }
+    const bool finished = abandoned || last;
+    if (finished) st->downstream.reset();
+    chunk.clear();
+    lock.lock();
+    if (chunk.capacity() != 0) spare.push_back(std::move(chunk));
+    st->busy = false;
+    --running;
+    if (finished) {
+      record(st->error);
+      st->chunks.clear();
+    } else if (!st->chunks.empty() || st->abandoned) {
+      st->in_ready = true;
+      ready.push_back(std::move(st));
+      work_ready.notify_one();
+    }
+  }
+
+  // Queues `st` for a worker unless one has it or it is already queued.
+  void make_ready(const std::shared_ptr<detail::deflate_stream>& st) {
+    if (st->busy || st->in_ready) return;
+    st->in_ready = true;
+    ready.push_back(st);
+    work_ready.notify_one();
   }
 };
 
@@ -234,6 +412,35 @@ void compress_pool::submit(job j) {
   impl_->work_ready.notify_one();
 }
 
+std::shared_ptr<detail::deflate_stream> compress_pool::open_stream(
+    std::unique_ptr<sink> downstream) {
+  auto st = std::make_shared<detail::deflate_stream>();
+  st->downstream = std::move(downstream);
+  return st;
+}
+
+// Queues a chunk; waits while the stream already has stream_queue_limit
+// bytes queued, so a writer faster than the compressor cannot run ahead.
+void compress_pool::push_chunk(
+    const std::shared_ptr<detail::deflate_stream>& stream, std::string chunk,
+    bool last) {
+  std::unique_lock lock(impl_->mu);
+  impl_->stream_room.wait(lock, [&] {
+    return stream->queued_bytes < stream_queue_limit;
+  });
+  stream->queued_bytes += chunk.size();
+  stream->chunks.push_back(std::move(chunk));
+  if (last) stream->closing = true;
+  impl_->make_ready(stream);
+}
+
+void compress_pool::abandon_stream(
+    const std::shared_ptr<detail::deflate_stream>& stream) {
+  std::lock_guard lock(impl_->mu);
+  stream->abandoned = true;
+  impl_->make_ready(stream);
+}
+
 std::string compress_pool::take_buffer() {
   std::lock_guard lock(impl_->mu);
   if (impl_->spare.empty()) return {};
@@ -250,8 +457,7 @@ void compress_pool::return_buffer(std::string buffer) {
 
 status compress_pool::wait() {
   std::unique_lock lock(impl_->mu);
-  impl_->idle.wait(lock,
-                   [&] { return impl_->queue.empty() && impl_->running == 0; });
+  impl_->idle.wait(lock, [&] { return impl_->all_done(); });
   status s = impl_->first_error;
   impl_->first_error = status{};
   return s;

@@ -96,12 +96,21 @@ enum class compression : std::uint8_t {
 };
 
 class compress_pool;
+namespace detail {
+struct deflate_stream;
+}
 
 /// Compresses everything written to it into one gzip member (RFC 1952) and
 /// writes that to `downstream`. The member is single, never concatenated, as
-/// PROTOCOL.md checklist 12 asks. The whole file is held until close(),
-/// because libdeflate compresses whole buffers: memory is one uncompressed
-/// file (at most --max-bytes) per sink in flight.
+/// PROTOCOL.md checklist 12 asks.
+///
+/// With a pool, compression runs on the pool's workers. compression::fast
+/// (ISA-L) streams: the file is compressed in 1 MiB chunks while it is
+/// still being written, so memory is a few chunks per file and a file is
+/// done almost as soon as it is closed. normal and best (libdeflate, which
+/// compresses whole buffers) hold the whole file until close(): memory is
+/// one uncompressed file (at most --max-bytes) per sink in flight. Either
+/// way the bytes are exactly gzip_compress()'s.
 class gzip_sink final : public sink {
  public:
   /// Without a pool, close() compresses on the calling thread.
@@ -116,12 +125,14 @@ class gzip_sink final : public sink {
   compression level_;
   compress_pool* pool_;
   std::string buffer_;
+  std::shared_ptr<detail::deflate_stream> stream_;  // fast level with a pool
   bool closed_ = false;
 };
 
-/// Worker threads that compress closed gzip_sinks in parallel. A closed
-/// sink is handed over only when a worker is free (close() blocks until
-/// then), so memory holds one file per worker plus the one being filled.
+/// Worker threads that compress gzip_sinks in parallel. A whole-buffer
+/// file is handed over only when a worker is free (close() blocks until
+/// then), so memory holds one file per worker plus the one being filled; a
+/// streamed file's writer waits when 4 MiB of its chunks are queued.
 /// Thread-safe.
 class compress_pool {
  public:
@@ -145,6 +156,11 @@ class compress_pool {
   void submit(job j);
   std::string take_buffer();
   void return_buffer(std::string buffer);
+  std::shared_ptr<detail::deflate_stream> open_stream(
+      std::unique_ptr<sink> downstream);
+  void push_chunk(const std::shared_ptr<detail::deflate_stream>& stream,
+                  std::string chunk, bool last);
+  void abandon_stream(const std::shared_ptr<detail::deflate_stream>& stream);
   struct impl;
   std::unique_ptr<impl> impl_;
 };
