@@ -133,10 +133,11 @@ constexpr std::size_t stream_queue_limit = 4 * stream_chunk;
 namespace detail {
 
 // One --fast file, compressed by ISA-L chunk by chunk on the pool's workers
-// while the writer is still filling it. ISA-L's output does not depend on
-// how its input is split (checked by tests/sink_test.cpp), so the bytes are
-// gzip_compress()'s. Fields below the mutex line are guarded by the pool's
-// mutex; the ISA-L state belongs to whichever worker has `busy` set.
+// while the writer is still filling it. ISA-L's output depends on how its
+// input is fed, so gzip_sink always feeds whole stream_chunk pieces (cut at
+// fixed offsets of the file, whatever the writes): the bytes depend on the
+// data alone (tests/sink_test.cpp). Fields below the "guarded" line belong
+// to the pool's mutex; the ISA-L state to whichever worker has `busy` set.
 struct deflate_stream {
   std::unique_ptr<sink> downstream;
   isal_zstream z;

@@ -148,14 +148,18 @@ TEST(CompressPool, CompressesManyFilesInParallelIntoTheRightSinks) {
 }
 
 // --fast with a pool streams: chunks are compressed while the file is being
-// written. The bytes must be exactly the one-shot compressor's, whatever the
-// write sizes, and more than the queue limit (4 MiB) must pass through.
-TEST(CompressPool, StreamsFastFilesToTheOneShotBytes) {
+// written. The sink cuts the file into chunks at fixed offsets, so the bytes
+// depend on the data alone, never on how the writer split its writes (nor
+// on thread timing): reruns are byte-identical. They are not always the
+// one-shot compressor's bytes (ISA-L ends blocks differently when it sees
+// the whole input at once), but within a few bytes of its size.
+TEST(CompressPool, StreamsFastFilesToTheSameBytesWhateverTheWrites) {
   const std::string xml = sample_xml(200'000);  // about 11 MB
   ASSERT_GT(xml.size(), std::size_t{9} << 20);
-  const std::string want = gzip_compress(xml, compression::fast);
+  const std::string one_shot = gzip_compress(xml, compression::fast);
+  std::string first;
   for (std::size_t step : {std::size_t{1} << 20, std::size_t{777},
-                           std::size_t{3'000'001}}) {
+                           std::size_t{3'000'001}, xml.size()}) {
     compress_pool pool(2);
     std::string out;
     {
@@ -166,7 +170,15 @@ TEST(CompressPool, StreamsFastFilesToTheOneShotBytes) {
       ASSERT_TRUE(gz.close());
     }
     ASSERT_TRUE(pool.wait());
-    EXPECT_EQ(out, want) << "write size " << step;
+    int members = 0;
+    EXPECT_EQ(gunzip(out, &members), xml) << "write size " << step;
+    EXPECT_EQ(members, 1);
+    EXPECT_EQ(out.substr(0, 10), one_shot.substr(0, 10)) << "same header";
+    EXPECT_NEAR(static_cast<double>(out.size()),
+                static_cast<double>(one_shot.size()),
+                static_cast<double>(one_shot.size()) / 1000.0);
+    if (first.empty()) first = out;
+    EXPECT_EQ(out, first) << "write size " << step;
   }
 }
 
@@ -194,10 +206,8 @@ TEST(CompressPool, StreamsSeveralFastFilesAtOnce) {
     for (auto& gz : sinks) ASSERT_TRUE(gz->close());
   }
   ASSERT_TRUE(pool.wait());
-  for (std::size_t k = 0; k < inputs.size(); ++k) {
+  for (std::size_t k = 0; k < inputs.size(); ++k)
     EXPECT_EQ(gunzip(outs[k]), inputs[k]) << k;
-    EXPECT_EQ(outs[k], gzip_compress(inputs[k], compression::fast)) << k;
-  }
 }
 
 // A run that fails drops its open sink without close(): wait() must not hang

@@ -110,7 +110,9 @@ struct deflate_stream;
 /// done almost as soon as it is closed. normal and best (libdeflate, which
 /// compresses whole buffers) hold the whole file until close(): memory is
 /// one uncompressed file (at most --max-bytes) per sink in flight. Either
-/// way the bytes are exactly gzip_compress()'s.
+/// way the bytes depend on the data alone (streamed chunks are cut at fixed
+/// offsets), so the same input gives the same file on every run; a
+/// streamed member may differ from gzip_compress()'s by a few bytes.
 class gzip_sink final : public sink {
  public:
   /// Without a pool, close() compresses on the calling thread.
