@@ -3,6 +3,8 @@
 #include "sitemill/record_reader.h"
 
 #include <gtest/gtest.h>
+
+#include <random>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -332,6 +334,38 @@ TEST(RecordReader, TsvShortRowsLeaveFieldsEmptyAndExtraFieldsAreIgnored) {
                               url(3, "https://b.example/", "2024-01-02"),
                               url(4, "https://c.example/", "", "", "0.1"),
                               url(5, "", "2024-01-02")}));
+}
+
+// The tsv splitter scans 16 bytes at a time: fields of every length, tabs in
+// every lane, rows short and long, against the obvious split.
+TEST(RecordReader, TsvSplitsLikeTheObviousLoopAtEveryFieldLength) {
+  std::mt19937 rng(99);
+  const std::vector<column> columns = {column::lastmod, column::ignored,
+                                       column::loc, column::priority};
+  std::string data;
+  std::vector<rec> want;
+  for (std::uint64_t line = 1; line <= 3'000; ++line) {
+    const std::size_t count = 1 + rng() % 6;  // fields on this row
+    std::vector<std::string> fields;
+    for (std::size_t f = 0; f < count; ++f) {
+      // The first field is never empty, so no row is blank (and skipped).
+      std::string text((f == 0 ? 1 : 0) + rng() % 40, 'a');
+      for (char& c : text) c = static_cast<char>('a' + rng() % 26);
+      fields.push_back(text);
+      data += text;
+      data += f + 1 < count ? "\t" : "\n";
+    }
+    auto at = [&](std::size_t i) {
+      return i < fields.size() ? fields[i] : std::string();
+    };
+    // The last column read (priority) runs to the next tab, like the rest.
+    rec r = url(line, at(2), at(0), "", at(3));
+    want.push_back(r);
+  }
+  const outcome o = read(data, input_format::tsv, columns);
+  ASSERT_EQ(o.records.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i)
+    ASSERT_EQ(o.records[i], want[i]) << "row " << i + 1;
 }
 
 TEST(RecordReader, TsvKeepsSpacesInFieldsAndSkipsBlankLines) {
