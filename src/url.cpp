@@ -424,13 +424,24 @@ url_problem normalize_impl(std::string_view input, const base_view* base,
                            bool check_min_length) {
   out.clear();
   if (notes) *notes = url_notes{};
+  detail::path_class fast = detail::path_class::other;
   if (base && input.size() > base->origin && input[base->origin] == '/' &&
-      input.compare(0, base->origin, base->dir.substr(0, base->origin)) == 0 &&
-      detail::is_clean_path_and_query(input.substr(base->origin))) {
+      input.compare(0, base->origin, base->dir.substr(0, base->origin)) == 0) {
+    fast = detail::classify_path_and_query(input.substr(base->origin));
+    if (fast == detail::path_class::non_ascii &&
+        !valid_utf8(input.substr(base->origin))) {
+      fast = detail::path_class::other;  // the general path says why
+    }
+  }
+  if (fast == detail::path_class::clean) {
     // The common case: the base's own origin followed by text that needs
     // no trimming, encoding or dot-segment removal; the URL is its own
     // normal form. Everything else takes the general path below.
     out.assign(input);
+  } else if (fast == detail::path_class::non_ascii) {
+    // The same with UTF-8 in it, which only needs percent-encoding.
+    out.assign(input.substr(0, base->origin));
+    append_encoded(out, input.substr(base->origin));
   } else if (const url_problem p =
                  normalize_general(input, base, out, notes);
              p != url_problem::ok) {

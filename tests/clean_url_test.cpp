@@ -14,7 +14,9 @@
 
 namespace {
 
+using sitemill::detail::classify_path_and_query;
 using sitemill::detail::is_clean_path_and_query;
+using sitemill::detail::path_class;
 
 // The definition, written the slow and obvious way.
 bool reference(std::string_view s) {
@@ -30,6 +32,21 @@ bool reference(std::string_view s) {
   return true;
 }
 
+path_class reference_class(std::string_view s) {
+  std::string ascii;
+  bool high = false;
+  for (char c : s) {
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      high = true;
+      ascii += 'x';  // stands in: neither '/' nor '.'
+    } else {
+      ascii += c;
+    }
+  }
+  if (!reference(ascii)) return path_class::other;
+  return high ? path_class::non_ascii : path_class::clean;
+}
+
 // Every byte value at every position of strings up to three 16-byte
 // blocks long, so each lane and the padded tail see every byte.
 TEST(CleanUrl, EveryByteAtEveryPositionMatchesTheReference) {
@@ -39,6 +56,8 @@ TEST(CleanUrl, EveryByteAtEveryPositionMatchesTheReference) {
         std::string s(len, 'x');
         s[at] = static_cast<char>(b);
         ASSERT_EQ(is_clean_path_and_query(s), reference(s))
+            << "byte " << b << " at " << at << " of " << len;
+        ASSERT_EQ(classify_path_and_query(s), reference_class(s))
             << "byte " << b << " at " << at << " of " << len;
       }
     }
@@ -84,6 +103,7 @@ TEST(CleanUrl, RandomTextMatchesTheReference) {
     for (char& c : s)
       if (!plain(rng)) c = alphabet[pick(rng)];
     ASSERT_EQ(is_clean_path_and_query(s), reference(s)) << s;
+    ASSERT_EQ(classify_path_and_query(s), reference_class(s)) << s;
   }
 }
 
@@ -95,12 +115,13 @@ TEST(CleanUrl, FastPathAgreesWithTheGeneralPath) {
   ASSERT_TRUE(base.has_value());
   constexpr std::string_view pieces[] = {
       "a",   "b-c", "/",   ".",   "..",   "?",   "&",    "'",   "%41", "%2e",
-      "%",   " ",   "#f",  "~",   "\xC3\xA9", "=", "x.html", "//", "%7e", ":"};
+      "%",   " ",   "#f",  "~",   "\xC3\xA9", "=", "x.html", "//", "%7e", ":",
+      "\xE6\x97\xA5", "\xC3", "\xFF", "\xED\xA0\x80"};
   std::mt19937 rng(7);
   std::uniform_int_distribution<std::size_t> pick(0, std::size(pieces) - 1);
   std::uniform_int_distribution<int> count(0, 12);
   std::string with_base, without_base;
-  int fast_and_ok = 0;
+  int fast_and_ok = 0, non_ascii_and_ok = 0;
   for (int i = 0; i < 100'000; ++i) {
     std::string url = "https://www.example.com/";
     for (int k = count(rng); k > 0; --k) url += pieces[pick(rng)];
@@ -112,11 +133,13 @@ TEST(CleanUrl, FastPathAgreesWithTheGeneralPath) {
     }
     ASSERT_EQ(a, sitemill::url_problem::ok) << url;
     ASSERT_EQ(with_base, without_base) << url;
-    if (is_clean_path_and_query(std::string_view(url).substr(23)))
-      ++fast_and_ok;
+    const path_class kind = classify_path_and_query(std::string_view(url).substr(23));
+    if (kind == path_class::clean) ++fast_and_ok;
+    if (kind == path_class::non_ascii) ++non_ascii_and_ok;
   }
-  // The mix must exercise the fast path, or the comparison proves nothing.
-  EXPECT_GT(fast_and_ok, 10'000);
+  // The mix must exercise both fast paths, or the comparison proves nothing.
+  EXPECT_GT(fast_and_ok, 5'000);
+  EXPECT_GT(non_ascii_and_ok, 1'000);
 }
 
 }  // namespace

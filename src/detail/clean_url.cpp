@@ -11,14 +11,19 @@
 namespace sitemill::detail {
 namespace {
 
-[[maybe_unused]] bool scalar_scan(std::string_view s) noexcept {
+[[maybe_unused]] path_class scalar_scan(std::string_view s) noexcept {
   char previous = 0;
+  bool high = false;
   for (char c : s) {
-    if (!kept_bytes[static_cast<unsigned char>(c)]) return false;
-    if (c == '.' && previous == '/') return false;
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      high = true;
+    } else if (!kept_bytes[static_cast<unsigned char>(c)]) {
+      return path_class::other;
+    }
+    if (c == '.' && previous == '/') return path_class::other;
     previous = c;
   }
-  return true;
+  return high ? path_class::non_ascii : path_class::clean;
 }
 
 #if defined(__SSE2__)
@@ -47,11 +52,12 @@ inline int dirty_mask(__m128i v) noexcept {
 
 }  // namespace
 
-bool is_clean_path_and_query(std::string_view s) noexcept {
+path_class classify_path_and_query(std::string_view s) noexcept {
 #if defined(__SSE2__)
   const char* p = s.data();
   std::size_t n = s.size();
   unsigned carry = 0;  // 1 when the previous block ended with '/'
+  unsigned high = 0;   // any byte >= 0x80 so far
   char tail[16];
   while (n != 0) {
     __m128i v;
@@ -65,17 +71,21 @@ bool is_clean_path_and_query(std::string_view s) noexcept {
       v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(tail));
       take = n;
     }
-    if (dirty_mask(v) != 0) return false;
+    // The top bit of each byte is the non-ASCII mask.
+    const auto non_ascii = static_cast<unsigned>(_mm_movemask_epi8(v));
+    if ((static_cast<unsigned>(dirty_mask(v)) & ~non_ascii) != 0)
+      return path_class::other;
+    high |= non_ascii;
     const auto slashes = static_cast<unsigned>(
         _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('/'))));
     const auto dots = static_cast<unsigned>(
         _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('.'))));
-    if ((((slashes << 1) | carry) & dots) != 0) return false;
+    if ((((slashes << 1) | carry) & dots) != 0) return path_class::other;
     carry = (slashes >> 15) & 1;
     p += take;
     n -= take;
   }
-  return true;
+  return high != 0 ? path_class::non_ascii : path_class::clean;
 #else
   return scalar_scan(s);
 #endif

@@ -21,13 +21,28 @@ constexpr std::array<bool, 256> make_kept_bytes() {
 }
 inline constexpr std::array<bool, 256> kept_bytes = make_kept_bytes();
 
-/// True when every byte of `s` is one an RFC 3986 path or query keeps as it
-/// is (unreserved, sub-delims, ':', '@', '/', '?'; so no '%', '#', space,
-/// control or non-ASCII byte) and `s` has no "/." (so no dot segment).
-/// Such text is already normalised: url.cpp copies it without the general
-/// encoder, which makes up most of the cost of a typical URL. The test is
-/// conservative: "/.well-known" fails it and takes the general path.
-bool is_clean_path_and_query(std::string_view s) noexcept;
+/// What a path and query need before they are normal.
+enum class path_class {
+  /// Every byte is one an RFC 3986 path or query keeps as it is
+  /// (kept_bytes: no '%', '#', space, control or non-ASCII byte) and there
+  /// is no "/." (so no dot segment): already normalised, copied as is.
+  clean,
+  /// The same, except for bytes >= 0x80: normal once those (if they are
+  /// valid UTF-8) are percent-encoded.
+  non_ascii,
+  /// Anything else: the general path decides.
+  other,
+};
+
+/// Classifies `s` 16 bytes at a time. url.cpp handles `clean` and
+/// `non_ascii` without the general encoder, which makes up most of the cost
+/// of a typical URL. The test is conservative: "/.well-known" is `other`.
+path_class classify_path_and_query(std::string_view s) noexcept;
+
+/// classify_path_and_query(s) == path_class::clean.
+inline bool is_clean_path_and_query(std::string_view s) noexcept {
+  return classify_path_and_query(s) == path_class::clean;
+}
 
 }  // namespace sitemill::detail
 
