@@ -32,13 +32,12 @@ using namespace sitemill;
 const std::string& urlset() {
   static const std::string xml = [] {
     static const char* const words[] = {
-        "store", "blog",   "tea",    "ring",  "garden", "review", "camera",
-        "watch", "travel", "kitchen", "sale", "premium", "green", "modern",
-        "notes", "forum",  "events", "table", "running", "configure"};
+        "store", "blog",   "tea",     "ring",  "garden",  "review",   "camera",
+        "watch", "travel", "kitchen", "sale",  "premium", "green",    "modern",
+        "notes", "forum",  "events",  "table", "running", "configure"};
     static const char* const langs[] = {"", "de-de/", "fr-fr/", "ja-jp/"};
-    static const char* const freqs[] = {"always", "hourly", "daily",
-                                        "weekly", "monthly", "yearly",
-                                        "never"};
+    static const char* const freqs[] = {"always",  "hourly", "daily", "weekly",
+                                        "monthly", "yearly", "never"};
     std::mt19937 rng(2024);
     auto below = [&](unsigned n) { return static_cast<unsigned>(rng() % n); };
     auto pick = [&](auto& list) {
@@ -46,11 +45,10 @@ const std::string& urlset() {
     };
     std::string out;
     writer_options o;
-    sitemap_writer w(std::move(o),
-                     [&out](std::size_t) -> result<std::unique_ptr<sink>> {
-                       return std::unique_ptr<sink>(
-                           std::make_unique<memory_sink>(&out));
-                     });
+    sitemap_writer w(
+        std::move(o), [&out](std::size_t) -> result<std::unique_ptr<sink>> {
+          return std::unique_ptr<sink>(std::make_unique<memory_sink>(&out));
+        });
     entry_builder builder(
         *url_normalizer::with_base("https://www.example.com/"));
     url_entry e;
@@ -129,9 +127,8 @@ BENCHMARK(BM_Libdeflate)->DenseRange(1, 9)->Unit(benchmark::kMillisecond);
 void BM_Isal(benchmark::State& state) {
   const std::string& in = urlset();
   const auto level = static_cast<std::uint32_t>(state.range(0));
-  const std::size_t level_buf_size[] = {0, ISAL_DEF_LVL1_DEFAULT,
-                                        ISAL_DEF_LVL2_DEFAULT,
-                                        ISAL_DEF_LVL3_DEFAULT};
+  const std::size_t level_buf_size[] = {
+      0, ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT};
   std::vector<std::uint8_t> level_buf(level_buf_size[level]);
   std::vector<std::uint8_t> out(in.size() + in.size() / 8 + 1024);
   std::size_t n = 0;

@@ -29,7 +29,8 @@ std::optional<changefreq> parse_changefreq(std::string_view text) noexcept {
   constexpr std::size_t max_length = 7;
   if (text.size() < 5 || text.size() > max_length) return std::nullopt;
   char lower[max_length];
-  for (std::size_t i = 0; i < text.size(); ++i) lower[i] = detail::ascii_lower(text[i]);
+  for (std::size_t i = 0; i < text.size(); ++i)
+    lower[i] = detail::ascii_lower(text[i]);
   const std::string_view folded(lower, text.size());
   for (std::size_t i = 1; i < std::size(changefreq_names); ++i) {
     if (folded == changefreq_names[i]) return static_cast<changefreq>(i);

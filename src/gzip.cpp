@@ -90,7 +90,8 @@ std::string_view isal_gzip(std::string_view data) {
   s.level = 1;
   s.level_buf = level_buf.data();
   s.level_buf_size = static_cast<std::uint32_t>(level_buf.size());
-  s.gzip_flag = IGZIP_GZIP_NO_HDR;  // we wrote the header; ISA-L adds the trailer
+  s.gzip_flag =
+      IGZIP_GZIP_NO_HDR;  // we wrote the header; ISA-L adds the trailer
   s.end_of_stream = 1;
   s.flush = NO_FLUSH;
   s.next_in = reinterpret_cast<std::uint8_t*>(const_cast<char*>(data.data()));
@@ -292,9 +293,8 @@ struct compress_pool::impl {
   void run() {
     std::unique_lock lock(mu);
     for (;;) {
-      work_ready.wait(lock, [&] {
-        return stopping || !queue.empty() || !ready.empty();
-      });
+      work_ready.wait(
+          lock, [&] { return stopping || !queue.empty() || !ready.empty(); });
       if (!ready.empty()) {
         run_stream_step(lock);
       } else if (!queue.empty()) {
@@ -426,9 +426,8 @@ void compress_pool::push_chunk(
     const std::shared_ptr<detail::deflate_stream>& stream, std::string chunk,
     bool last) {
   std::unique_lock lock(impl_->mu);
-  impl_->stream_room.wait(lock, [&] {
-    return stream->queued_bytes < stream_queue_limit;
-  });
+  impl_->stream_room.wait(
+      lock, [&] { return stream->queued_bytes < stream_queue_limit; });
   stream->queued_bytes += chunk.size();
   stream->chunks.push_back(std::move(chunk));
   if (last) stream->closing = true;

@@ -280,7 +280,8 @@ url_problem append_idn_host(std::string& out, std::string_view host) {
   // bytes, so a longer host cannot convert anyway.
   char buf[1024];
   if (host.size() >= sizeof buf) return url_problem::bad_idn;
-  for (std::size_t i = 0; i < host.size(); ++i) buf[i] = detail::ascii_lower(host[i]);
+  for (std::size_t i = 0; i < host.size(); ++i)
+    buf[i] = detail::ascii_lower(host[i]);
   buf[host.size()] = '\0';
   char* ascii = nullptr;
   int rc = idn2_to_ascii_8z(buf, &ascii, IDN2_NONTRANSITIONAL | IDN2_NFC_INPUT);
@@ -442,8 +443,7 @@ url_problem normalize_impl(std::string_view input, const base_view* base,
     // The same with UTF-8 in it, which only needs percent-encoding.
     out.assign(input.substr(0, base->origin));
     append_encoded(out, input.substr(base->origin));
-  } else if (const url_problem p =
-                 normalize_general(input, base, out, notes);
+  } else if (const url_problem p = normalize_general(input, base, out, notes);
              p != url_problem::ok) {
     return p;
   }

@@ -114,9 +114,10 @@ TEST(CleanUrl, FastPathAgreesWithTheGeneralPath) {
   auto base = sitemill::url_normalizer::with_base("https://www.example.com/");
   ASSERT_TRUE(base.has_value());
   constexpr std::string_view pieces[] = {
-      "a",   "b-c", "/",   ".",   "..",   "?",   "&",    "'",   "%41", "%2e",
-      "%",   " ",   "#f",  "~",   "\xC3\xA9", "=", "x.html", "//", "%7e", ":",
-      "\xE6\x97\xA5", "\xC3", "\xFF", "\xED\xA0\x80"};
+      "a",        "b-c",  "/",           ".",  "..",  "?",  "&",
+      "'",        "%41",  "%2e",         "%",  " ",   "#f", "~",
+      "\xC3\xA9", "=",    "x.html",      "//", "%7e", ":",  "\xE6\x97\xA5",
+      "\xC3",     "\xFF", "\xED\xA0\x80"};
   std::mt19937 rng(7);
   std::uniform_int_distribution<std::size_t> pick(0, std::size(pieces) - 1);
   std::uniform_int_distribution<int> count(0, 12);
@@ -133,7 +134,8 @@ TEST(CleanUrl, FastPathAgreesWithTheGeneralPath) {
     }
     ASSERT_EQ(a, sitemill::url_problem::ok) << url;
     ASSERT_EQ(with_base, without_base) << url;
-    const path_class kind = classify_path_and_query(std::string_view(url).substr(23));
+    const path_class kind =
+        classify_path_and_query(std::string_view(url).substr(23));
     if (kind == path_class::clean) ++fast_and_ok;
     if (kind == path_class::non_ascii) ++non_ascii_and_ok;
   }

@@ -3,8 +3,6 @@
 #include "sitemill/record_reader.h"
 
 #include <gtest/gtest.h>
-
-#include <random>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -14,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <ostream>
+#include <random>
 #include <string>
 #include <vector>
 

@@ -42,9 +42,10 @@ std::string escaped(std::string_view s) {
 }
 
 TEST(XmlEscape, EscapesTheFiveCharactersOfTheProtocol) {
-  EXPECT_EQ(escaped("http://www.example.com/view?widget=3&count>2"),
-            "http://www.example.com/view?widget=3&amp;count&gt;2");  // sitemaps.org
-                                                                     // FAQ
+  EXPECT_EQ(
+      escaped("http://www.example.com/view?widget=3&count>2"),
+      "http://www.example.com/view?widget=3&amp;count&gt;2");  // sitemaps.org
+                                                               // FAQ
   EXPECT_EQ(escaped("<'\">&"), "&lt;&apos;&quot;&gt;&amp;");
   EXPECT_EQ(escaped(""), "");
   EXPECT_EQ(escaped("caf\xC3\xA9 %C3%A9"), "caf\xC3\xA9 %C3%A9");

@@ -135,7 +135,7 @@ class gzip_sink final : public sink {
 /// file is handed over only when a worker is free (close() blocks until
 /// then), so memory holds one file per worker plus the one being filled; a
 /// streamed file's writer waits when 4 MiB of its chunks are queued.
-/// Thread-safe.
+/// Must outlive every gzip_sink given it. Thread-safe.
 class compress_pool {
  public:
   /// `threads` 0 means std::thread::hardware_concurrency().

@@ -51,7 +51,8 @@ std::string quote_text(std::string_view s) {
 
 bool is_http_url(std::string_view s) {
   s = detail::trim(s);
-  return detail::istarts_with(s, "http://") || detail::istarts_with(s, "https://");
+  return detail::istarts_with(s, "http://") ||
+         detail::istarts_with(s, "https://");
 }
 
 // "ftp://...", "file:/..." and the like: a scheme that is not a path.

@@ -32,9 +32,9 @@ namespace {
 inline int dirty_mask(__m128i v) noexcept {
   auto eq = [&](char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
   // Signed compares: bytes >= 0x80 are negative, so they fail "> 0x20".
-  const __m128i printable = _mm_and_si128(
-      _mm_cmpgt_epi8(v, _mm_set1_epi8(0x20)),
-      _mm_cmplt_epi8(v, _mm_set1_epi8(0x7F)));
+  const __m128i printable =
+      _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(0x20)),
+                    _mm_cmplt_epi8(v, _mm_set1_epi8(0x7F)));
   __m128i bad = _mm_or_si128(_mm_or_si128(eq('"'), eq('#')),
                              _mm_or_si128(eq('%'), eq('<')));
   bad = _mm_or_si128(bad, _mm_or_si128(eq('>'), eq('`')));

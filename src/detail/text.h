@@ -30,11 +30,13 @@ constexpr bool iequals(std::string_view a, std::string_view b) noexcept {
 /// `s` starts with `prefix`, ignoring ASCII case.
 constexpr bool istarts_with(std::string_view s,
                             std::string_view prefix) noexcept {
-  return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
+  return s.size() >= prefix.size() &&
+         iequals(s.substr(0, prefix.size()), prefix);
 }
 
 /// `s` ends with `suffix`, ignoring ASCII case.
-constexpr bool iends_with(std::string_view s, std::string_view suffix) noexcept {
+constexpr bool iends_with(std::string_view s,
+                          std::string_view suffix) noexcept {
   return s.size() >= suffix.size() &&
          iequals(s.substr(s.size() - suffix.size()), suffix);
 }

@@ -1,9 +1,10 @@
 #include "sitemill/robots_rules.h"
-#include "detail/text.h"
 
 #include <cstddef>
 #include <string>
 #include <string_view>
+
+#include "detail/text.h"
 
 namespace sitemill {
 namespace {

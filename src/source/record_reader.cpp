@@ -7,14 +7,14 @@
 #include <cerrno>
 #include <cstring>
 
-#include "source/readers.h"
 #include "detail/text.h"
+#include "source/readers.h"
 
 namespace sitemill {
 namespace {
 
-using detail::iequals;
 using detail::iends_with;
+using detail::iequals;
 
 std::string_view trim_name(std::string_view s) noexcept {
   while (!s.empty() &&

@@ -323,9 +323,10 @@ TEST(GenerateCli, IndexListsAbsoluteUrlsUnderABaseWithAPath) {
 TEST(GenerateCli, RefusesANameThatWouldNeedEscapingInUrls) {
   temp_dir t;
   write_file(t / "urls.txt", "/a\n/b\n");
-  for (const char* name : {"site map", "caf\xC3\xA9", "a/b", ".hidden", "x?y"}) {
-    auto r = run_sitemill({"generate", "--base-url", "https://www.example.com/", "--out",
-                           t / "out", "--name", name, t / "urls.txt"});
+  for (const char* name :
+       {"site map", "caf\xC3\xA9", "a/b", ".hidden", "x?y"}) {
+    auto r = run_sitemill({"generate", "--base-url", "https://www.example.com/",
+                           "--out", t / "out", "--name", name, t / "urls.txt"});
     EXPECT_EQ(r.exit_code, 2) << name;
     EXPECT_NE(r.err.find("--name may use only"), std::string::npos) << r.err;
   }
@@ -338,17 +339,19 @@ TEST(GenerateCli, SetsWithDifferentNamesShareADirectory) {
   temp_dir t;
   write_file(t / "a.txt", "/a1\n/a2\n/a3\n");
   write_file(t / "b.txt", "/b1\n/b2\n/b3\n");
-  auto a = run_sitemill({"generate", "--base-url", "https://www.example.com/", "--out", t / "out",
-                         "--name", "products", "--max-urls", "2", t / "a.txt"});
+  auto a = run_sitemill({"generate", "--base-url", "https://www.example.com/",
+                         "--out", t / "out", "--name", "products", "--max-urls",
+                         "2", t / "a.txt"});
   ASSERT_EQ(a.exit_code, 0) << a.err;
   auto before = snapshot(t / "out");
-  auto b = run_sitemill({"generate", "--base-url", "https://www.example.com/", "--out", t / "out",
-                         "--name", "blog", t / "b.txt"});
+  auto b = run_sitemill({"generate", "--base-url", "https://www.example.com/",
+                         "--out", t / "out", "--name", "blog", t / "b.txt"});
   ASSERT_EQ(b.exit_code, 0) << b.err;
   auto after = snapshot(t / "out");
   for (const auto& [name, bytes] : before) {
     if (name == ".sitemill.lock") continue;
-    ASSERT_TRUE(after.count(name)) << name << " of the products set was removed";
+    ASSERT_TRUE(after.count(name))
+        << name << " of the products set was removed";
     EXPECT_EQ(after.at(name), bytes) << name;
   }
   EXPECT_TRUE(after.count("blog.xml.gz"));
