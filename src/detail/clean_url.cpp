@@ -55,35 +55,47 @@ inline int dirty_mask(__m128i v) noexcept {
 path_class classify_path_and_query(std::string_view s) noexcept {
 #if defined(__SSE2__)
   const char* p = s.data();
-  std::size_t n = s.size();
-  unsigned carry = 0;  // 1 when the previous block ended with '/'
-  unsigned high = 0;   // any byte >= 0x80 so far
-  char tail[16];
-  while (n != 0) {
-    __m128i v;
-    std::size_t take = 16;
-    if (n >= 16) {
-      v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    } else {
-      // Pad with a clean byte that is neither '/' nor '.'.
-      std::memset(tail, 'a', sizeof tail);
-      std::memcpy(tail, p, n);
-      v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(tail));
-      take = n;
-    }
+  const std::size_t size = s.size();
+  unsigned high = 0;  // any byte >= 0x80 so far
+  // Checks 16 bytes of which only the lanes in `live` are new; the lanes
+  // below them hold the bytes that precede, so "/." across the boundary is
+  // seen without carrying state.
+  auto block = [&](__m128i v, unsigned live, unsigned carry) {
     // The top bit of each byte is the non-ASCII mask.
     const auto non_ascii = static_cast<unsigned>(_mm_movemask_epi8(v));
-    if ((static_cast<unsigned>(dirty_mask(v)) & ~non_ascii) != 0)
-      return path_class::other;
-    high |= non_ascii;
+    if ((static_cast<unsigned>(dirty_mask(v)) & ~non_ascii & live) != 0)
+      return false;
+    high |= non_ascii & live;
     const auto slashes = static_cast<unsigned>(
         _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('/'))));
     const auto dots = static_cast<unsigned>(
         _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('.'))));
-    if ((((slashes << 1) | carry) & dots) != 0) return path_class::other;
-    carry = (slashes >> 15) & 1;
-    p += take;
-    n -= take;
+    return ((((slashes << 1) | carry) & dots & live) == 0);
+  };
+  std::size_t at = 0;
+  unsigned carry = 0;  // 1 when the block before ended with '/'
+  for (; at + 16 <= size; at += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
+    if (!block(v, 0xFFFF, carry)) return path_class::other;
+    carry = p[at + 15] == '/' ? 1 : 0;
+  }
+  if (at < size) {
+    const std::size_t rest = size - at;
+    if (size >= 16) {
+      // The last 16 bytes, overlapping what was checked: no copy needed.
+      const __m128i v =
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + size - 16));
+      if (!block(v, 0xFFFFu << (16 - rest) & 0xFFFF, 0))
+        return path_class::other;
+    } else {
+      // Shorter than a block: pad with a clean byte that is neither '/' nor
+      // '.'.
+      char tail[16];
+      std::memset(tail, 'a', sizeof tail);
+      std::memcpy(tail, p, size);
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(tail));
+      if (!block(v, 0xFFFF, 0)) return path_class::other;
+    }
   }
   return high != 0 ? path_class::non_ascii : path_class::clean;
 #else
