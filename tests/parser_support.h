@@ -3,8 +3,6 @@
 #ifndef SITEMILL_TESTS_PARSER_SUPPORT_H
 #define SITEMILL_TESTS_PARSER_SUPPORT_H
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +12,7 @@
 #include <vector>
 
 #include "sitemill/sitemap_parser.h"
+#include "support/run.h"  // gzip()
 
 namespace sitemill::testing {
 
@@ -120,23 +119,6 @@ inline bool same_diagnostics(const std::vector<diagnostic>& a,
       return false;
   }
   return true;
-}
-
-/// A single-member gzip stream of `data` (zlib, default level).
-inline std::string gzip(std::string_view data) {
-  z_stream zs{};
-  deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
-               Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&zs, static_cast<uLong>(data.size())) + 32,
-                  '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  zs.avail_in = static_cast<uInt>(data.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
 }
 
 constexpr std::string_view xml_declaration =

@@ -4,7 +4,6 @@
 
 #include <gtest/gtest.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -17,11 +16,13 @@
 #include <vector>
 
 #include "source/readers.h"
+#include "support/run.h"  // gzip()
 
 namespace sitemill {
 namespace {
 
 using detail::reader_tuning;
+using testing::gzip;
 
 // A record copied out of the reader's buffer, so it outlives next().
 struct rec {
@@ -86,22 +87,6 @@ outcome read(std::string_view data, input_format format,
   options.format = format;
   options.columns = std::move(columns);
   return read_with(data, options);
-}
-
-std::string gzip(std::string_view data) {
-  z_stream zs{};
-  EXPECT_EQ(deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY),
-            Z_OK);
-  std::string out(deflateBound(&zs, static_cast<uLong>(data.size())) + 32,
-                  '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  zs.avail_in = static_cast<uInt>(data.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
 }
 
 // A file in a fresh temporary directory, removed with the fixture.
