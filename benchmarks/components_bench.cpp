@@ -20,13 +20,13 @@
 #include <vector>
 
 #include "detail/url_set.h"
-#include "sitemill/entry.h"
-#include "sitemill/fields.h"
-#include "sitemill/sink.h"
-#include "sitemill/url.h"
-#include "sitemill/w3c_datetime.h"
-#include "sitemill/writer.h"
-#include "sitemill/xml_escape.h"
+#include "sitemill/entry/entry.h"
+#include "sitemill/entry/fields.h"
+#include "sitemill/write/sink.h"
+#include "sitemill/url/url.h"
+#include "sitemill/date/w3c_datetime.h"
+#include "sitemill/write/writer.h"
+#include "sitemill/write/xml_escape.h"
 
 namespace {
 

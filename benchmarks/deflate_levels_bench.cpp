@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "sitemill/entry.h"
-#include "sitemill/writer.h"
+#include "sitemill/entry/entry.h"
+#include "sitemill/write/writer.h"
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include <fstream>
 #include <string>
 
-#include "sitemill/sitemap_parser.h"
+#include "sitemill/parse/sitemap_parser.h"
 
 namespace {
 

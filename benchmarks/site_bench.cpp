@@ -14,9 +14,9 @@
 #include <string>
 #include <string_view>
 
-#include "sitemill/record_reader.h"
-#include "sitemill/site_source.h"
-#include "sitemill/state_db.h"
+#include "sitemill/source/record_reader.h"
+#include "sitemill/source/site_source.h"
+#include "sitemill/source/state_db.h"
 
 namespace {
 

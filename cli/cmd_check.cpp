@@ -5,8 +5,8 @@
 #include <string>
 
 #include "command.h"
-#include "sitemill/check.h"
-#include "sitemill/url.h"
+#include "sitemill/check/check.h"
+#include "sitemill/url/url.h"
 
 namespace sitemill::cli {
 namespace {

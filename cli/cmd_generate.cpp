@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "command.h"
-#include "sitemill/generate.h"
-#include "sitemill/notify.h"
+#include "sitemill/generate/generate.h"
+#include "sitemill/notify/notify.h"
 
 namespace sitemill::cli {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "command.h"
-#include "sitemill/notify.h"
+#include "sitemill/notify/notify.h"
 
 namespace sitemill::cli {
 namespace {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "command.h"
-#include "sitemill/notify.h"
-#include "sitemill/url.h"
+#include "sitemill/notify/notify.h"
+#include "sitemill/url/url.h"
 
 namespace sitemill::cli {
 namespace {

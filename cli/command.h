@@ -9,8 +9,8 @@
 #include <functional>
 #include <string>
 
-#include "sitemill/http.h"
-#include "sitemill/notify.h"
+#include "sitemill/net/http.h"
+#include "sitemill/notify/notify.h"
 
 namespace sitemill::cli {
 

@@ -12,8 +12,8 @@
 #include <optional>
 #include <string_view>
 
-#include "sitemill/fields.h"
-#include "sitemill/w3c_datetime.h"
+#include "sitemill/entry/fields.h"
+#include "sitemill/date/w3c_datetime.h"
 
 namespace {
 

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sitemill/record_reader.h"
+#include "sitemill/source/record_reader.h"
 #include "source/readers.h"
 
 namespace {

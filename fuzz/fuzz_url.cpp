@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include "sitemill/limits.h"
-#include "sitemill/url.h"
+#include "sitemill/url/url.h"
 
 namespace {
 

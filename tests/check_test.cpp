@@ -1,7 +1,7 @@
 // The checker through the library: the context rules (PROTOCOL.md 1.6, 1.7,
 // checklist 37, 38, 41-43), following indexes and robots.txt, caps, and
 // fetching from a loopback server.
-#include "sitemill/check.h"
+#include "sitemill/check/check.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

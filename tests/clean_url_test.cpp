@@ -1,7 +1,7 @@
 // Tests for the URL fast path: the SIMD classifier against a plain byte
 // loop, and normalisation through the fast path (a base whose origin the URL
 // spells) against the general path (no base), which must agree exactly.
-#include "detail/clean_url.h"
+#include "url/clean_url.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "sitemill/url.h"
+#include "sitemill/url/url.h"
 
 namespace {
 

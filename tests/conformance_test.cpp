@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "parser_support.h"
-#include "sitemill/sitemap_parser.h"
+#include "sitemill/parse/sitemap_parser.h"
 
 namespace sitemill {
 namespace {

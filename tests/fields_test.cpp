@@ -1,5 +1,5 @@
 // changefreq and priority (PROTOCOL.md 1.1, checklist 8-9 and 33-34).
-#include "sitemill/fields.h"
+#include "sitemill/entry/fields.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The generate pipeline through the library: outcomes, counts, naming, and
 // failures that leave the published set alone.
-#include "sitemill/generate.h"
+#include "sitemill/generate/generate.h"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>

@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "sitemill/http.h"
+#include "sitemill/net/http.h"
 #include "support/http_server.h"
 
 namespace sitemill {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "sitemill/notify.h"
-#include "sitemill/robots.h"
+#include "sitemill/notify/notify.h"
+#include "sitemill/robots/robots.h"
 #include "support/run.h"
 
 namespace sitemill {

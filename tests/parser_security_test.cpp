@@ -12,7 +12,7 @@
 
 #include "parser_support.h"
 #include "sitemill/limits.h"
-#include "sitemill/sitemap_parser.h"
+#include "sitemill/parse/sitemap_parser.h"
 
 namespace sitemill {
 namespace {

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sitemill/sitemap_parser.h"
+#include "sitemill/parse/sitemap_parser.h"
 #include "support/run.h"  // gzip()
 
 namespace sitemill::testing {

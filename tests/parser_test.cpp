@@ -19,8 +19,8 @@
 #include "parse/value_checks.h"
 #include "parser_support.h"
 #include "sitemill/limits.h"
-#include "sitemill/sitemap_parser.h"
-#include "sitemill/w3c_datetime.h"
+#include "sitemill/parse/sitemap_parser.h"
+#include "sitemill/date/w3c_datetime.h"
 
 namespace sitemill {
 namespace {

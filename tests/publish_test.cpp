@@ -2,7 +2,7 @@
 // old set or the complete new one, whatever kills the run, and a later run
 // repairs what a killed one left. Crashes are real: a forked child publishes
 // and _exit()s at each step; the parent inspects and recovers.
-#include "sitemill/publish.h"
+#include "sitemill/publish/publish.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // Tests for the record readers (txt, tsv, csv, jsonl): splitting, line numbers,
 // problems and errors, gzip, and block boundaries crossed with tiny buffers.
-#include "sitemill/record_reader.h"
+#include "sitemill/source/record_reader.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

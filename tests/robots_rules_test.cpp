@@ -1,7 +1,7 @@
 // Tests for the robots.txt rules the directory source obeys (RFC 9309, the
 // `*` group): grouping, longest match, wildcards, percent-encoding. Cases
 // come from RFC 9309's text and Google's published matching examples.
-#include "sitemill/robots_rules.h"
+#include "sitemill/robots/robots_rules.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // find_sitemaps: the Sitemap: records of robots.txt (PROTOCOL.md section 5,
 // RFC 9309 2.2.4, 2.3 and 2.5; checklist E33).
-#include "sitemill/robots.h"
+#include "sitemill/robots/robots.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

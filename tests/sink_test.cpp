@@ -1,6 +1,6 @@
 // Sinks: memory, file (durable, exclusive, digested) and gzip (one member,
 // reproducible header), checked by decompressing, never by golden bytes.
-#include "sitemill/sink.h"
+#include "sitemill/write/sink.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

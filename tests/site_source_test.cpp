@@ -3,7 +3,7 @@
 // file names, hidden files, symlink loops and links out of the tree; the
 // include/exclude patterns; and the content lastmod policy across reruns,
 // edits and a run killed before its commit.
-#include "sitemill/site_source.h"
+#include "sitemill/source/site_source.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "sitemill/state_db.h"
-#include "sitemill/url.h"
+#include "sitemill/source/state_db.h"
+#include "sitemill/url/url.h"
 
 namespace sitemill {
 namespace {

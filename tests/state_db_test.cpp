@@ -1,7 +1,7 @@
 // Tests for the --lastmod content state: lastmod kept while content is
 // unchanged, change lists, and a run that is abandoned or killed before its
 // commit leaving the previous state exactly.
-#include "sitemill/state_db.h"
+#include "sitemill/source/state_db.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>

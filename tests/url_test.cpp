@@ -1,7 +1,7 @@
 // Tests for URL normalisation (RFC 3986) and the sitemaps.org location rule.
 // Every accepted case is also normalised a second time, with and without the
 // base, and must come back unchanged: normalisation is idempotent.
-#include "sitemill/url.h"
+#include "sitemill/url/url.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // lastmod values: the W3C NOTE-datetime profile
 // (https://www.w3.org/TR/NOTE-datetime) against what sitemap.xsd accepts, as
 // laid out in PROTOCOL.md section 2.
-#include "sitemill/w3c_datetime.h"
+#include "sitemill/date/w3c_datetime.h"
 
 #include <gtest/gtest.h>
 

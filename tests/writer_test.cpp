@@ -1,6 +1,6 @@
 // sitemap_writer and index_writer: serialisation, exact byte accounting and
 // rotation at both limits (PROTOCOL.md checklist 3, 4, 11, 16, 17).
-#include "sitemill/writer.h"
+#include "sitemill/write/writer.h"
 
 #include <gtest/gtest.h>
 

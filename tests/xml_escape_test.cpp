@@ -1,5 +1,5 @@
 // XML escaping (PROTOCOL.md 1.2): the five characters, and nothing else.
-#include "sitemill/xml_escape.h"
+#include "sitemill/write/xml_escape.h"
 
 #include <gtest/gtest.h>
 

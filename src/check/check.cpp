@@ -1,6 +1,6 @@
 // check(): walks targets, indexes and robots.txt files, streaming each
 // document through sitemap_parser and the context rules (check/context.h).
-#include "sitemill/check.h"
+#include "sitemill/check/check.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -17,8 +17,8 @@
 
 #include "check/context.h"
 #include "detail/text.h"
-#include "sitemill/robots.h"
-#include "sitemill/url.h"
+#include "sitemill/robots/robots.h"
+#include "sitemill/url/url.h"
 
 namespace sitemill {
 namespace {

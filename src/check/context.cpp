@@ -6,7 +6,7 @@
 
 #include "detail/text.h"
 #include "sitemill/limits.h"
-#include "sitemill/url.h"
+#include "sitemill/url/url.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>

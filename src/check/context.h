@@ -13,9 +13,9 @@
 #include <string_view>
 #include <vector>
 
-#include "sitemill/check.h"
+#include "sitemill/check/check.h"
 #include "sitemill/diagnostic.h"
-#include "sitemill/sitemap_parser.h"
+#include "sitemill/parse/sitemap_parser.h"
 
 namespace sitemill::detail {
 

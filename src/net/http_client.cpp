@@ -16,7 +16,7 @@
 #include <utility>
 
 #include "detail/text.h"
-#include "sitemill/http.h"
+#include "sitemill/net/http.h"
 
 #ifndef SITEMILL_VERSION
 #define SITEMILL_VERSION "0.1.0"

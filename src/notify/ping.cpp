@@ -5,9 +5,9 @@
 #include <utility>
 
 #include "detail/text.h"
-#include "notify/exchange.h"
-#include "sitemill/notify.h"
-#include "sitemill/url.h"
+#include "net/exchange.h"
+#include "sitemill/notify/notify.h"
+#include "sitemill/url/url.h"
 
 namespace sitemill {
 namespace {

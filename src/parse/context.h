@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "parse/codes.h"
-#include "sitemill/sitemap_parser.h"
+#include "sitemill/parse/sitemap_parser.h"
 
 namespace sitemill::detail {
 

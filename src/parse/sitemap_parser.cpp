@@ -8,7 +8,7 @@
 // its feed() calls, so feeding one byte at a time gives exactly the results
 // of one big feed (libxml2's push parser and zlib report some errors at
 // positions that depend on chunking; fixed blocks make them deterministic).
-#include "sitemill/sitemap_parser.h"
+#include "sitemill/parse/sitemap_parser.h"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -8,7 +8,7 @@
 
 #include "detail/text.h"
 #include "sitemill/limits.h"
-#include "sitemill/w3c_datetime.h"
+#include "sitemill/date/w3c_datetime.h"
 
 namespace sitemill::detail {
 namespace {

@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "parse/context.h"
-#include "sitemill/w3c_datetime.h"
+#include "sitemill/date/w3c_datetime.h"
 
 namespace sitemill::detail {
 

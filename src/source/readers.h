@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sitemill/record_reader.h"
+#include "sitemill/source/record_reader.h"
 #include "sitemill/result.h"
 #include "source/line_reader.h"
 

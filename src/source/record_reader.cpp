@@ -1,4 +1,4 @@
-#include "sitemill/record_reader.h"
+#include "sitemill/source/record_reader.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -19,7 +19,7 @@
 #include <unordered_set>
 
 #include "detail/text.h"
-#include "sitemill/sitemap_source.h"
+#include "sitemill/source/sitemap_source.h"
 
 namespace sitemill {
 namespace {

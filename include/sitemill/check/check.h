@@ -1,0 +1,131 @@
+// sitemill: checking sitemaps, local or remote, against every protocol rule.
+//
+// The checker reads each document with the one sitemap_parser (which
+// reports what a document shows on its own) and adds the rules that need
+// context (PROTOCOL.md sections 1.6, 1.7, 5 and checklist 37-43); every code
+// it adds is listed in docs/diagnostics-context.md:
+//   * duplicates within a file (warning "duplicate-url"), one host per file
+//     (error "mixed-hosts", the file's host being its first URL's);
+//   * the location rule (error "outside-location"), when the sitemap's own
+//     URL is known: the URL after redirects for a fetched document,
+//     check_options::sitemap_url for a local target, the <loc> an index
+//     lists a local child at. A sitemap that a site's robots.txt names on
+//     another host is a cross-submit (1.7): its URLs must be on the site
+//     whose robots.txt named it;
+//   * an index's children are checked too: fetched when the index was
+//     fetched (only on the index's own host, unless cross-submitted), or
+//     for a local index, looked for in the index's directory (the child
+//     URL's path below the index's URL when that is known, else its last
+//     path segment), fetched when missing only with
+//     check_options::fetch_children. An index listing an index is a warning
+//     and is followed; cycles (error "index-cycle") and depth beyond
+//     check_options::max_depth (error "max-depth") are reported, never
+//     followed; a document reached twice is checked once;
+//   * a site URL ("https://www.example.com/", path "/" and no query) is
+//     checked through its robots.txt Sitemap: lines, falling back to
+//     /sitemap.xml when there are none. The robots.txt is reported as a
+//     document of its own, of kind text, with robots_txt set, its entries
+//     being the sitemaps it names.
+// A document that cannot be read (missing file, transport failure, an HTTP
+// status other than 200) is reported where it was named: for a target, as a
+// report of its own marked unreadable; for a child, as an error in the
+// report of the index (or robots.txt) that lists it, at the listing line.
+//
+// Per-run caps on documents, uncompressed bytes and time keep a run bounded:
+// the first cap reached is reported once (error "cap-reached") and the run
+// stops there. The byte cap is checked between documents (each document is
+// bounded by parse_options::max_bytes); the time cap also within one.
+//
+// Memory stays flat: documents stream through the parser (files read in
+// blocks, HTTP bodies as they arrive), duplicates are remembered as 16-byte
+// fingerprints, and diagnostics of one code beyond
+// check_options::max_listed_per_code in one document are counted, not kept.
+//
+// Not thread-safe: one check() per thread; the observer is called on the
+// calling thread.
+#ifndef SITEMILL_CHECK_H
+#define SITEMILL_CHECK_H
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sitemill/diagnostic.h"
+#include "sitemill/net/http.h"
+#include "sitemill/parse/sitemap_parser.h"
+
+namespace sitemill {
+
+struct check_options {
+  parse_options parse;
+  /// For every request; an empty user_agent means default_user_agent(). A
+  /// request's total timeout is shortened to what is left of max_time.
+  http_options http;
+  /// The URL a local target is (or will be) served at, for the location
+  /// rule; applies to every local target, so give it with one target.
+  std::optional<std::string> sitemap_url;
+  /// Check the children of an index (and of a robots.txt's indexes); off,
+  /// only the targets themselves and a site's robots.txt sitemaps.
+  bool follow_indexes = true;
+  /// Fetch a local index's children that are not found beside it; off, such
+  /// a child is an error ("child-not-found") and no network is used.
+  bool fetch_children = false;
+  /// Targets are depth 0; robots.txt -> index -> sitemap is depth 2.
+  std::uint32_t max_depth = 4;
+  std::uint64_t max_documents = 1'000;
+  std::uint64_t max_total_bytes = 4ull * 1024 * 1024 * 1024;
+  std::chrono::seconds max_time{600};
+  std::size_t max_listed_per_code =
+      100;  ///< per document; the rest are counted
+};
+
+/// The findings about one document (a sitemap, an index, robots.txt).
+struct document_report {
+  std::string source;  ///< path or URL as reached
+  /// The source of the index or robots.txt that listed it; empty for a target.
+  std::string parent;
+  document_kind kind = document_kind::unknown;
+  bool robots_txt = false;    ///< a site's robots.txt (kind text)
+  std::uint64_t urls = 0;     ///< entries read (robots.txt: sitemaps named)
+  std::uint64_t bytes = 0;    ///< uncompressed bytes read
+  bool schema_valid = false;  ///< parse_summary::schema_valid
+  /// In line order, document-wide ones (line 0) last, then one info
+  /// "more-not-listed" per code that had more than max_listed_per_code.
+  std::vector<diagnostic> diagnostics;
+  /// Every finding, listed or not ("more-not-listed" notes not counted).
+  std::uint64_t errors = 0, warnings = 0, infos = 0;
+  bool unreadable = false;  ///< a target that could not be read at all
+};
+
+struct check_report {
+  /// In the order they were reached: a target, then what it lists
+  /// (depth-first), then the next target.
+  std::vector<document_report> documents;
+  std::uint64_t errors = 0, warnings = 0, infos = 0;  ///< sums over documents
+  bool any_unreadable = false;  ///< some target could not be read at all
+  bool cancelled = false;       ///< check_observer::cancelled() stopped the run
+};
+
+/// Told about each document as soon as it is done, for progress output.
+/// An index is done once its children are (their failures are its
+/// findings), so it is told after them.
+class check_observer {
+ public:
+  virtual ~check_observer() = default;
+  virtual void on_document(const document_report& /*report*/) {}
+  /// Polled between blocks of input; true stops the run (check_report's
+  /// cancelled is then set, and what was read so far is reported).
+  virtual bool cancelled() { return false; }
+};
+
+/// Checks every target: a local path (.xml, .xml.gz, .txt, ... sniffed
+/// from content; "-" is stdin), a sitemap URL, or a site URL (path "/").
+/// Never throws for bad input or network trouble: everything is reported.
+check_report check(const std::vector<std::string>& targets,
+                   const check_options& options, check_observer& observer);
+
+}  // namespace sitemill
+
+#endif  // SITEMILL_CHECK_H

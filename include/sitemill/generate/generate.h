@@ -1,0 +1,129 @@
+// sitemill: the generate pipeline, source -> entry -> writer -> sink ->
+// publish.
+//
+//   sitemill::generate_options o;
+//   o.inputs = {"urls.txt"};
+//   o.base_url = "https://www.example.com/";
+//   o.out_dir = "public";
+//   sitemill::generate_observer quiet;
+//   sitemill::generate_report r = sitemill::generate(o, quiet);
+//   if (r.outcome == sitemill::generate_outcome::published) use(r.entry);
+//
+// Memory stays flat as input grows: records stream through, files stream
+// out, and only an 8-byte fingerprint per distinct URL is kept (about 10 to
+// 15 bytes each, for duplicate detection).
+#ifndef SITEMILL_GENERATE_H
+#define SITEMILL_GENERATE_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sitemill/publish/publish.h"
+#include "sitemill/source/record_reader.h"
+#include "sitemill/write/sink.h"
+#include "sitemill/source/site_source.h"
+#include "sitemill/source/sitemap_source.h"
+#include "sitemill/source/state_db.h"
+#include "sitemill/write/writer.h"
+
+namespace sitemill {
+
+/// When to write a sitemap index.
+enum class index_mode : std::uint8_t {
+  automatic,  ///< only when there is more than one sitemap file
+  always,     ///< even for one file, so the entry name never changes
+};
+
+struct generate_options {
+  std::vector<std::string> inputs;     ///< paths; "-" is stdin
+  std::optional<input_format> format;  ///< overrides the extension
+  std::vector<column> columns;  ///< tsv/csv columns when there is no header
+  std::string base_url;         ///< directory URL the set is published at
+  std::string out_dir;          ///< where the set is published
+  document_type type = document_type::urlset;  ///< urlset or text
+  bool gzip = true;
+  compression level = compression::normal;
+  std::size_t max_urls = max_urls_per_sitemap;
+  std::size_t max_bytes = max_bytes_per_sitemap;
+  std::size_t max_index_entries =
+      max_sitemaps_per_index;  ///< lowered only by tests
+  index_mode index = index_mode::automatic;
+  std::string xsl_href;          ///< xml-stylesheet href; "" for none
+  bool strict = false;           ///< a bad record or field publishes nothing
+  unsigned threads = 0;          ///< compression threads; 0: one per core
+  std::string name = "sitemap";  ///< file name stem
+
+  // Other sources, read after the list inputs (issue 4). Every source is
+  // deduplicated against all the others; the first record of a URL wins.
+  /// Site output directories walked for pages (--from-dir).
+  std::vector<std::string> from_dirs;
+  /// How the directory source finds pages; root and base_url are filled in
+  /// per directory, state from `state_path`.
+  site_source_options site;
+  /// Existing sitemaps (paths or URLs) read as sources (--from-sitemap).
+  std::vector<std::string> from_sitemaps;
+  /// Caps, HTTP settings and --rewrite-base for the sitemap sources.
+  sitemap_source_options sitemap;
+  /// The state database (--state): with lastmod policy content it keeps
+  /// each page's content hash; it is committed only when the publish
+  /// succeeds, and the report lists the run's changes.
+  std::string state_path;
+};
+
+/// A record that was rejected, or a field or note worth a warning.
+struct record_issue {
+  std::string input;  ///< the input's path ("<stdin>" for -)
+  std::uint64_t line =
+      0;  ///< 1-based; 0 when the issue is about the input as a whole
+  std::string reason;
+};
+
+/// Receives what happens during a run. The defaults do nothing.
+class generate_observer {
+ public:
+  virtual ~generate_observer() = default;
+  virtual void rejected(const record_issue&) {}
+  virtual void warning(const record_issue&) {}
+  /// A page a source skipped on purpose (noindex, canonical, robots.txt):
+  /// not a record, but worth saying.
+  virtual void skipped(const record_issue&) {}
+  /// Called every 65,536 records, and once at the end of each input.
+  virtual void progress(std::uint64_t /*records*/, std::size_t /*files*/) {}
+  /// Polled between records; true stops the run (nothing is published).
+  virtual bool cancelled() { return false; }
+};
+
+enum class generate_outcome : std::uint8_t {
+  published,      ///< the new set is live
+  no_valid_urls,  ///< every record was rejected (or there were none)
+  strict_failed,  ///< --strict and at least one bad record or field
+  cancelled,      ///< the observer asked to stop
+  failed,         ///< options, input or output could not be used: see message
+};
+
+struct generate_report {
+  generate_outcome outcome = generate_outcome::failed;
+  std::string message;  ///< why, when not published
+  std::string entry;    ///< the file to submit (index or lone sitemap)
+  std::vector<published_file> files;  ///< the published set, entry included
+  std::uint64_t records = 0;          ///< records read
+  std::uint64_t written = 0;          ///< URLs written
+  std::uint64_t duplicates = 0;       ///< records whose URL was already written
+  std::uint64_t rejected = 0;
+  std::uint64_t warnings = 0;
+  std::uint64_t skipped = 0;  ///< pages skipped on purpose (not records)
+  /// With a state database: URLs added, changed and removed since the last
+  /// published run, as the state tracks them (directory pages).
+  std::optional<state_changes> changes;
+};
+
+/// Runs the whole pipeline. Never throws for bad input or I/O failures (they
+/// are in the report); std::bad_alloc may escape.
+generate_report generate(const generate_options& options,
+                         generate_observer& observer);
+
+}  // namespace sitemill
+
+#endif  // SITEMILL_GENERATE_H

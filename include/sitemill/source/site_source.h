@@ -1,0 +1,163 @@
+// sitemill: the directory source of generate (--from-dir): walks a site's
+// output directory and yields one record per page, its URL and lastmod.
+//
+//   sitemill::site_source_options o;
+//   o.root = "public";
+//   o.base_url = "https://www.example.com/";
+//   auto reader = sitemill::open_site_source(o);  // a record_reader
+//
+// What is listed (docs/site-source.md has the whole story):
+//   * regular files whose path the patterns include: by default *.html and
+//     *.htm; --include and --exclude add ordered gitignore-like patterns;
+//   * never hidden files or directories (a name starting with '.'), nor
+//     sitemill's own bookkeeping (.sitemill*) and the files a
+//     .sitemill-manifest-*.json in the same directory lists (the published
+//     sitemaps), nor anything but regular files and directories;
+//   * symbolic links are followed only when their target is inside the
+//     root; a link out of it, or one that leads back into a directory being
+//     walked (a loop), is reported as skipped and not followed.
+// Pages the site asks crawlers to leave out are reported as skipped
+// (input_record::skipped), with the reason: <meta name="robots"
+// content="noindex">, a <link rel="canonical"> to another URL, or a
+// Disallow of the robots.txt in the root that applies to every crawler.
+//
+// URLs: the path relative to the root is appended to the base URL, each
+// UTF-8 name as is (the URL normaliser percent-encodes it later), but '%',
+// '?', '#', control characters and bytes that are not UTF-8 percent-encoded
+// here. An index file (index.html, index.htm) stands for its directory:
+// a/index.html -> BASE/a/.
+//
+// Order: paths sorted by their bytes (a directory's path counting as
+// "name/"), so reruns yield the same records in the same order. Memory: the
+// sorted listings of the directories on the current path, never the whole
+// tree.
+#ifndef SITEMILL_SITE_SOURCE_H
+#define SITEMILL_SITE_SOURCE_H
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sitemill/source/record_reader.h"
+#include "sitemill/result.h"
+
+namespace sitemill {
+
+class state_db;
+
+/// Where a page's lastmod comes from (--lastmod).
+enum class lastmod_policy : std::uint8_t {
+  mtime,    ///< the file's modification time
+  content,  ///< when the page's content last changed (needs a state_db)
+  none,     ///< no lastmod
+};
+
+/// The policy named `name` ("mtime", "content", "none").
+std::optional<lastmod_policy> parse_lastmod_policy(
+    std::string_view name) noexcept;
+
+/// One --include or --exclude pattern.
+struct site_pattern {
+  std::string glob;
+  bool include = true;
+};
+
+/// *.html and *.htm, included.
+std::vector<site_pattern> default_site_patterns();
+
+/// Ordered include and exclude patterns, with gitignore's rules:
+///   * the last pattern that matches a path decides; none: not listed;
+///   * '*' matches any run of characters but '/', '?' one character but
+///     '/', [abc], [a-z] and [!a] one character of a set, '\' quotes the
+///     next character;
+///   * '**' as a whole segment crosses directories: "**/x" (x at any
+///     depth), "a/**" (everything below a), "a/**/b" (b anywhere below a);
+///     elsewhere it is a '*';
+///   * a pattern without '/' matches a name at any depth ("*.pdf",
+///     "drafts"); one with a '/' at the start or in the middle matches the
+///     path from the root ("/about.html", "blog/*.html");
+///   * a pattern ending in '/' matches directories only;
+///   * a directory whose last matching pattern excludes it is not entered,
+///     so nothing below it can be included again (as in git).
+///   Patterns match paths relative to the root, without a leading '/'.
+class site_patterns {
+ public:
+  /// Fails on an empty pattern, or one that is only '/'.
+  static result<site_patterns> make(const std::vector<site_pattern>& patterns);
+
+  enum class verdict : std::uint8_t { none, include, exclude };
+  /// The decision for `path` ("a/b.html"), a directory when `is_dir`.
+  verdict decide(std::string_view path, bool is_dir) const;
+
+  /// For a file: listed or not.
+  bool includes(std::string_view path) const {
+    return decide(path, false) == verdict::include;
+  }
+
+  /// A compiled piece of a glob (an implementation detail).
+  struct token {
+    enum class kind : std::uint8_t {
+      literal,   // `c`
+      any,       // '?'
+      set,       // [...]: the bytes in `bits`
+      star,      // '*'
+      any_dirs,  // "**/": zero or more whole directories
+      rest,      // a final "**": anything
+    };
+    kind what = kind::literal;
+    unsigned char c = 0;
+    std::array<std::uint64_t, 4> bits{};
+  };
+  struct compiled {
+    std::vector<token> tokens;
+    bool include = true;
+    bool anchored = false;  // matched against the whole path, not the name
+    bool dir_only = false;
+  };
+
+ private:
+  std::vector<compiled> patterns_;
+};
+
+struct site_source_options {
+  std::string root;      ///< the site's output directory
+  std::string base_url;  ///< the directory URL the root is served at
+  std::vector<site_pattern> patterns = default_site_patterns();
+  /// File names that stand for their directory's URL (matched exactly).
+  std::vector<std::string> index_files = {"index.html", "index.htm"};
+  /// False: index files keep their own URL (a/index.html).
+  bool map_index_files = true;
+  lastmod_policy lastmod = lastmod_policy::mtime;
+  bool honour_noindex = true;    ///< skip pages with meta robots noindex
+  bool honour_canonical = true;  ///< skip pages canonical to another URL
+  bool honour_robots = true;     ///< skip pages robots.txt disallows for '*'
+  /// Required for lastmod_policy::content: the run must have been begun
+  /// (state_db::begin_run()); the source asks it for every listed page's
+  /// lastmod, keyed by the page's normalised URL. Not owned.
+  state_db* state = nullptr;
+};
+
+/// A record_reader over the site. Each record is one page: `loc` the page's
+/// URL, `lastmod` per the policy (YYYY-MM-DDThh:mm:ssZ, UTC), `line` a
+/// running 1-based count of records (pages, skipped ones and problems), or
+/// a page skipped on purpose (`skipped` says why, `loc` names it), or a file
+/// or directory that could not be read (`problem`, naming its path). error()
+/// is set only when the state database fails, which ends reading. Notes: a
+/// canonical link that is not a usable URL (it is ignored).
+///
+/// Fails when the root is not a readable directory, the base URL is not
+/// usable, a pattern is invalid, or the content policy has no state_db.
+result<std::unique_ptr<record_reader>> open_site_source(
+    const site_source_options& options);
+
+/// Seconds since the Unix epoch as a lastmod in UTC
+/// ("2024-05-01T12:00:00Z"); "" outside years 1 to 9999.
+std::string lastmod_from_unix_time(std::int64_t seconds);
+
+}  // namespace sitemill
+
+#endif  // SITEMILL_SITE_SOURCE_H

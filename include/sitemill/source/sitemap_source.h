@@ -1,0 +1,53 @@
+// sitemill: existing sitemaps as a source for generate (--from-sitemap).
+//
+// Reads a urlset, an index (its children followed), a text sitemap or a
+// feed, local or fetched, gzip or not, through the one sitemap_parser, with
+// the same hardening and caps as `check`, and yields each entry as an input
+// record: its loc, lastmod, changefreq and priority carried over. Feed dates
+// (RSS pubDate in RFC 822, Atom updated in RFC 3339) are converted to W3C
+// datetimes.
+#ifndef SITEMILL_SITEMAP_SOURCE_H
+#define SITEMILL_SITEMAP_SOURCE_H
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "sitemill/net/http.h"
+#include "sitemill/source/record_reader.h"
+#include "sitemill/result.h"
+#include "sitemill/parse/sitemap_parser.h"
+
+namespace sitemill {
+
+struct sitemap_source_options {
+  std::string location;  ///< a path or an http(s) URL
+  parse_options parse;  ///< schema checks are off: only extraction matters here
+  http_options http;
+  std::uint32_t max_depth = 4;          ///< index nesting followed at most
+  std::uint64_t max_documents = 1'000;  ///< documents read at most
+  /// Rewrites locs starting with first to start with second instead
+  /// (--rewrite-base OLD NEW), before normalisation: for site migrations.
+  std::optional<std::pair<std::string, std::string>> rewrite_base;
+};
+
+/// Opens the sitemap source. Records come in document order: an index's
+/// children in the order the index lists them. A child that cannot be read
+/// becomes one record with a `problem` (so it is reported, and --strict
+/// fails); when the top document itself cannot be read, reading stops with
+/// error(). A document's fatal parse error ends that document with a note
+/// saying how far it got; the entries before it are kept.
+result<std::unique_ptr<record_reader>> open_sitemap_source(
+    const sitemap_source_options& options);
+
+/// Converts a feed date to a W3C datetime: RFC 822/1123 ("Tue, 10 Jun 2003
+/// 04:00:00 GMT", "+0200", named zones UT, GMT, EST, EDT, CST, CDT, MST, MDT,
+/// PST, PDT, Z) and RFC 3339 ("2003-06-10T04:00:00.5+02:00", lowercase t/z,
+/// a space for T). std::nullopt when it is neither.
+std::optional<std::string> feed_date_to_w3c(std::string_view text);
+
+}  // namespace sitemill
+
+#endif  // SITEMILL_SITEMAP_SOURCE_H

@@ -1,0 +1,128 @@
+// sitemill: streaming writers, the writer stage of source -> entry -> writer ->
+// sink.
+//
+// sitemap_writer serialises url_entry values into urlset (or text) files and
+// starts a new file before either protocol limit would be crossed, counting
+// the exact bytes of each file, declaration and closing tag included.
+// index_writer does the same for sitemapindex files. Each file goes to a sink
+// made by a factory, so the same writer fills files, gzip streams or memory.
+//
+// Not thread-safe: one writer per thread (sinks may compress elsewhere).
+#ifndef SITEMILL_WRITER_H
+#define SITEMILL_WRITER_H
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sitemill/entry/entry.h"
+#include "sitemill/limits.h"
+#include "sitemill/result.h"
+#include "sitemill/write/sink.h"
+
+namespace sitemill {
+
+/// The kinds of file sitemill writes.
+enum class document_type : std::uint8_t { urlset, sitemapindex, text };
+
+/// "urlset", "sitemapindex" or "text", as the --json manifest names them.
+std::string_view to_string(document_type type) noexcept;
+
+/// Makes the sink for file number `part` (0-based), when the writer starts it.
+using sink_factory =
+    std::function<result<std::unique_ptr<sink>>(std::size_t part)>;
+
+/// What the writer knows about a file once it is finished.
+struct part_info {
+  std::size_t urls = 0;                ///< entries in the file
+  std::uint64_t bytes = 0;             ///< exact uncompressed size
+  std::optional<w3c_datetime> newest;  ///< newest lastmod inside, by instant
+};
+
+/// Limits and decorations for sitemap files.
+struct writer_options {
+  document_type type = document_type::urlset;   ///< urlset or text
+  std::size_t max_urls = max_urls_per_sitemap;  ///< 1..50,000
+  std::size_t max_bytes =
+      max_bytes_per_sitemap;  ///< uncompressed, up to 52,428,800
+  /// href of an <?xml-stylesheet type="text/xsl"?> instruction; "" for none.
+  std::string xsl_href;
+  /// Extension namespaces to declare on each urlset: {prefix, uri}.
+  std::vector<std::pair<std::string, std::string>> namespaces;
+};
+
+/// Outcome of adding one entry.
+enum class add_status : std::uint8_t {
+  added,      ///< written (into the current or a new file)
+  too_large,  ///< the entry alone does not fit into an empty file under
+              ///< max_bytes
+  failed,     ///< a sink failed: see error(); the writer accepts nothing more
+};
+
+/// Appends `entry` as sitemap_writer::add() writes it: a <url> element and
+/// a newline for urlset, the URL and a newline for text. Lets callers
+/// serialise on other threads and hand the bytes to add_serialized().
+void append_entry(std::string& out, const url_entry& entry, document_type type);
+
+class sitemap_writer {
+ public:
+  sitemap_writer(writer_options options, sink_factory make_sink);
+  ~sitemap_writer();
+  sitemap_writer(const sitemap_writer&) = delete;
+  sitemap_writer& operator=(const sitemap_writer&) = delete;
+
+  /// Serialises `entry` (views are copied before returning).
+  [[nodiscard]] add_status add(const url_entry& entry);
+  /// Adds an entry that append_entry() serialised for this writer's type;
+  /// `lastmod` is the entry's, for the file's newest lastmod.
+  [[nodiscard]] add_status add_serialized(
+      std::string_view bytes, const std::optional<w3c_datetime>& lastmod);
+  /// Closes the last file. No file is written when nothing was added.
+  [[nodiscard]] status finish();
+
+  /// Finished files, in order.
+  const std::vector<part_info>& parts() const noexcept;
+  /// Why the writer failed; empty otherwise.
+  const std::string& error() const noexcept;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+/// One <sitemap> of an index.
+struct index_entry {
+  std::string_view loc;  ///< absolute, normalised URL of the sitemap
+  std::optional<w3c_datetime> lastmod;
+};
+
+/// Writes sitemapindex files, rotating at 50,000 entries / 52,428,800 bytes
+/// (or smaller limits for tests).
+class index_writer {
+ public:
+  index_writer(sink_factory make_sink,
+               std::size_t max_entries = max_sitemaps_per_index,
+               std::size_t max_bytes = max_bytes_per_index,
+               std::string xsl_href = {});
+  ~index_writer();
+  index_writer(const index_writer&) = delete;
+  index_writer& operator=(const index_writer&) = delete;
+
+  [[nodiscard]] add_status add(const index_entry& entry);
+  [[nodiscard]] status finish();
+  const std::vector<part_info>& parts() const noexcept;
+  const std::string& error() const noexcept;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace sitemill
+
+#endif  // SITEMILL_WRITER_H

@@ -1,0 +1,67 @@
+#include "sitemill/entry/entry.h"
+
+#include "detail/text.h"
+
+namespace sitemill {
+namespace {
+
+void warn(std::vector<field_warning>& warnings, std::string_view field,
+          std::string_view value, std::string_view why) {
+  std::string msg;
+  msg.reserve(field.size() + value.size() + why.size() + 16);
+  msg.append(field).append(" \"");
+  detail::append_printable(msg, value);
+  msg.append("\" dropped: ").append(why);
+  warnings.push_back({std::move(msg)});
+}
+
+}  // namespace
+
+entry_builder::outcome entry_builder::build(
+    std::string_view loc, std::string_view lastmod, std::string_view freq,
+    std::string_view prio, url_entry& out,
+    std::vector<field_warning>& warnings) {
+  outcome result = build_loc(loc, out);
+  warnings.clear();
+  if (result.problem == url_problem::ok)
+    build_fields(lastmod, freq, prio, out, warnings);
+  return result;
+}
+
+entry_builder::outcome entry_builder::build_loc(std::string_view loc,
+                                                url_entry& out) {
+  out = url_entry{};
+  outcome result;
+  result.problem = normalizer_.normalize(loc, loc_, &result.notes);
+  if (result.problem == url_problem::ok) out.loc = loc_;
+  return result;
+}
+
+void entry_builder::build_fields(std::string_view lastmod,
+                                 std::string_view freq, std::string_view prio,
+                                 url_entry& out,
+                                 std::vector<field_warning>& warnings) {
+  warnings.clear();
+  if (lastmod = detail::trim(lastmod); !lastmod.empty()) {
+    w3c_datetime value;
+    if (auto p = parse_w3c_datetime(lastmod, value); p == datetime_problem::ok)
+      out.lastmod = value;
+    else
+      warn(warnings, "lastmod", lastmod, describe(p));
+  }
+  if (freq = detail::trim(freq); !freq.empty()) {
+    if (auto value = parse_changefreq(freq))
+      out.freq = *value;
+    else
+      warn(warnings, "changefreq", freq,
+           "not one of always, hourly, daily, weekly, monthly, yearly, never");
+  }
+  if (prio = detail::trim(prio); !prio.empty()) {
+    if (auto value = priority::parse(prio))
+      out.prio = *value;
+    else
+      warn(warnings, "priority", prio, "not a decimal from 0.0 to 1.0");
+  }
+}
+
+}  // namespace sitemill

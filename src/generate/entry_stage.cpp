@@ -1,0 +1,262 @@
+#include "generate/entry_stage.h"
+
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "detail/text.h"
+#include "sitemill/entry/entry.h"
+
+namespace sitemill::detail {
+namespace {
+
+// A batch is big enough that queue hand-offs cost nothing per record, and
+// small enough that a few of them in flight keep memory flat (~0.5 MiB each).
+constexpr std::size_t batch_records = 1'024;
+constexpr std::size_t batch_raw_bytes = 256 * 1024;
+
+enum field_index {
+  loc_field,
+  lastmod_field,
+  changefreq_field,
+  priority_field,
+  problem_field,
+  skipped_field,
+  source_field
+};
+static_assert(source_field == record_batch::source_field);
+
+}  // namespace
+
+void record_batch::clear() {
+  raw.clear();
+  records.clear();
+  notes.clear();
+  last_of_input = false;
+  xml.clear();
+  results.clear();
+  messages.clear();
+}
+
+struct entry_stage::impl {
+  std::vector<input> inputs;
+  url_normalizer normalizer;
+  document_type type;
+
+  std::mutex mu;
+  std::condition_variable free_ready, work_ready, done_ready;
+  std::vector<std::unique_ptr<record_batch>> storage;
+  std::vector<record_batch*> free_batches;
+  std::deque<record_batch*> work;
+  std::map<std::uint64_t, record_batch*>
+      done;                    // finished, waiting for their turn
+  std::uint64_t produced = 0;  // batches handed to the workers
+  std::uint64_t next_out = 0;  // the batch next() returns next
+  bool reader_finished = false;
+  bool stopping = false;
+  std::string error;
+
+  std::thread reader_thread;
+  std::vector<std::thread> workers;
+
+  record_batch* take_free() {
+    std::unique_lock lock(mu);
+    free_ready.wait(lock, [&] { return stopping || !free_batches.empty(); });
+    if (stopping) return nullptr;
+    record_batch* b = free_batches.back();
+    free_batches.pop_back();
+    return b;
+  }
+
+  void push(record_batch* b) {
+    std::lock_guard lock(mu);
+    b->seq = produced++;
+    work.push_back(b);
+    work_ready.notify_one();
+  }
+
+  void finish_reading(std::string why) {
+    std::lock_guard lock(mu);
+    if (error.empty()) error = std::move(why);
+    reader_finished = true;
+    work_ready.notify_all();
+    done_ready.notify_all();
+  }
+
+  static void copy_field(record_batch& b, record_batch::raw_record& r, int i,
+                         std::string_view text) {
+    r.offset[i] = static_cast<std::uint32_t>(b.raw.size());
+    r.length[i] = static_cast<std::uint32_t>(text.size());
+    b.raw += text;
+  }
+
+  void read_all() {
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      auto opened = inputs[i].open();
+      if (!opened) return finish_reading(opened.err().message);
+      record_reader& reader = **opened;
+      record_batch* b = take_free();
+      if (b == nullptr) return finish_reading({});
+      b->input = i;
+      input_record rec;
+      while (reader.next(rec)) {
+        auto& r = b->records.emplace_back();
+        r.line = rec.line;
+        copy_field(*b, r, loc_field, rec.loc);
+        copy_field(*b, r, lastmod_field, rec.lastmod);
+        copy_field(*b, r, changefreq_field, rec.changefreq);
+        copy_field(*b, r, priority_field, rec.priority);
+        copy_field(*b, r, problem_field, rec.problem);
+        copy_field(*b, r, skipped_field, rec.skipped);
+        copy_field(*b, r, source_field, rec.source);
+        if (b->records.size() >= batch_records ||
+            b->raw.size() >= batch_raw_bytes) {
+          push(b);
+          b = take_free();
+          if (b == nullptr) return finish_reading({});
+          b->input = i;
+        }
+      }
+      b->notes = reader.notes();
+      b->last_of_input = true;
+      push(b);
+      if (!reader.error().empty()) return finish_reading(reader.error());
+    }
+    finish_reading({});
+  }
+
+  void process(record_batch& b, entry_builder& builder, url_entry& entry,
+               std::vector<field_warning>& warnings) {
+    b.results.resize(b.records.size());
+    for (std::size_t i = 0; i < b.records.size(); ++i) {
+      const auto& r = b.records[i];
+      auto& res = b.results[i];
+      if (std::string_view why = b.field(r, skipped_field); !why.empty()) {
+        res.skipped = true;
+        res.reject_message = static_cast<std::uint32_t>(b.messages.size());
+        std::string what(b.field(r, loc_field));
+        what += ": ";
+        what += why;
+        b.messages.push_back(std::move(what));
+        continue;
+      }
+      if (std::string_view problem = b.field(r, problem_field);
+          !problem.empty()) {
+        res.reject_message = static_cast<std::uint32_t>(b.messages.size());
+        b.messages.emplace_back(problem);
+        continue;
+      }
+      const std::string_view loc = b.field(r, loc_field);
+      auto built = builder.build_loc(loc, entry);
+      if (built.problem != url_problem::ok) {
+        std::string reason(describe(built.problem));
+        reason += ": ";
+        append_printable(reason, trim(loc));
+        res.reject_message = static_cast<std::uint32_t>(b.messages.size());
+        b.messages.push_back(std::move(reason));
+        continue;
+      }
+      res.written = true;
+      res.key = url_set::hash(entry.loc);
+      builder.build_fields(b.field(r, lastmod_field),
+                           b.field(r, changefreq_field),
+                           b.field(r, priority_field), entry, warnings);
+      res.warnings_begin = static_cast<std::uint32_t>(b.messages.size());
+      res.field_warnings = static_cast<std::uint32_t>(warnings.size());
+      for (auto& w : warnings) b.messages.push_back(std::move(w.message));
+      if (built.notes.fragment_removed)
+        b.messages.push_back("fragment removed from " + std::string(entry.loc));
+      res.warnings_end = static_cast<std::uint32_t>(b.messages.size());
+      res.lastmod = entry.lastmod;
+      res.xml_offset = static_cast<std::uint32_t>(b.xml.size());
+      append_entry(b.xml, entry, type);
+      res.xml_length =
+          static_cast<std::uint32_t>(b.xml.size() - res.xml_offset);
+    }
+  }
+
+  void work_loop() {
+    entry_builder builder(normalizer);
+    url_entry entry;
+    std::vector<field_warning> warnings;
+    for (;;) {
+      record_batch* b = nullptr;
+      {
+        std::unique_lock lock(mu);
+        work_ready.wait(
+            lock, [&] { return stopping || !work.empty() || reader_finished; });
+        if (stopping || work.empty()) return;
+        b = work.front();
+        work.pop_front();
+      }
+      process(*b, builder, entry, warnings);
+      std::lock_guard lock(mu);
+      done.emplace(b->seq, b);
+      done_ready.notify_all();
+    }
+  }
+};
+
+entry_stage::entry_stage(std::vector<input> inputs, url_normalizer normalizer,
+                         document_type type, unsigned workers)
+    : impl_(std::make_unique<impl>()) {
+  impl_->inputs = std::move(inputs);
+  impl_->normalizer = std::move(normalizer);
+  impl_->type = type;
+  if (workers == 0) workers = 1;
+  // Four batches per worker (each at most ~0.5 MiB) absorb the stalls of
+  // a 2-core machine running six threads: with two per worker, the bench
+  // run (benchmarks/compare_peer.sh, --fast) idled a core ~20% of the time
+  // and was ~4% slower.
+  for (unsigned i = 0; i < 4 * workers + 4; ++i) {
+    impl_->storage.push_back(std::make_unique<record_batch>());
+    impl_->free_batches.push_back(impl_->storage.back().get());
+  }
+  for (unsigned i = 0; i < workers; ++i)
+    impl_->workers.emplace_back([this] { impl_->work_loop(); });
+  impl_->reader_thread = std::thread([this] { impl_->read_all(); });
+}
+
+entry_stage::~entry_stage() {
+  cancel();
+  impl_->reader_thread.join();
+  for (auto& t : impl_->workers) t.join();
+}
+
+record_batch* entry_stage::next() {
+  std::unique_lock lock(impl_->mu);
+  impl_->done_ready.wait(lock, [&] {
+    return impl_->stopping || impl_->done.count(impl_->next_out) ||
+           (impl_->reader_finished && impl_->next_out == impl_->produced);
+  });
+  auto it = impl_->done.find(impl_->next_out);
+  if (impl_->stopping || it == impl_->done.end()) return nullptr;
+  record_batch* b = it->second;
+  impl_->done.erase(it);
+  ++impl_->next_out;
+  return b;
+}
+
+void entry_stage::release(record_batch* batch) {
+  batch->clear();
+  std::lock_guard lock(impl_->mu);
+  impl_->free_batches.push_back(batch);
+  impl_->free_ready.notify_one();
+}
+
+void entry_stage::cancel() {
+  std::lock_guard lock(impl_->mu);
+  impl_->stopping = true;
+  impl_->free_ready.notify_all();
+  impl_->work_ready.notify_all();
+  impl_->done_ready.notify_all();
+}
+
+std::string entry_stage::error() const {
+  std::lock_guard lock(impl_->mu);
+  return impl_->error;
+}
+
+}  // namespace sitemill::detail

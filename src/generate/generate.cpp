@@ -1,0 +1,388 @@
+#include "sitemill/generate/generate.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <deque>
+#include <thread>
+
+#include "generate/entry_stage.h"
+#include "detail/text.h"
+#include "detail/url_set.h"
+#include "sitemill/entry/entry.h"
+
+namespace sitemill {
+namespace {
+
+constexpr std::uint64_t progress_every = 65'536;
+
+// Smallest --max-bytes accepted: room for the declaration, the root tags and
+// one short URL. Entries that do not fit a file are rejected one by one.
+constexpr std::size_t min_max_bytes = 256;
+
+std::string extension_for(const generate_options& o) {
+  std::string ext = o.type == document_type::text ? ".txt" : ".xml";
+  if (o.gzip) ext += ".gz";
+  return ext;
+}
+
+status check_options(const generate_options& o) {
+  if (o.inputs.empty() && o.from_dirs.empty() && o.from_sitemaps.empty())
+    return error{
+        "no input: give list files (or - for stdin), --from-dir or "
+        "--from-sitemap"};
+  if (o.site.lastmod == lastmod_policy::content && !o.from_dirs.empty() &&
+      o.state_path.empty())
+    return error{
+        "--lastmod content needs --state FILE to remember content hashes"};
+  if (o.out_dir.empty()) return error{"--out is required"};
+  if (o.base_url.empty()) return error{"--base-url is required"};
+  if (o.max_urls < 1 || o.max_urls > max_urls_per_sitemap)
+    return error{"--max-urls must be from 1 to 50,000 (the protocol's limit)"};
+  if (o.max_bytes < min_max_bytes || o.max_bytes > max_bytes_per_sitemap)
+    return error{"--max-bytes must be from " + std::to_string(min_max_bytes) +
+                 " to 52,428,800 (the protocol's limit)"};
+  if (o.max_index_entries < 1 || o.max_index_entries > max_sitemaps_per_index)
+    return error{"index entries must be from 1 to 50,000"};
+  // The stem becomes part of every file name and of the index's URLs, so it
+  // keeps to characters that need no escaping in either.
+  if (o.name.empty() || o.name.front() == '.' ||
+      o.name.find_first_not_of(
+          "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+          "0123456789._-") != std::string::npos)
+    return error{
+        "--name may use only letters, digits, '.', '_' and '-', and may not "
+        "start with '.' (it becomes part of file names and URLs)"};
+  for (const auto& in : o.inputs)
+    if (in != "-" && ::access(in.c_str(), R_OK) != 0)
+      return error{"cannot read input " + in + ": " + std::strerror(errno)};
+  return {};
+}
+
+// The state of one run, so the steps below stay small.
+class run {
+ public:
+  run(const generate_options& o, generate_observer& obs, url_normalizer n)
+      : o_(o), obs_(obs), builder_(std::move(n)) {}
+
+  generate_report execute() {
+    auto pub = publisher::open(o_.out_dir, o_.name);
+    if (!pub) return fail(pub.err().message);
+    pub_ = std::move(*pub);
+    if (!o_.state_path.empty()) {
+      auto db = state_db::open(o_.state_path);
+      if (!db) return fail(db.err().message);
+      state_ = std::move(*db);
+      if (status s = state_->begin_run(); !s) return fail(s.message());
+    }
+    if (o_.gzip) pool_.emplace(o_.threads);
+
+    writer_options wo;
+    wo.type = o_.type;
+    wo.max_urls = o_.max_urls;
+    wo.max_bytes = o_.max_bytes;
+    wo.xsl_href = o_.xsl_href;
+    sitemap_writer writer(
+        wo, [this](std::size_t part) { return make_sink(part, "part"); });
+
+    if (status s = read_inputs(writer); !s) return fail(s.message());
+    if (report_.outcome == generate_outcome::cancelled) return finish_early();
+    status finished = writer.finish();
+    status compressed = pool_ ? pool_->wait() : status{};
+    if (!finished) return fail(finished.message());
+    if (!compressed) return fail(compressed.message());
+
+    if (report_.written == 0) {
+      report_.outcome = generate_outcome::no_valid_urls;
+      report_.message = "no valid URL in the input; nothing was published";
+      return finish_early();
+    }
+    if (o_.strict && (report_.rejected > 0 || field_warnings_ > 0)) {
+      report_.outcome = generate_outcome::strict_failed;
+      report_.message = "--strict: " + detail::with_commas(report_.rejected) +
+                        " rejected records and " +
+                        detail::with_commas(field_warnings_) +
+                        " invalid fields; nothing was published";
+      return finish_early();
+    }
+    if (status s = stage_and_publish(writer.parts()); !s)
+      return fail(s.message());
+    report_.outcome = generate_outcome::published;
+    if (state_) commit_state();
+    return std::move(report_);
+  }
+
+ private:
+  generate_report fail(std::string message) {
+    report_.outcome = generate_outcome::failed;
+    report_.message = std::move(message);
+    return finish_early();
+  }
+
+  // The state advances only with a published set, so its lastmods always
+  // describe what the world can fetch. Failing here after the publish
+  // leaves the old state: the next run sees those pages as changed again.
+  void commit_state() {
+    if (auto changes = state_->changes()) report_.changes = std::move(*changes);
+    if (status s = state_->commit_run(); !s)
+      issue(false, o_.state_path, 0,
+            "the sitemaps were published but the state was not saved: " +
+                s.message());
+  }
+
+  generate_report finish_early() {
+    if (state_) state_->abandon_run();
+    if (pool_) (void)pool_->wait();  // workers may still hold temporary files
+    if (pub_) pub_->discard_temporaries();
+    report_.files.clear();
+    report_.entry.clear();
+    return std::move(report_);
+  }
+
+  result<std::unique_ptr<sink>> make_sink(std::size_t part,
+                                          std::string_view kind) {
+    std::string path =
+        pub_->temp_path(std::string(kind) + "-" + std::to_string(part));
+    auto file = file_sink::create(path);
+    if (!file) return file.err();
+    digests_.emplace_back();
+    (*file)->report_to(&digests_.back());
+    temp_paths_.push_back(path);
+    if (!o_.gzip || kind == "index")
+      return std::unique_ptr<sink>(std::move(*file));
+    return std::unique_ptr<sink>(
+        std::make_unique<gzip_sink>(std::move(*file), o_.level, &*pool_));
+  }
+
+  void issue(bool reject, const std::string& input, std::uint64_t line,
+             std::string reason) {
+    record_issue r{input, line, std::move(reason)};
+    if (reject) {
+      ++report_.rejected;
+      obs_.rejected(r);
+    } else {
+      ++report_.warnings;
+      obs_.warning(r);
+    }
+  }
+
+  // Every input's reading options, resolved before any work starts so that
+  // an unknown format fails the run at once.
+  result<std::vector<detail::entry_stage::input>> resolve_inputs() {
+    std::vector<detail::entry_stage::input> inputs;
+    for (const auto& path : o_.inputs) {
+      reader_options ro;
+      ro.columns = o_.columns;
+      if (o_.format) {
+        ro.format = *o_.format;
+      } else if (auto f = format_from_path(path)) {
+        ro.format = *f;
+      } else if (path == "-") {
+        ro.format = input_format::txt;
+      } else {
+        return error{path +
+                     ": unknown input format; name it with --input-format"};
+      }
+      names_.push_back(path == "-" ? "<stdin>" : path);
+      inputs.push_back({[path, ro] { return record_reader::open(path, ro); }});
+    }
+    for (const auto& dir : o_.from_dirs) {
+      site_source_options so = o_.site;
+      so.root = dir;
+      so.base_url = std::string(builder_.normalizer().base());
+      so.state = state_.get();
+      names_.push_back(dir);
+      inputs.push_back({[so] { return open_site_source(so); }});
+    }
+    for (const auto& location : o_.from_sitemaps) {
+      sitemap_source_options so = o_.sitemap;
+      so.location = location;
+      names_.push_back(location);
+      inputs.push_back({[so] { return open_sitemap_source(so); }});
+    }
+    return inputs;
+  }
+
+  // The entry -> writer end: batches come back from the parallel entry
+  // stage in input order and are reported, deduplicated and written here,
+  // on one thread, exactly as records were read.
+  status read_inputs(sitemap_writer& writer) {
+    auto inputs = resolve_inputs();
+    if (!inputs) return inputs.err();
+    detail::entry_stage stage(std::move(*inputs), builder_.normalizer(),
+                              o_.type, entry_workers());
+    std::uint64_t next_progress = progress_every;
+    while (detail::record_batch* b = stage.next()) {
+      const std::string& name = names_[b->input];
+      // Prefetch a few records ahead of the probe: far enough to hide a
+      // cache miss, near enough that the line is still in L1 when used.
+      constexpr std::size_t ahead = 16;
+      auto prefetch = [&](std::size_t k) {
+        if (k < b->results.size() && b->results[k].written)
+          seen_.prefetch(b->results[k].key);
+      };
+      for (std::size_t k = 0; k < ahead; ++k) prefetch(k);
+      for (std::size_t i = 0; i < b->records.size(); ++i) {
+        prefetch(i + ahead);
+        if (status s = take(*b, i, name, writer); !s) return s;
+      }
+      for (const auto& n : b->notes) issue(false, name, n.line, n.message);
+      stage.release(b);
+      if (report_.records >= next_progress || b->last_of_input) {
+        obs_.progress(report_.records, writer.parts().size());
+        next_progress = report_.records + progress_every;
+      }
+      if (obs_.cancelled()) {
+        stage.cancel();
+        report_.outcome = generate_outcome::cancelled;
+        report_.message = "interrupted; nothing was published";
+        return {};
+      }
+    }
+    if (std::string why = stage.error(); !why.empty()) return error{why};
+    return {};
+  }
+
+  // One record of a batch: reported, counted, and written unless it is a
+  // duplicate or --strict has already failed.
+  status take(const detail::record_batch& b, std::size_t i,
+              const std::string& name, sitemap_writer& writer) {
+    const auto& rec = b.records[i];
+    const auto& res = b.results[i];
+    // A reader that reads several documents (an index and its children)
+    // names the one each record came from.
+    std::string_view from = b.field(rec, detail::record_batch::source_field);
+    const std::string& where = from.empty() ? name : (source_name_ = from);
+    if (res.skipped) {
+      ++report_.skipped;
+      obs_.skipped({where, rec.line, b.messages[res.reject_message]});
+      return {};
+    }
+    ++report_.records;
+    if (!res.written) {
+      issue(true, where, rec.line, b.messages[res.reject_message]);
+      return {};
+    }
+    field_warnings_ += res.field_warnings;
+    for (std::uint32_t w = res.warnings_begin; w < res.warnings_end; ++w)
+      issue(false, where, rec.line, b.messages[w]);
+    if (!seen_.insert(res.key)) {
+      ++report_.duplicates;
+      return {};
+    }
+    // Once --strict has failed, nothing will be published: keep checking
+    // the rest so the user sees every problem in one run, but stop writing.
+    if (o_.strict && (report_.rejected > 0 || field_warnings_ > 0)) {
+      ++report_.written;
+      return {};
+    }
+    switch (writer.add_serialized(
+        std::string_view(b.xml).substr(res.xml_offset, res.xml_length),
+        res.lastmod)) {
+      case add_status::added:
+        ++report_.written;
+        break;
+      case add_status::too_large:
+        issue(true, where, rec.line,
+              "entry is larger than --max-bytes allows in one file");
+        break;
+      case add_status::failed:
+        return error{writer.error()};
+    }
+    return {};
+  }
+
+  unsigned entry_workers() const {
+    unsigned cores =
+        o_.threads != 0 ? o_.threads : std::thread::hardware_concurrency();
+    return cores == 0 ? 1 : cores;
+  }
+
+  status stage_and_publish(const std::vector<part_info>& parts) {
+    const std::string ext = extension_for(o_);
+    const document_type child_type = o_.type;
+    std::vector<staged_file> staged;
+    std::string entry;
+
+    auto child = [&](std::size_t i, std::string name) {
+      staged.push_back({temp_paths_[i],
+                        {std::move(name), child_type, parts[i].urls,
+                         parts[i].bytes, digests_[i].xxh3}});
+    };
+
+    if (parts.size() == 1 && o_.index == index_mode::automatic) {
+      entry = o_.name + ext;
+      child(0, entry);
+    } else {
+      // Content-derived names: a changed file gets a new name, so the old
+      // index keeps pointing at intact files until the new one replaces it.
+      for (std::size_t i = 0; i < parts.size(); ++i)
+        child(i, o_.name + "-" + std::to_string(i + 1) + "-" +
+                     detail::to_hex(digests_[i].xxh3, 12) + ext);
+      const std::size_t first_index = temp_paths_.size();
+      index_writer index(
+          [this](std::size_t part) { return make_sink(part, "index"); },
+          o_.max_index_entries, max_bytes_per_index, o_.xsl_href);
+      std::string loc;
+      for (std::size_t i = 0; i < parts.size(); ++i) {
+        loc.assign(builder_.normalizer().base());
+        loc += staged[i].file.path;
+        if (index.add({loc, parts[i].newest}) != add_status::added)
+          return error{"cannot write the sitemap index: " + index.error()};
+      }
+      if (status s = index.finish(); !s) return s;
+      const auto& iparts = index.parts();
+      for (std::size_t k = 0; k < iparts.size(); ++k) {
+        std::string name =
+            iparts.size() == 1
+                ? o_.name + ".xml"
+                : o_.name + "-index-" + std::to_string(k + 1) + ".xml";
+        std::size_t t = first_index + k;
+        staged.push_back({temp_paths_[t],
+                          {name, document_type::sitemapindex, iparts[k].urls,
+                           iparts[k].bytes, digests_[t].xxh3}});
+        if (k == 0) entry = name;
+      }
+    }
+    report_.files.clear();
+    for (const auto& s : staged) report_.files.push_back(s.file);
+    report_.entry = entry;
+    return pub_->publish(std::move(staged), entry);
+  }
+
+  const generate_options& o_;
+  generate_observer& obs_;
+  entry_builder builder_;
+  std::unique_ptr<publisher> pub_;
+  std::optional<compress_pool> pool_;
+  std::deque<file_digest> digests_;  // stable addresses: sinks report into them
+  std::vector<std::string> temp_paths_;  // parallel to digests_
+  detail::url_set seen_;
+  std::vector<std::string> names_;  // each input's name in diagnostics
+  std::unique_ptr<state_db> state_;
+  std::string source_name_;  // scratch for a record's source document
+  std::uint64_t field_warnings_ = 0;
+  generate_report report_;
+};
+
+}  // namespace
+
+generate_report generate(const generate_options& options,
+                         generate_observer& observer) {
+  if (status s = check_options(options); !s) {
+    generate_report r;
+    r.message = s.message();
+    return r;
+  }
+  auto normalizer = url_normalizer::with_base(options.base_url);
+  if (!normalizer) {
+    generate_report r;
+    r.message = "--base-url: " + normalizer.err().message;
+    return r;
+  }
+  run r(options, observer, std::move(*normalizer));
+  return r.execute();
+}
+
+}  // namespace sitemill

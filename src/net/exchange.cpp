@@ -1,0 +1,229 @@
+// sitemill: bounded retries with exponential backoff and Retry-After.
+#include "net/exchange.h"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "detail/text.h"
+
+namespace sitemill {
+namespace {
+
+using std::chrono::milliseconds;
+
+// Enough of a body to quote an engine's explanation (Yandex answers 422
+// with a JSON message); the rest is read and dropped.
+constexpr std::size_t kBodyKept = 4096;
+
+int month_number(std::string_view name) noexcept {
+  static constexpr std::string_view names[] = {"Jan", "Feb", "Mar", "Apr",
+                                               "May", "Jun", "Jul", "Aug",
+                                               "Sep", "Oct", "Nov", "Dec"};
+  for (int i = 0; i < 12; ++i) {
+    if (names[i] == name) return i + 1;
+  }
+  return 0;
+}
+
+template <class T>
+bool parse_number(std::string_view s, T& out) {
+  if (s.empty()) return false;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && end == s.data() + s.size();
+}
+
+// IMF-fixdate, the form RFC 9110 5.6.7 tells senders to use:
+// "Sun, 06 Nov 1994 08:49:37 GMT".
+std::optional<std::chrono::system_clock::time_point> parse_http_date(
+    std::string_view s) {
+  if (s.size() != 29 || s[3] != ',' || s[4] != ' ' || s[7] != ' ' ||
+      s[11] != ' ' || s[16] != ' ' || s[19] != ':' || s[22] != ':' ||
+      s.substr(25) != " GMT") {
+    return std::nullopt;
+  }
+  int day = 0, year = 0, hour = 0, minute = 0, second = 0;
+  const int month = month_number(s.substr(8, 3));
+  if (month == 0 || !parse_number(s.substr(5, 2), day) ||
+      !parse_number(s.substr(12, 4), year) ||
+      !parse_number(s.substr(17, 2), hour) ||
+      !parse_number(s.substr(20, 2), minute) ||
+      !parse_number(s.substr(23, 2), second) || hour > 23 || minute > 59 ||
+      second > 60) {
+    return std::nullopt;
+  }
+  const std::chrono::year_month_day date{
+      std::chrono::year{year}, std::chrono::month{static_cast<unsigned>(month)},
+      std::chrono::day{static_cast<unsigned>(day)}};
+  if (!date.ok()) return std::nullopt;
+  return std::chrono::sys_days{date} + std::chrono::hours{hour} +
+         std::chrono::minutes{minute} + std::chrono::seconds{second};
+}
+
+}  // namespace
+
+std::optional<milliseconds> parse_retry_after(
+    std::string_view value, std::chrono::system_clock::time_point now) {
+  value = detail::trim(value);
+  if (!value.empty() &&
+      value.find_first_not_of("0123456789") == std::string_view::npos) {
+    std::uint64_t seconds = 0;
+    // A delta too large for the number type is as good as "forever"; the
+    // policy's max_wait caps it anyway.
+    if (!parse_number(value, seconds) || seconds > 100'000'000) {
+      seconds = 100'000'000;
+    }
+    return milliseconds(static_cast<milliseconds::rep>(seconds) * 1000);
+  }
+  const auto when = parse_http_date(value);
+  if (!when) return std::nullopt;
+  if (*when <= now) return milliseconds(0);
+  return std::chrono::duration_cast<milliseconds>(*when - now);
+}
+
+namespace detail {
+
+exchange_result send_with_retries(http_client& client,
+                                  const http_request& request,
+                                  const retry_policy& policy) {
+  exchange_result out;
+  const int max_attempts = std::max(policy.max_attempts, 1);
+  for (int attempt = 1;; ++attempt) {
+    std::string body;
+    auto response =
+        client.send(request, [&body](const char* data, std::size_t size) {
+          if (body.size() < kBodyKept) {
+            body.append(data, std::min(size, kBodyKept - body.size()));
+          }
+          return true;
+        });
+    http_attempt tried;
+    std::optional<std::string> retry_after;
+    if (response) {
+      tried.status = response->status;
+      retry_after = response->retry_after;
+      out.status = response->status;
+      out.error.clear();
+    } else {
+      tried.error = response.err().message;
+      out.status = 0;
+      out.error = tried.error;
+    }
+    out.body = std::move(body);
+    out.attempts.push_back(std::move(tried));
+    if (!response || !is_retryable(out.status) || attempt >= max_attempts) {
+      return out;
+    }
+
+    // Exponential from first_wait: 1 s, 2 s, 4 s, ... unless the server
+    // named its own wait. Either way no longer than max_wait.
+    milliseconds wait = policy.first_wait;
+    for (int i = 1; i < attempt && wait < policy.max_wait; ++i) wait *= 2;
+    if (retry_after) {
+      if (auto asked = parse_retry_after(*retry_after)) wait = *asked;
+    }
+    wait = std::clamp(wait, milliseconds(0), policy.max_wait);
+    out.attempts.back().wait = wait;
+    const bool go_on = policy.sleep ? policy.sleep(wait)
+                                    : (std::this_thread::sleep_for(wait), true);
+    if (!go_on) {
+      out.cancelled = true;
+      return out;
+    }
+  }
+}
+
+std::string status_text(long status) {
+  std::string_view reason;
+  switch (status) {
+    case 200:
+      reason = "OK";
+      break;
+    case 202:
+      reason = "Accepted";
+      break;
+    case 204:
+      reason = "No Content";
+      break;
+    case 400:
+      reason = "Bad Request";
+      break;
+    case 401:
+      reason = "Unauthorized";
+      break;
+    case 403:
+      reason = "Forbidden";
+      break;
+    case 404:
+      reason = "Not Found";
+      break;
+    case 405:
+      reason = "Method Not Allowed";
+      break;
+    case 410:
+      reason = "Gone";
+      break;
+    case 413:
+      reason = "Content Too Large";
+      break;
+    case 422:
+      reason = "Unprocessable Entity";
+      break;
+    case 429:
+      reason = "Too Many Requests";
+      break;
+    case 500:
+      reason = "Internal Server Error";
+      break;
+    case 502:
+      reason = "Bad Gateway";
+      break;
+    case 503:
+      reason = "Service Unavailable";
+      break;
+    case 504:
+      reason = "Gateway Timeout";
+      break;
+    default:
+      break;
+  }
+  std::string out = std::to_string(status);
+  if (!reason.empty()) {
+    out.push_back(' ');
+    out.append(reason);
+  }
+  return out;
+}
+
+std::string quote_body(std::string_view body) {
+  std::string text;
+  bool space = false;
+  for (const char c : detail::trim(body)) {
+    if (is_ascii_space(c)) {
+      space = true;
+      continue;
+    }
+    if (space) text.push_back(' ');
+    space = false;
+    text.push_back(c);
+  }
+  // An HTML error page says nothing the status does not.
+  if (text.empty() || text.front() == '<') return {};
+  std::string out = " (the server said: ";
+  append_printable(out, text, 200);
+  out.push_back(')');
+  return out;
+}
+
+std::string tries_text(const exchange_result& r) {
+  std::string out = "after " + std::to_string(r.attempts.size()) +
+                    (r.attempts.size() == 1 ? " try" : " tries");
+  if (r.status != 0) out += ", the last answered " + status_text(r.status);
+  return out;
+}
+
+}  // namespace detail
+}  // namespace sitemill

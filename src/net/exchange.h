@@ -1,0 +1,47 @@
+// sitemill: one HTTP exchange with bounded retries, shared by the ping, the
+// sitemap check and IndexNow.
+#ifndef SITEMILL_NOTIFY_EXCHANGE_H
+#define SITEMILL_NOTIFY_EXCHANGE_H
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sitemill/net/http.h"
+#include "sitemill/notify/notify.h"
+
+namespace sitemill::detail {
+
+/// How an exchange ended.
+struct exchange_result {
+  long status = 0;    ///< the last answer's status; 0 when none
+  std::string error;  ///< the last try's transport failure, or ""
+  std::string body;   ///< the start of the last answer's body (a few KiB)
+  std::vector<http_attempt> attempts;
+  bool cancelled = false;  ///< the retry sleep said stop
+};
+
+/// 429 and every 5xx: answers that may differ when asked again later.
+constexpr bool is_retryable(long status) noexcept {
+  return status == 429 || (status >= 500 && status <= 599);
+}
+
+/// Sends `request`, retrying 429 and 5xx answers under `policy`.
+exchange_result send_with_retries(http_client& client,
+                                  const http_request& request,
+                                  const retry_policy& policy);
+
+/// "404 Not Found", "429 Too Many Requests", "599".
+std::string status_text(long status);
+
+/// " (the server said: ...)" from the start of a body, or "" when it holds
+/// no text worth quoting.
+std::string quote_body(std::string_view body);
+
+/// "after 4 tries, the last answered 503 Service Unavailable".
+std::string tries_text(const exchange_result& r);
+
+}  // namespace sitemill::detail
+
+#endif  // SITEMILL_NOTIFY_EXCHANGE_H

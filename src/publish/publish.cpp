@@ -1,0 +1,422 @@
+#include "sitemill/publish/publish.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+#include <unordered_set>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "detail/text.h"
+
+namespace sitemill {
+namespace {
+
+using json = nlohmann::json;
+
+std::string sys_error(std::string_view what, const std::string& path, int err) {
+  return std::string(what) + " " + path + ": " + std::strerror(err);
+}
+
+// A name from a manifest or journal is only ever acted on when it names a
+// plain file directly inside the directory: a tampered manifest must not
+// make sitemill delete ../anything.
+bool is_safe_name(std::string_view name) noexcept {
+  if (name.empty() || name.front() == '.') return false;
+  for (char c : name)
+    if (c == '/' || c == '\0') return false;
+  return true;
+}
+
+json to_json(const published_file& f) {
+  return {{"path", f.path},
+          {"type", std::string(to_string(f.type))},
+          {"urls", f.urls},
+          {"bytes", f.bytes},
+          {"digest", detail::to_hex(f.digest)}};
+}
+
+std::optional<published_file> from_json(const json& j) {
+  if (!j.is_object() || !j.contains("path") || !j["path"].is_string())
+    return std::nullopt;
+  published_file f;
+  f.path = j["path"].get<std::string>();
+  if (!is_safe_name(f.path)) return std::nullopt;
+  std::string type = j.value("type", "urlset");
+  f.type = type == "sitemapindex" ? document_type::sitemapindex
+           : type == "text"       ? document_type::text
+                                  : document_type::urlset;
+  f.urls = j.value("urls", std::size_t{0});
+  f.bytes = j.value("bytes", std::uint64_t{0});
+  f.digest =
+      std::strtoull(j.value("digest", std::string("0")).c_str(), nullptr, 16);
+  return f;
+}
+
+result<std::vector<published_file>> files_from_json(const json& arr) {
+  std::vector<published_file> out;
+  if (!arr.is_array()) return error{"\"files\" is not a list"};
+  for (const auto& j : arr) {
+    auto f = from_json(j);
+    if (!f)
+      return error{
+          "a file entry is malformed or names a path outside the directory"};
+    out.push_back(std::move(*f));
+  }
+  return out;
+}
+
+}  // namespace
+
+result<std::uint64_t> file_digest_of(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return error{sys_error("cannot open", path, errno)};
+  XXH3_state_t state;
+  XXH3_64bits_reset(&state);
+  std::vector<char> buf(1 << 20);
+  for (;;) {
+    ssize_t n = ::read(fd, buf.data(), buf.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int err = errno;
+      ::close(fd);
+      return error{sys_error("cannot read", path, err)};
+    }
+    if (n == 0) break;
+    XXH3_64bits_update(&state, buf.data(), static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return XXH3_64bits_digest(&state);
+}
+
+std::string manifest_file_name(std::string_view set) {
+  return ".sitemill-manifest-" + std::string(set) + ".json";
+}
+
+std::string journal_file_name(std::string_view set) {
+  return ".sitemill-journal-" + std::string(set) + ".json";
+}
+
+publisher::publisher(std::string dir, std::string set, int lock_fd)
+    : dir_(std::move(dir)),
+      manifest_name_(manifest_file_name(set)),
+      journal_name_(journal_file_name(set)),
+      lock_fd_(lock_fd) {}
+
+publisher::~publisher() {
+  discard_temporaries();
+  if (dir_fd_ >= 0) ::close(dir_fd_);
+  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
+}
+
+result<std::unique_ptr<publisher>> publisher::open(std::string dir,
+                                                   std::string set) {
+  if (!is_safe_name(set)) return error{"set name \"" + set + "\" is not a plain name"};
+  if (dir.empty()) dir = ".";
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  // mkdir -p, one level at a time.
+  for (std::size_t pos = 1; pos <= dir.size(); ++pos) {
+    if (pos != dir.size() && dir[pos] != '/') continue;
+    std::string part = dir.substr(0, pos);
+    if (::mkdir(part.c_str(), 0755) != 0 && errno != EEXIST)
+      return error{sys_error("cannot create directory", part, errno)};
+  }
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0)
+    return error{sys_error("cannot open", dir, errno)};
+  if (!S_ISDIR(st.st_mode))
+    return error{"--out " + dir + " is not a directory"};
+
+  std::string lock_path = dir + "/" + std::string(lock_file_name);
+  int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return error{sys_error("cannot create", lock_path, errno)};
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    int err = errno;
+    ::close(fd);
+    if (err == EWOULDBLOCK)
+      return error{"another sitemill run is publishing to " + dir +
+                   " (it holds " + lock_path + "); wait for it to finish"};
+    return error{sys_error("cannot lock", lock_path, err)};
+  }
+  std::unique_ptr<publisher> p(new publisher(dir, std::move(set), fd));
+  p->dir_fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (p->dir_fd_ < 0) return error{sys_error("cannot open", dir, errno)};
+  if (status s = p->recover(); !s) return s.err();
+  return p;
+}
+
+namespace {
+
+struct dir_ops {
+  int dir_fd;
+  const std::string& dir;
+
+  std::string path(std::string_view name) const {
+    return dir + "/" + std::string(name);
+  }
+
+  bool exists(const std::string& name) const {
+    struct stat st;
+    return ::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+           S_ISREG(st.st_mode);
+  }
+
+  status sync() const {
+    if (::fsync(dir_fd) != 0)
+      return error{sys_error("cannot fsync", dir, errno)};
+    return {};
+  }
+
+  status remove(const std::string& name) const {
+    if (::unlinkat(dir_fd, name.c_str(), 0) != 0 && errno != ENOENT)
+      return error{sys_error("cannot remove", path(name), errno)};
+    return {};
+  }
+
+  status rename(const std::string& from_path,
+                const std::string& to_name) const {
+    if (::rename(from_path.c_str(), path(to_name).c_str()) != 0)
+      return error{sys_error("cannot rename into place", path(to_name), errno)};
+    return {};
+  }
+
+  result<json> read_json(std::string_view name) const {
+    std::string p = path(name);
+    int fd = ::openat(dir_fd, std::string(name).c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return error{sys_error("cannot open", p, errno)};
+    std::string text;
+    char buf[65536];
+    for (;;) {
+      ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      text.append(buf, static_cast<std::size_t>(n));
+    }
+    ::close(fd);
+    json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded() || !j.is_object())
+      return error{p +
+                   " is not valid JSON; remove it to start afresh (old files "
+                   "will then be kept)"};
+    return j;
+  }
+
+  // Write-to-temp, fsync, rename, fsync: the JSON is either old or new.
+  status write_json(std::string_view name, const json& j) const {
+    std::string tmp =
+        path(std::string(temp_file_prefix) + std::string(name.substr(1)));
+    std::string text = j.dump(1) + "\n";
+    int fd =
+        ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return error{sys_error("cannot create", tmp, errno)};
+    const char* p = text.data();
+    std::size_t left = text.size();
+    while (left > 0) {
+      ssize_t n = ::write(fd, p, left);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        int err = errno;
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        return error{sys_error("cannot write", tmp, err)};
+      }
+      p += n;
+      left -= static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd) != 0 || ::close(fd) != 0) {
+      ::unlink(tmp.c_str());
+      return error{sys_error("cannot write", tmp, errno)};
+    }
+    if (status s = rename(tmp, std::string(name)); !s) return s;
+    return sync();
+  }
+};
+
+json manifest_json(const std::string& entry,
+                   const std::vector<published_file>& files) {
+  json arr = json::array();
+  for (const auto& f : files) arr.push_back(to_json(f));
+  return {
+      {"sitemill_manifest", 1}, {"entry", entry}, {"files", std::move(arr)}};
+}
+
+}  // namespace
+
+status publisher::recover() {
+  dir_ops d{dir_fd_, dir_};
+  // 1. Temporary files of a run that died: never published, always safe to
+  // drop.
+  if (DIR* dp = ::opendir(dir_.c_str())) {
+    std::vector<std::string> stale;
+    while (dirent* e = ::readdir(dp)) {
+      std::string_view name = e->d_name;
+      if (name.starts_with(temp_file_prefix)) stale.emplace_back(name);
+    }
+    ::closedir(dp);
+    for (const auto& name : stale)
+      if (status s = d.remove(name); !s) return s;
+  }
+
+  // 2. The published set.
+  if (d.exists(manifest_name_)) {
+    auto j = d.read_json(manifest_name_);
+    if (!j) return j.err();
+    auto files = files_from_json((*j)["files"]);
+    if (!files)
+      return error{d.path(manifest_name_) + ": " + files.err().message};
+    current_ = std::move(*files);
+    current_entry_ = j->value("entry", std::string());
+  }
+
+  // 3. A publish that was cut off: finish it if its commit (the entry rename)
+  //    happened, undo its renamed children otherwise.
+  if (!d.exists(journal_name_)) return {};
+  auto j = d.read_json(journal_name_);
+  if (!j) return j.err();
+  auto fresh = files_from_json((*j)["new"]);
+  if (!fresh)
+    return error{d.path(journal_name_) + ": " + fresh.err().message};
+  std::unordered_set<std::string> old_names;
+  for (const auto& o : (*j)["old"])
+    if (o.is_string()) old_names.insert(o.get<std::string>());
+  std::string entry = j->value("entry", std::string());
+  std::uint64_t entry_digest = std::strtoull(
+      j->value("entry_digest", std::string("0")).c_str(), nullptr, 16);
+
+  bool committed = false;
+  if (is_safe_name(entry) && d.exists(entry)) {
+    auto digest = file_digest_of(d.path(entry));
+    committed = digest && *digest == entry_digest;
+  }
+  if (committed) {
+    if (status s =
+            d.write_json(manifest_name_, manifest_json(entry, *fresh));
+        !s)
+      return s;
+    std::unordered_set<std::string> keep;
+    for (const auto& f : *fresh) keep.insert(f.path);
+    for (const auto& name : old_names)
+      if (is_safe_name(name) && !keep.count(name))
+        if (status s = d.remove(name); !s) return s;
+    current_ = std::move(*fresh);
+    current_entry_ = entry;
+  } else {
+    for (const auto& f : *fresh)
+      if (f.path != entry && !old_names.count(f.path))
+        if (status s = d.remove(f.path); !s) return s;
+  }
+  if (status s = d.remove(journal_name_); !s) return s;
+  return d.sync();
+}
+
+std::string publisher::temp_path(std::string_view name) {
+  std::string p = dir_ + "/" + std::string(temp_file_prefix) +
+                  std::to_string(::getpid()) + "-" +
+                  std::to_string(temp_counter_++) + "-" + std::string(name);
+  temporaries_.push_back(p);
+  return p;
+}
+
+void publisher::discard_temporaries() noexcept {
+  for (const auto& p : temporaries_) ::unlink(p.c_str());
+  temporaries_.clear();
+}
+
+status publisher::publish(std::vector<staged_file> files,
+                          const std::string& entry) {
+  dir_ops d{dir_fd_, dir_};
+  const staged_file* entry_file = nullptr;
+  for (const auto& f : files) {
+    if (!is_safe_name(f.file.path))
+      return error{"refusing to publish unsafe name " + f.file.path};
+    if (f.file.path == entry) entry_file = &f;
+  }
+  if (entry_file == nullptr)
+    return error{"entry " + entry + " is not among the files"};
+
+  std::unordered_map<std::string, const published_file*> old;
+  for (const auto& f : current_) old[f.path] = &f;
+  // A child keeps its name only while its bytes stay the same; a different
+  // digest under an old name would change the live set before the commit.
+  for (const auto& f : files) {
+    auto it = old.find(f.file.path);
+    if (f.file.path != entry && it != old.end() &&
+        it->second->digest != f.file.digest)
+      return error{"file name collision on " + f.file.path +
+                   " (same name, other bytes)"};
+  }
+
+  auto step = [&](publish_step s) {
+    if (after_step) after_step(s);
+  };
+
+  json old_names = json::array();
+  for (const auto& f : current_) old_names.push_back(f.path);
+  std::vector<published_file> fresh;
+  for (const auto& f : files) fresh.push_back(f.file);
+  json journal = {{"sitemill_journal", 1},
+                  {"entry", entry},
+                  {"entry_digest", detail::to_hex(entry_file->file.digest)},
+                  {"new", manifest_json(entry, fresh)["files"]},
+                  {"old", std::move(old_names)}};
+  if (status s = d.write_json(journal_name_, journal); !s) return s;
+  step(publish_step::journal_written);
+
+  auto unchanged_on_disk = [&](const published_file& f) {
+    if (!d.exists(f.path)) return false;
+    auto digest = file_digest_of(d.path(f.path));
+    return digest && *digest == f.digest;
+  };
+
+  for (const auto& f : files) {
+    if (f.file.path == entry) continue;
+    auto it = old.find(f.file.path);
+    bool same =
+        it != old.end() ? d.exists(f.file.path) : unchanged_on_disk(f.file);
+    if (same) {
+      ::unlink(f.temp_path.c_str());
+    } else if (status s = d.rename(f.temp_path, f.file.path); !s) {
+      return s;
+    }
+  }
+  if (status s = d.sync(); !s) return s;
+  step(publish_step::children_renamed);
+
+  // The commit point: one rename replaces the entry the world fetches.
+  if (unchanged_on_disk(entry_file->file)) {
+    ::unlink(entry_file->temp_path.c_str());
+  } else if (status s = d.rename(entry_file->temp_path, entry); !s) {
+    return s;
+  }
+  if (status s = d.sync(); !s) return s;
+  step(publish_step::entry_renamed);
+
+  if (status s = d.write_json(manifest_name_, manifest_json(entry, fresh));
+      !s)
+    return s;
+  step(publish_step::manifest_written);
+
+  std::unordered_set<std::string> keep;
+  for (const auto& f : fresh) keep.insert(f.path);
+  for (const auto& f : current_)
+    if (is_safe_name(f.path) && !keep.count(f.path))
+      if (status s = d.remove(f.path); !s) return s;
+  if (status s = d.sync(); !s) return s;
+  step(publish_step::old_removed);
+
+  if (status s = d.remove(journal_name_); !s) return s;
+  temporaries_.clear();
+  current_ = std::move(fresh);
+  current_entry_ = entry;
+  return d.sync();
+}
+
+}  // namespace sitemill

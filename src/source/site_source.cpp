@@ -1,0 +1,649 @@
+// The directory source: a depth-first walk in byte order, one record per
+// listed file.
+#include "sitemill/source/site_source.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "sitemill/source/html_page.h"
+#include "sitemill/robots/robots_rules.h"
+#include "sitemill/source/state_db.h"
+#include "sitemill/url/url.h"
+#include "sitemill/date/w3c_datetime.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+namespace sitemill {
+namespace {
+
+// Google reads the first 15 MB of a page; a page many times that size is a
+// mistake, and reading it whole would cost memory for nothing.
+constexpr std::size_t max_html_bytes = std::size_t{64} << 20;
+// RFC 9309 2.5 asks for at least 500 KiB; parse_robots_rules() stops there.
+constexpr std::size_t max_robots_bytes = 500 * 1024 + 1;
+
+bool iends_with(std::string_view s, std::string_view suffix) noexcept {
+  if (s.size() < suffix.size()) return false;
+  s = s.substr(s.size() - suffix.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != suffix[i]) return false;
+  }
+  return true;
+}
+
+bool is_html_name(std::string_view name) noexcept {
+  return iends_with(name, ".html") || iends_with(name, ".htm") ||
+         iends_with(name, ".xhtml");
+}
+
+std::string describe_errno(int err) { return std::strerror(err); }
+
+// Length of the well-formed UTF-8 sequence (RFC 3629: no overlong forms,
+// no surrogates, nothing above U+10FFFF) starting at s[i]; 0 if there is
+// none.
+std::size_t utf8_length(std::string_view s, std::size_t i) noexcept {
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  std::size_t n = 0;
+  unsigned char lo = 0x80, hi = 0xBF;  // range of the second byte
+  if (b0 < 0x80) return 1;
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    n = 2;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    n = 3;
+    if (b0 == 0xE0) lo = 0xA0;
+    if (b0 == 0xED) hi = 0x9F;
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    n = 4;
+    if (b0 == 0xF0) lo = 0x90;
+    if (b0 == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
+  }
+  if (i + n > s.size()) return 0;
+  const auto b1 = static_cast<unsigned char>(s[i + 1]);
+  if (b1 < lo || b1 > hi) return 0;
+  for (std::size_t k = 2; k < n; ++k) {
+    const auto b = static_cast<unsigned char>(s[i + k]);
+    if (b < 0x80 || b > 0xBF) return 0;
+  }
+  return n;
+}
+
+void append_escape(std::string& out, unsigned char c) {
+  constexpr char digits[] = "0123456789ABCDEF";
+  out.push_back('%');
+  out.push_back(digits[c >> 4]);
+  out.push_back(digits[c & 15]);
+}
+
+// Appends a relative file path as URL path text. UTF-8 stays as it is (the
+// normaliser encodes it), but what the normaliser would read as URL syntax
+// ('%', '?', '#') or refuse (controls, bytes that are not UTF-8) is
+// percent-encoded here, so every file name gets a URL.
+void append_url_path(std::string& out, std::string_view path) {
+  for (std::size_t i = 0; i < path.size();) {
+    const auto c = static_cast<unsigned char>(path[i]);
+    if (c == '%' || c == '?' || c == '#' || c < 0x20 || c == 0x7F) {
+      append_escape(out, c);
+      ++i;
+      continue;
+    }
+    const std::size_t n = utf8_length(path, i);
+    if (n == 0) {
+      append_escape(out, c);
+      ++i;
+      continue;
+    }
+    out.append(path.substr(i, n));
+    i += n;
+  }
+}
+
+// The path and query of a normalised absolute URL ("/a/b?c").
+std::string_view path_of_url(std::string_view url) noexcept {
+  const std::size_t scheme_end = url.find("://");
+  if (scheme_end == std::string_view::npos) return "/";
+  const std::size_t slash = url.find('/', scheme_end + 3);
+  return slash == std::string_view::npos ? std::string_view("/")
+                                         : url.substr(slash);
+}
+
+bool has_scheme(std::string_view ref) noexcept {
+  // RFC 3986 3.1: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
+  if (ref.empty() || !std::isalpha(static_cast<unsigned char>(ref[0]))) {
+    return false;
+  }
+  for (std::size_t i = 1; i < ref.size(); ++i) {
+    const auto c = static_cast<unsigned char>(ref[i]);
+    if (c == ':') return true;
+    if (!std::isalnum(c) && c != '+' && c != '-' && c != '.') return false;
+  }
+  return false;
+}
+
+// Resolves the reference `ref` against the normalised absolute URL `base`
+// (RFC 3986 5.2; dot segments are left for normalize_url() to remove).
+std::string resolve_reference(std::string_view base, std::string_view ref) {
+  if (has_scheme(ref)) return std::string(ref);
+  const std::size_t scheme_end = base.find("://");
+  const std::string_view scheme = base.substr(0, scheme_end + 1);  // "https:"
+  if (ref.starts_with("//")) return std::string(scheme) + std::string(ref);
+  const std::size_t path_start = base.find('/', scheme_end + 3);
+  const std::string_view origin = base.substr(0, path_start);
+  std::string_view path_query = path_start == std::string_view::npos
+                                    ? std::string_view("/")
+                                    : base.substr(path_start);
+  const std::string_view path = path_query.substr(0, path_query.find('?'));
+  if (ref.empty() || ref.front() == '#') return std::string(base);
+  if (ref.front() == '/') return std::string(origin) + std::string(ref);
+  if (ref.front() == '?') {
+    return std::string(origin) + std::string(path) + std::string(ref);
+  }
+  return std::string(origin) +
+         std::string(path.substr(0, path.rfind('/') + 1)) + std::string(ref);
+}
+
+// Days since 1970-01-01 to a civil date (Howard Hinnant's civil_from_days).
+void civil_from_days(std::int64_t z, std::int64_t& y, unsigned& m,
+                     unsigned& d) noexcept {
+  z += 719468;
+  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const auto doe = static_cast<unsigned>(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  y = static_cast<std::int64_t>(yoe) + era * 400;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  d = doy - (153 * mp + 2) / 5 + 1;
+  m = mp < 10 ? mp + 3 : mp - 9;
+  if (m <= 2) ++y;
+}
+
+struct entry {
+  std::string key;  // the name, with '/' appended for a directory: sorts
+                    // like the full path would
+  bool dir = false;
+  std::string_view name() const noexcept {
+    return dir ? std::string_view(key).substr(0, key.size() - 1)
+               : std::string_view(key);
+  }
+};
+
+// One directory on the current path of the walk.
+struct frame {
+  std::string rel;  // "" for the root, else "a/b/"
+  std::vector<entry> entries;
+  std::size_t next = 0;
+  dev_t dev = 0;
+  ino_t ino = 0;
+  std::vector<std::string> outputs;  // sorted names sitemill published here
+};
+
+bool is_manifest_name(std::string_view name) noexcept {
+  return name.starts_with(".sitemill-manifest-") && name.ends_with(".json");
+}
+
+// Feeds the file at `path` to `take(data, size)` in 64 KiB blocks until the
+// end or until `take` returns false. False with errno set on failure.
+template <typename Take>
+bool read_blocks(const std::string& path, Take&& take) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return false;
+  char buf[65536];
+  for (;;) {
+    const ::ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd);
+      errno = err;
+      return false;
+    }
+    if (n == 0 || !take(buf, static_cast<std::size_t>(n))) break;
+  }
+  ::close(fd);
+  return true;
+}
+
+// Reads up to `limit` bytes of the file at `path`. False with errno set on
+// failure.
+bool read_file(const std::string& path, std::string& out, std::size_t limit,
+               bool* too_large = nullptr) {
+  out.clear();
+  return read_blocks(path, [&](const char* data, std::size_t got) {
+    if (out.size() + got > limit) {
+      out.append(data, limit - out.size());
+      if (too_large != nullptr) *too_large = true;
+      return false;
+    }
+    out.append(data, got);
+    return true;
+  });
+}
+
+// XXH3-128 of a file's bytes, read in blocks so any size works.
+bool hash_file(const std::string& path, content_hash& out) {
+  XXH3_state_t state;
+  XXH3_128bits_reset(&state);
+  if (!read_blocks(path, [&](const char* data, std::size_t got) {
+        XXH3_128bits_update(&state, data, got);
+        return true;
+      })) {
+    return false;
+  }
+  const XXH128_hash_t h = XXH3_128bits_digest(&state);
+  out = content_hash{h.high64, h.low64};
+  return true;
+}
+
+class site_reader final : public record_reader {
+ public:
+  site_reader(const site_source_options& options, url_normalizer normalizer,
+              site_patterns patterns, std::string root, std::string root_real)
+      : options_(options),
+        normalizer_(std::move(normalizer)),
+        patterns_(std::move(patterns)),
+        root_(std::move(root)),
+        root_real_(std::move(root_real)) {}
+
+  // Reads robots.txt and lists the root. Fails when the root cannot be
+  // listed.
+  status start() {
+    struct stat st {};
+    if (::stat(root_.c_str(), &st) != 0) {
+      return sitemill::error{"cannot read site directory " + options_.root +
+                             ": " + describe_errno(errno)};
+    }
+    if (!S_ISDIR(st.st_mode)) {
+      return sitemill::error{"site directory " + options_.root +
+                             " is not a directory"};
+    }
+    if (options_.honour_robots) read_robots();
+    if (std::string problem = push_directory("", st); !problem.empty()) {
+      return sitemill::error{"cannot read site directory " + options_.root +
+                             ": " + problem};
+    }
+    return {};
+  }
+
+  bool next(input_record& out) override {
+    while (!stack_.empty()) {
+      frame& f = stack_.back();
+      if (f.next == f.entries.size()) {
+        stack_.pop_back();
+        continue;
+      }
+      // Copies: visiting a directory pushes a frame, moving `f`.
+      const std::string name(f.entries[f.next++].name());
+      const std::string rel = f.rel + name;
+      if (visit(rel, name, out)) return true;
+      if (!error_.empty()) return false;
+    }
+    return false;
+  }
+
+  const std::string& error() const noexcept override { return error_; }
+  const std::vector<note>& notes() const noexcept override { return notes_; }
+
+ private:
+  std::string path_of(std::string_view rel) const {
+    std::string p = root_;
+    if (!rel.empty()) {
+      if (p.empty() || p.back() != '/') p.push_back('/');
+      p.append(rel);
+    }
+    return p;
+  }
+
+  bool inside_root(std::string_view real) const noexcept {
+    if (root_real_ == "/") return true;
+    return real == root_real_ ||
+           (real.starts_with(root_real_) && real[root_real_.size()] == '/');
+  }
+
+  void read_robots() {
+    const std::string path = path_of("robots.txt");
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0) return;  // no robots.txt: no rules
+    if (S_ISLNK(st.st_mode)) {
+      char* real = ::realpath(path.c_str(), nullptr);
+      const bool inside = real != nullptr && inside_root(real);
+      std::free(real);
+      if (!inside) return;
+    }
+    std::string text;
+    if (!read_file(path, text, max_robots_bytes)) {
+      notes_.push_back(note{0, "cannot read robots.txt (" +
+                                   describe_errno(errno) +
+                                   "); its rules are not applied"});
+      return;
+    }
+    robots_ = parse_robots_rules(text);
+  }
+
+  // Lists directory `rel` ("" or "a/b/") and pushes it. Returns the
+  // reason when it cannot be read.
+  std::string push_directory(std::string rel, const struct stat& st) {
+    const std::string dir_path = path_of(rel);
+    DIR* dir = ::opendir(dir_path.c_str());
+    if (dir == nullptr) return describe_errno(errno);
+    frame f;
+    f.rel = std::move(rel);
+    f.dev = st.st_dev;
+    f.ino = st.st_ino;
+    errno = 0;
+    while (const dirent* d = ::readdir(dir)) {
+      const std::string_view name = d->d_name;
+      if (name.front() == '.') {
+        // Hidden files are never listed; sitemill's manifests among them
+        // name the published sitemaps, which are not listed either.
+        if (is_manifest_name(name)) {
+          read_manifest(dir_path + "/" + std::string(name), f.outputs);
+        }
+        continue;
+      }
+      entry e;
+      e.key = name;
+      if (d->d_type == DT_DIR) {
+        e.dir = true;
+      } else if (d->d_type == DT_LNK || d->d_type == DT_UNKNOWN) {
+        struct stat target {};
+        const std::string p = dir_path + "/" + e.key;
+        e.dir = ::stat(p.c_str(), &target) == 0 && S_ISDIR(target.st_mode);
+      }
+      if (e.dir) e.key.push_back('/');
+      f.entries.push_back(std::move(e));
+      errno = 0;
+    }
+    const int err = errno;
+    ::closedir(dir);
+    if (err != 0) return describe_errno(err);
+    std::sort(f.entries.begin(), f.entries.end(),
+              [](const entry& a, const entry& b) { return a.key < b.key; });
+    std::sort(f.outputs.begin(), f.outputs.end());
+    stack_.push_back(std::move(f));
+    return {};
+  }
+
+  static void read_manifest(const std::string& path,
+                            std::vector<std::string>& names) {
+    std::string text;
+    if (!read_file(path, text, std::size_t{16} << 20)) return;
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (!j.is_object() || !j.contains("files") || !j["files"].is_array()) {
+      return;
+    }
+    for (const auto& file : j["files"]) {
+      if (file.is_object() && file.contains("path") &&
+          file["path"].is_string()) {
+        names.push_back(file["path"].get<std::string>());
+      }
+    }
+  }
+
+  bool on_current_path(const struct stat& st) const noexcept {
+    return std::any_of(stack_.begin(), stack_.end(), [&](const frame& f) {
+      return f.dev == st.st_dev && f.ino == st.st_ino;
+    });
+  }
+
+  // Starts a record for `rel`: counts it and sets loc to its URL (a
+  // directory's with a trailing '/').
+  void begin_record(input_record& out, std::string_view rel, bool dir) {
+    out = input_record{};
+    out.line = ++line_;
+    loc_.assign(normalizer_.base());
+    append_url_path(loc_, rel);
+    if (dir) loc_.push_back('/');
+    out.loc = loc_;
+  }
+
+  bool skip(input_record& out, std::string reason) {
+    skipped_ = std::move(reason);
+    out.skipped = skipped_;
+    return true;
+  }
+
+  bool fail(input_record& out, std::string problem) {
+    problem_ = std::move(problem);
+    const std::uint64_t line = out.line;
+    out = input_record{};
+    out.line = line;
+    out.problem = problem_;
+    return true;
+  }
+
+  // Handles one entry of a listing. True when `out` holds a record.
+  bool visit(const std::string& rel, std::string_view name, input_record& out) {
+    const std::string path = path_of(rel);
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0) {
+      if (errno == ENOENT) return false;  // removed while walking
+      const int err = errno;
+      begin_record(out, rel, false);
+      return fail(out, "cannot read " + rel + ": " + describe_errno(err));
+    }
+    if (S_ISLNK(st.st_mode)) {
+      char* real = ::realpath(path.c_str(), nullptr);
+      if (real == nullptr) return false;  // dangling: nothing to list
+      const bool inside = inside_root(real);
+      std::free(real);
+      if (::stat(path.c_str(), &st) != 0) return false;
+      if (!inside) {
+        const bool dir = S_ISDIR(st.st_mode);
+        if (dir ? patterns_.decide(rel, true) == site_patterns::verdict::exclude
+                : !S_ISREG(st.st_mode) || !patterns_.includes(rel)) {
+          return false;
+        }
+        begin_record(out, rel, dir);
+        return skip(out,
+                    "symbolic link to outside the site directory; not "
+                    "followed");
+      }
+    }
+    if (S_ISDIR(st.st_mode)) {
+      if (patterns_.decide(rel, true) == site_patterns::verdict::exclude) {
+        return false;
+      }
+      if (on_current_path(st)) {
+        begin_record(out, rel, true);
+        return skip(out,
+                    "symbolic link loop (leads back to a directory above "
+                    "it); not followed");
+      }
+      if (std::string problem = push_directory(rel + "/", st);
+          !problem.empty()) {
+        begin_record(out, rel, true);
+        return fail(out, "cannot read directory " + rel + "/: " + problem);
+      }
+      return false;
+    }
+    if (!S_ISREG(st.st_mode) || !patterns_.includes(rel)) return false;
+    const std::vector<std::string>& outputs = stack_.back().outputs;
+    if (std::binary_search(outputs.begin(), outputs.end(), name)) return false;
+    return page(rel, name, path, st, out);
+  }
+
+  bool is_index(std::string_view name) const {
+    return options_.map_index_files &&
+           std::find(options_.index_files.begin(), options_.index_files.end(),
+                     name) != options_.index_files.end();
+  }
+
+  bool page(const std::string& rel, std::string_view name,
+            const std::string& path, const struct stat& st, input_record& out) {
+    if (is_index(name)) {
+      begin_record(out,
+                   std::string_view(rel).substr(0, rel.size() - name.size()),
+                   false);
+    } else {
+      begin_record(out, rel, false);
+    }
+    // Every check compares normalised URLs; a loc the normaliser refuses
+    // goes on as it is, and the entry stage reports why.
+    if (normalizer_.normalize(loc_, url_) != url_problem::ok) return true;
+
+    if (options_.honour_robots && robots_.size() != 0) {
+      const std::string_view target = path_of_url(url_);
+      if (!robots_.allowed(target)) {
+        return skip(out, "disallowed by robots.txt (" +
+                             robots_.matching_rule(target) + ")");
+      }
+    }
+
+    const bool html = is_html_name(name);
+    const bool content = options_.lastmod == lastmod_policy::content;
+    const bool inspect = html && (options_.honour_noindex ||
+                                  options_.honour_canonical || content);
+    content_hash hash;
+    if (inspect) {
+      bool too_large = false;
+      if (!read_file(path, bytes_, max_html_bytes, &too_large)) {
+        return fail(out, "cannot read " + rel + ": " + describe_errno(errno));
+      }
+      if (too_large) {
+        return fail(out, "cannot read " + rel +
+                             ": an HTML page over 64 MiB is not read");
+      }
+      const html_facts facts = scan_html(bytes_);
+      hash = facts.hash;
+      if (options_.honour_noindex && facts.noindex) {
+        return skip(out, "noindex (meta robots)");
+      }
+      if (options_.honour_canonical && facts.has_canonical &&
+          !facts.canonical.empty()) {
+        std::string canonical;
+        url_notes ignored;
+        const url_problem p = normalize_url(
+            resolve_reference(url_, facts.canonical), canonical, &ignored);
+        if (p != url_problem::ok) {
+          std::string message = "canonical link \"" + facts.canonical +
+                                "\" ignored: " + std::string(describe(p));
+          notes_.push_back(note{out.line, std::move(message)});
+        } else if (canonical != url_) {
+          return skip(out, "canonical points to " + canonical);
+        }
+      }
+    } else if (content) {
+      if (!hash_file(path, hash)) {
+        return fail(out, "cannot read " + rel + ": " + describe_errno(errno));
+      }
+    }
+
+    switch (options_.lastmod) {
+      case lastmod_policy::none:
+        break;
+      case lastmod_policy::mtime:
+        lastmod_ = lastmod_from_unix_time(st.st_mtim.tv_sec);
+        out.lastmod = lastmod_;
+        break;
+      case lastmod_policy::content: {
+        auto answer = options_.state->lastmod_for(
+            url_, hash, lastmod_from_unix_time(st.st_mtim.tv_sec));
+        if (!answer) {
+          error_ = std::move(answer).err().message;
+          stack_.clear();
+          return false;
+        }
+        lastmod_ = std::move(*answer);
+        out.lastmod = lastmod_;
+        break;
+      }
+    }
+    return true;
+  }
+
+  const site_source_options options_;  // a copy: the caller's may go
+  url_normalizer normalizer_;
+  site_patterns patterns_;
+  std::string root_;       // as given, without trailing '/'
+  std::string root_real_;  // realpath of the root
+  robots_rules robots_;
+  std::vector<frame> stack_;
+  std::uint64_t line_ = 0;
+  // The current record's text (input_record holds views into these).
+  std::string loc_, url_, lastmod_, skipped_, problem_, bytes_;
+  std::string error_;
+  std::vector<note> notes_;
+};
+
+}  // namespace
+
+std::optional<lastmod_policy> parse_lastmod_policy(
+    std::string_view name) noexcept {
+  if (name == "mtime") return lastmod_policy::mtime;
+  if (name == "content") return lastmod_policy::content;
+  if (name == "none") return lastmod_policy::none;
+  return std::nullopt;
+}
+
+std::string lastmod_from_unix_time(std::int64_t seconds) {
+  constexpr std::int64_t day = 86400;
+  std::int64_t days = seconds / day;
+  std::int64_t rest = seconds % day;
+  if (rest < 0) {
+    rest += day;
+    --days;
+  }
+  std::int64_t year = 0;
+  unsigned month = 0, mday = 0;
+  civil_from_days(days, year, month, mday);
+  if (year < 1 || year > 9999) return {};
+  w3c_datetime t;
+  t.year = static_cast<std::int16_t>(year);
+  t.month = static_cast<std::uint8_t>(month);
+  t.day = static_cast<std::uint8_t>(mday);
+  t.hour = static_cast<std::uint8_t>(rest / 3600);
+  t.minute = static_cast<std::uint8_t>(rest / 60 % 60);
+  t.second = static_cast<std::uint8_t>(rest % 60);
+  t.zulu = true;
+  t.form = datetime_form::seconds;
+  char buf[max_lastmod_length];
+  return std::string(buf, format_lastmod(t, buf));
+}
+
+result<std::unique_ptr<record_reader>> open_site_source(
+    const site_source_options& options) {
+  auto normalizer = url_normalizer::with_base(options.base_url);
+  if (!normalizer) {
+    return error{"base URL " + options.base_url + ": " +
+                 normalizer.err().message};
+  }
+  auto patterns = site_patterns::make(options.patterns);
+  if (!patterns) return std::move(patterns).err();
+  if (options.lastmod == lastmod_policy::content && options.state == nullptr) {
+    return error{"--lastmod content needs a state database (--state FILE)"};
+  }
+  std::string root = options.root.empty() ? "." : options.root;
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  char* real = ::realpath(root.c_str(), nullptr);
+  if (real == nullptr) {
+    return error{"cannot read site directory " + options.root + ": " +
+                 describe_errno(errno)};
+  }
+  std::string root_real = real;
+  std::free(real);
+  auto reader = std::make_unique<site_reader>(
+      options, std::move(normalizer).value(), std::move(patterns).value(),
+      std::move(root), std::move(root_real));
+  if (status s = reader->start(); !s) return s.err();
+  return std::unique_ptr<record_reader>(std::move(reader));
+}
+
+}  // namespace sitemill

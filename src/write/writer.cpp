@@ -1,0 +1,298 @@
+#include "sitemill/write/writer.h"
+
+#include <utility>
+
+#include "sitemill/write/xml_escape.h"
+
+namespace sitemill {
+
+std::string_view to_string(document_type type) noexcept {
+  switch (type) {
+    case document_type::urlset:
+      return "urlset";
+    case document_type::sitemapindex:
+      return "sitemapindex";
+    case document_type::text:
+      return "text";
+  }
+  return "";
+}
+
+namespace {
+
+// Bytes gathered before one sink write: big enough to amortise the call,
+// small enough to stay in cache.
+constexpr std::size_t flush_threshold = 256 * 1024;
+
+constexpr std::string_view xml_declaration =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+
+std::string make_header(
+    std::string_view root, const std::string& xsl,
+    const std::vector<std::pair<std::string, std::string>>& namespaces) {
+  std::string h(xml_declaration);
+  if (!xsl.empty()) {
+    h += "<?xml-stylesheet type=\"text/xsl\" href=\"";
+    append_xml_escaped(h, xsl);
+    h += "\"?>\n";
+  }
+  h += '<';
+  h += root;
+  h += " xmlns=\"";
+  h += sitemap_namespace;
+  h += '"';
+  for (const auto& [prefix, uri] : namespaces) {
+    h += " xmlns:" + prefix + "=\"";
+    append_xml_escaped(h, uri);
+    h += '"';
+  }
+  h += ">\n";
+  return h;
+}
+
+}  // namespace
+
+namespace detail {
+
+// The rotation and byte accounting both writers share: entries are
+// serialised straight into the pending buffer, measured, and moved into a
+// fresh file when they would push the current one past a limit.
+class document_core {
+ public:
+  document_core(std::size_t max_entries, std::size_t max_bytes,
+                std::string header, std::string footer, sink_factory make_sink)
+      : max_entries_(max_entries),
+        max_bytes_(max_bytes),
+        header_(std::move(header)),
+        footer_(std::move(footer)),
+        make_sink_(std::move(make_sink)) {
+    pending_.reserve(flush_threshold + 4096);
+  }
+
+  // Call with pending() holding, from `mark` on, the entry just serialised.
+  add_status commit(std::size_t mark,
+                    const std::optional<w3c_datetime>& lastmod) {
+    const std::size_t size = pending_.size() - mark;
+    if (!error_.empty()) {
+      pending_.resize(mark);
+      return add_status::failed;
+    }
+    if (header_.size() + size + footer_.size() > max_bytes_) {
+      pending_.resize(mark);
+      return add_status::too_large;
+    }
+    if (!open_ || entries_ + 1 > max_entries_ ||
+        file_bytes_ + size + footer_.size() > max_bytes_) {
+      scratch_.assign(pending_, mark, size);
+      pending_.resize(mark);
+      if (open_ && !close_file()) return add_status::failed;
+      if (!open_file()) return add_status::failed;
+      pending_ += scratch_;
+    }
+    file_bytes_ += size;
+    ++entries_;
+    if (lastmod) {
+      const std::int64_t at = lastmod->unix_seconds();
+      if (!newest_ || at > newest_at_ ||
+          (at == newest_at_ && lastmod->nanos > newest_->nanos)) {
+        newest_ = lastmod;
+        newest_at_ = at;
+      }
+    }
+    if (pending_.size() >= flush_threshold && !flush())
+      return add_status::failed;
+    return add_status::added;
+  }
+
+  status finish() {
+    if (!error_.empty()) return error{error_};
+    if (open_ && !close_file()) return error{error_};
+    return {};
+  }
+
+  std::string& pending() noexcept { return pending_; }
+  const std::vector<part_info>& parts() const noexcept { return parts_; }
+  const std::string& error_message() const noexcept { return error_; }
+
+ private:
+  bool fail(const status& s) {
+    error_ = s.message();
+    sink_.reset();
+    open_ = false;
+    return false;
+  }
+
+  bool open_file() {
+    auto made = make_sink_(parts_.size());
+    if (!made) return fail(made.err());
+    sink_ = std::move(*made);
+    open_ = true;
+    entries_ = 0;
+    newest_.reset();
+    pending_ += header_;
+    file_bytes_ = header_.size();
+    return true;
+  }
+
+  bool flush() {
+    if (pending_.empty()) return true;
+    status s = sink_->write(pending_.data(), pending_.size());
+    pending_.clear();
+    return s ? true : fail(s);
+  }
+
+  bool close_file() {
+    pending_ += footer_;
+    file_bytes_ += footer_.size();
+    if (!flush()) return false;
+    if (status s = sink_->close(); !s) return fail(s);
+    sink_.reset();
+    open_ = false;
+    parts_.push_back({entries_, file_bytes_, newest_});
+    return true;
+  }
+
+  const std::size_t max_entries_;
+  const std::size_t max_bytes_;
+  const std::string header_;
+  const std::string footer_;
+  sink_factory make_sink_;
+
+  std::string pending_;  // bytes of the current file not yet given to the sink
+  std::string scratch_;  // an entry moving to the next file
+  std::unique_ptr<sink> sink_;
+  bool open_ = false;
+  std::size_t entries_ = 0;
+  std::uint64_t file_bytes_ = 0;
+  std::optional<w3c_datetime> newest_;
+  std::int64_t newest_at_ =
+      0;  // newest_->unix_seconds(), kept to compare once per entry
+  std::vector<part_info> parts_;
+  std::string error_;
+};
+
+}  // namespace detail
+
+// --- sitemap_writer
+// ------------------------------------------------------------
+
+struct sitemap_writer::impl {
+  document_type type;
+  detail::document_core core;
+
+  impl(writer_options&& o, sink_factory&& f)
+      : type(o.type),
+        core(o.max_urls, o.max_bytes,
+             o.type == document_type::text
+                 ? std::string()
+                 : make_header("urlset", o.xsl_href, o.namespaces),
+             o.type == document_type::text ? std::string()
+                                           : std::string("</urlset>\n"),
+             std::move(f)) {}
+};
+
+sitemap_writer::sitemap_writer(writer_options options, sink_factory make_sink)
+    : impl_(std::make_unique<impl>(std::move(options), std::move(make_sink))) {}
+
+sitemap_writer::~sitemap_writer() = default;
+
+void append_entry(std::string& out, const url_entry& e, document_type type) {
+  if (type == document_type::text) {
+    // Text sitemaps carry the URL alone, percent-encoded, never
+    // entity-escaped.
+    out += e.loc;
+    out += '\n';
+    return;
+  }
+  out += "<url><loc>";
+  append_xml_escaped(out, e.loc);
+  out += "</loc>";
+  if (e.lastmod) {
+    char buf[max_lastmod_length];
+    out += "<lastmod>";
+    out.append(buf, format_lastmod(*e.lastmod, buf));
+    out += "</lastmod>";
+  }
+  if (e.freq != changefreq::unset) {
+    out += "<changefreq>";
+    out += to_string(e.freq);
+    out += "</changefreq>";
+  }
+  if (e.prio) {
+    out += "<priority>";
+    out += e.prio->text();
+    out += "</priority>";
+  }
+  for (const url_extension* ext : e.extensions) ext->append_xml(out);
+  out += "</url>\n";
+}
+
+add_status sitemap_writer::add(const url_entry& e) {
+  std::string& out = impl_->core.pending();
+  const std::size_t mark = out.size();
+  append_entry(out, e, impl_->type);
+  return impl_->core.commit(
+      mark, impl_->type == document_type::text ? std::nullopt : e.lastmod);
+}
+
+add_status sitemap_writer::add_serialized(
+    std::string_view bytes, const std::optional<w3c_datetime>& lastmod) {
+  std::string& out = impl_->core.pending();
+  const std::size_t mark = out.size();
+  out += bytes;
+  return impl_->core.commit(
+      mark, impl_->type == document_type::text ? std::nullopt : lastmod);
+}
+
+status sitemap_writer::finish() { return impl_->core.finish(); }
+const std::vector<part_info>& sitemap_writer::parts() const noexcept {
+  return impl_->core.parts();
+}
+const std::string& sitemap_writer::error() const noexcept {
+  return impl_->core.error_message();
+}
+
+// --- index_writer
+// ----------------------------------------------------------------
+
+struct index_writer::impl {
+  detail::document_core core;
+  impl(sink_factory&& f, std::size_t max_entries, std::size_t max_bytes,
+       const std::string& xsl)
+      : core(max_entries, max_bytes, make_header("sitemapindex", xsl, {}),
+             "</sitemapindex>\n", std::move(f)) {}
+};
+
+index_writer::index_writer(sink_factory make_sink, std::size_t max_entries,
+                           std::size_t max_bytes, std::string xsl_href)
+    : impl_(std::make_unique<impl>(std::move(make_sink), max_entries, max_bytes,
+                                   xsl_href)) {}
+
+index_writer::~index_writer() = default;
+
+add_status index_writer::add(const index_entry& e) {
+  std::string& out = impl_->core.pending();
+  const std::size_t mark = out.size();
+  out += "<sitemap><loc>";
+  append_xml_escaped(out, e.loc);
+  out += "</loc>";
+  if (e.lastmod) {
+    char buf[max_lastmod_length];
+    out += "<lastmod>";
+    out.append(buf, format_lastmod(*e.lastmod, buf));
+    out += "</lastmod>";
+  }
+  out += "</sitemap>\n";
+  // The index's own newest lastmod is not used; entries carry their files'.
+  return impl_->core.commit(mark, std::nullopt);
+}
+
+status index_writer::finish() { return impl_->core.finish(); }
+const std::vector<part_info>& index_writer::parts() const noexcept {
+  return impl_->core.parts();
+}
+const std::string& index_writer::error() const noexcept {
+  return impl_->core.error_message();
+}
+
+}  // namespace sitemill
