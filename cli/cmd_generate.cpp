@@ -8,6 +8,8 @@
 #include "command.h"
 #include "sitemill/generate/generate.h"
 #include "sitemill/notify/notify.h"
+#include "sitemill/source/site_source.h"
+#include "sitemill/source/sitemap_source.h"
 
 namespace sitemill::cli {
 namespace {
@@ -19,6 +21,11 @@ constexpr std::uint64_t max_printed_issues = 200;
 
 struct generate_cli_options {
   generate_options run;
+  // The sources, turned into run.sources in this order: lists, then
+  // directories, then sitemaps.
+  std::vector<std::string> inputs, from_dirs, from_sitemaps;
+  site_source_options site;
+  sitemap_source_options sitemap;
   std::string input_format;
   std::string columns;
   std::string format = "xml";
@@ -275,15 +282,17 @@ int announce(const generate_cli_options& o, const generate_report& r,
 
 int run_generate(generate_cli_options& o) {
   generate_options& g = o.run;
+  std::optional<input_format> format;
   if (!o.input_format.empty()) {
-    g.format = parse_input_format(o.input_format);
-    if (!g.format) {
+    format = parse_input_format(o.input_format);
+    if (!format) {
       std::fprintf(
           stderr,
           "sitemill generate: --input-format must be txt, tsv, csv or jsonl\n");
       return exit_usage;
     }
   }
+  std::vector<column> columns;
   if (!o.columns.empty()) {
     auto cols = parse_columns(o.columns);
     if (!cols) {
@@ -293,7 +302,7 @@ int run_generate(generate_cli_options& o) {
                    "or - (ignore), separated by commas\n");
       return exit_usage;
     }
-    g.columns = std::move(*cols);
+    columns = std::move(*cols);
   }
   g.type = o.format == "txt" ? document_type::text : document_type::urlset;
   g.gzip = !o.no_gzip;
@@ -306,36 +315,49 @@ int run_generate(generate_cli_options& o) {
   // The directory source. --include and --exclude patterns keep the order
   // they were given in, since a later pattern wins (as in .gitignore).
   if (auto policy = parse_lastmod_policy(o.lastmod_policy_name))
-    g.site.lastmod = *policy;
+    o.site.lastmod = *policy;
   if (!o.index_files.empty()) {
-    g.site.index_files.clear();
+    o.site.index_files.clear();
     for (std::size_t start = 0; start <= o.index_files.size();) {
       std::size_t comma = o.index_files.find(',', start);
       if (comma == std::string::npos) comma = o.index_files.size();
       if (comma > start)
-        g.site.index_files.push_back(
+        o.site.index_files.push_back(
             o.index_files.substr(start, comma - start));
       start = comma + 1;
     }
   }
-  g.site.map_index_files = !o.keep_index_files;
-  g.site.honour_noindex = !o.ignore_noindex;
-  g.site.honour_canonical = !o.ignore_canonical;
-  g.site.honour_robots = !o.ignore_robots;
+  o.site.map_index_files = !o.keep_index_files;
+  o.site.honour_noindex = !o.ignore_noindex;
+  o.site.honour_canonical = !o.ignore_canonical;
+  o.site.honour_robots = !o.ignore_robots;
   if (o.include_opt->count() + o.exclude_opt->count() > 0) {
-    g.site.patterns = default_site_patterns();
+    o.site.patterns = default_site_patterns();
     std::size_t inc = 0, exc = 0;
     for (const CLI::Option* opt : o.command->parse_order()) {
       if (opt == o.include_opt)
-        g.site.patterns.push_back(
+        o.site.patterns.push_back(
             {o.include_opt->as<std::vector<std::string>>()[inc++], true});
       else if (opt == o.exclude_opt)
-        g.site.patterns.push_back(
+        o.site.patterns.push_back(
             {o.exclude_opt->as<std::vector<std::string>>()[exc++], false});
     }
   }
   if (o.rewrite_base.size() == 2)
-    g.sitemap.rewrite_base = {o.rewrite_base[0], o.rewrite_base[1]};
+    o.sitemap.rewrite_base = {o.rewrite_base[0], o.rewrite_base[1]};
+
+  for (const auto& path : o.inputs)
+    g.sources.push_back(list_source(path, format, columns));
+  for (const auto& dir : o.from_dirs) {
+    site_source_options site = o.site;
+    site.root = dir;
+    g.sources.push_back(directory_source(std::move(site)));
+  }
+  for (const auto& location : o.from_sitemaps) {
+    sitemap_source_options sitemap = o.sitemap;
+    sitemap.location = location;
+    g.sources.push_back(sitemap_source(std::move(sitemap)));
+  }
 
   if (!o.indexnow_key.empty()) {
     if (!is_valid_indexnow_key(o.indexnow_key)) {
@@ -427,7 +449,7 @@ command_runner setup_generate(CLI::App& app) {
       "was.");
   o->command = cmd;
   cmd->add_option(
-      "inputs", o->run.inputs,
+      "inputs", o->inputs,
       "URL lists (.txt, .tsv, .csv, .jsonl, .ndjson, gzipped or not), or - for "
       "stdin");
   cmd->add_option("--base-url", o->run.base_url,
@@ -482,7 +504,7 @@ command_runner setup_generate(CLI::App& app) {
       ->capture_default_str();
   auto* site = "Sources: a site's output directory";
   cmd->add_option(
-         "--from-dir", o->run.from_dirs,
+         "--from-dir", o->from_dirs,
          "Walk a site's output directory for pages (HTML by default; see "
          "--include). "
          "Pages with meta robots noindex, a canonical link to another URL, or "
@@ -533,7 +555,7 @@ command_runner setup_generate(CLI::App& app) {
                 "List pages the site's robots.txt disallows")
       ->group(site);
   auto* maps = "Sources: existing sitemaps";
-  cmd->add_option("--from-sitemap", o->run.from_sitemaps,
+  cmd->add_option("--from-sitemap", o->from_sitemaps,
                   "Read an existing sitemap, index (children followed), text "
                   "sitemap or feed, "
                   "local or http(s), gzipped or not; its lastmod, changefreq "

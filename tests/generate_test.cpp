@@ -46,7 +46,7 @@ struct collecting_observer : generate_observer {
 
 generate_options options(const temp_dir& d, std::vector<std::string> inputs) {
   generate_options o;
-  o.inputs = std::move(inputs);
+  for (auto& in : inputs) o.sources.push_back(list_source(std::move(in)));
   o.base_url = "https://www.example.com/";
   o.out_dir = d / "out";
   return o;
@@ -190,7 +190,9 @@ TEST(Generate, RefusesBadOptionsWithAMessage) {
       {[](generate_options& o) { o.max_bytes = 52'428'801; }, "--max-bytes"},
       {[](generate_options& o) { o.base_url = "ftp://example.com/"; },
        "--base-url"},
-      {[](generate_options& o) { o.inputs = {"/nonexistent/urls.txt"}; },
+      {[](generate_options& o) {
+         o.sources = {list_source("/nonexistent/urls.txt")};
+       },
        "/nonexistent/urls.txt"},
       {[](generate_options& o) { o.name = "../evil"; }, "--name"},
   };

@@ -8,7 +8,7 @@
 // announces a published set. generate() runs the whole writing pipeline:
 //
 //   sitemill::generate_options o;
-//   o.inputs = {"urls.txt"};
+//   o.sources = {sitemill::list_source("urls.txt")};
 //   o.base_url = "https://www.example.com/";
 //   o.out_dir = "public";
 //   sitemill::generate_observer quiet;
@@ -30,6 +30,7 @@
 #include "sitemill/notify/notify.h"
 #include "sitemill/publish/publish.h"
 #include "sitemill/source/record_reader.h"
+#include "sitemill/source/record_source.h"
 #include "sitemill/result.h"
 #include "sitemill/robots/robots.h"
 #include "sitemill/robots/robots_rules.h"

@@ -28,14 +28,10 @@ std::string extension_for(const generate_options& o) {
 }
 
 status check_options(const generate_options& o) {
-  if (o.inputs.empty() && o.from_dirs.empty() && o.from_sitemaps.empty())
+  if (o.sources.empty())
     return error{
         "no input: give list files (or - for stdin), --from-dir or "
         "--from-sitemap"};
-  if (o.site.lastmod == lastmod_policy::content && !o.from_dirs.empty() &&
-      o.state_path.empty())
-    return error{
-        "--lastmod content needs --state FILE to remember content hashes"};
   if (o.out_dir.empty()) return error{"--out is required"};
   if (o.base_url.empty()) return error{"--base-url is required"};
   if (o.max_urls < 1 || o.max_urls > max_urls_per_sitemap)
@@ -54,9 +50,17 @@ status check_options(const generate_options& o) {
     return error{
         "--name may use only letters, digits, '.', '_' and '-', and may not "
         "start with '.' (it becomes part of file names and URLs)"};
-  for (const auto& in : o.inputs)
-    if (in != "-" && ::access(in.c_str(), R_OK) != 0)
-      return error{"cannot read input " + in + ": " + std::strerror(errno)};
+  return {};
+}
+
+// Every source's own check, before anything is written, so that a bad
+// source fails the run without touching --out.
+status check_sources(const generate_options& o, std::string_view base) {
+  source_context context;
+  context.base_url = base;
+  context.has_state = !o.state_path.empty();
+  for (const auto& source : o.sources)
+    if (status s = source->validate(context); !s) return s;
   return {};
 }
 
@@ -167,39 +171,19 @@ class run {
     }
   }
 
-  // Every input's reading options, resolved before any work starts so that
-  // an unknown format fails the run at once.
-  result<std::vector<detail::entry_stage::input>> resolve_inputs() {
+  // Each source becomes an input of the entry stage, opened on its reader
+  // thread when its turn comes.
+  std::vector<detail::entry_stage::input> resolve_inputs() {
     std::vector<detail::entry_stage::input> inputs;
-    for (const auto& path : o_.inputs) {
-      reader_options ro;
-      ro.columns = o_.columns;
-      if (o_.format) {
-        ro.format = *o_.format;
-      } else if (auto f = format_from_path(path)) {
-        ro.format = *f;
-      } else if (path == "-") {
-        ro.format = input_format::txt;
-      } else {
-        return error{path +
-                     ": unknown input format; name it with --input-format"};
-      }
-      names_.push_back(path == "-" ? "<stdin>" : path);
-      inputs.push_back({[path, ro] { return record_reader::open(path, ro); }});
-    }
-    for (const auto& dir : o_.from_dirs) {
-      site_source_options so = o_.site;
-      so.root = dir;
-      so.base_url = std::string(builder_.normalizer().base());
-      so.state = state_.get();
-      names_.push_back(dir);
-      inputs.push_back({[so] { return open_site_source(so); }});
-    }
-    for (const auto& location : o_.from_sitemaps) {
-      sitemap_source_options so = o_.sitemap;
-      so.location = location;
-      names_.push_back(location);
-      inputs.push_back({[so] { return open_sitemap_source(so); }});
+    for (const auto& source : o_.sources) {
+      names_.push_back(source->name());
+      inputs.push_back({[this, source] {
+        source_context context;
+        context.base_url = builder_.normalizer().base();
+        context.has_state = state_ != nullptr;
+        context.state = state_.get();
+        return source->open(context);
+      }});
     }
     return inputs;
   }
@@ -208,9 +192,7 @@ class run {
   // stage in input order and are reported, deduplicated and written here,
   // on one thread, exactly as records were read.
   status read_inputs(sitemap_writer& writer) {
-    auto inputs = resolve_inputs();
-    if (!inputs) return inputs.err();
-    detail::entry_stage stage(std::move(*inputs), builder_.normalizer(),
+    detail::entry_stage stage(resolve_inputs(), builder_.normalizer(),
                               o_.type, entry_workers());
     std::uint64_t next_progress = progress_every;
     while (detail::record_batch* b = stage.next()) {
@@ -379,6 +361,11 @@ generate_report generate(const generate_options& options,
   if (!normalizer) {
     generate_report r;
     r.message = "--base-url: " + normalizer.err().message;
+    return r;
+  }
+  if (status s = check_sources(options, normalizer->base()); !s) {
+    generate_report r;
+    r.message = s.message();
     return r;
   }
   run r(options, observer, std::move(*normalizer));

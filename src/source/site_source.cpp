@@ -646,4 +646,35 @@ result<std::unique_ptr<record_reader>> open_site_source(
   return std::unique_ptr<record_reader>(std::move(reader));
 }
 
+namespace {
+
+class directory final : public record_source {
+ public:
+  explicit directory(site_source_options o) : o_(std::move(o)) {}
+  std::string name() const override { return o_.root; }
+  status validate(const source_context& context) const override {
+    if (o_.lastmod == lastmod_policy::content && !context.has_state)
+      return error{
+          "--lastmod content needs --state FILE to remember content hashes"};
+    return {};
+  }
+  result<std::unique_ptr<record_reader>> open(
+      const source_context& context) const override {
+    site_source_options o = o_;
+    o.base_url = std::string(context.base_url);
+    o.state = context.state;
+    return open_site_source(o);
+  }
+
+ private:
+  site_source_options o_;
+};
+
+}  // namespace
+
+std::shared_ptr<const record_source> directory_source(
+    site_source_options options) {
+  return std::make_shared<directory>(std::move(options));
+}
+
 }  // namespace sitemill

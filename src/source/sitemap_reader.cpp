@@ -423,4 +423,26 @@ result<std::unique_ptr<record_reader>> open_sitemap_source(
       std::make_unique<sitemap_reader>(options));
 }
 
+namespace {
+
+class sitemap_location final : public record_source {
+ public:
+  explicit sitemap_location(sitemap_source_options o) : o_(std::move(o)) {}
+  std::string name() const override { return o_.location; }
+  result<std::unique_ptr<record_reader>> open(
+      const source_context&) const override {
+    return open_sitemap_source(o_);
+  }
+
+ private:
+  sitemap_source_options o_;
+};
+
+}  // namespace
+
+std::shared_ptr<const record_source> sitemap_source(
+    sitemap_source_options options) {
+  return std::make_shared<sitemap_location>(std::move(options));
+}
+
 }  // namespace sitemill

@@ -2,7 +2,7 @@
 // publish.
 //
 //   sitemill::generate_options o;
-//   o.inputs = {"urls.txt"};
+//   o.sources = {sitemill::list_source("urls.txt")};
 //   o.base_url = "https://www.example.com/";
 //   o.out_dir = "public";
 //   sitemill::generate_observer quiet;
@@ -16,15 +16,15 @@
 #define SITEMILL_GENERATE_H
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "sitemill/publish/publish.h"
 #include "sitemill/source/record_reader.h"
+#include "sitemill/source/record_source.h"
 #include "sitemill/write/sink.h"
-#include "sitemill/source/site_source.h"
-#include "sitemill/source/sitemap_source.h"
 #include "sitemill/source/state_db.h"
 #include "sitemill/write/writer.h"
 
@@ -37,11 +37,13 @@ enum class index_mode : std::uint8_t {
 };
 
 struct generate_options {
-  std::vector<std::string> inputs;     ///< paths; "-" is stdin
-  std::optional<input_format> format;  ///< overrides the extension
-  std::vector<column> columns;  ///< tsv/csv columns when there is no header
-  std::string base_url;         ///< directory URL the set is published at
-  std::string out_dir;          ///< where the set is published
+  /// Where records come from, read in this order (record_source.h:
+  /// list_source, directory_source, sitemap_source, or your own). Every
+  /// source is deduplicated against all the others; the first record of a
+  /// URL wins.
+  std::vector<std::shared_ptr<const record_source>> sources;
+  std::string base_url;  ///< directory URL the set is published at
+  std::string out_dir;   ///< where the set is published
   document_type type = document_type::urlset;  ///< urlset or text
   bool gzip = true;
   compression level = compression::normal;
@@ -54,21 +56,10 @@ struct generate_options {
   bool strict = false;           ///< a bad record or field publishes nothing
   unsigned threads = 0;          ///< compression threads; 0: one per core
   std::string name = "sitemap";  ///< file name stem
-
-  // Other sources, read after the list inputs (issue 4). Every source is
-  // deduplicated against all the others; the first record of a URL wins.
-  /// Site output directories walked for pages (--from-dir).
-  std::vector<std::string> from_dirs;
-  /// How the directory source finds pages; root and base_url are filled in
-  /// per directory, state from `state_path`.
-  site_source_options site;
-  /// Existing sitemaps (paths or URLs) read as sources (--from-sitemap).
-  std::vector<std::string> from_sitemaps;
-  /// Caps, HTTP settings and --rewrite-base for the sitemap sources.
-  sitemap_source_options sitemap;
   /// The state database (--state): with lastmod policy content it keeps
   /// each page's content hash; it is committed only when the publish
-  /// succeeds, and the report lists the run's changes.
+  /// succeeds, and the report lists the run's changes. Sources see it
+  /// through source_context.
   std::string state_path;
 };
 

@@ -42,8 +42,9 @@
 #include <string_view>
 #include <vector>
 
-#include "sitemill/source/record_reader.h"
 #include "sitemill/result.h"
+#include "sitemill/source/record_reader.h"
+#include "sitemill/source/record_source.h"
 
 namespace sitemill {
 
@@ -153,6 +154,12 @@ struct site_source_options {
 /// usable, a pattern is invalid, or the content policy has no state_db.
 result<std::unique_ptr<record_reader>> open_site_source(
     const site_source_options& options);
+
+/// The directory source as a record_source. `options.base_url` and
+/// `options.state` are the run's (source_context), so they need not be set;
+/// `options.root` must be.
+std::shared_ptr<const record_source> directory_source(
+    site_source_options options);
 
 /// Seconds since the Unix epoch as a lastmod in UTC
 /// ("2024-05-01T12:00:00Z"); "" outside years 1 to 9999.

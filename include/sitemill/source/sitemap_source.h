@@ -17,6 +17,7 @@
 
 #include "sitemill/net/http.h"
 #include "sitemill/source/record_reader.h"
+#include "sitemill/source/record_source.h"
 #include "sitemill/result.h"
 #include "sitemill/parse/sitemap_parser.h"
 
@@ -41,6 +42,10 @@ struct sitemap_source_options {
 /// saying how far it got; the entries before it are kept.
 result<std::unique_ptr<record_reader>> open_sitemap_source(
     const sitemap_source_options& options);
+
+/// The sitemap source as a record_source, named by its location.
+std::shared_ptr<const record_source> sitemap_source(
+    sitemap_source_options options);
 
 /// Converts a feed date to a W3C datetime: RFC 822/1123 ("Tue, 10 Jun 2003
 /// 04:00:00 GMT", "+0200", named zones UT, GMT, EST, EDT, CST, CDT, MST, MDT,

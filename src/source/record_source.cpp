@@ -1,0 +1,65 @@
+#include "sitemill/source/record_source.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+namespace sitemill {
+namespace {
+
+class list_file final : public record_source {
+ public:
+  list_file(std::string path, std::optional<input_format> format,
+            std::vector<column> columns)
+      : path_(std::move(path)), format_(format), columns_(std::move(columns)) {}
+
+  std::string name() const override { return path_ == "-" ? "<stdin>" : path_; }
+
+  status validate(const source_context&) const override {
+    if (!resolve())
+      return error{path_ +
+                   ": unknown input format; name it with --input-format"};
+    // Found now rather than when the list's turn comes, so that a typo in
+    // the last of several inputs costs nothing.
+    if (path_ != "-" && ::access(path_.c_str(), R_OK) != 0)
+      return error{"cannot read input " + path_ + ": " + std::strerror(errno)};
+    return {};
+  }
+
+  result<std::unique_ptr<record_reader>> open(
+      const source_context&) const override {
+    const std::optional<input_format> format = resolve();
+    if (!format)
+      return error{path_ +
+                   ": unknown input format; name it with --input-format"};
+    reader_options options;
+    options.format = *format;
+    options.columns = columns_;
+    return record_reader::open(path_, options);
+  }
+
+ private:
+  std::optional<input_format> resolve() const {
+    if (format_) return format_;
+    if (auto f = format_from_path(path_)) return f;
+    if (path_ == "-") return input_format::txt;
+    return std::nullopt;
+  }
+
+  std::string path_;
+  std::optional<input_format> format_;
+  std::vector<column> columns_;
+};
+
+}  // namespace
+
+std::shared_ptr<const record_source> list_source(
+    std::string path, std::optional<input_format> format,
+    std::vector<column> columns) {
+  return std::make_shared<list_file>(std::move(path), format,
+                                     std::move(columns));
+}
+
+}  // namespace sitemill
