@@ -1,5 +1,7 @@
-// Feed and HTTP dates (sitemill/date/dates.h): one table of feed dates and
-// what `generate --from-sitemap` converts them to (feed_date_to_w3c).
+// Feed and HTTP dates (sitemill/date/dates.h). One table of feed dates runs
+// through both `check` (the sitemap_parser on a one-item feed) and
+// `generate --from-sitemap`'s conversion (feed_date_to_w3c), which must
+// agree: check warns feed-date-invalid exactly when generate cannot convert.
 #include "sitemill/date/dates.h"
 
 #include <gtest/gtest.h>
@@ -9,10 +11,58 @@
 #include <string>
 #include <string_view>
 
+#include "parser_support.h"
+
 namespace sitemill {
 namespace {
 
+using testing::parse;
+using testing::parse_run;
+
+// A one-item feed whose date element, the one `element` names, holds `date`.
+std::string feed_with(feed_date_format element, std::string_view date) {
+  const std::string d(date);
+  switch (element) {
+    case feed_date_format::rfc822:
+      return "<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel>\n"
+             "<item><link>https://www.example.com/</link><pubDate>" +
+             d + "</pubDate></item>\n</channel></rss>";
+    case feed_date_format::rfc3339:
+      return "<?xml version=\"1.0\"?>\n<feed "
+             "xmlns=\"http://www.w3.org/2005/Atom\"><entry><link "
+             "href=\"https://www.example.com/\"/><updated>" +
+             d + "</updated></entry></feed>";
+    case feed_date_format::w3c:
+      return "<?xml version=\"1.0\"?>\n<rdf:RDF "
+             "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" "
+             "xmlns=\"http://purl.org/rss/1.0/\" "
+             "xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><channel/>"
+             "<item rdf:about=\"https://www.example.com/\"><link>"
+             "https://www.example.com/</link><dc:date>" +
+             d + "</dc:date></item></rdf:RDF>";
+  }
+  return {};
+}
+
 enum class verdict { ok, nonstandard, invalid };
+
+const char* name(verdict v) {
+  return v == verdict::ok            ? "ok"
+         : v == verdict::nonstandard ? "nonstandard"
+                                     : "invalid";
+}
+
+// What `check` says of the date, read from the diagnostics of a real parse.
+verdict check_verdict(feed_date_format element, std::string_view date) {
+  const parse_run run = parse(feed_with(element, date));
+  const bool invalid = run.has("feed-date-invalid");
+  const bool nonstandard = run.has("feed-date-nonstandard");
+  EXPECT_FALSE(invalid && nonstandard) << run.describe();
+  EXPECT_EQ(run.entries.size(), 1u) << run.describe();
+  return invalid       ? verdict::invalid
+         : nonstandard ? verdict::nonstandard
+                       : verdict::ok;
+}
 
 constexpr auto pub = feed_date_format::rfc822;
 constexpr auto atom = feed_date_format::rfc3339;
@@ -126,6 +176,23 @@ const feed_case feed_cases[] = {
     {dc, "Sat, 13 Dec 2003 18:30:02 GMT", warn, "2003-12-13T18:30:02Z"},
     {dc, "2003-12-13T18:30:02", bad, ""},
 };
+
+TEST(FeedDates, CheckWarnsInvalidExactlyWhenGenerateCannotConvert) {
+  for (const feed_case& c : feed_cases) {
+    SCOPED_TRACE("\"" + std::string(c.text) + "\" in element " +
+                 std::to_string(static_cast<int>(c.element)));
+    const verdict check = check_verdict(c.element, c.text);
+    const std::optional<std::string> converted = feed_date_to_w3c(c.text);
+    EXPECT_EQ(name(check), std::string(name(c.check)));
+    EXPECT_EQ(check == verdict::invalid, !converted.has_value());
+    // Whether a date reads never depends on the element it is in.
+    for (const auto other : {pub, atom, dc}) {
+      EXPECT_EQ(check_verdict(other, c.text) == verdict::invalid,
+                !converted.has_value())
+          << "element " << static_cast<int>(other);
+    }
+  }
+}
 
 TEST(FeedDates, ConvertToLastmodsThatConvertToThemselves) {
   for (const feed_case& c : feed_cases) {
