@@ -161,6 +161,16 @@ TEST(RetryAfter, ReadsSecondsAndHttpDates) {
       {"Fri, 01 Mar 2024 12:00:30 UTC", std::nullopt},
       {"Fri, 31 Feb 2024 12:00:30 GMT", std::nullopt},
       {"Fri, 01 Foo 2024 12:00:30 GMT", std::nullopt},
+      // RFC 9110 5.6.7: the two obsolete forms are read too.
+      {"Friday, 01-Mar-24 12:00:30 GMT", milliseconds(30'000)},
+      {"Fri Mar  1 12:00:30 2024", milliseconds(30'000)},
+      // A leap second is read as :59; a wrong weekday gives way to the date;
+      // an unknown one is refused.
+      {"Fri, 01 Mar 2024 12:00:60 GMT", milliseconds(59'000)},
+      {"Sat, 01 Mar 2024 12:00:30 GMT", milliseconds(30'000)},
+      {"Xyz, 01 Mar 2024 12:00:30 GMT", std::nullopt},
+      // Beyond system_clock's range: capped, not overflowed.
+      {"Fri, 31 Dec 9999 23:59:59 GMT", milliseconds(100'000'000'000)},
   };
   for (const row& r : rows) {
     SCOPED_TRACE(r.value);

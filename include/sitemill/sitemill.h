@@ -40,6 +40,7 @@
 #include "sitemill/source/sitemap_source.h"
 #include "sitemill/source/state_db.h"
 #include "sitemill/url/url.h"
+#include "sitemill/date/dates.h"
 #include "sitemill/date/w3c_datetime.h"
 #include "sitemill/write/writer.h"
 #include "sitemill/write/xml_escape.h"

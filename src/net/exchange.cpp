@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "detail/text.h"
+#include "sitemill/date/dates.h"
 
 namespace sitemill {
 namespace {
@@ -19,48 +20,15 @@ using std::chrono::milliseconds;
 // with a JSON message); the rest is read and dropped.
 constexpr std::size_t kBodyKept = 4096;
 
-int month_number(std::string_view name) noexcept {
-  static constexpr std::string_view names[] = {"Jan", "Feb", "Mar", "Apr",
-                                               "May", "Jun", "Jul", "Aug",
-                                               "Sep", "Oct", "Nov", "Dec"};
-  for (int i = 0; i < 12; ++i) {
-    if (names[i] == name) return i + 1;
-  }
-  return 0;
-}
+// A Retry-After longer than three years is as good as "forever"; the
+// policy's max_wait caps it anyway.
+constexpr std::int64_t max_delay_seconds = 100'000'000;
 
 template <class T>
 bool parse_number(std::string_view s, T& out) {
   if (s.empty()) return false;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
   return ec == std::errc() && end == s.data() + s.size();
-}
-
-// IMF-fixdate, the form RFC 9110 5.6.7 tells senders to use:
-// "Sun, 06 Nov 1994 08:49:37 GMT".
-std::optional<std::chrono::system_clock::time_point> parse_http_date(
-    std::string_view s) {
-  if (s.size() != 29 || s[3] != ',' || s[4] != ' ' || s[7] != ' ' ||
-      s[11] != ' ' || s[16] != ' ' || s[19] != ':' || s[22] != ':' ||
-      s.substr(25) != " GMT") {
-    return std::nullopt;
-  }
-  int day = 0, year = 0, hour = 0, minute = 0, second = 0;
-  const int month = month_number(s.substr(8, 3));
-  if (month == 0 || !parse_number(s.substr(5, 2), day) ||
-      !parse_number(s.substr(12, 4), year) ||
-      !parse_number(s.substr(17, 2), hour) ||
-      !parse_number(s.substr(20, 2), minute) ||
-      !parse_number(s.substr(23, 2), second) || hour > 23 || minute > 59 ||
-      second > 60) {
-    return std::nullopt;
-  }
-  const std::chrono::year_month_day date{
-      std::chrono::year{year}, std::chrono::month{static_cast<unsigned>(month)},
-      std::chrono::day{static_cast<unsigned>(day)}};
-  if (!date.ok()) return std::nullopt;
-  return std::chrono::sys_days{date} + std::chrono::hours{hour} +
-         std::chrono::minutes{minute} + std::chrono::seconds{second};
 }
 
 }  // namespace
@@ -70,18 +38,28 @@ std::optional<milliseconds> parse_retry_after(
   value = detail::trim(value);
   if (!value.empty() &&
       value.find_first_not_of("0123456789") == std::string_view::npos) {
-    std::uint64_t seconds = 0;
-    // A delta too large for the number type is as good as "forever"; the
-    // policy's max_wait caps it anyway.
-    if (!parse_number(value, seconds) || seconds > 100'000'000) {
-      seconds = 100'000'000;
+    std::int64_t seconds = 0;
+    // A delta too large for the number type is as good as the largest.
+    if (!parse_number(value, seconds) || seconds > max_delay_seconds) {
+      seconds = max_delay_seconds;
     }
     return milliseconds(static_cast<milliseconds::rep>(seconds) * 1000);
   }
-  const auto when = parse_http_date(value);
-  if (!when) return std::nullopt;
-  if (*when <= now) return milliseconds(0);
-  return std::chrono::duration_cast<milliseconds>(*when - now);
+  const std::chrono::year_month_day today{
+      std::chrono::floor<std::chrono::days>(now)};
+  parsed_date when;
+  if (parse_http_date(value, static_cast<int>(today.year()), when) !=
+      date_problem::ok)
+    return std::nullopt;
+  // In milliseconds counted from the epoch: system_clock's nanosecond ticks
+  // end in 2262, and an HTTP date may say 9999.
+  const std::int64_t wait =
+      std::chrono::duration_cast<milliseconds>(
+          to_time_point(when.value).time_since_epoch())
+          .count() -
+      std::chrono::floor<milliseconds>(now).time_since_epoch().count();
+  if (wait <= 0) return milliseconds(0);
+  return milliseconds(std::min<std::int64_t>(wait, max_delay_seconds * 1000));
 }
 
 namespace detail {

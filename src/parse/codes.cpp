@@ -78,6 +78,7 @@ constexpr std::array<doc_code_info, static_cast<std::size_t>(c::count_)> table{{
     {c::text_not_url, "text-not-url", error, "1.5, 6.C 22"},
     {c::feed_item_no_link, "feed-item-no-link", warning, "1.5"},
     {c::feed_date_invalid, "feed-date-invalid", warning, "1.5, 6.E 43"},
+    {c::feed_date_nonstandard, "feed-date-nonstandard", warning, "1.5, 6.E 43"},
     {c::feed_empty, "feed-empty", warning, "1.5"},
 }};
 

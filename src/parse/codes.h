@@ -89,6 +89,7 @@ enum class doc_code : std::uint8_t {
   text_not_url,
   feed_item_no_link,
   feed_date_invalid,
+  feed_date_nonstandard,
   feed_empty,
   count_,
 };

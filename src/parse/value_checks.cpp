@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "detail/text.h"
-#include "sitemill/limits.h"
 #include "sitemill/date/w3c_datetime.h"
+#include "sitemill/limits.h"
 
 namespace sitemill::detail {
 namespace {
@@ -294,74 +294,6 @@ bool xsd_priority(std::string_view raw) noexcept {
   if (integer_digits == std::string_view::npos) integer_digits = len;
   if (integer_digits == 0) return true;
   return integer_digits == 1 && first_is_one && !fraction_nonzero;
-}
-
-bool is_rfc822_date(std::string_view s) noexcept {
-  s = trim_xml(s);
-  std::size_t i = 0;
-  auto spaces = [&] {
-    const std::size_t start = i;
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-    return i > start;
-  };
-  auto digits = [&](std::size_t min, std::size_t max, int& out) {
-    const std::size_t start = i;
-    out = 0;
-    while (i < s.size() && is_digit(s[i]) && i - start < max)
-      out = out * 10 + (s[i++] - '0');
-    return i - start >= min && !(i < s.size() && is_digit(s[i]));
-  };
-  auto word = [&](std::size_t n) {
-    if (i + n > s.size()) return std::string_view{};
-    for (std::size_t k = 0; k < n; ++k)
-      if (!is_alpha(s[i + k])) return std::string_view{};
-    std::string_view w = s.substr(i, n);
-    i += n;
-    return w;
-  };
-  static constexpr std::string_view days[] = {"mon", "tue", "wed", "thu",
-                                              "fri", "sat", "sun"};
-  static constexpr std::string_view months[] = {"jan", "feb", "mar", "apr",
-                                                "may", "jun", "jul", "aug",
-                                                "sep", "oct", "nov", "dec"};
-  if (i < s.size() && is_alpha(s[i])) {
-    const std::string_view d = word(3);
-    bool known = false;
-    for (const auto day : days) known = known || iequals(d, day);
-    if (!known) return false;
-    spaces();
-    if (i >= s.size() || s[i] != ',') return false;
-    ++i;
-    spaces();
-  }
-  int day = 0, year = 0, hour = 0, minute = 0, second = 0;
-  if (!digits(1, 2, day) || day < 1 || day > 31 || !spaces()) return false;
-  const std::string_view m = word(3);
-  bool month = false;
-  for (const auto name : months) month = month || iequals(m, name);
-  if (!month || !spaces()) return false;
-  const std::size_t year_start = i;
-  if (!digits(2, 4, year) || i - year_start == 3 || !spaces()) return false;
-  if (!digits(2, 2, hour) || hour > 23 || i >= s.size() || s[i++] != ':' ||
-      !digits(2, 2, minute) || minute > 59)
-    return false;
-  if (i < s.size() && s[i] == ':') {
-    ++i;
-    if (!digits(2, 2, second) || second > 60) return false;
-  }
-  if (!spaces()) return false;
-  const std::string_view zone = s.substr(i);
-  if (zone.size() == 5 && (zone[0] == '+' || zone[0] == '-')) {
-    for (std::size_t k = 1; k < 5; ++k)
-      if (!is_digit(zone[k])) return false;
-    return true;
-  }
-  static constexpr std::string_view zones[] = {
-      "ut", "gmt", "est", "edt", "cst", "cdt", "mst", "mdt", "pst", "pdt", "z"};
-  for (const auto z : zones)
-    if (iequals(zone, z)) return true;
-  // RFC 822's military zones: one letter other than J.
-  return zone.size() == 1 && is_alpha(zone[0]) && ascii_lower(zone[0]) != 'j';
 }
 
 loc_verdict check_loc(std::string_view raw, text_pos at, loc_source source,
@@ -690,40 +622,49 @@ bool check_priority(std::string_view raw, text_pos at, doc_context& doc) {
   return xsd;
 }
 
-void check_feed_date(std::string_view raw, text_pos at, feed_date format,
+void check_feed_date(std::string_view raw, text_pos at, feed_date_format format,
                      doc_context& doc) {
   if (!doc.checks()) return;
   const std::string_view t = trim_xml(raw);
-  bool ok = false;
   std::string_view expected;
   switch (format) {
-    case feed_date::rfc822:
-      ok = is_rfc822_date(t);
+    case feed_date_format::rfc822:
       expected =
           "an RFC 822 date such as \"Sat, 07 Sep 2002 00:00:01 GMT\" (RSS 2.0 "
           "pubDate)";
       break;
-    case feed_date::rfc3339: {
-      w3c_datetime dt;
-      ok = parse_w3c_datetime(t, dt) == datetime_problem::ok &&
-           (dt.form == datetime_form::seconds ||
-            dt.form == datetime_form::fraction);
+    case feed_date_format::rfc3339:
       expected =
           "an RFC 3339 date-time such as \"2003-12-13T18:30:02Z\" (Atom "
           "updated)";
       break;
-    }
-    case feed_date::w3c: {
-      w3c_datetime dt;
-      ok = parse_w3c_datetime(t, dt) == datetime_problem::ok;
+    case feed_date_format::w3c:
       expected = "a W3C datetime such as \"2003-12-13T18:30:02Z\" (dc:date)";
       break;
-    }
   }
-  if (ok) return;
-  doc.report(doc_code::feed_date_invalid, at,
-             quoted("the date", t) + " is not " + std::string(expected) +
-                 ": search engines may ignore it");
+  parsed_date date;
+  const date_problem problem = parse_feed_date(t, format, date);
+  if (problem != date_problem::ok) {
+    std::string m = quoted("the date", t) + " is not " + std::string(expected);
+    if (problem != date_problem::malformed && problem != date_problem::empty) {
+      m += ": ";
+      m += describe(problem);
+      m += ';';
+    } else {
+      m += ':';
+    }
+    m += " search engines may ignore it";
+    doc.report(doc_code::feed_date_invalid, at, std::move(m));
+    return;
+  }
+  if (date.note == date_note::none) return;
+  char w3c[max_lastmod_length];
+  std::string m = quoted("the date", t) + " reads as ";
+  m.append(w3c, format_lastmod(date.value, w3c));
+  m += ", but it is not " + std::string(expected) + ": ";
+  m += describe(date.note);
+  m += "; search engines may ignore it";
+  doc.report(doc_code::feed_date_nonstandard, at, std::move(m));
 }
 
 }  // namespace sitemill::detail

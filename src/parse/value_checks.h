@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "parse/context.h"
+#include "sitemill/date/dates.h"
 #include "sitemill/date/w3c_datetime.h"
 
 namespace sitemill::detail {
@@ -58,15 +59,11 @@ bool check_changefreq(std::string_view raw, text_pos at, doc_context& doc);
 /// Checks a priority as written; returns whether tPriority accepts it.
 bool check_priority(std::string_view raw, text_pos at, doc_context& doc);
 
-/// The date formats of feeds.
-enum class feed_date : unsigned char {
-  rfc822,   ///< RSS 2.0 <pubDate>
-  rfc3339,  ///< Atom <updated>, <modified>
-  w3c,      ///< RSS 1.0 <dc:date>
-};
-
-/// Checks a feed entry's date as written.
-void check_feed_date(std::string_view raw, text_pos at, feed_date format,
+/// Checks a feed entry's date as written, through parse_feed_date(), so
+/// that it warns feed-date-invalid exactly when generate --from-sitemap
+/// cannot convert the date, and feed-date-nonstandard when it converts a
+/// date that is not in the element's `format`.
+void check_feed_date(std::string_view raw, text_pos at, feed_date_format format,
                      doc_context& doc);
 
 // The predicates behind the checks, exposed for tests and the fuzz target.
@@ -85,9 +82,6 @@ bool lastmod_xsd_verdict(std::string_view raw, datetime_problem problem,
 /// tPriority as libxml2 2.9 decides it: an xsd:decimal (at most 24
 /// significant digits, libxml2's limit) between 0.0 and 1.0.
 bool xsd_priority(std::string_view raw) noexcept;
-/// An RFC 822 (RFC 1123) date-time as RSS 2.0 writes it, such as
-/// "Sat, 07 Sep 2002 00:00:01 GMT"; 2-digit years and military zones too.
-bool is_rfc822_date(std::string_view text) noexcept;
 
 }  // namespace sitemill::detail
 

@@ -998,10 +998,10 @@ void xml_reader::end_field() {
     if (f == field::feed_date)
       check_feed_date(
           lastmod_.text, lastmod_.at,
-          mode_ == mode::atom ? feed_date::rfc3339
+          mode_ == mode::atom ? feed_date_format::rfc3339
           : sv(names_[static_cast<std::size_t>(depth_ - 1)]) == "date"
-              ? feed_date::w3c
-              : feed_date::rfc822,
+              ? feed_date_format::w3c
+              : feed_date_format::rfc822,
           doc_);
     return;
   }

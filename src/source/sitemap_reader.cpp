@@ -18,7 +18,7 @@
 #include <thread>
 #include <unordered_set>
 
-#include "detail/text.h"
+#include "sitemill/date/dates.h"
 #include "sitemill/source/sitemap_source.h"
 
 namespace sitemill {
@@ -75,7 +75,9 @@ class collecting_handler final : public parse_handler {
     if (e.lastmod.present) {
       r.lastmod = std::string(e.lastmod.text);
       // Feeds carry RFC 822 (RSS) or RFC 3339 (Atom) dates; the entry stage
-      // reads W3C datetimes, so convert what can be converted.
+      // reads W3C datetimes, so convert what can be converted. What cannot
+      // is passed on as written, for the entry stage to report; check warns
+      // feed-date-invalid for exactly those dates.
       if (kind_ == document_kind::rss || kind_ == document_kind::atom)
         if (auto w3c = feed_date_to_w3c(r.lastmod)) r.lastmod = *w3c;
     }
@@ -295,119 +297,7 @@ class sitemap_reader final : public record_reader {
   std::vector<note> notes_;
 };
 
-// --- feed dates ------------------------------------------------------------
-
-bool digits(std::string_view s, std::size_t pos, std::size_t n, int& out) {
-  if (pos + n > s.size()) return false;
-  int v = 0;
-  for (std::size_t i = pos; i < pos + n; ++i) {
-    if (s[i] < '0' || s[i] > '9') return false;
-    v = v * 10 + (s[i] - '0');
-  }
-  out = v;
-  return true;
-}
-
-std::string two(int v) {
-  char b[3] = {static_cast<char>('0' + v / 10 % 10),
-               static_cast<char>('0' + v % 10), 0};
-  return b;
-}
-
-std::optional<std::string> rfc3339_to_w3c(std::string_view s) {
-  int y, mo, d, h, mi, sec;
-  if (!digits(s, 0, 4, y) || s.size() < 19 || s[4] != '-' ||
-      !digits(s, 5, 2, mo) || s[7] != '-' || !digits(s, 8, 2, d) ||
-      (s[10] != 'T' && s[10] != 't' && s[10] != ' ') || !digits(s, 11, 2, h) ||
-      s[13] != ':' || !digits(s, 14, 2, mi) || s[16] != ':' ||
-      !digits(s, 17, 2, sec))
-    return std::nullopt;
-  std::string out(s.substr(0, 10));
-  out += 'T';
-  out += s.substr(11, 8);
-  std::size_t i = 19;
-  if (i < s.size() && s[i] == '.') {
-    std::size_t j = i + 1;
-    while (j < s.size() && s[j] >= '0' && s[j] <= '9') ++j;
-    if (j == i + 1) return std::nullopt;
-    out += s.substr(i, j - i);
-    i = j;
-  }
-  std::string_view zone = s.substr(i);
-  if (zone == "Z" || zone == "z") return out + "Z";
-  int zh, zm;
-  if (zone.size() == 6 && (zone[0] == '+' || zone[0] == '-') &&
-      digits(zone, 1, 2, zh) && zone[3] == ':' && digits(zone, 4, 2, zm))
-    return out + std::string(zone);
-  return std::nullopt;
-}
-
-std::optional<std::string> rfc822_to_w3c(std::string_view s) {
-  static constexpr std::string_view months[] = {"Jan", "Feb", "Mar", "Apr",
-                                                "May", "Jun", "Jul", "Aug",
-                                                "Sep", "Oct", "Nov", "Dec"};
-  // Optional "Day," then "D Mon YYYY HH:MM[:SS] ZONE", words split on spaces.
-  std::vector<std::string_view> w;
-  for (std::size_t i = 0; i < s.size();) {
-    while (i < s.size() && s[i] == ' ') ++i;
-    std::size_t j = i;
-    while (j < s.size() && s[j] != ' ') ++j;
-    if (j > i) w.push_back(s.substr(i, j - i));
-    i = j;
-  }
-  if (!w.empty() && w[0].size() >= 4 && w[0].back() == ',') w.erase(w.begin());
-  if (w.size() != 5) return std::nullopt;
-  int day, year, h, mi, sec = 0;
-  if (!digits(w[0], 0, w[0].size(), day) || w[0].size() > 2)
-    return std::nullopt;
-  int month = 0;
-  for (int m = 0; m < 12; ++m)
-    if (w[1].size() == 3 &&
-        std::equal(w[1].begin(), w[1].end(), months[m].begin(),
-                   [](char a, char b) { return (a | 0x20) == (b | 0x20); }))
-      month = m + 1;
-  if (month == 0) return std::nullopt;
-  if (w[2].size() == 4) {
-    if (!digits(w[2], 0, 4, year)) return std::nullopt;
-  } else if (w[2].size() == 2 && digits(w[2], 0, 2, year)) {
-    year +=
-        year < 50 ? 2000 : 1900;  // RFC 2822 4.3's reading of two-digit years
-  } else {
-    return std::nullopt;
-  }
-  std::string_view t = w[3];
-  if (!(t.size() == 5 || t.size() == 8) || !digits(t, 0, 2, h) || t[2] != ':' ||
-      !digits(t, 3, 2, mi) ||
-      (t.size() == 8 && (t[5] != ':' || !digits(t, 6, 2, sec))))
-    return std::nullopt;
-  std::string_view z = w[4];
-  std::string zone;
-  struct named {
-    std::string_view name, offset;
-  };
-  static constexpr named zones[] = {
-      {"GMT", "Z"},      {"UT", "Z"},       {"UTC", "Z"},
-      {"Z", "Z"},        {"EST", "-05:00"}, {"EDT", "-04:00"},
-      {"CST", "-06:00"}, {"CDT", "-05:00"}, {"MST", "-07:00"},
-      {"MDT", "-06:00"}, {"PST", "-08:00"}, {"PDT", "-07:00"}};
-  for (const auto& n : zones)
-    if (z == n.name) zone = n.offset;
-  int zh, zm;
-  if (zone.empty() && z.size() == 5 && (z[0] == '+' || z[0] == '-') &&
-      digits(z, 1, 2, zh) && digits(z, 3, 2, zm))
-    zone = std::string(1, z[0]) + two(zh) + ":" + two(zm);
-  if (zone.empty()) return std::nullopt;
-  return std::to_string(year) + "-" + two(month) + "-" + two(day) + "T" +
-         two(h) + ":" + two(mi) + ":" + two(sec) + zone;
-}
-
 }  // namespace
-
-std::optional<std::string> feed_date_to_w3c(std::string_view text) {
-  text = detail::trim(text);
-  if (auto v = rfc3339_to_w3c(text)) return v;
-  return rfc822_to_w3c(text);
-}
 
 result<std::unique_ptr<record_reader>> open_sitemap_source(
     const sitemap_source_options& options) {

@@ -243,12 +243,19 @@ TEST(GenerateSources, FeedDatesBecomeW3cLastmods) {
       "<pubDate>Tue, 10 Jun 2003 04:00:00 GMT</pubDate></item>"
       "<item><link>https://www.example.com/other</link>"
       "<pubDate>Wed, 11 Jun 2003 09:41:01 +0200</pubDate></item>"
+      // Zone names in any case, as check reads them (RFC 5322 1.2.2).
+      "<item><link>https://www.example.com/lower</link>"
+      "<pubDate>Wed, 11 Jun 2003 09:41:01 gmt</pubDate></item>"
+      "<item><link>https://www.example.com/atom-style</link>"
+      "<pubDate>2003-06-12t10:00:00z</pubDate></item>"
       "</channel></rss>\n");
   auto g = generate_and_check(t / "out", {"--from-sitemap", t / "feed.rss"});
   EXPECT_EQ(lastmods(g.set),
             (std::map<std::string, std::string>{
                 {base + "post", "2003-06-10T04:00:00Z"},
-                {base + "other", "2003-06-11T09:41:01+02:00"}}));
+                {base + "other", "2003-06-11T09:41:01+02:00"},
+                {base + "lower", "2003-06-11T09:41:01Z"},
+                {base + "atom-style", "2003-06-12T10:00:00Z"}}));
 }
 
 TEST(GenerateSources, SourcesMixAndDeduplicateAcrossEachOther) {
@@ -301,8 +308,8 @@ TEST(GenerateSources, AnnouncesThePublishedSetAndOnlyWhatChanged) {
   auto first = run_sitemill(args);
   ASSERT_EQ(first.exit_code, 0) << first.err;
   EXPECT_EQ(read_raw(t / "robots.txt"),
-            "# mine\r\nUser-agent: *\r\nDisallow: /tmp/\r\n\r\nSitemap: " + base +
-                "sitemap.xml.gz\r\n");
+            "# mine\r\nUser-agent: *\r\nDisallow: /tmp/\r\n\r\nSitemap: " +
+                base + "sitemap.xml.gz\r\n");
   ASSERT_EQ(server.count("/indexnow"), 1u);
   auto body = nlohmann::json::parse(server.requests().back().body);
   EXPECT_THAT(body["urlList"],

@@ -136,8 +136,9 @@ struct retry_policy {
 };
 
 /// A Retry-After value (RFC 9110 10.2.3) as a wait from `now`: delta-seconds
-/// ("120") or an HTTP-date ("Wed, 21 Oct 2015 07:28:00 GMT"; a past date is
-/// 0). std::nullopt when it is neither.
+/// ("120") or an HTTP-date in any of its three forms (parse_http_date(): "Wed,
+/// 21 Oct 2015 07:28:00 GMT", "Wednesday, 21-Oct-15 07:28:00 GMT", "Wed Oct
+/// 21 07:28:00 2015"; a past date is 0). std::nullopt when it is neither.
 std::optional<std::chrono::milliseconds> parse_retry_after(
     std::string_view value, std::chrono::system_clock::time_point now =
                                 std::chrono::system_clock::now());

@@ -5,7 +5,7 @@
 // the same hardening and caps as `check`, and yields each entry as an input
 // record: its loc, lastmod, changefreq and priority carried over. Feed dates
 // (RSS pubDate in RFC 822, Atom updated in RFC 3339) are converted to W3C
-// datetimes.
+// datetimes by feed_date_to_w3c() (sitemill/date/dates.h).
 #ifndef SITEMILL_SITEMAP_SOURCE_H
 #define SITEMILL_SITEMAP_SOURCE_H
 
@@ -16,10 +16,10 @@
 #include <utility>
 
 #include "sitemill/net/http.h"
+#include "sitemill/parse/sitemap_parser.h"
+#include "sitemill/result.h"
 #include "sitemill/source/record_reader.h"
 #include "sitemill/source/record_source.h"
-#include "sitemill/result.h"
-#include "sitemill/parse/sitemap_parser.h"
 
 namespace sitemill {
 
@@ -46,12 +46,6 @@ result<std::unique_ptr<record_reader>> open_sitemap_source(
 /// The sitemap source as a record_source, named by its location.
 std::shared_ptr<const record_source> sitemap_source(
     sitemap_source_options options);
-
-/// Converts a feed date to a W3C datetime: RFC 822/1123 ("Tue, 10 Jun 2003
-/// 04:00:00 GMT", "+0200", named zones UT, GMT, EST, EDT, CST, CDT, MST, MDT,
-/// PST, PDT, Z) and RFC 3339 ("2003-06-10T04:00:00.5+02:00", lowercase t/z,
-/// a space for T). std::nullopt when it is neither.
-std::optional<std::string> feed_date_to_w3c(std::string_view text);
 
 }  // namespace sitemill
 
