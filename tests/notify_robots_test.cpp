@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sitemill/limits.h"
 #include "sitemill/notify/notify.h"
 #include "sitemill/robots/robots.h"
 #include "support/run.h"
@@ -234,7 +235,8 @@ TEST(RobotsEdit, NotesARelativeSitemapLineItLeavesAlone) {
 TEST(RobotsEdit, NotesNewLinesPastTheCrawlerParsingLimit) {
   // RFC 9309 2.5: crawlers may stop at 500 KiB.
   std::string big;
-  while (big.size() < 500 * 1024) big += "Disallow: /some/long/path/segment\n";
+  while (big.size() < max_robots_txt_bytes)
+    big += "Disallow: /some/long/path/segment\n";
   auto edit = edit_robots_txt("User-agent: *\n" + big, {kMain});
   ASSERT_TRUE(edit);
   ASSERT_EQ(edit->notes.size(), 1u);

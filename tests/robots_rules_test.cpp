@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sitemill/limits.h"
+
 namespace sitemill {
 namespace {
 
@@ -219,7 +221,7 @@ TEST(RobotsRules, NamesTheDecidingRule) {
 
 TEST(RobotsRules, ReadsOnlyTheFirst500KiB) {
   std::string text = "User-agent: *\nDisallow: /early/\n";
-  text.append(500 * 1024, '#');  // one long comment line
+  text.append(max_robots_txt_bytes, '#');  // one long comment line
   text.append("\nDisallow: /late/\n");
   const robots_rules rules = parse_robots_rules(text);
   EXPECT_FALSE(rules.allowed("/early/x"));

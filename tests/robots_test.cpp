@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sitemill/limits.h"
+
 namespace sitemill {
 namespace {
 
@@ -363,7 +365,7 @@ TEST(Robots, ReportsWhatCannotBeASitemapUrl) {
 // RFC 9309 2.5: a parsing limit of at least 500 KiB; this one is exactly
 // that, and the line it cuts is dropped whole.
 TEST(Robots, ReadsOnlyTheFirst500KiB) {
-  constexpr std::size_t kLimit = 500 * 1024;
+  constexpr std::size_t kLimit = max_robots_txt_bytes;
   const std::string first = "Sitemap: https://a.example/first.xml\n";
   const std::string cut_record = "Sitemap: https://a.example/cut.xml";
   const std::string cut = cut_record + "\n";

@@ -25,17 +25,15 @@
 #include <unordered_map>
 #include <utility>
 
-#include "robots/sitemap_key.h"
 #include "detail/text.h"
+#include "robots/sitemap_key.h"
+#include "sitemill/limits.h"
 #include "sitemill/url/url.h"
 
 namespace sitemill {
 namespace {
 
 using detail::istarts_with;
-
-// RFC 9309 2.5: "The parsing limit MUST be at least 500 kibibytes".
-constexpr std::size_t kParseLimit = 500 * 1024;
 
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
@@ -227,12 +225,12 @@ robots_sitemaps find_sitemaps(std::string_view robots_txt,
 
   std::string_view text = robots_txt;
   bool truncated = false;
-  if (text.size() > kParseLimit) {
+  if (text.size() > max_robots_txt_bytes) {
     // The line cut by the limit is dropped whole, so a half URL is never
     // taken for a sitemap.
     truncated = true;
-    const char next = text[kParseLimit];
-    text = text.substr(0, kParseLimit);
+    const char next = text[max_robots_txt_bytes];
+    text = text.substr(0, max_robots_txt_bytes);
     if (next != '\n' && next != '\r') {
       const std::size_t last_break = text.find_last_of("\r\n");
       text = text.substr(
@@ -257,12 +255,11 @@ robots_sitemaps find_sitemaps(std::string_view robots_txt,
   }
   if (truncated) {
     finder.add(severity::info, "robots-truncated", number + 1, 0,
-               "robots.txt is " + detail::with_commas(robots_txt.size()) +
-                   " bytes; only the first " +
-                   detail::with_commas(kParseLimit) +
-                   " (500 KiB, RFC 9309's parsing limit) were read, and "
-                   "Sitemap: lines after that may be missed by crawlers too; "
-                   "move them to the top");
+               "robots.txt is over " +
+                   detail::with_commas(max_robots_txt_bytes) +
+                   " bytes (500 KiB, RFC 9309's parsing limit); only that "
+                   "much was read, and Sitemap: lines after it may be missed "
+                   "by crawlers too; move them to the top");
   }
   return std::move(finder).finish();
 }

@@ -18,8 +18,9 @@
 #include <utility>
 #include <vector>
 
-#include "robots/sitemap_key.h"
 #include "detail/text.h"
+#include "robots/sitemap_key.h"
+#include "sitemill/limits.h"
 #include "sitemill/notify/notify.h"
 #include "sitemill/url/url.h"
 
@@ -27,8 +28,6 @@ namespace sitemill {
 namespace {
 
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
-// RFC 9309 2.5: crawlers must parse at least 500 KiB, and may stop there.
-constexpr std::size_t kCrawlerParseLimit = 500 * 1024;
 
 bool is_space(char c) noexcept { return c == ' ' || c == '\t'; }
 
@@ -247,7 +246,7 @@ result<robots_edit> edit_robots_txt(std::string_view robots_txt,
       out.append(url);
       out.append(eol);
     }
-    if (out.size() > kCrawlerParseLimit) {
+    if (out.size() > max_robots_txt_bytes) {
       edit.notes.push_back(
           "robots.txt is " + detail::with_commas(out.size()) +
           " bytes; crawlers may stop reading at 500 KiB (RFC 9309 2.5), "

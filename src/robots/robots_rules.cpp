@@ -5,14 +5,12 @@
 #include <string_view>
 
 #include "detail/text.h"
+#include "sitemill/limits.h"
 
 namespace sitemill {
 namespace {
 
 using detail::iequals;
-
-// RFC 9309 2.5: crawlers must parse at least 500 KiB; more is not needed.
-constexpr std::size_t max_robots_bytes = 500 * 1024;
 
 constexpr bool is_space(char c) noexcept { return c == ' ' || c == '\t'; }
 
@@ -105,10 +103,10 @@ bool matches(std::string_view pattern, std::string_view path) noexcept {
 robots_rules parse_robots_rules(std::string_view text) {
   robots_rules out;
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
-  if (text.size() > max_robots_bytes) {
+  if (text.size() > max_robots_txt_bytes) {
     // A line cut by the limit is dropped whole: half a rule could forbid
     // more than the whole one.
-    text = text.substr(0, max_robots_bytes);
+    text = text.substr(0, max_robots_txt_bytes);
     const std::size_t end = text.find_last_of("\r\n");
     text = end == std::string_view::npos ? std::string_view{}
                                          : text.substr(0, end);
