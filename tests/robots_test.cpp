@@ -317,6 +317,34 @@ TEST(Robots, ForgivesCommonMistakesWithAWarning) {
   for (const auto& c : cases) expect_case(c);
 }
 
+// The shared lexer's choices (src/robots/robots_lexer.h), where this reader
+// used to differ: google/robotstxt's whitespace and missing-colon rules.
+TEST(Robots, ReadsLinesAsGooglesParserDoes) {
+  const std::vector<robots_case> cases = {
+      {"vertical tab and form feed are whitespace before the key",
+       "\vSitemap: https://a.example/1.xml\n\fSitemap: https://a.example/2.xml",
+       {"https://a.example/1.xml@1", "https://a.example/2.xml@2"},
+       {}},
+      // Google reads no record without a colon unless the line is exactly
+      // two words; taking "1.xml%20https://..." helped no one.
+      {"no colon and two URLs",
+       "Sitemap https://a.example/1.xml https://a.example/2.xml",
+       {},
+       {"warning robots-missing-colon 1:1"}},
+      {"no colon, misspelled, two words",
+       "  site-map https://a.example/1.xml extra",
+       {},
+       {"warning robots-missing-colon 1:3"}},
+      // One word is no record, trailing whitespace or not.
+      {"Sitemap and spaces", "Sitemap \t\nSitemap", {}, {}},
+  };
+  for (const auto& c : cases) expect_case(c);
+
+  const auto found = find_sitemaps("Sitemap https://a.example/1.xml x", "");
+  ASSERT_EQ(found.diagnostics.size(), 1u);
+  EXPECT_THAT(found.diagnostics[0].message, HasSubstr("nothing was taken"));
+}
+
 TEST(Robots, ReportsWhatCannotBeASitemapUrl) {
   const std::vector<robots_case> cases = {
       {"bare URL line",
