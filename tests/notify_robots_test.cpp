@@ -290,6 +290,11 @@ TEST(RobotsEdit, RefusesWhatItCannotWrite) {
       {"", {"https://"}, "sitemap URL"},
       {std::string("\xFF\xFEU\0s\0", 6), {kMain}, "UTF-16"},
       {std::string("\xFE\xFF\0U\0s", 6), {kMain}, "UTF-16"},
+      // Removing line 1 (a misspelled wanted line) must not leave bytes in
+      // front that read as a UTF-16 byte order mark.
+      {"Site-map: https://www.example.com/sitemap.xml\n\xFF\xFEx\n",
+       {kMain},
+       "UTF-16"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.says);

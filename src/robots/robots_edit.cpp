@@ -196,6 +196,14 @@ result<robots_edit> edit_robots_txt(std::string_view robots_txt,
           "before the Sitemap: lines added at its end");
     }
   }
+  // Removing line 1 can leave a later line's stray bytes first; read as a
+  // UTF-16 byte order mark, they would hide the whole file from crawlers.
+  if (out.starts_with("\xFF\xFE") || out.starts_with("\xFE\xFF")) {
+    return error{
+        "removing the first line would leave robots.txt starting with the "
+        "bytes of a UTF-16 byte order mark, which is not UTF-8; crawlers "
+        "would read nothing. Fix the bytes first"};
+  }
   edit.changed = out != robots_txt;
   return edit;
 }
