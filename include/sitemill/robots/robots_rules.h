@@ -73,7 +73,8 @@ class robots_rules {
 /// that starts with one ("sitemill/1.0 (+https://example.com/bot)"). A value
 /// that starts with no letter, '_' or '-' ("*", "") names no crawler, and only
 /// the `*` groups apply. Never fails: lines it cannot read are ignored, as
-/// RFC 9309 2.2 lets parsers do. Copies what it keeps; `text` may go after.
+/// RFC 9309 2.2 lets parsers do. Thread-safe; copies what it keeps, so
+/// `text` and `user_agent` may go after the call.
 robots_rules parse_robots_rules(std::string_view text,
                                 std::string_view user_agent);
 
