@@ -83,13 +83,13 @@ class sitemap_finder final : public detail::robots_handler {
               "write \"Sitemap: \" before it");
       return;
     }
-    const std::uint64_t key_column = line.column(line.name);
     if (line.key == detail::robots_key::none) {
       // "Sitemap a b": Google's parser reads no record there, so no crawler
       // that follows it sees a sitemap; say so rather than stay silent.
       if (line.missing_colon && detail::classify_robots_key(line.name) ==
                                     detail::robots_key::sitemap) {
-        add(severity::warning, "robots-missing-colon", number, key_column,
+        add(severity::warning, "robots-missing-colon", number,
+            line.column(line.name),
             quoted(line.name) +
                 " is not followed by ':' and more than one word follows, "
                 "so crawlers read no record here and nothing was taken; "
@@ -98,6 +98,7 @@ class sitemap_finder final : public detail::robots_handler {
       return;
     }
     if (line.key != detail::robots_key::sitemap) return;
+    const std::uint64_t key_column = line.column(line.name);
 
     if (line.misspelled) {
       add(severity::warning, "robots-sitemap-misspelled", number, key_column,
