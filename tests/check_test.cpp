@@ -22,6 +22,8 @@
 
 #include "check/context.h"
 #include "parse/codes.h"
+#include "sitemill/limits.h"
+#include "sitemill/robots/robots.h"
 #include "support/http_server.h"
 #include "support/run.h"
 
@@ -871,6 +873,61 @@ TEST(CheckRemote, FindsASitesSitemapsThroughRobotsTxt) {
   EXPECT_EQ(server.count("/a.xml"), 1u);
   EXPECT_EQ(r.documents[1].parent, server.url("/robots.txt"));
   EXPECT_FALSE(r.any_unreadable);
+}
+
+// RFC 9309 2.5: check reads a fetched robots.txt as find_sitemaps() reads the
+// whole file, on both sides of the parsing limit: the same sitemaps, and the
+// same findings word for word.
+TEST(CheckRemote, ReadsRobotsTxtToTheSameLimitAsTheFinder) {
+  http_server server;
+  server.route("/a.xml", xml_reply(urlset({server.url("/1")})));
+  server.route("/sitemap.xml", xml_reply(urlset({server.url("/1")})));
+  const std::string record = "Sitemap: " + server.url("/a.xml");
+  // `record` ends `end` bytes into the file, then more follows up to `size`.
+  auto body = [&](std::size_t end, std::size_t size) {
+    std::string s;
+    while (s.size() + 66 + record.size() <= end)
+      s += "#" + std::string(62, '-') + "\n";
+    s += "#" + std::string(end - record.size() - s.size() - 2, '-') + "\n";
+    s += record + "\n";
+    if (s.size() < size)
+      s += "#" + std::string(size - s.size() - 2, '-') + "\n";
+    return s;
+  };
+  constexpr std::size_t limit = max_robots_txt_bytes;
+  const struct {
+    std::size_t end, size;
+    std::size_t sitemaps;
+  } cases[] = {
+      {limit - 1, limit, 1},      // read whole
+      {limit, limit + 1, 1},      // its line end is the byte past the limit
+      {limit + 1, limit + 2, 0},  // cut by the limit: dropped
+      {limit, 600'000, 1},        // far larger than what is kept
+      {limit + 10, 600'000, 0},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(std::to_string(c.end) + " of " + std::to_string(c.size));
+    const std::string text = body(c.end, c.size);
+    ASSERT_EQ(text.size(), c.size);
+    ASSERT_EQ(text.find(record) + record.size(), c.end);
+    server.route("/robots.txt", text_reply(200, text));
+    const robots_sitemaps whole =
+        find_sitemaps(text, server.url("/robots.txt"));
+    EXPECT_EQ(whole.sitemaps.size(), c.sitemaps);
+    check_report r = run({server.url("/")});
+    ASSERT_FALSE(r.documents.empty());
+    const auto& robots = r.documents[0];
+    ASSERT_TRUE(robots.robots_txt);
+    EXPECT_EQ(robots.urls, whole.sitemaps.size()) << dump(r);
+    std::vector<std::string> seen, expected;
+    for (const auto& d : robots.diagnostics)
+      if (d.code.starts_with("robots-"))
+        seen.push_back(std::to_string(d.line) + " " + d.code + " " + d.message);
+    for (const auto& d : whole.diagnostics)
+      expected.push_back(std::to_string(d.line) + " " + d.code + " " +
+                         d.message);
+    EXPECT_EQ(seen, expected) << dump(r);
+  }
 }
 
 TEST(CheckRemote, FallsBackToSitemapXmlWithoutSitemapLines) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sitemill/limits.h"
 #include "sitemill/notify/notify.h"
 #include "sitemill/robots/robots.h"
 #include "support/run.h"
@@ -147,6 +148,19 @@ const std::vector<edit_case>& edit_cases() {
        false,
        "Sitemap: https://www.example.com/a%20b.xml\n"
        "Sitemap: https://www.example.com/%C3%BC.xml\n"},
+      // The shared lexer (src/robots/robots_lexer.h) reads a form feed as
+      // whitespace; this editor used to miss the record and add another.
+      {"a form feed before Sitemap: is whitespace",
+       "\fSitemap: https://www.example.com/sitemap.xml\n",
+       {kMain},
+       false,
+       "\fSitemap: https://www.example.com/sitemap.xml\n"},
+      {"a Sitemap line no crawler reads is removed with replace",
+       "User-agent: *\n"
+       "Sitemap https://www.example.com/a.xml https://www.example.com/b.xml\n",
+       {kMain},
+       true,
+       "User-agent: *\n\nSitemap: https://www.example.com/sitemap.xml\n"},
       {"indented record and a record removed from the end",
        "  Sitemap: https://www.example.com/sitemap.xml\n"
        "Sitemap: https://www.example.com/sitemap.xml",
@@ -231,10 +245,32 @@ TEST(RobotsEdit, NotesARelativeSitemapLineItLeavesAlone) {
   EXPECT_THAT(edit->text, HasSubstr("Sitemap: /sitemap.xml\n"));
 }
 
+// Google's parser reads no record from "Sitemap a b" (no colon, more than
+// two words), and neither does the shared lexer; the editor says so.
+TEST(RobotsEdit, NotesASitemapLineNoCrawlerReads) {
+  const std::string text =
+      "Sitemap https://www.example.com/a.xml https://www.example.com/b.xml\n";
+  auto edit = edit_robots_txt(text, {kMain});
+  ASSERT_TRUE(edit);
+  ASSERT_EQ(edit->notes.size(), 1u);
+  EXPECT_THAT(edit->notes[0], HasSubstr("line 1"));
+  EXPECT_THAT(edit->notes[0], HasSubstr("no crawler reads it"));
+  EXPECT_EQ(edit->text,
+            text + "\nSitemap: https://www.example.com/sitemap.xml\n");
+
+  robots_edit_options o;
+  o.replace = true;
+  edit = edit_robots_txt(text, {kMain}, o);
+  ASSERT_TRUE(edit);
+  ASSERT_EQ(edit->removed.size(), 1u);
+  EXPECT_THAT(edit->removed[0].reason, HasSubstr("no crawler reads it"));
+}
+
 TEST(RobotsEdit, NotesNewLinesPastTheCrawlerParsingLimit) {
   // RFC 9309 2.5: crawlers may stop at 500 KiB.
   std::string big;
-  while (big.size() < 500 * 1024) big += "Disallow: /some/long/path/segment\n";
+  while (big.size() < max_robots_txt_bytes)
+    big += "Disallow: /some/long/path/segment\n";
   auto edit = edit_robots_txt("User-agent: *\n" + big, {kMain});
   ASSERT_TRUE(edit);
   ASSERT_EQ(edit->notes.size(), 1u);
@@ -254,6 +290,11 @@ TEST(RobotsEdit, RefusesWhatItCannotWrite) {
       {"", {"https://"}, "sitemap URL"},
       {std::string("\xFF\xFEU\0s\0", 6), {kMain}, "UTF-16"},
       {std::string("\xFE\xFF\0U\0s", 6), {kMain}, "UTF-16"},
+      // Removing line 1 (a misspelled wanted line) must not leave bytes in
+      // front that read as a UTF-16 byte order mark.
+      {"Site-map: https://www.example.com/sitemap.xml\n\xFF\xFEx\n",
+       {kMain},
+       "UTF-16"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.says);

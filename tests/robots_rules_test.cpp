@@ -5,9 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "sitemill/limits.h"
 
 namespace sitemill {
 namespace {
@@ -192,7 +197,26 @@ INSTANTIATE_TEST_SUITE_P(
                    "# a comment line\r\n"
                    "DISALLOW :  /private/  # keep out\r\n"
                    "disallow /nocolon/\r\n",
-                   {{"/private/a", false}, {"/nocolon/a", true}}},
+                   {{"/private/a", false}, {"/nocolon/a", false}}},
+        // The shared lexer's choices (src/robots/robots_lexer.h), after
+        // google/robotstxt; this reader used to ignore all three.
+        rules_case{"missing_colon_between_exactly_two_words",
+                   "User-agent *\nDisallow /a/\nDisallow /b/ /c/\n",
+                   {{"/a/x", false}, {"/b/x", true}, {"/c/x", true}}},
+        rules_case{"common_misspellings",
+                   "useragent: *\nDissallow: /1/\ndissalow: /2/\n"
+                   "disalow: /3/\ndiasllow: /4/\ndisallaw: /5/\n"
+                   "Desallow: /6/\nDisallowed: /7/\n",
+                   {{"/1/x", false},
+                    {"/2/x", false},
+                    {"/3/x", false},
+                    {"/4/x", false},
+                    {"/5/x", false},
+                    {"/6/x", true},
+                    {"/7/x", true}}},
+        rules_case{"form_feed_and_vertical_tab_are_whitespace",
+                   "User-agent: *\f\nDisallow:\v/a\f\n",
+                   {{"/a/b", false}, {"/b", true}}},
         rules_case{"cr_line_ends",
                    "User-agent: *\rDisallow: /a/\rAllow: /a/b\r",
                    {{"/a/x", false}, {"/a/b", true}}},
@@ -217,13 +241,218 @@ TEST(RobotsRules, NamesTheDecidingRule) {
   EXPECT_EQ(rules.size(), 3U);
 }
 
+struct agent_case {
+  std::string_view name;
+  std::string robots_txt;
+  std::string_view user_agent;
+  std::vector<verdict> verdicts;
+};
+
+void expect_agent_cases(const std::vector<agent_case>& cases) {
+  for (const agent_case& c : cases) {
+    SCOPED_TRACE(std::string(c.name) + ", as " + std::string(c.user_agent));
+    const robots_rules rules = parse_robots_rules(c.robots_txt, c.user_agent);
+    for (const verdict& v : c.verdicts) {
+      EXPECT_EQ(rules.allowed(v.path), v.allowed) << "path " << v.path;
+    }
+  }
+}
+
+// RFC 9309 2.2.1: a crawler obeys the groups that name its product token, in
+// any case and all combined; only when none does, the `*` groups.
+TEST(RobotsRules, ObeysTheGroupsOfANamedUserAgent) {
+  const std::string star_and_ours =
+      "User-agent: *\nDisallow: /a/\n\nUser-agent: sitemill\nDisallow: /b/\n";
+  expect_agent_cases({
+      {"exact", star_and_ours, "sitemill", {{"/a/x", true}, {"/b/x", false}}},
+      {"any case",
+       "User-agent: SiteMill\nDisallow: /a/\n",
+       "SITEMILL",
+       {{"/a/x", false}}},
+      {"its groups combined",
+       "User-agent: sitemill\nDisallow: /a/\n\nUser-agent: other\n"
+       "Disallow: /b/\n\nuser-agent: sitemill\nDisallow: /c/\n",
+       "sitemill",
+       {{"/a/x", false}, {"/b/x", true}, {"/c/x", false}}},
+      {"fallback to *",
+       "User-agent: other\nDisallow: /a/\n\nUser-agent: *\nDisallow: /b/\n",
+       "sitemill",
+       {{"/a/x", true}, {"/b/x", false}}},
+      {"no group of its own and none for *",
+       "User-agent: other\nDisallow: /\n",
+       "sitemill",
+       {{"/", true}, {"/a", true}}},
+      {"a group naming both it and *",
+       "User-agent: other\nUser-agent: *\nUser-agent: sitemill\n"
+       "Disallow: /a/\n\nUser-agent: *\nDisallow: /b/\n",
+       "sitemill",
+       {{"/a/x", false}, {"/b/x", true}}},
+      {"its group allows what * disallows",
+       "User-agent: *\nDisallow: /\n\nUser-agent: sitemill\nAllow: /\n",
+       "sitemill",
+       {{"/", true}, {"/private/x", true}}},
+      {"its group without rules allows everything",
+       "User-agent: *\nDisallow: /\n\nUser-agent: sitemill\n",
+       "sitemill",
+       {{"/x", true}}},
+      // The product token is what a User-Agent header starts with, and what
+      // a User-agent line's value starts with.
+      {"a whole User-Agent header",
+       "User-agent: sitemill\nDisallow: /a/\n",
+       "sitemill/1.0 (+https://example.com/bot)",
+       {{"/a/x", false}}},
+      {"a User-agent value with a version",
+       "User-agent: sitemill/2.0\nDisallow: /a/\n",
+       "sitemill",
+       {{"/a/x", false}}},
+      {"tokens that only start like ours",
+       "User-agent: sitemill-news\nDisallow: /a/\n\nUser-agent: sitemillbot\n"
+       "Disallow: /b/\n",
+       "sitemill",
+       {{"/a/x", true}, {"/b/x", true}}},
+      // As in Google's parser, a token ends at the first other character.
+      {"a digit ends a token",
+       "User-agent: bot1\nDisallow: /a/\n",
+       "bot2",
+       {{"/a/x", false}}},
+      {"ours only starts like theirs",
+       "User-agent: sitemill\nDisallow: /a/\n",
+       "sitemill-news",
+       {{"/a/x", true}}},
+      // No product token: the `*` groups, as parse_robots_rules(text).
+      {"*", star_and_ours, "*", {{"/a/x", false}, {"/b/x", true}}},
+      {"empty", star_and_ours, "", {{"/a/x", false}, {"/b/x", true}}},
+      {"no letter first", star_and_ours, "1bot", {{"/a/x", false}}},
+  });
+}
+
+// RFC 9309 5.1, the example file, for each crawler it names.
+TEST(RobotsRules, DecidesTheRfcExampleForEachNamedCrawler) {
+  const std::string text(rfc_example);
+  expect_agent_cases({
+      {"foobot",
+       text,
+       "foobot",
+       {{"/example/page.html", true},
+        {"/example/allowed.gif", true},
+        {"/example/other.html", false},
+        {"/publications/", false}}},
+      {"barbot",
+       text,
+       "barbot",
+       {{"/example/page.html", false},
+        {"/example/other.html", true},
+        {"/picture.gif", true}}},
+      {"bazbot", text, "BazBot", {{"/example/page.html", false}}},
+      {"quxbot: an empty group of its own",
+       text,
+       "quxbot",
+       {{"/example/page.html", true}, {"/picture.gif", true}}},
+      {"anyone else: *",
+       text,
+       "otherbot",
+       {{"/picture.gif", false}, {"/example/page.html", false}}},
+  });
+}
+
+std::string fixture(const std::string& name) {
+  const std::string path =
+      std::string(SITEMILL_SOURCE_DIR "/tests/data/robots/") + name;
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in) << "cannot open " << path;
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+// The crawler-commons files of misspellings and format errors
+// (tests/data/robots/NOTICE), read as google/robotstxt reads them. Their
+// agents are renamed: a product token has no digits (RFC 9309 2.2.1), so
+// "bot1" and "bot2" would both be "bot".
+TEST(RobotsRules, ReadsTheConformanceFilesForNamedCrawlers) {
+  auto renamed = [](std::string text) {
+    const std::pair<std::string, std::string> names[] = {{"bot1", "bot-one"},
+                                                         {"bot2", "bot-two"},
+                                                         {"bot3", "bot-three"},
+                                                         {"bot4", "bot-four"}};
+    for (const auto& [from, to] : names) {
+      for (std::size_t at = text.find(from); at != std::string::npos;
+           at = text.find(from, at)) {
+        text.replace(at, from.size(), to);
+      }
+    }
+    return text;
+  };
+  const std::string typos = renamed(fixture("directive-typos-robots.txt"));
+  const std::string format = renamed(fixture("format-errors-robots.txt"));
+  expect_agent_cases({
+      {"typos",
+       typos,
+       "bot-one",
+       {{"/desallow/", true}, {"/dissalow/", false}}},
+      // "useg-agent: bot3" is an unknown record, which does not end bot2's
+      // group (RFC 9309 2.2.4): the Disallow after it is bot2's.
+      {"typos",
+       typos,
+       "bot-two",
+       {{"/useragent/", false}, {"/useg-agent/", false}}},
+      {"typos", typos, "bot-three", {{"/useg-agent/", true}}},
+      {"typos", typos, "bot-four", {{"/useragent-no-colon/", false}}},
+      {"format",
+       format,
+       "bot-one",
+       {{"/whitespace-before-colon/", false}, {"/no-colon/", false}}},
+      {"format", format, "bot-two", {{"/no-colon-useragent/", false}}},
+      {"format",
+       format,
+       "bot-three",
+       {{"/whitespace-before-colon", true}, {"/other", false}}},
+  });
+}
+
+// RFC 9309 2.5: the same limit as the Sitemap finder, counted the same way.
 TEST(RobotsRules, ReadsOnlyTheFirst500KiB) {
-  std::string text = "User-agent: *\nDisallow: /early/\n";
-  text.append(500 * 1024, '#');  // one long comment line
-  text.append("\nDisallow: /late/\n");
-  const robots_rules rules = parse_robots_rules(text);
-  EXPECT_FALSE(rules.allowed("/early/x"));
-  EXPECT_TRUE(rules.allowed("/late/x"));
+  constexpr std::size_t limit = max_robots_txt_bytes;
+  {
+    std::string text = "User-agent: *\nDisallow: /early/\n";
+    text.append(limit, '#');  // one long comment line
+    text.append("\nDisallow: /late/\n");
+    const robots_rules rules = parse_robots_rules(text);
+    EXPECT_FALSE(rules.allowed("/early/x"));
+    EXPECT_TRUE(rules.allowed("/late/x"));
+  }
+  // "Disallow: /last/" ends `end` bytes into a file of `size` bytes, after
+  // `prefix` ("" or a UTF-8 BOM).
+  auto file = [](std::string_view prefix, std::size_t end, std::size_t size) {
+    const std::string_view head = "User-agent: *\n#";
+    const std::string_view rule = "\nDisallow: /last/";
+    std::string s(prefix);
+    s += head;
+    s.append(end - s.size() - rule.size(), '-');
+    s += rule;
+    s.append(size - s.size(), '\n');
+    return s;
+  };
+  const struct {
+    std::string_view name;
+    std::string_view prefix;
+    std::size_t end, size;
+    bool read;
+  } cases[] = {
+      // This reader used to drop the line whose line end is the first byte
+      // past the limit, and not to count a BOM; the finder did both.
+      {"line end right after the limit", "", limit, limit + 1, true},
+      {"line cut by the limit", "", limit + 1, limit + 2, false},
+      {"the BOM counts", "\xEF\xBB\xBF", limit + 1, limit + 2, false},
+      {"the BOM counts, read whole", "\xEF\xBB\xBF", limit, limit + 1, true},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string text = file(c.prefix, c.end, c.size);
+    ASSERT_EQ(text.find("/last/") + 6, c.end);
+    ASSERT_EQ(text.size(), c.size);
+    EXPECT_EQ(parse_robots_rules(text).allowed("/last/x"), !c.read);
+  }
 }
 
 TEST(RobotsRules, TreatsAnEmptyPathAsTheRoot) {

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sitemill/limits.h"
+
 namespace sitemill {
 namespace {
 
@@ -315,6 +317,34 @@ TEST(Robots, ForgivesCommonMistakesWithAWarning) {
   for (const auto& c : cases) expect_case(c);
 }
 
+// The shared lexer's choices (src/robots/robots_lexer.h), where this reader
+// used to differ: google/robotstxt's whitespace and missing-colon rules.
+TEST(Robots, ReadsLinesAsGooglesParserDoes) {
+  const std::vector<robots_case> cases = {
+      {"vertical tab and form feed are whitespace before the key",
+       "\vSitemap: https://a.example/1.xml\n\fSitemap: https://a.example/2.xml",
+       {"https://a.example/1.xml@1", "https://a.example/2.xml@2"},
+       {}},
+      // Google reads no record without a colon unless the line is exactly
+      // two words; taking "1.xml%20https://..." helped no one.
+      {"no colon and two URLs",
+       "Sitemap https://a.example/1.xml https://a.example/2.xml",
+       {},
+       {"warning robots-missing-colon 1:1"}},
+      {"no colon, misspelled, two words",
+       "  site-map https://a.example/1.xml extra",
+       {},
+       {"warning robots-missing-colon 1:3"}},
+      // One word is no record, trailing whitespace or not.
+      {"Sitemap and spaces", "Sitemap \t\nSitemap", {}, {}},
+  };
+  for (const auto& c : cases) expect_case(c);
+
+  const auto found = find_sitemaps("Sitemap https://a.example/1.xml x", "");
+  ASSERT_EQ(found.diagnostics.size(), 1u);
+  EXPECT_THAT(found.diagnostics[0].message, HasSubstr("nothing was taken"));
+}
+
 TEST(Robots, ReportsWhatCannotBeASitemapUrl) {
   const std::vector<robots_case> cases = {
       {"bare URL line",
@@ -363,7 +393,7 @@ TEST(Robots, ReportsWhatCannotBeASitemapUrl) {
 // RFC 9309 2.5: a parsing limit of at least 500 KiB; this one is exactly
 // that, and the line it cuts is dropped whole.
 TEST(Robots, ReadsOnlyTheFirst500KiB) {
-  constexpr std::size_t kLimit = 500 * 1024;
+  constexpr std::size_t kLimit = max_robots_txt_bytes;
   const std::string first = "Sitemap: https://a.example/first.xml\n";
   const std::string cut_record = "Sitemap: https://a.example/cut.xml";
   const std::string cut = cut_record + "\n";

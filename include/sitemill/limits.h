@@ -1,4 +1,5 @@
-// sitemill: protocol limits, each with the sitemaps.org sentence it comes from.
+// sitemill: protocol limits, each with the sentence it comes from
+// (sitemaps.org, or RFC 9309 for robots.txt).
 #ifndef SITEMILL_LIMITS_H
 #define SITEMILL_LIMITS_H
 
@@ -26,6 +27,13 @@ inline constexpr std::size_t max_loc_length = 2'047;
 
 /// sitemap.xsd: `<xsd:minLength value="12"/>` on tLoc.
 inline constexpr std::size_t min_loc_length = 12;
+
+/// "Crawlers SHOULD impose a parsing limit to protect their systems; see
+/// Section 3. The parsing limit MUST be at least 500 kibibytes [KiB]."
+/// (RFC 9309 2.5) 500 KiB is 512,000 bytes; sitemill reads exactly that much
+/// of a robots.txt, the least a crawler may read, so what it finds there every
+/// crawler finds too.
+inline constexpr std::size_t max_robots_txt_bytes = 500 * 1024;
 
 /// The one namespace URI of both urlset and sitemapindex (http, www, no slash).
 inline constexpr std::string_view sitemap_namespace =

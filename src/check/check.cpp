@@ -34,8 +34,9 @@ using steady = std::chrono::steady_clock;
 // notice a cancel or the time cap within a few milliseconds.
 constexpr std::size_t block_size = 256 * 1024;
 
-// RFC 9309 2.5: parsers must read at least 500 KiB of a robots.txt.
-constexpr std::size_t robots_keep_bytes = 512 * 1024;
+// One byte past what find_sitemaps() reads, so it can tell a file that ends at
+// the limit from one the limit cuts.
+constexpr std::size_t robots_keep_bytes = max_robots_txt_bytes + 1;
 
 // After the parser has stopped (a fatal error), a body is still received up
 // to this much more, so that the response's status can be known; a larger

@@ -2,15 +2,14 @@
 // RFC 9309). Codes and their fixes are listed in docs/diagnostics-robots.md.
 //
 // Only Sitemap records are read; groups and rules are skipped, so a Sitemap
-// line can never end or start a group (RFC 9309 2.2.4). Choices where the
-// RFC leaves room:
-//   * '#' starts a comment wherever it stands, as in RFC 9309's grammar
-//     (a value cannot contain '#') and Google's parser. A sitemap URL loses
-//     nothing by it: its fragment would be dropped anyway.
-//   * "site-map" and "sitemaps" are taken as "sitemap", with a warning
-//     (RFC 9309 2.2.4 allows common misspellings; Google accepts
-//     "site-map"). "Sitemap <url>" without a colon is taken too, with a
-//     warning, as Google's parser does.
+// line can never end or start a group (RFC 9309 2.2.4). Lines come from the
+// one lexer (robots_lexer.h: comments, whitespace, misspellings, the missing
+// colon, the parsing limit), and what it forgave is said here. Choices of
+// this reader:
+//   * "Site-map:", "Sitemaps:" and "Sitemap <url>" without a colon are taken,
+//     with a warning (RFC 9309 2.2.4 allows the leniency; Google's parser
+//     takes "site-map" and a missing colon); "Sitemap a b" without a colon is
+//     no record for Google and is not taken, with a warning.
 //   * A line that is nothing but an http(s) URL is reported (info) and not
 //     taken: only the owner knows whether it names a sitemap.
 //   * Sitemap URLs are returned normalised (url.h): scheme and host
@@ -25,23 +24,15 @@
 #include <unordered_map>
 #include <utility>
 
-#include "robots/sitemap_key.h"
 #include "detail/text.h"
+#include "robots/robots_lexer.h"
+#include "sitemill/limits.h"
 #include "sitemill/url/url.h"
 
 namespace sitemill {
 namespace {
 
 using detail::istarts_with;
-
-// RFC 9309 2.5: "The parsing limit MUST be at least 500 kibibytes".
-constexpr std::size_t kParseLimit = 500 * 1024;
-
-constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
-
-bool is_space(char c) noexcept { return c == ' ' || c == '\t'; }
-
-using key_kind = detail::sitemap_key;
 
 std::string quoted(std::string_view s) {
   std::string out = "\"";
@@ -72,7 +63,7 @@ std::string resolve(std::string_view ref, std::string_view base) {
   return out;
 }
 
-class sitemap_finder {
+class sitemap_finder final : public detail::robots_handler {
  public:
   explicit sitemap_finder(std::string_view robots_url) {
     std::string base;
@@ -81,66 +72,52 @@ class sitemap_finder {
     }
   }
 
-  void line(std::string_view text, std::uint64_t number) {
-    // RFC 9309 2.2: everything from '#' to the end of the line is comment.
-    const std::size_t hash = text.find('#');
-    const std::string_view content = text.substr(0, hash);
-    std::size_t start = 0;
-    while (start < content.size() && is_space(content[start])) ++start;
-    const std::string_view rest = content.substr(start);
-    if (rest.empty()) return;
-
-    if (istarts_with(rest, "http://") || istarts_with(rest, "https://")) {
-      add(severity::info, "robots-bare-url", number, start + 1,
-          "line holds only a URL, " + quoted(detail::trim(rest)) +
+  void on_line(const detail::robots_line& line) override {
+    const std::string_view content = line.content;
+    if (content.empty()) return;
+    const std::uint64_t number = line.number;
+    if (istarts_with(content, "http://") || istarts_with(content, "https://")) {
+      add(severity::info, "robots-bare-url", number, line.column(content),
+          "line holds only a URL, " + quoted(content) +
               ", which robots.txt gives no meaning; if it names a sitemap, "
               "write \"Sitemap: \" before it");
       return;
     }
-
-    // RFC 9309 2.2: key *WS ":" *WS value. Without a colon before the first
-    // space, fall back to "key value" (the colon of "http:" must not count).
-    std::size_t key_end = 0;
-    while (key_end < rest.size() && rest[key_end] != ':' &&
-           !is_space(rest[key_end])) {
-      ++key_end;
+    if (line.key == detail::robots_key::none) {
+      // "Sitemap a b": Google's parser reads no record there, so no crawler
+      // that follows it sees a sitemap; say so rather than stay silent.
+      if (line.missing_colon && detail::classify_robots_key(line.name) ==
+                                    detail::robots_key::sitemap) {
+        add(severity::warning, "robots-missing-colon", number,
+            line.column(line.name),
+            quoted(line.name) +
+                " is not followed by ':' and more than one word follows, "
+                "so crawlers read no record here and nothing was taken; "
+                "write \"Sitemap: <URL>\", one URL per line");
+      }
+      return;
     }
-    const std::string_view key = rest.substr(0, key_end);
-    const key_kind kind = detail::classify_sitemap_key(key);
-    if (kind == key_kind::other) return;
-    std::size_t value_begin = key_end;
-    while (value_begin < rest.size() && is_space(rest[value_begin]))
-      ++value_begin;
-    const bool has_colon =
-        value_begin < rest.size() && rest[value_begin] == ':';
-    if (has_colon) {
-      ++value_begin;
-    } else if (value_begin == key_end) {
-      return;  // "sitemapfoo": another key that merely starts like ours
-    }
-    while (value_begin < rest.size() && is_space(rest[value_begin]))
-      ++value_begin;
-    const std::string_view value = detail::trim(rest.substr(value_begin));
-    const std::uint64_t key_column = start + 1;
-    const std::uint64_t value_column = start + value_begin + 1;
+    if (line.key != detail::robots_key::sitemap) return;
+    const std::uint64_t key_column = line.column(line.name);
 
-    if (kind == key_kind::misspelled) {
+    if (line.misspelled) {
       add(severity::warning, "robots-sitemap-misspelled", number, key_column,
-          quoted(key) +
+          quoted(line.name) +
               " is read as \"Sitemap\", but not every crawler forgives the "
               "spelling; write \"Sitemap:\"");
     }
-    if (!has_colon) {
+    if (line.missing_colon) {
       add(severity::warning, "robots-missing-colon", number, key_column,
-          quoted(key) + " is not followed by ':'; write \"Sitemap: <URL>\"");
+          quoted(line.name) +
+              " is not followed by ':'; write \"Sitemap: <URL>\"");
     }
-    if (value.empty()) {
+    if (line.value.empty()) {
       add(severity::error, "robots-sitemap-empty", number, key_column,
           "Sitemap: has no URL; give the full URL of a sitemap or index, or "
           "remove the line");
       return;
     }
-    take(value, number, value_column);
+    take(line.value, number, line.column(line.value));
   }
 
   robots_sitemaps finish() && { return std::move(out_); }
@@ -180,7 +157,7 @@ class sitemap_finder {
       return;
     }
     for (const char c : value) {
-      if (is_space(c)) {
+      if (detail::is_ascii_space(c)) {
         add(severity::warning, "robots-sitemap-whitespace", number, column,
             "Sitemap: " + quoted(value) +
                 " contains a space, read as part of the URL (" + url +
@@ -214,55 +191,21 @@ class sitemap_finder {
 robots_sitemaps find_sitemaps(std::string_view robots_txt,
                               std::string_view robots_url) {
   sitemap_finder finder(robots_url);
-  // RFC 9309 2.3 requires UTF-8; a UTF-16 file read as bytes would yield
-  // nothing useful (every other byte is NUL), so nothing is taken from it.
-  if (robots_txt.starts_with("\xFF\xFE") ||
-      robots_txt.starts_with("\xFE\xFF")) {
+  const detail::robots_lex_result read =
+      detail::lex_robots_txt(robots_txt, finder);
+  if (read.utf16) {
     finder.add(severity::error, "robots-utf16", 0, 0,
                "robots.txt is UTF-16 (it starts with a UTF-16 byte order "
                "mark); RFC 9309 requires UTF-8, so crawlers cannot read it. "
                "Save it as UTF-8");
-    return std::move(finder).finish();
   }
-
-  std::string_view text = robots_txt;
-  bool truncated = false;
-  if (text.size() > kParseLimit) {
-    // The line cut by the limit is dropped whole, so a half URL is never
-    // taken for a sitemap.
-    truncated = true;
-    const char next = text[kParseLimit];
-    text = text.substr(0, kParseLimit);
-    if (next != '\n' && next != '\r') {
-      const std::size_t last_break = text.find_last_of("\r\n");
-      text = text.substr(
-          0, last_break == std::string_view::npos ? 0 : last_break + 1);
-    }
-  }
-  if (text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
-
-  std::uint64_t number = 0;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    const std::size_t eol = text.find_first_of("\r\n", pos);
-    const std::size_t end = eol == std::string_view::npos ? text.size() : eol;
-    finder.line(text.substr(pos, end - pos), ++number);
-    pos = end;
-    if (pos < text.size()) {
-      pos +=
-          (text[pos] == '\r' && pos + 1 < text.size() && text[pos + 1] == '\n')
-              ? 2
-              : 1;
-    }
-  }
-  if (truncated) {
-    finder.add(severity::info, "robots-truncated", number + 1, 0,
-               "robots.txt is " + detail::with_commas(robots_txt.size()) +
-                   " bytes; only the first " +
-                   detail::with_commas(kParseLimit) +
-                   " (500 KiB, RFC 9309's parsing limit) were read, and "
-                   "Sitemap: lines after that may be missed by crawlers too; "
-                   "move them to the top");
+  if (read.truncated) {
+    finder.add(severity::info, "robots-truncated", read.lines + 1, 0,
+               "robots.txt is over " +
+                   detail::with_commas(max_robots_txt_bytes) +
+                   " bytes (500 KiB, RFC 9309's parsing limit); only that "
+                   "much was read, and Sitemap: lines after it may be missed "
+                   "by crawlers too; move them to the top");
   }
   return std::move(finder).finish();
 }

@@ -1,105 +1,39 @@
 // sitemill: editing the Sitemap: lines of robots.txt (PROTOCOL.md 5).
 //
-// The reading side is robots.cpp; this is the writing side and classifies
-// lines the same way (a '#' starts a comment anywhere, "site-map",
-// "sitemaps" and a missing colon are still Sitemap records), so what the
-// checker reads as a sitemap is what the editor counts. Lines are copied as
-// byte ranges of the input: whatever is not a Sitemap record cannot change.
+// The reading side is robots.cpp; both read lines through the one lexer
+// (robots_lexer.h), so what the checker reads as a sitemap is what the editor
+// counts ("site-map", "sitemaps" and a missing colon are still Sitemap
+// records). Lines are copied as byte ranges of the input: whatever is not a
+// Sitemap record cannot change. The whole file is read, past the parsing
+// limit too: every byte must be kept.
 #include <sys/stat.h>
 
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
-#include "robots/sitemap_key.h"
 #include "detail/text.h"
+#include "robots/robots_lexer.h"
+#include "sitemill/limits.h"
 #include "sitemill/notify/notify.h"
 #include "sitemill/url/url.h"
 
 namespace sitemill {
 namespace {
 
-constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
-// RFC 9309 2.5: crawlers must parse at least 500 KiB, and may stop there.
-constexpr std::size_t kCrawlerParseLimit = 500 * 1024;
-
-bool is_space(char c) noexcept { return c == ' ' || c == '\t'; }
-
-/// One line of the input: [begin, content_end) is the text, [content_end,
-/// end) its line end ("" for an unterminated last line).
-struct line_span {
-  std::size_t begin = 0;
-  std::size_t content_end = 0;
-  std::size_t end = 0;
+// Every line, kept for copying.
+struct line_collector final : detail::robots_handler {
+  std::vector<detail::robots_line> lines;
+  void on_line(const detail::robots_line& line) override {
+    lines.push_back(line);
+  }
 };
-
-std::vector<line_span> split_lines(std::string_view text) {
-  std::vector<line_span> lines;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    const std::size_t eol = text.find_first_of("\r\n", pos);
-    line_span s;
-    s.begin = pos;
-    s.content_end = eol == std::string_view::npos ? text.size() : eol;
-    s.end = s.content_end;
-    if (s.end < text.size()) {
-      s.end += (text[s.end] == '\r' && s.end + 1 < text.size() &&
-                text[s.end + 1] == '\n')
-                   ? 2
-                   : 1;
-    }
-    lines.push_back(s);
-    pos = s.end;
-  }
-  return lines;
-}
-
-/// A Sitemap record: `canonical` when spelled "Sitemap:" (any case), which
-/// is the only form every crawler reads.
-struct sitemap_record {
-  bool canonical = false;
-  std::string_view value;
-};
-
-std::optional<sitemap_record> parse_record(std::string_view line) {
-  const std::string_view content = line.substr(0, line.find('#'));
-  std::size_t start = 0;
-  while (start < content.size() && is_space(content[start])) ++start;
-  const std::string_view rest = content.substr(start);
-  std::size_t key_end = 0;
-  while (key_end < rest.size() && rest[key_end] != ':' &&
-         !is_space(rest[key_end])) {
-    ++key_end;
-  }
-  const std::string_view key = rest.substr(0, key_end);
-  const detail::sitemap_key kind = detail::classify_sitemap_key(key);
-  if (kind == detail::sitemap_key::other) {
-    return std::nullopt;
-  }
-  std::size_t value_begin = key_end;
-  while (value_begin < rest.size() && is_space(rest[value_begin]))
-    ++value_begin;
-  const bool has_colon = value_begin < rest.size() && rest[value_begin] == ':';
-  if (has_colon) {
-    ++value_begin;
-  } else if (value_begin == key_end) {
-    return std::nullopt;  // "Sitemap" alone on its line
-  }
-  return sitemap_record{kind == detail::sitemap_key::sitemap && has_colon,
-                        detail::trim(rest.substr(value_begin))};
-}
-
-/// True when the line holds a record (not blank, not only a comment).
-bool has_content(std::string_view line) {
-  return !detail::trim(line.substr(0, line.find('#'))).empty();
-}
 
 std::string printable(std::string_view s) {
   std::string out;
@@ -112,13 +46,16 @@ std::string printable(std::string_view s) {
 result<robots_edit> edit_robots_txt(std::string_view robots_txt,
                                     const std::vector<std::string>& sitemaps,
                                     const robots_edit_options& options) {
-  if (robots_txt.starts_with("\xFF\xFE") ||
-      robots_txt.starts_with("\xFE\xFF")) {
+  line_collector file;
+  const detail::robots_lex_result read =
+      detail::lex_robots_txt(robots_txt, file, detail::robots_no_limit);
+  if (read.utf16) {
     return error{
         "robots.txt is UTF-16 (it starts with a UTF-16 byte order mark); "
         "RFC 9309 requires UTF-8 and crawlers cannot read it. Save it as "
         "UTF-8 first"};
   }
+  const std::vector<detail::robots_line>& lines = file.lines;
 
   // The wanted URLs, normalised and deduplicated, in the order given.
   std::vector<std::string> wanted;
@@ -140,31 +77,32 @@ result<robots_edit> edit_robots_txt(std::string_view robots_txt,
     }
   }
 
-  const bool has_bom = robots_txt.starts_with(kUtf8Bom);
-  const std::string_view body =
-      has_bom ? robots_txt.substr(kUtf8Bom.size()) : robots_txt;
-  const std::vector<line_span> lines = split_lines(body);
-  auto text_of = [&](const line_span& s) {
-    return body.substr(s.begin, s.content_end - s.begin);
-  };
-
-  // What each line is: not a record (npos), or a record whose value
-  // normalises to `url` ("" when it does not normalise).
+  // What each Sitemap record is: a record whose value normalises to `url`
+  // ("" when it does not normalise), `canonical` when spelled "Sitemap:"
+  // (any case), the only form every crawler reads.
+  // "Sitemap a b" without a colon is no record for any crawler, but it is
+  // meant as one, so it is treated as one that names no URL.
   struct record_line {
     std::size_t line = 0;
     bool canonical = false;
+    bool unread = false;
     std::string url;
-    std::string_view value;
   };
   std::vector<record_line> records;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    const auto record = parse_record(text_of(lines[i]));
-    if (!record) continue;
+    const detail::robots_line& l = lines[i];
     record_line r;
     r.line = i;
-    r.canonical = record->canonical;
-    r.value = record->value;
-    if (normalize_url(record->value, r.url) != url_problem::ok) r.url.clear();
+    if (l.key == detail::robots_key::none && l.missing_colon) {
+      if (detail::classify_robots_key(l.name) != detail::robots_key::sitemap)
+        continue;
+      r.unread = true;
+    } else if (l.key != detail::robots_key::sitemap) {
+      continue;
+    } else {
+      r.canonical = !l.misspelled && !l.missing_colon;
+      if (normalize_url(l.value, r.url) != url_problem::ok) r.url.clear();
+    }
     records.push_back(std::move(r));
   }
 
@@ -194,22 +132,26 @@ result<robots_edit> edit_robots_txt(std::string_view robots_txt,
                      "written again as \"Sitemap: " +
                          wanted[it->second] + "\"";
     } else if (options.replace) {
-      reason = r.url.empty()
+      reason = r.unread ? "no ':' and more than one word, so no crawler "
+                          "reads it, and --replace was given"
+               : r.url.empty()
                    ? "not a full http(s) URL, and --replace was given"
                    : "names a sitemap not asked for, and --replace was given";
     } else {
       if (r.url.empty()) {
         edit.notes.push_back(
             "line " + std::to_string(r.line + 1) + ": \"" +
-            printable(text_of(lines[r.line])) +
-            "\" does not hold a full http(s) URL, which crawlers need; "
-            "--replace removes it");
+            printable(lines[r.line].text) +
+            (r.unread ? "\" has no ':' and more than one word, so no crawler "
+                        "reads it; --replace removes it"
+                      : "\" does not hold a full http(s) URL, which crawlers "
+                        "need; --replace removes it"));
       }
       continue;
     }
     remove[r.line] = true;
     edit.removed.push_back(robots_removed_line{
-        r.line + 1, std::string(text_of(lines[r.line])), std::move(reason)});
+        r.line + 1, std::string(lines[r.line].text), std::move(reason)});
   }
 
   for (std::size_t i = 0; i < wanted.size(); ++i) {
@@ -218,41 +160,49 @@ result<robots_edit> edit_robots_txt(std::string_view robots_txt,
 
   // The file's own line end, so a CRLF file stays CRLF throughout.
   std::string_view eol = "\n";
-  for (const line_span& s : lines) {
-    if (s.end > s.content_end) {
-      eol = body.substr(s.content_end, s.end - s.content_end);
+  for (const detail::robots_line& l : lines) {
+    if (!l.line_end.empty()) {
+      eol = l.line_end;
       break;
     }
   }
 
   std::string& out = edit.text;
   out.reserve(robots_txt.size() + edit.added.size() * 64);
-  if (has_bom) out.append(kUtf8Bom);
-  const line_span* last = nullptr;
+  out.append(robots_txt.substr(0, read.bom));
+  const detail::robots_line* last = nullptr;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (remove[i]) continue;
-    out.append(body.substr(lines[i].begin, lines[i].end - lines[i].begin));
+    out.append(lines[i].bytes());
     last = &lines[i];
   }
   if (!edit.added.empty()) {
     if (last != nullptr) {
-      if (last->end == last->content_end) out.append(eol);
-      const std::string_view last_text = text_of(*last);
+      if (last->line_end.empty()) out.append(eol);
       // A blank line sets the new lines apart from a group's rules; they
       // belong to no group (RFC 9309 2.2.4) and should not look as if they did.
-      if (has_content(last_text) && !parse_record(last_text)) out.append(eol);
+      if (!last->content.empty() && last->key != detail::robots_key::sitemap)
+        out.append(eol);
     }
     for (const std::string& url : edit.added) {
       out.append("Sitemap: ");
       out.append(url);
       out.append(eol);
     }
-    if (out.size() > kCrawlerParseLimit) {
+    if (out.size() > max_robots_txt_bytes) {
       edit.notes.push_back(
           "robots.txt is " + detail::with_commas(out.size()) +
           " bytes; crawlers may stop reading at 500 KiB (RFC 9309 2.5), "
           "before the Sitemap: lines added at its end");
     }
+  }
+  // Removing line 1 can leave a later line's stray bytes first; read as a
+  // UTF-16 byte order mark, they would hide the whole file from crawlers.
+  if (out.starts_with("\xFF\xFE") || out.starts_with("\xFE\xFF")) {
+    return error{
+        "removing the first line would leave robots.txt starting with the "
+        "bytes of a UTF-16 byte order mark, which is not UTF-8; crawlers "
+        "would read nothing. Fix the bytes first"};
   }
   edit.changed = out != robots_txt;
   return edit;

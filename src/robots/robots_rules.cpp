@@ -3,23 +3,33 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "detail/text.h"
+#include "robots/robots_lexer.h"
 
 namespace sitemill {
 namespace {
 
-using detail::iequals;
+// RFC 9309 2.2.1: "*" alone, or followed by whitespace and anything
+// (Google reads "* ; all bots" as `*` too).
+bool is_star(std::string_view value) noexcept {
+  return value.starts_with('*') &&
+         (value.size() == 1 || detail::is_ascii_space(value[1]));
+}
 
-// RFC 9309 2.5: crawlers must parse at least 500 KiB; more is not needed.
-constexpr std::size_t max_robots_bytes = 500 * 1024;
-
-constexpr bool is_space(char c) noexcept { return c == ' ' || c == '\t'; }
-
-std::string_view trim(std::string_view s) noexcept {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
+// RFC 9309 2.2.1: a product token is letters, '_' and '-'; what follows it in
+// a User-Agent header or a User-agent value ("/1.0 (+https://...)") is not
+// part of it, as in Google's ExtractUserAgent().
+std::string_view product_token(std::string_view s) noexcept {
+  std::size_t n = 0;
+  while (n < s.size() &&
+         ((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
+          s[n] == '_' || s[n] == '-')) {
+    ++n;
+  }
+  return s.substr(0, n);
 }
 
 int hex_value(char c) noexcept {
@@ -102,50 +112,66 @@ bool matches(std::string_view pattern, std::string_view path) noexcept {
 
 }  // namespace
 
-robots_rules parse_robots_rules(std::string_view text) {
-  robots_rules out;
-  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
-  if (text.size() > max_robots_bytes) {
-    // A line cut by the limit is dropped whole: half a rule could forbid
-    // more than the whole one.
-    text = text.substr(0, max_robots_bytes);
-    const std::size_t end = text.find_last_of("\r\n");
-    text = end == std::string_view::npos ? std::string_view{}
-                                         : text.substr(0, end);
-  }
-  bool in_group = false;         // a User-agent line has been seen
-  bool group_has_rules = false;  // ... and rules after it
-  bool for_everyone = false;     // the current group names '*'
-  while (!text.empty()) {
-    const std::size_t end = text.find_first_of("\r\n");
-    std::string_view line = text.substr(0, end);
-    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
-    line = line.substr(0, line.find('#'));
-    const std::size_t colon = line.find(':');
-    if (colon == std::string_view::npos) continue;
-    const std::string_view field = trim(line.substr(0, colon));
-    const std::string_view value = trim(line.substr(colon + 1));
-    if (iequals(field, "user-agent")) {
-      if (group_has_rules) {  // a new group starts
-        group_has_rules = false;
-        for_everyone = false;
+robots_rules parse_robots_rules(std::string_view text,
+                                std::string_view user_agent) {
+  // Local, so that it shares this friend's access to robots_rules::rule.
+  class reader final : public detail::robots_handler {
+   public:
+    explicit reader(std::string_view token) : token_(token) {}
+
+    void on_line(const detail::robots_line& line) override {
+      using detail::robots_key;
+      if (line.key == robots_key::user_agent) {
+        if (group_has_rules_) {  // a new group starts
+          group_has_rules_ = false;
+          for_star_ = false;
+          for_us_ = false;
+        }
+        in_group_ = true;
+        if (is_star(line.value)) {
+          for_star_ = true;
+        } else if (!token_.empty() &&
+                   detail::iequals(product_token(line.value), token_)) {
+          for_us_ = true;
+          named_ = true;
+        }
+        return;
       }
-      in_group = true;
-      // The product token is the value up to any space ("* ; comment").
-      const std::string_view token =
-          value.substr(0, value.find_first_of(" \t"));
-      if (token == "*") for_everyone = true;
-      continue;
+      if (line.key != robots_key::allow && line.key != robots_key::disallow)
+        return;
+      if (!in_group_) return;  // a rule outside any group applies to no one
+      group_has_rules_ = true;
+      if (!for_us_ && !for_star_) return;
+      robots_rules::rule r{comparable(line.value), std::string(line.value),
+                           line.key == robots_key::allow};
+      if (for_star_) star_.push_back(r);
+      if (for_us_) ours_.push_back(std::move(r));
     }
-    const bool allow = iequals(field, "allow");
-    if (!allow && !iequals(field, "disallow")) continue;
-    if (!in_group) continue;  // a rule outside any group applies to no one
-    group_has_rules = true;
-    if (!for_everyone) continue;
-    out.rules_.push_back(
-        robots_rules::rule{comparable(value), std::string(value), allow});
-  }
+
+    // RFC 9309 2.2.1: a crawler's own groups, even empty ones, replace `*`.
+    std::vector<robots_rules::rule> finish() && {
+      return named_ ? std::move(ours_) : std::move(star_);
+    }
+
+   private:
+    std::string_view token_;
+    bool in_group_ = false;         // a User-agent line has been seen
+    bool group_has_rules_ = false;  // ... and rules after it
+    bool for_star_ = false;         // the current group names '*'
+    bool for_us_ = false;           // ... or the crawler
+    bool named_ = false;            // some group names the crawler
+    std::vector<robots_rules::rule> star_, ours_;
+  };
+
+  reader r(product_token(detail::trim(user_agent)));
+  detail::lex_robots_txt(text, r);
+  robots_rules out;
+  out.rules_ = std::move(r).finish();
   return out;
+}
+
+robots_rules parse_robots_rules(std::string_view text) {
+  return parse_robots_rules(text, "*");
 }
 
 std::ptrdiff_t robots_rules::decide(std::string_view path_and_query) const {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "sitemill/source/html_page.h"
+#include "sitemill/limits.h"
 #include "sitemill/robots/robots_rules.h"
 #include "sitemill/source/state_db.h"
 #include "sitemill/url/url.h"
@@ -34,8 +35,9 @@ namespace {
 // Google reads the first 15 MB of a page; a page many times that size is a
 // mistake, and reading it whole would cost memory for nothing.
 constexpr std::size_t max_html_bytes = std::size_t{64} << 20;
-// RFC 9309 2.5 asks for at least 500 KiB; parse_robots_rules() stops there.
-constexpr std::size_t max_robots_bytes = 500 * 1024 + 1;
+// One byte past the limit parse_robots_rules() reads, so that it can tell a
+// file that ends at the limit from one the limit cuts.
+constexpr std::size_t max_robots_bytes = max_robots_txt_bytes + 1;
 
 bool iends_with(std::string_view s, std::string_view suffix) noexcept {
   if (s.size() < suffix.size()) return false;

@@ -1,12 +1,17 @@
-// sitemill: the Allow and Disallow rules of a robots.txt, for the directory
-// source (a page the site's own robots.txt forbids to every crawler is not
-// listed). RFC 9309, for the user-agent `*` only.
+// sitemill: the Allow and Disallow rules of a robots.txt (RFC 9309) for one
+// crawler: the `*` groups for the directory source (a page the site's own
+// robots.txt forbids to every crawler is not listed), or the groups of a named
+// user-agent, for a crawler that has its own product token.
 //
-//   * Groups: one or more User-agent lines, then rules. Every group naming
-//     `*` (alone or next to other agents) counts, and their rules are
-//     combined (RFC 9309 2.2.1). Rules before any User-agent line, and the
-//     groups of named crawlers, are ignored. Sitemap and unknown lines do not
-//     end a group.
+//   * Groups (2.2.1): one or more User-agent lines, then rules. A crawler's
+//     groups are those whose User-agent lines name its product token, in any
+//     case; a User-agent value is read as a product token too, so
+//     "User-agent: sitemill/1.0" names "sitemill". A product token is
+//     letters, '_' and '-', so "bot1" reads as "bot", as in Google's parser.
+//     All of its groups are combined. Only when no group names it do the `*`
+//     groups apply (alone or next to other agents, also combined). A group
+//     that names both counts once. Rules before any User-agent line apply to
+//     no one; Sitemap and unknown lines do not end a group (2.2.4).
 //   * Matching (2.2.2): the rule whose path matches with the most octets
 //     wins; on a tie Allow wins. `*` matches any run of characters, a `$` at
 //     the end anchors at the end of the path. An empty Disallow (or Allow)
@@ -15,9 +20,13 @@
 //     have bytes outside ASCII (and spaces and controls) percent-encoded,
 //     escapes of unreserved characters decoded (%62 -> b) and the hex digits
 //     of the others uppercased, so "/ツ" and "/%E3%83%84" match each other.
-//   * Lenient reading: a UTF-8 BOM, CR/LF/CRLF line ends, comments (`#` to
-//     the end of the line), whitespace around the field and the colon, and
-//     field names in any case. At most the first 500 KiB is read (2.5).
+//   * Lines are read by the one robots.txt lexer, which the Sitemap finder
+//     and the editor share: a UTF-8 BOM, CR/LF/CRLF line ends, comments (`#`
+//     to the end of the line), whitespace around the field and the colon,
+//     field names in any case, Google's common misspellings ("Dissallow",
+//     "Useragent") and a missing colon between exactly two words
+//     ("Disallow /tmp/"). At most the first max_robots_txt_bytes are read
+//     (2.5; limits.h), and a line that limit cuts is dropped.
 #ifndef SITEMILL_ROBOTS_RULES_H
 #define SITEMILL_ROBOTS_RULES_H
 
@@ -28,13 +37,13 @@
 
 namespace sitemill {
 
-/// The rules that apply to every crawler. Immutable once parsed; thread-safe.
+/// The rules that apply to one crawler. Immutable once parsed; thread-safe.
 class robots_rules {
  public:
   /// No rules: everything allowed.
   robots_rules() = default;
 
-  /// True when a crawler obeying the `*` group may fetch `path_and_query`
+  /// True when the crawler the rules were read for may fetch `path_and_query`
   /// ("/a/b.html?x=1", starting with '/'; an empty one is "/").
   bool allowed(std::string_view path_and_query) const;
 
@@ -43,11 +52,12 @@ class robots_rules {
   /// (allowed by default). For skip reasons.
   std::string matching_rule(std::string_view path_and_query) const;
 
-  /// Number of Allow and Disallow rules that apply to `*` (empty ones count).
+  /// Number of Allow and Disallow rules that apply (empty ones count).
   std::size_t size() const noexcept { return rules_.size(); }
 
  private:
-  friend robots_rules parse_robots_rules(std::string_view text);
+  friend robots_rules parse_robots_rules(std::string_view text,
+                                         std::string_view user_agent);
   struct rule {
     std::string pattern;  // normalised; may contain '*' and a final '$'
     std::string written;  // the value as written, for matching_rule()
@@ -58,8 +68,18 @@ class robots_rules {
   std::vector<rule> rules_;
 };
 
-/// Reads the `*` rules of a robots.txt body. Never fails: lines it cannot
-/// read are ignored, as RFC 9309 2.2 lets parsers do.
+/// Reads the rules of a robots.txt body for the crawler whose product token
+/// begins `user_agent`: a token ("sitemill") or a whole User-Agent header
+/// that starts with one ("sitemill/1.0 (+https://example.com/bot)"). A value
+/// that starts with no letter, '_' or '-' ("*", "") names no crawler, and only
+/// the `*` groups apply. Never fails: lines it cannot read are ignored, as
+/// RFC 9309 2.2 lets parsers do. Thread-safe; copies what it keeps, so
+/// `text` and `user_agent` may go after the call.
+robots_rules parse_robots_rules(std::string_view text,
+                                std::string_view user_agent);
+
+/// The rules of the `*` groups, which every crawler without a group of its
+/// own obeys: parse_robots_rules(text, "*").
 robots_rules parse_robots_rules(std::string_view text);
 
 }  // namespace sitemill
