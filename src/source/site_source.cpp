@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "detail/utf8.h"
 #include "sitemill/source/html_page.h"
 #include "sitemill/robots/robots_rules.h"
 #include "sitemill/source/state_db.h"
@@ -55,37 +56,6 @@ bool is_html_name(std::string_view name) noexcept {
 
 std::string describe_errno(int err) { return std::strerror(err); }
 
-// Length of the well-formed UTF-8 sequence (RFC 3629: no overlong forms,
-// no surrogates, nothing above U+10FFFF) starting at s[i]; 0 if there is
-// none.
-std::size_t utf8_length(std::string_view s, std::size_t i) noexcept {
-  const auto b0 = static_cast<unsigned char>(s[i]);
-  std::size_t n = 0;
-  unsigned char lo = 0x80, hi = 0xBF;  // range of the second byte
-  if (b0 < 0x80) return 1;
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    n = 2;
-  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    n = 3;
-    if (b0 == 0xE0) lo = 0xA0;
-    if (b0 == 0xED) hi = 0x9F;
-  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    n = 4;
-    if (b0 == 0xF0) lo = 0x90;
-    if (b0 == 0xF4) hi = 0x8F;
-  } else {
-    return 0;
-  }
-  if (i + n > s.size()) return 0;
-  const auto b1 = static_cast<unsigned char>(s[i + 1]);
-  if (b1 < lo || b1 > hi) return 0;
-  for (std::size_t k = 2; k < n; ++k) {
-    const auto b = static_cast<unsigned char>(s[i + k]);
-    if (b < 0x80 || b > 0xBF) return 0;
-  }
-  return n;
-}
-
 void append_escape(std::string& out, unsigned char c) {
   constexpr char digits[] = "0123456789ABCDEF";
   out.push_back('%');
@@ -105,7 +75,7 @@ void append_url_path(std::string& out, std::string_view path) {
       ++i;
       continue;
     }
-    const std::size_t n = utf8_length(path, i);
+    const std::size_t n = detail::utf8_sequence_length(path, i);
     if (n == 0) {
       append_escape(out, c);
       ++i;

@@ -17,9 +17,10 @@
 #include <string_view>
 #include <utility>
 
-#include "url/clean_url.h"
 #include "detail/text.h"
+#include "detail/utf8.h"
 #include "sitemill/limits.h"
+#include "url/clean_url.h"
 
 namespace sitemill {
 namespace {
@@ -66,42 +67,6 @@ constexpr std::array<std::uint8_t, 256> make_scan_table() {
   return t;
 }
 constexpr std::array<std::uint8_t, 256> kScan = make_scan_table();
-
-// Rejects overlongs, surrogates, code points above U+10FFFF and truncated
-// sequences (Unicode 15, table 3-7).
-bool valid_utf8(std::string_view s) noexcept {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const std::size_t n = s.size();
-  std::size_t i = 0;
-  while (i < n) {
-    const unsigned char c = p[i];
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t len;
-    unsigned char lo = 0x80, hi = 0xBF;  // bounds of the second byte
-    if (c >= 0xC2 && c <= 0xDF) {
-      len = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      len = 3;
-      if (c == 0xE0) lo = 0xA0;
-      if (c == 0xED) hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      len = 4;
-      if (c == 0xF0) lo = 0x90;
-      if (c == 0xF4) hi = 0x8F;
-    } else {
-      return false;
-    }
-    if (n - i < len) return false;
-    if (p[i + 1] < lo || p[i + 1] > hi) return false;
-    for (std::size_t k = 2; k < len; ++k)
-      if ((p[i + k] & 0xC0) != 0x80) return false;
-    i += len;
-  }
-  return true;
-}
 
 // Appends `src` with every byte a URI may not contain percent-encoded and
 // every valid %XX normalised (RFC 3986 6.2.2.1 and 6.2.2.2). Runs of safe
@@ -430,7 +395,7 @@ url_problem normalize_impl(std::string_view input, const base_view* base,
       input.compare(0, base->origin, base->dir.substr(0, base->origin)) == 0) {
     fast = detail::classify_path_and_query(input.substr(base->origin));
     if (fast == detail::path_class::non_ascii &&
-        !valid_utf8(input.substr(base->origin))) {
+        !detail::is_valid_utf8(input.substr(base->origin))) {
       fast = detail::path_class::other;  // the general path says why
     }
   }
@@ -468,7 +433,8 @@ url_problem normalize_general(std::string_view input, const base_view* base,
   std::uint8_t seen = 0;
   for (char c : input) seen |= kScan[static_cast<unsigned char>(c)];
   if (seen & kControl) return url_problem::control_character;
-  if ((seen & kHigh) && !valid_utf8(input)) return url_problem::invalid_utf8;
+  if ((seen & kHigh) && !detail::is_valid_utf8(input))
+    return url_problem::invalid_utf8;
 
   // RFC 3986 3.5: the first '#' starts the fragment, wherever it is.
   if (const std::size_t hash = input.find('#');
