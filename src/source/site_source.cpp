@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -20,11 +19,11 @@
 #include <vector>
 
 #include "detail/utf8.h"
-#include "sitemill/source/html_page.h"
+#include "sitemill/date/w3c_datetime.h"
 #include "sitemill/robots/robots_rules.h"
+#include "sitemill/source/html_page.h"
 #include "sitemill/source/state_db.h"
 #include "sitemill/url/url.h"
-#include "sitemill/date/w3c_datetime.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -84,50 +83,6 @@ void append_url_path(std::string& out, std::string_view path) {
     out.append(path.substr(i, n));
     i += n;
   }
-}
-
-// The path and query of a normalised absolute URL ("/a/b?c").
-std::string_view path_of_url(std::string_view url) noexcept {
-  const std::size_t scheme_end = url.find("://");
-  if (scheme_end == std::string_view::npos) return "/";
-  const std::size_t slash = url.find('/', scheme_end + 3);
-  return slash == std::string_view::npos ? std::string_view("/")
-                                         : url.substr(slash);
-}
-
-bool has_scheme(std::string_view ref) noexcept {
-  // RFC 3986 3.1: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
-  if (ref.empty() || !std::isalpha(static_cast<unsigned char>(ref[0]))) {
-    return false;
-  }
-  for (std::size_t i = 1; i < ref.size(); ++i) {
-    const auto c = static_cast<unsigned char>(ref[i]);
-    if (c == ':') return true;
-    if (!std::isalnum(c) && c != '+' && c != '-' && c != '.') return false;
-  }
-  return false;
-}
-
-// Resolves the reference `ref` against the normalised absolute URL `base`
-// (RFC 3986 5.2; dot segments are left for normalize_url() to remove).
-std::string resolve_reference(std::string_view base, std::string_view ref) {
-  if (has_scheme(ref)) return std::string(ref);
-  const std::size_t scheme_end = base.find("://");
-  const std::string_view scheme = base.substr(0, scheme_end + 1);  // "https:"
-  if (ref.starts_with("//")) return std::string(scheme) + std::string(ref);
-  const std::size_t path_start = base.find('/', scheme_end + 3);
-  const std::string_view origin = base.substr(0, path_start);
-  std::string_view path_query = path_start == std::string_view::npos
-                                    ? std::string_view("/")
-                                    : base.substr(path_start);
-  const std::string_view path = path_query.substr(0, path_query.find('?'));
-  if (ref.empty() || ref.front() == '#') return std::string(base);
-  if (ref.front() == '/') return std::string(origin) + std::string(ref);
-  if (ref.front() == '?') {
-    return std::string(origin) + std::string(path) + std::string(ref);
-  }
-  return std::string(origin) +
-         std::string(path.substr(0, path.rfind('/') + 1)) + std::string(ref);
 }
 
 // Days since 1970-01-01 to a civil date (Howard Hinnant's civil_from_days).
@@ -470,7 +425,7 @@ class site_reader final : public record_reader {
     if (normalizer_.normalize(loc_, url_) != url_problem::ok) return true;
 
     if (options_.honour_robots && robots_.size() != 0) {
-      const std::string_view target = path_of_url(url_);
+      const std::string_view target = url_.path_and_query();
       if (!robots_.allowed(target)) {
         return skip(out, "disallowed by robots.txt (" +
                              robots_.matching_rule(target) + ")");
@@ -498,16 +453,17 @@ class site_reader final : public record_reader {
       }
       if (options_.honour_canonical && facts.has_canonical &&
           !facts.canonical.empty()) {
-        std::string canonical;
+        normalized_url canonical;
         url_notes ignored;
-        const url_problem p = normalize_url(
-            resolve_reference(url_, facts.canonical), canonical, &ignored);
+        const url_problem p =
+            resolve_url(facts.canonical, url_, canonical, &ignored);
         if (p != url_problem::ok) {
           std::string message = "canonical link \"" + facts.canonical +
                                 "\" ignored: " + std::string(describe(p));
           notes_.push_back(note{out.line, std::move(message)});
-        } else if (canonical != url_) {
-          return skip(out, "canonical points to " + canonical);
+        } else if (canonical.href() != url_.href()) {
+          return skip(out,
+                      "canonical points to " + std::string(canonical.href()));
         }
       }
     } else if (content) {
@@ -525,7 +481,7 @@ class site_reader final : public record_reader {
         break;
       case lastmod_policy::content: {
         auto answer = options_.state->lastmod_for(
-            url_, hash, lastmod_from_unix_time(st.st_mtim.tv_sec));
+            url_.href(), hash, lastmod_from_unix_time(st.st_mtim.tv_sec));
         if (!answer) {
           error_ = std::move(answer).err().message;
           stack_.clear();
@@ -548,7 +504,8 @@ class site_reader final : public record_reader {
   std::vector<frame> stack_;
   std::uint64_t line_ = 0;
   // The current record's text (input_record holds views into these).
-  std::string loc_, url_, lastmod_, skipped_, problem_, bytes_;
+  std::string loc_, lastmod_, skipped_, problem_, bytes_;
+  normalized_url url_;
   std::string error_;
   std::vector<note> notes_;
 };
