@@ -3,7 +3,8 @@
 // The hot path is a URL that already starts with the base origin and has an
 // ASCII path: it costs one scan for control bytes, one prefix compare and a
 // table-driven copy. Everything else (scheme, authority, IDN, relative
-// resolution) takes the general path.
+// resolution) takes the general path. Both record where each component
+// begins as they write it, for normalized_url; nothing else splits a URL.
 #include "sitemill/url/url.h"
 
 #include <idn2.h>
