@@ -130,20 +130,10 @@ void print_json(const check_report& r) {
   std::fflush(stdout);
 }
 
-bool is_remote(const std::string& t) {
-  auto lower = [](std::string s) {
-    for (char& c : s)
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return s;
-  };
-  const std::string l = lower(t.substr(0, 8));
-  return l.starts_with("http://") || l.starts_with("https://");
-}
-
 int run_check(check_cli_options& o) {
   check_options& c = o.run;
   if (!o.sitemap_url.empty()) {
-    if (o.targets.size() != 1 || is_remote(o.targets[0])) {
+    if (o.targets.size() != 1 || has_http_scheme(o.targets[0])) {
       std::fprintf(stderr,
                    "sitemill check: --sitemap-url names where one local file "
                    "is served; give exactly one local target with it\n");

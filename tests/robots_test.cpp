@@ -243,6 +243,11 @@ TEST(Robots, ResolvesRelativeValuesAndReportsThem) {
        {"https://example.com/a/s.xml@1"},
        {"error robots-relative-sitemap 1:10"},
        "https://example.com/a/b/robots.txt"},
+      // RFC 3986 5.2.2: a query alone keeps the robots.txt's own path.
+      {"query-relative",
+       "Sitemap: ?map=1",
+       {"https://example.com/robots.txt?map=1@1"},
+       {"error robots-relative-sitemap 1:10"}},
       {"network-path keeps the robots.txt scheme",
        "Sitemap: //cdn.example.net/s.xml",
        {"https://cdn.example.net/s.xml@1"},

@@ -1,6 +1,7 @@
-// Tests for URL normalisation (RFC 3986) and the sitemaps.org location rule.
-// Every accepted case is also normalised a second time, with and without the
-// base, and must come back unchanged: normalisation is idempotent.
+// Tests for URL normalisation (RFC 3986), the components of a normalised URL
+// and the sitemaps.org location rule. Every accepted case is also normalised
+// a second time, with and without the base, and must come back unchanged
+// (normalisation is idempotent), and its components must fit together.
 #include "sitemill/url/url.h"
 
 #include <gtest/gtest.h>
@@ -23,7 +24,11 @@ namespace {
 
 using namespace std::literals;
 using sitemill::describe;
+using sitemill::has_http_scheme;
 using sitemill::normalize_url;
+using sitemill::normalized_url;
+using sitemill::percent_decode;
+using sitemill::resolve_url;
 using sitemill::url_normalizer;
 using sitemill::url_notes;
 using sitemill::url_problem;
@@ -35,8 +40,47 @@ url_normalizer Base(std::string_view base) {
   return n.has_value() ? std::move(n).value() : url_normalizer{};
 }
 
-// `in` normalises to `want` through `n`, and normalising `want` again (with
-// `n` and with no base at all) gives `want` back.
+// Every component of `u` as one string, to compare two URLs' components.
+std::string Components(const normalized_url& u) {
+  std::string s;
+  for (std::string_view part :
+       {u.href(), u.scheme(), u.host(), u.authority(), u.origin(), u.path(),
+        u.query(), u.path_and_query(), u.scope_directory()})
+    s.append(part).push_back('|');
+  s += std::to_string(u.port()) + (u.has_port() ? "+" : "-");
+  s += u.is_https() ? "s" : "";
+  return s;
+}
+
+// The components of a normalised URL fit together, whatever path made it.
+void ExpectConsistent(const normalized_url& u) {
+  SCOPED_TRACE(testing::Message() << "href \"" << u.href() << "\"");
+  const std::string_view href = u.href();
+  EXPECT_EQ(std::string(u.origin()) + std::string(u.path_and_query()), href);
+  EXPECT_EQ(std::string(u.path()) + std::string(u.query()), u.path_and_query());
+  EXPECT_EQ(std::string(u.scheme()) + "://" + std::string(u.authority()),
+            u.origin());
+  EXPECT_EQ(u.is_https(), u.scheme() == "https");
+  EXPECT_TRUE(u.scheme() == "http" || u.scheme() == "https");
+  EXPECT_EQ(u.authority(), u.has_port() ? std::string(u.host()) + ":" +
+                                              std::to_string(u.port())
+                                        : std::string(u.host()));
+  if (!u.has_port()) {
+    EXPECT_EQ(u.port(), u.is_https() ? 443 : 80);
+  }
+  EXPECT_FALSE(u.host().empty());
+  EXPECT_TRUE(u.path().starts_with('/'));
+  EXPECT_TRUE(u.query().empty() || u.query().starts_with('?'));
+  EXPECT_TRUE(href.starts_with(u.scope_directory()));
+  EXPECT_TRUE(u.scope_directory().ends_with('/'));
+  EXPECT_TRUE(u.scope_directory().starts_with(u.origin()));
+  EXPECT_TRUE(within_scope(u, u));
+}
+
+// `in` normalises to `want` through `n`, into a string and into a
+// normalized_url whose components fit together; normalising `want` again
+// (with `n` and with no base at all) gives `want` back, with the same
+// components.
 void Accepts(const url_normalizer& n, std::string_view in,
              std::string_view want) {
   SCOPED_TRACE(testing::Message()
@@ -50,6 +94,16 @@ void Accepts(const url_normalizer& n, std::string_view in,
   EXPECT_EQ(again, first);
   EXPECT_EQ(normalize_url(first, again), url_problem::ok);
   EXPECT_EQ(again, first);
+
+  normalized_url url;
+  ASSERT_EQ(n.normalize(in, url), url_problem::ok);
+  EXPECT_EQ(url.href(), want);
+  ExpectConsistent(url);
+  normalized_url reread;
+  ASSERT_EQ(normalize_url(first, reread), url_problem::ok);
+  EXPECT_EQ(Components(reread), Components(url));
+  ASSERT_EQ(n.normalize(first, reread), url_problem::ok);
+  EXPECT_EQ(Components(reread), Components(url));
 }
 
 // With no base, the free function and a base-less normalizer must agree.
@@ -65,12 +119,25 @@ void Rejects(const url_normalizer& n, std::string_view in, url_problem want) {
   EXPECT_EQ(n.normalize(in, out), want)
       << "base \"" << n.base() << "\", input \"" << in << "\", out \"" << out
       << "\"";
+  normalized_url url;
+  EXPECT_EQ(n.normalize(in, url), want) << in;
+  EXPECT_EQ(url.empty(), want != url_problem::ok) << in;
 }
 
 void Rejects(std::string_view in, url_problem want) {
   Rejects(url_normalizer{}, in, want);
   std::string out;
   EXPECT_EQ(normalize_url(in, out), want) << in;
+  normalized_url url;
+  EXPECT_EQ(normalize_url(in, url), want) << in;
+  EXPECT_EQ(url.empty(), want != url_problem::ok) << in;
+}
+
+// `s`, which must normalise, as a normalized_url.
+normalized_url Url(std::string_view s) {
+  normalized_url u;
+  EXPECT_EQ(normalize_url(s, u), url_problem::ok) << s;
+  return u;
 }
 
 struct Case {
@@ -716,7 +783,9 @@ TEST(Url, FastPathAgreesWithGeneralPath) {
 }
 
 // sitemaps.org 1.6 and checklist D.31: the directory comes from the path;
-// a '/' in the query does not count.
+// a '/' in the query does not count. Scopes are normalised first (a
+// fragment goes, an empty path becomes "/"); one that does not normalise is
+// empty and holds nothing.
 TEST(Url, WithinScopeUsesTheDirectoryOfTheScopePath) {
   struct {
     std::string_view url;
@@ -747,9 +816,244 @@ TEST(Url, WithinScopeUsesTheDirectoryOfTheScopePath) {
       {"https://example.com:80/a", "https://example.com", false},
       {"https://example.com/a", "not a url", false},
   };
+  for (const auto& c : cases) {
+    normalized_url url, scope;
+    ASSERT_EQ(normalize_url(c.url, url), url_problem::ok) << c.url;
+    (void)normalize_url(c.scope, scope);
+    EXPECT_EQ(within_scope(url, scope), c.want) << c.url << " in " << c.scope;
+  }
+  EXPECT_FALSE(within_scope(normalized_url{}, Url("https://example.com/")));
+}
+
+// Every accessor on each shape of URL (ada's url_aggregator tests, for the
+// components sitemill uses).
+TEST(Url, GivesEachComponentOfANormalisedUrl) {
+  struct Row {
+    std::string_view in, href, scheme, host;
+    std::uint16_t port;
+    bool has_port;
+    std::string_view origin, path, query, scope_directory;
+  };
+  const Row rows[] = {
+      // plain
+      {"https://example.com/a/b.html", "https://example.com/a/b.html", "https",
+       "example.com", 443, false, "https://example.com", "/a/b.html", "",
+       "https://example.com/a/"},
+      // a port
+      {"http://example.com:8080/s.xml", "http://example.com:8080/s.xml", "http",
+       "example.com", 8080, true, "http://example.com:8080", "/s.xml", "",
+       "http://example.com:8080/"},
+      // the default port, dropped
+      {"HTTPS://Example.com:443/x", "https://example.com/x", "https",
+       "example.com", 443, false, "https://example.com", "/x", "",
+       "https://example.com/"},
+      {"http://example.com:80/x", "http://example.com/x", "http", "example.com",
+       80, false, "http://example.com", "/x", "", "http://example.com/"},
+      // IPv6, with and without a port
+      {"http://[2001:DB8::1]/a/", "http://[2001:db8::1]/a/", "http",
+       "[2001:db8::1]", 80, false, "http://[2001:db8::1]", "/a/", "",
+       "http://[2001:db8::1]/a/"},
+      {"https://[::1]:8443/a/b?c", "https://[::1]:8443/a/b?c", "https", "[::1]",
+       8443, true, "https://[::1]:8443", "/a/b", "?c", "https://[::1]:8443/a/"},
+      // IDN
+      {"https://bücher.example/ü", "https://xn--bcher-kva.example/%C3%BC",
+       "https", "xn--bcher-kva.example", 443, false,
+       "https://xn--bcher-kva.example", "/%C3%BC", "",
+       "https://xn--bcher-kva.example/"},
+      // a query, one with '/' in it, an empty one
+      {"https://example.com/c/s.xml?x=/y/z",
+       "https://example.com/c/s.xml?x=/y/z", "https", "example.com", 443, false,
+       "https://example.com", "/c/s.xml", "?x=/y/z", "https://example.com/c/"},
+      {"https://example.com/p?", "https://example.com/p?", "https",
+       "example.com", 443, false, "https://example.com", "/p", "?",
+       "https://example.com/"},
+      // no path
+      {"https://example.com", "https://example.com/", "https", "example.com",
+       443, false, "https://example.com", "/", "", "https://example.com/"},
+      {"http://example.com:81?q", "http://example.com:81/?q", "http",
+       "example.com", 81, true, "http://example.com:81", "/", "?q",
+       "http://example.com:81/"},
+      // a trailing dot in the host, kept
+      {"http://example.com.:8080/", "http://example.com.:8080/", "http",
+       "example.com.", 8080, true, "http://example.com.:8080", "/", "",
+       "http://example.com.:8080/"},
+      // IPv4
+      {"http://192.0.2.1/a", "http://192.0.2.1/a", "http", "192.0.2.1", 80,
+       false, "http://192.0.2.1", "/a", "", "http://192.0.2.1/"},
+  };
+  for (const Row& r : rows) {
+    SCOPED_TRACE(r.in);
+    normalized_url u;
+    ASSERT_EQ(normalize_url(r.in, u), url_problem::ok);
+    EXPECT_EQ(u.href(), r.href);
+    EXPECT_EQ(u.scheme(), r.scheme);
+    EXPECT_EQ(u.is_https(), r.scheme == "https");
+    EXPECT_EQ(u.host(), r.host);
+    EXPECT_EQ(u.port(), r.port);
+    EXPECT_EQ(u.has_port(), r.has_port);
+    EXPECT_EQ(u.origin(), r.origin);
+    EXPECT_EQ(u.authority(), r.origin.substr(r.scheme.size() + 3));
+    EXPECT_EQ(u.path(), r.path);
+    EXPECT_EQ(u.query(), r.query);
+    EXPECT_EQ(u.path_and_query(), r.href.substr(r.origin.size()));
+    EXPECT_EQ(u.scope_directory(), r.scope_directory);
+    ExpectConsistent(u);
+  }
+}
+
+// The origin fast path knows the components from its base instead of
+// writing them; they must be the ones the general path writes.
+TEST(Url, GivesTheSameComponentsOnTheFastPath) {
+  const std::string_view origins[] = {"https://www.example.com",
+                                      "http://example.com:8080",
+                                      "https://[2001:db8::1]"};
+  const std::string_view rests[] = {
+      "/", "/a/b.html", "/a?b=/c", "/?", "/\xC3\xBC?q=\xC3\xBC", "/x/y/"};
+  for (std::string_view origin : origins) {
+    const url_normalizer n = Base(std::string(origin) + "/");
+    for (std::string_view rest : rests) {
+      const std::string in = std::string(origin) + std::string(rest);
+      SCOPED_TRACE(in);
+      normalized_url fast, general;
+      ASSERT_EQ(n.normalize(in, fast), url_problem::ok);
+      ASSERT_EQ(normalize_url(in, general), url_problem::ok);
+      EXPECT_EQ(Components(fast), Components(general));
+      ExpectConsistent(fast);
+    }
+  }
+}
+
+TEST(Url, LeavesAFailedUrlEmpty) {
+  normalized_url u = Url("https://example.com:8080/a?b");
+  ASSERT_FALSE(u.empty());
+  EXPECT_EQ(normalize_url("ftp://example.com/", u), url_problem::not_http);
+  EXPECT_TRUE(u.empty());
+  EXPECT_EQ(Components(u), "|||||||||0-");
+  const url_normalizer n = Base("https://example.com/a/");
+  u = Url("https://example.com/a/b");
+  EXPECT_EQ(n.normalize("https://example.com/b", u), url_problem::outside_base);
+  EXPECT_TRUE(u.empty());
+  EXPECT_EQ(Components(normalized_url{}), "|||||||||0-");
+}
+
+TEST(Url, ReusesTheBufferOfANormalizedUrl) {
+  normalized_url u;
+  ASSERT_EQ(normalize_url("https://example.com/" + std::string(1000, 'a'), u),
+            url_problem::ok);
+  const char* const buffer = u.href().data();
+  const url_normalizer n = Base("https://www.example.com/");
+  for (std::string_view in :
+       {"https://www.example.com/fast", "x/../general", "/\xC3\xBC",
+        "ftp://refused/", "HTTP://Example.COM/a b/./c?q#f"}) {
+    (void)n.normalize(in, u);
+    if (!u.empty()) {
+      EXPECT_EQ(u.href().data(), buffer) << in;
+    }
+  }
+  ASSERT_EQ(normalize_url("https://example.com/again", u), url_problem::ok);
+  EXPECT_EQ(u.href().data(), buffer);
+}
+
+// RFC 3986 5.4 against a full base URL, "d;p?q" and all: resolve_url is a
+// browser's resolution, with no location rule. (The host is longer than
+// RFC's "a" so results reach 12 characters.)
+TEST(Url, ResolvesRfc3986ExamplesAgainstAFullUrl) {
+  const normalized_url base = Url("http://a.example/b/c/d;p?q");
+  const Case cases[] = {
+      {"g", "http://a.example/b/c/g"},
+      {"./g", "http://a.example/b/c/g"},
+      {"g/", "http://a.example/b/c/g/"},
+      {"/g", "http://a.example/g"},
+      {"//g.example", "http://g.example/"},
+      {"?y", "http://a.example/b/c/d;p?y"},
+      {"g?y", "http://a.example/b/c/g?y"},
+      {"#s", "http://a.example/b/c/d;p?q"},
+      {"g#s", "http://a.example/b/c/g"},
+      {";x", "http://a.example/b/c/;x"},
+      {".", "http://a.example/b/c/"},
+      {"..", "http://a.example/b/"},
+      {"../g", "http://a.example/b/g"},
+      {"../..", "http://a.example/"},
+      {"../../g", "http://a.example/g"},
+      {"../../../g", "http://a.example/g"},
+      {"/./g", "http://a.example/g"},
+      {"g;x=1/../y", "http://a.example/b/c/y"},
+      {"  g  ", "http://a.example/b/c/g"},
+      {"https://other.example/x", "https://other.example/x"},
+      {"http://a.example/b/c/z", "http://a.example/b/c/z"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.in);
+    normalized_url out;
+    url_notes notes;
+    ASSERT_EQ(resolve_url(c.in, base, out, &notes), url_problem::ok);
+    EXPECT_EQ(out.href(), c.want);
+    EXPECT_EQ(notes.fragment_removed, c.in.find('#') != std::string_view::npos);
+    ExpectConsistent(out);
+  }
+  const Refusal refused[] = {
+      {"", url_problem::empty},
+      {"g:h", url_problem::not_http},
+      {"http:g", url_problem::bad_host},
+      {"//g", url_problem::too_short},
+      {"//user@a.example/", url_problem::has_credentials},
+  };
+  for (const Refusal& r : refused) {
+    normalized_url out = Url("https://left.example/over");
+    EXPECT_EQ(resolve_url(r.in, base, out), r.want) << r.in;
+    EXPECT_TRUE(out.empty()) << r.in;
+  }
+}
+
+TEST(Url, ResolvesIntoItsOwnBaseAndWithoutOne) {
+  normalized_url u = Url("https://example.com/a/b.html?x");
+  ASSERT_EQ(resolve_url("c.html", u, u), url_problem::ok);
+  EXPECT_EQ(u.href(), "https://example.com/a/c.html");
+  normalized_url out;
+  EXPECT_EQ(resolve_url("c.html", normalized_url{}, out),
+            url_problem::relative_without_base);
+  ASSERT_EQ(resolve_url("HTTPS://Example.com/z", normalized_url{}, out),
+            url_problem::ok);
+  EXPECT_EQ(out.href(), "https://example.com/z");
+}
+
+TEST(Url, HasHttpSchemeIgnoresCaseButNotSpacing) {
+  const struct {
+    std::string_view text;
+    bool want;
+  } cases[] = {
+      {"http://x", true},   {"https://x", true},  {"HTTP://X", true},
+      {"HTTPS://X", true},  {"Https://x", true},  {"hTTp://x", true},
+      {"http://", true},    {" http://x", false}, {"http:/x", false},
+      {"http:x", false},    {"https:", false},    {"ftp://x", false},
+      {"httpx://x", false}, {"/http://x", false}, {"", false},
+  };
   for (const auto& c : cases)
-    EXPECT_EQ(within_scope(c.url, c.scope), c.want)
-        << c.url << " in " << c.scope;
+    EXPECT_EQ(has_http_scheme(c.text), c.want) << c.text;
+}
+
+// RFC 3986 2.1: "%" HEXDIG HEXDIG, either case; anything else stays.
+TEST(Url, PercentDecodeDecodesEveryValidEscapeOnly) {
+  const struct {
+    std::string_view in, out;
+  } cases[] = {
+      {"a%20b", "a b"},
+      {"%2F", "/"},
+      {"%2f", "/"},
+      {"%C3%BC", "\xC3\xBC"},
+      {"%", "%"},
+      {"100%", "100%"},
+      {"%4", "%4"},
+      {"%4G", "%4G"},
+      {"%%41", "%A"},
+      {"%ZZ%41", "%ZZA"},
+      {"%00", "\0"sv},
+      {"%252F", "%2F"},
+      {"", ""},
+      {"plain", "plain"},
+      {"%41%42%4", "AB%4"},
+  };
+  for (const auto& c : cases) EXPECT_EQ(percent_decode(c.in), c.out) << c.in;
 }
 
 TEST(Url, WithBaseNormalisesTheBaseToADirectory) {

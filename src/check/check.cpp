@@ -50,12 +50,6 @@ std::string quote_text(std::string_view s) {
   return out;
 }
 
-bool is_http_url(std::string_view s) {
-  s = detail::trim(s);
-  return detail::istarts_with(s, "http://") ||
-         detail::istarts_with(s, "https://");
-}
-
 // "ftp://...", "file:/..." and the like: a scheme that is not a path.
 bool has_other_scheme(std::string_view s) {
   const std::size_t colon = s.find(':');
@@ -67,63 +61,27 @@ bool has_other_scheme(std::string_view s) {
                               c == '.'))))
       return false;
   }
-  return s.substr(colon).starts_with("://") ||
-         s.substr(colon).starts_with(":/");
-}
-
-// "https://example.com:8080" of a normalised URL.
-std::string_view origin_of(std::string_view url) {
-  const std::size_t sep = url.find("://");
-  if (sep == std::string_view::npos) return url;
-  return url.substr(0, std::min(url.find_first_of("/?#", sep + 3), url.size()));
-}
-
-std::string_view path_and_query(std::string_view url) {
-  return url.substr(origin_of(url).size());
-}
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-std::string percent_decode(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    int hi, lo;
-    if (s[i] == '%' && i + 2 < s.size() && (hi = hex_value(s[i + 1])) >= 0 &&
-        (lo = hex_value(s[i + 2])) >= 0) {
-      out += static_cast<char>(hi * 16 + lo);
-      i += 2;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
+  return s.substr(colon).starts_with(":/");  // "://" included
 }
 
 // The local file a local index's child is expected at: the child URL's path
 // below the index's URL when that is known and the child is under it, else
 // the last segment of the child's path, in the index's directory. Empty when
-// the URL names no file (it ends with '/').
+// the URL names no file (it ends with '/'). Either URL may be empty.
 std::string local_child_path(const std::string& index_path,
-                             std::string_view index_url,
-                             std::string_view child_url,
+                             const normalized_url& index_url,
+                             const normalized_url& child_url,
                              std::string_view child_loc) {
   // An index in the working directory (or stdin) has its children there,
   // named as they are, without "./".
   const fs::path dir =
       index_path == "-" ? fs::path() : fs::path(index_path).parent_path();
   std::string_view rel;
-  if (!index_url.empty() && !child_url.empty() &&
-      within_scope(child_url, index_url)) {
-    rel = child_url.substr(detail::scope_directory(index_url).size());
+  if (within_scope(child_url, index_url)) {
+    rel = child_url.href().substr(index_url.scope_directory().size());
   } else {
     std::string_view p =
-        child_url.empty() ? detail::trim(child_loc) : path_and_query(child_url);
+        child_url.empty() ? detail::trim(child_loc) : child_url.path();
     p = p.substr(0, std::min(p.find_first_of("?#"), p.size()));
     rel =
         p.substr(p.rfind('/') == std::string_view::npos ? 0 : p.rfind('/') + 1);
@@ -225,21 +183,20 @@ class checker {
   void check_target(const std::string& target) {
     job j;
     j.source = target;
-    if (is_http_url(target)) {
-      std::string url;
+    if (has_http_scheme(detail::trim(target))) {
+      normalized_url url;
       const url_problem p = normalize_url(target, url);
       if (p != url_problem::ok) {
         fail(j, failure{"bad-target", "not a URL that can be fetched: " +
                                           std::string(describe(p))});
         return;
       }
-      const std::string_view rest = path_and_query(url);
-      if (rest == "/") {
+      if (url.path_and_query() == "/") {
         check_site(target, url);
         return;
       }
       j.remote = true;
-      j.url = std::move(url);
+      j.url = std::string(url.href());
       j.scope_origin = "directory of the sitemap's URL";
       check_document(j);
       return;
@@ -263,8 +220,8 @@ class checker {
   }
 
   // A site: its robots.txt's Sitemap: lines, or /sitemap.xml without any.
-  void check_site(const std::string& target, const std::string& site) {
-    const std::string origin(origin_of(site));
+  void check_site(const std::string& target, const normalized_url& site) {
+    const std::string origin(site.origin());
     const std::string robots_url = origin + "/robots.txt";
     job robots;
     robots.source = robots_url;
@@ -333,7 +290,11 @@ class checker {
     }
     rep.urls = found.sitemaps.size();
 
-    std::string robots_site = std::string(origin_of(where)) + "/";
+    // The origin that answered, after redirects, is the site's.
+    normalized_url answered;
+    if (normalize_url(where, answered) != url_problem::ok)
+      (void)normalize_url(robots_url, answered);
+    const std::string robots_site = std::string(answered.origin()) + "/";
     std::vector<job> children;
     if (found.sitemaps.empty()) {
       job c;
@@ -350,10 +311,12 @@ class checker {
       c.source = s.url;
       c.depth = 1;
       c.from = listing{&diags, robots_url, s.url, s.line, 0, false};
-      if (normalize_url(s.url, c.url) != url_problem::ok) continue;  // reported
+      normalized_url url;
+      if (normalize_url(s.url, url) != url_problem::ok) continue;  // reported
+      c.url = std::string(url.href());
       c.remote = true;
       c.scope_origin = "directory of the sitemap's URL";
-      if (origin_of(c.url) != origin_of(robots_site)) {
+      if (url.origin() != answered.origin()) {
         c.cross_submit = robots_site;
         c.scope_origin =
             "site whose robots.txt names this sitemap (a cross-submit: its "
@@ -440,8 +403,11 @@ class checker {
                 " redirect(s); search engines follow redirects, but the "
                 "sitemap's location is the URL that answered");
         effective = std::move(e);
-        if (!j.cross_submit && detail::scope_directory(effective) !=
-                                   detail::scope_directory(j.url))
+        normalized_url before, after;
+        (void)normalize_url(j.url, before);
+        (void)normalize_url(effective, after);
+        if (!j.cross_submit &&
+            after.scope_directory() != before.scope_directory())
           recheck_location(effective, *ctx, got.summary);
       }
       note_content_type(got.response, got.summary, *ctx);
@@ -470,6 +436,8 @@ class checker {
     std::vector<detail::child_ref> children = std::move(ctx.children());
     ctx.children().clear();
     std::unordered_set<std::string> listed;  // repeats are "duplicate-url"
+    normalized_url index_at;  // stays empty for a local index without a URL
+    (void)normalize_url(index_url, index_at);
     for (const detail::child_ref& c : children) {
       if (stopped_) break;
       if (!listed.insert(c.loc).second) continue;
@@ -478,16 +446,15 @@ class checker {
       child.cross_submit = index.cross_submit;
       child.from = listing{&ctx.diagnostics(), index.source, c.loc, c.line,
                            c.column,           false};
-      std::string url;
-      url_problem p = normalize_url(c.loc, url);
-      if (p == url_problem::relative_without_base && !index_url.empty()) {
+      normalized_url child_at;
+      url_problem p = normalize_url(c.loc, child_at);
+      if (p == url_problem::relative_without_base && !index_at.empty()) {
         // Reported by the parser as not absolute; followed as a browser
         // would resolve it, so the rest of the tree is still checked.
-        auto base =
-            url_normalizer::with_base(detail::scope_directory(index_url));
-        if (base) p = base->normalize(c.loc, url);
+        auto base = url_normalizer::with_base(index_at.scope_directory());
+        if (base) p = base->normalize(c.loc, child_at);
       }
-      if (p != url_problem::ok) url.clear();
+      std::string url(p == url_problem::ok ? child_at.href() : "");
 
       if (index.remote) {
         if (url.empty()) continue;  // the parser reported the <loc>
@@ -503,7 +470,8 @@ class checker {
         child.source = child.url;
         child.scope_origin = "directory of the sitemap's URL";
       } else {
-        std::string path = local_child_path(index.path, index.url, url, c.loc);
+        std::string path =
+            local_child_path(index.path, index_at, child_at, c.loc);
         if (!path.empty() && is_regular_file(path)) {
           child.path = std::move(path);
           child.source = child.path;
@@ -644,8 +612,8 @@ class checker {
     struct location_pass final : parse_handler {
       explicit location_pass(std::size_t max) : found(max) {}
       diagnostic_list found;
-      std::string scope;
-      std::string buffer;
+      normalized_url scope;
+      normalized_url buffer;
       void on_entry(const parsed_entry& e) override {
         if (e.loc.present)
           detail::check_location(detail::trim(e.loc.text), e.loc.line,
@@ -655,7 +623,7 @@ class checker {
                                  buffer, found);
       }
     } pass(options_.max_listed_per_code);
-    pass.scope = effective;
+    (void)normalize_url(effective, pass.scope);
     parse_options po = options_.parse;
     po.schema_checks = false;
     sitemap_parser parser(pass, po);

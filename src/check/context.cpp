@@ -252,7 +252,11 @@ std::string_view host_of(std::string_view url, std::string& buffer) {
 context_checker::context_checker(context_settings settings)
     : settings_(std::move(settings)),
       diagnostics_(settings_.max_listed_per_code),
-      seen_(max_fingerprints) {}
+      seen_(max_fingerprints) {
+  // Read once, not per entry; a scope that does not normalise stays empty,
+  // and nothing is within an empty scope.
+  if (settings_.scope) (void)normalize_url(*settings_.scope, scope_url_);
+}
 
 void context_checker::on_document(document_kind kind) { kind_ = kind; }
 
@@ -269,7 +273,7 @@ void context_checker::on_entry(const parsed_entry& e) {
   check_host(loc, e);
   if (settings_.scope && !(settings_.waive_scope_for_index &&
                            kind_ == document_kind::sitemapindex))
-    check_location(loc, e.loc.line, e.loc.column, *settings_.scope,
+    check_location(loc, e.loc.line, e.loc.column, scope_url_,
                    settings_.scope_origin, normalized_, diagnostics_);
 
   check_duplicate();
@@ -336,30 +340,16 @@ void context_checker::check_host(std::string_view loc, const parsed_entry& e) {
       });
 }
 
-std::string_view scope_directory(std::string_view url) noexcept {
-  const std::size_t sep = url.find("://");
-  if (sep == std::string_view::npos) return url;
-  const std::size_t path = url.find_first_of("/?#", sep + 3);
-  if (path == std::string_view::npos || url[path] != '/') {
-    return url.substr(0, path == std::string_view::npos ? url.size() : path);
-  }
-  std::size_t path_end = url.find_first_of("?#", path);
-  if (path_end == std::string_view::npos) path_end = url.size();
-  return url.substr(0, url.rfind('/', path_end - 1) + 1);
-}
-
 void check_location(std::string_view loc, std::uint64_t line,
-                    std::uint64_t column, std::string_view scope,
-                    std::string_view scope_origin, std::string& buffer,
+                    std::uint64_t column, const normalized_url& scope,
+                    std::string_view scope_origin, normalized_url& buffer,
                     diagnostic_list& out) {
   // Only a URL that normalises can be compared; the parser reports the rest.
   if (normalize_url(loc, buffer) != url_problem::ok) return;
   if (within_scope(buffer, scope)) return;
   out.add_lazy(severity::error, "outside-location", line, column, [&] {
-    std::string_view dir = scope_directory(scope);
-    std::string m =
-        "URL " + quote_text(loc) + " is outside " + std::string(dir);
-    if (dir.empty() || dir.back() != '/') m += '/';
+    std::string m = "URL " + quote_text(loc) + " is outside " +
+                    std::string(scope.scope_directory());
     m += ", the ";
     m += scope_origin;
     m += ": search engines drop URLs that are not on the same scheme, host "

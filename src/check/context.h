@@ -16,6 +16,7 @@
 #include "sitemill/check/check.h"
 #include "sitemill/diagnostic.h"
 #include "sitemill/parse/sitemap_parser.h"
+#include "sitemill/url/url.h"
 
 namespace sitemill::detail {
 
@@ -180,24 +181,20 @@ class context_checker final : public parse_handler {
   document_kind kind_ = document_kind::unknown;
   std::string first_host_;
   std::uint64_t first_host_line_ = 0;
-  std::string host_buffer_;  // reused buffer
-  std::string normalized_;   // reused buffer
+  std::string host_buffer_;    // reused buffer
+  normalized_url scope_url_;   // settings_.scope with its components
+  normalized_url normalized_;  // reused buffer
   std::vector<child_ref> children_;
 };
 
 /// The location rule for one entry: adds "outside-location" to `out` when
-/// `loc` normalises and is not within `scope` (a normalised URL; see
-/// within_scope()). `scope_origin` ends the message ("directory of the
-/// sitemap's URL"). `buffer` is scratch space, reused across calls.
+/// `loc` normalises and is not within `scope` (see within_scope()).
+/// `scope_origin` ends the message ("directory of the sitemap's URL").
+/// `buffer` is scratch space, reused across calls.
 void check_location(std::string_view loc, std::uint64_t line,
-                    std::uint64_t column, std::string_view scope,
-                    std::string_view scope_origin, std::string& buffer,
+                    std::uint64_t column, const normalized_url& scope,
+                    std::string_view scope_origin, normalized_url& buffer,
                     diagnostic_list& out);
-
-/// "https://example.com/catalog/" for "https://example.com/catalog/s.xml?x=/":
-/// the scheme, authority and path up to its last '/', which is what the
-/// location rule compares. `url` must be normalised.
-std::string_view scope_directory(std::string_view url) noexcept;
 
 /// The host of an absolute http(s) URL, lowercased, without credentials or
 /// port; empty when `url` is not one. Cheap enough for every entry of a

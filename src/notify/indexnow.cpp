@@ -34,27 +34,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-/// The parts of a normalised absolute URL that the host and directory rules
-/// compare: "https://Host:8080/a/b.txt?q" -> authority "host:8080", path
-/// "/a/b.txt".
-struct url_parts {
-  std::string_view authority;
-  std::string_view path;
-};
-
-url_parts split(std::string_view url) noexcept {
-  url_parts parts;
-  const std::size_t scheme_end = url.find("://");
-  if (scheme_end == std::string_view::npos) return parts;
-  const std::size_t start = scheme_end + 3;
-  const std::size_t path_begin =
-      std::min(url.find_first_of("/?", start), url.size());
-  parts.authority = url.substr(start, path_begin - start);
-  const std::size_t query = std::min(url.find('?', path_begin), url.size());
-  parts.path = url.substr(path_begin, query - path_begin);
-  return parts;
-}
-
 std::string in_quotes(std::string_view s) {
   std::string out = "\"";
   detail::append_printable(out, s);
@@ -241,42 +220,42 @@ result<indexnow_report> plan_indexnow(const std::vector<std::string>& urls,
   std::string key_dir;  // the key location's directory path, "/" when none
   const bool has_key_location = !options.key_location.empty();
   if (has_key_location) {
-    if (const url_problem p =
-            normalize_url(options.key_location, report.key_location);
+    normalized_url key_url;
+    if (const url_problem p = normalize_url(options.key_location, key_url);
         p != url_problem::ok) {
       return error{"key location " + in_quotes(options.key_location) + ": " +
                    std::string(describe(p))};
     }
-    const url_parts parts = split(report.key_location);
-    report.host = std::string(parts.authority);
-    key_dir = std::string(parts.path.substr(0, parts.path.rfind('/') + 1));
+    report.key_location = key_url.href();
+    report.host = std::string(key_url.authority());
+    key_dir =
+        std::string(key_url.scope_directory().substr(key_url.origin().size()));
   }
 
   report.urls = urls.size();
   std::vector<std::string> accepted;
   std::unordered_set<std::string> seen;
-  std::string url;
-  std::string_view scheme = "https";  // of the first URL, for the key's URL
+  normalized_url url;
+  std::string origin;  // of the first URL, where the key file is
   for (const std::string& given : urls) {
     const url_problem p = normalize_url(given, url);
     if (p != url_problem::ok) {
       report.rejected.push_back({given, std::string(describe(p))});
       continue;
     }
-    const url_parts parts = split(url);
     if (report.host.empty()) {
-      report.host = std::string(parts.authority);
-      scheme = url.starts_with("http:") ? "http" : "https";
+      report.host = std::string(url.authority());
+      origin = url.origin();
     }
-    if (parts.authority != report.host) {
+    if (url.authority() != report.host) {
       report.rejected.push_back(
-          {given, "on host " + std::string(parts.authority) + ", not " +
+          {given, "on host " + std::string(url.authority()) + ", not " +
                       report.host +
                       ": one submission names one host, the one its key "
                       "vouches for"});
       continue;
     }
-    if (has_key_location && !parts.path.starts_with(key_dir)) {
+    if (has_key_location && !url.path().starts_with(key_dir)) {
       report.rejected.push_back(
           {given, "outside " + key_dir +
                       ", the directory of the key location " +
@@ -285,15 +264,14 @@ result<indexnow_report> plan_indexnow(const std::vector<std::string>& urls,
                       "in its own directory and below"});
       continue;
     }
-    if (!seen.insert(url).second) {
+    if (!seen.emplace(url.href()).second) {
       ++report.duplicates;
       continue;
     }
-    accepted.push_back(url);
+    accepted.emplace_back(url.href());
   }
   if (!has_key_location && !report.host.empty()) {
-    report.key_location =
-        std::string(scheme) + "://" + report.host + "/" + options.key + ".txt";
+    report.key_location = origin + "/" + options.key + ".txt";
   }
 
   for (std::size_t begin = 0; begin < accepted.size();

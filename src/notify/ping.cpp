@@ -51,8 +51,8 @@ std::string encode_query_value(std::string_view value) {
 
 result<std::string> ping_request_url(std::string_view endpoint,
                                      std::string_view sitemap_url) {
-  std::string request;
-  if (const url_problem p = normalize_url(endpoint, request);
+  normalized_url endpoint_url;
+  if (const url_problem p = normalize_url(endpoint, endpoint_url);
       p != url_problem::ok) {
     return error{"ping endpoint " + in_quotes(endpoint) + ": " +
                  std::string(describe(p))};
@@ -65,10 +65,11 @@ result<std::string> ping_request_url(std::string_view endpoint,
   }
   // An endpoint whose query ends in '?' or '&' is ready for the next
   // parameter already.
-  const std::size_t query = request.find('?');
-  if (query == std::string::npos) {
+  std::string request(endpoint_url.href());
+  const std::string_view query = endpoint_url.query();
+  if (query.empty()) {
     request.push_back('?');
-  } else if (request.back() != '?' && request.back() != '&') {
+  } else if (!query.ends_with('?') && !query.ends_with('&')) {
     request.push_back('&');
   }
   request.append("sitemap=");

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "detail/text.h"
+#include "detail/utf8.h"
 #include "parse/value_checks.h"
 
 namespace sitemill::detail {
@@ -12,37 +13,6 @@ namespace {
 
 // A NUL this early means a binary file (an image, a zip, UTF-16), not text.
 constexpr std::size_t binary_probe = 1024;
-
-bool valid_utf8(std::string_view s) noexcept {
-  auto b = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const unsigned char c = b(i);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t n = 0;
-    if (c >= 0xC2 && c <= 0xDF) {
-      n = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      n = 3;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      n = 4;
-    } else {
-      return false;
-    }
-    if (i + n > s.size()) return false;
-    for (std::size_t k = 1; k < n; ++k)
-      if ((b(i + k) & 0xC0) != 0x80) return false;
-    if (c == 0xE0 && b(i + 1) < 0xA0) return false;   // overlong
-    if (c == 0xED && b(i + 1) >= 0xA0) return false;  // surrogate
-    if (c == 0xF0 && b(i + 1) < 0x90) return false;   // overlong
-    if (c == 0xF4 && b(i + 1) >= 0x90) return false;  // beyond U+10FFFF
-    i += n;
-  }
-  return true;
-}
 
 // "scheme://...", or "http:"/"https:" with the slashes wrong (still a URL
 // attempt, which check_loc explains better than "not a URL").
@@ -123,7 +93,7 @@ void text_reader::end_line() {
                     " is longer than 65,536 bytes; "
                     "a URL must have fewer than 2,048 characters (the line is "
                     "skipped)");
-  } else if (!valid_utf8(text)) {
+  } else if (!is_valid_utf8(text)) {
     doc_.report(doc_code::invalid_utf8, at,
                 "line " + with_commas(number) +
                     " has bytes that are not UTF-8: save the file as UTF-8 "

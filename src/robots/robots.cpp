@@ -32,7 +32,6 @@
 namespace sitemill {
 namespace {
 
-using detail::istarts_with;
 
 std::string quoted(std::string_view s) {
   std::string out = "\"";
@@ -41,42 +40,18 @@ std::string quoted(std::string_view s) {
   return out;
 }
 
-/// Resolves a relative reference against the normalised absolute `base`
-/// (RFC 3986 5.2.2, with the dot segments left for normalize_url to
-/// remove). `base` is "scheme://authority/path[?query]".
-std::string resolve(std::string_view ref, std::string_view base) {
-  const std::size_t scheme_end = base.find("://");
-  const std::size_t path_begin = base.find('/', scheme_end + 3);
-  const std::string_view origin = base.substr(0, path_begin);
-  const std::string_view path = base.substr(0, base.find('?'));
-  std::string out;
-  if (ref.starts_with("//")) {
-    out.assign(base.substr(0, scheme_end + 1));  // "https:"
-  } else if (ref.starts_with("/")) {
-    out.assign(origin);
-  } else if (ref.starts_with("?")) {
-    out.assign(path);
-  } else {
-    out.assign(path.substr(0, path.rfind('/') + 1));  // the directory
-  }
-  out.append(ref);
-  return out;
-}
-
 class sitemap_finder final : public detail::robots_handler {
  public:
   explicit sitemap_finder(std::string_view robots_url) {
-    std::string base;
-    if (normalize_url(robots_url, base) == url_problem::ok) {
-      base_ = std::move(base);
-    }
+    // A robots.txt URL that does not normalise leaves base_ empty.
+    (void)normalize_url(robots_url, base_);
   }
 
   void on_line(const detail::robots_line& line) override {
     const std::string_view content = line.content;
     if (content.empty()) return;
     const std::uint64_t number = line.number;
-    if (istarts_with(content, "http://") || istarts_with(content, "https://")) {
+    if (has_http_scheme(content)) {
       add(severity::info, "robots-bare-url", number, line.column(content),
           "line holds only a URL, " + quoted(content) +
               ", which robots.txt gives no meaning; if it names a sitemap, "
@@ -142,7 +117,9 @@ class sitemap_finder final : public detail::robots_handler {
                 "\"https://www.example.com/sitemap.xml\"");
         return;
       }
-      problem = normalize_url(resolve(value, base_), url);
+      normalized_url resolved;
+      problem = resolve_url(value, base_, resolved);
+      url = resolved.href();
       if (problem == url_problem::ok) {
         add(severity::error, "robots-relative-sitemap", number, column,
             "Sitemap: " + quoted(value) +
@@ -181,7 +158,7 @@ class sitemap_finder final : public detail::robots_handler {
     out_.sitemaps.push_back(robots_sitemap{std::move(url), number});
   }
 
-  std::string base_;  // the normalised robots.txt URL, or "" when invalid
+  normalized_url base_;  // the robots.txt URL, empty when invalid
   std::unordered_map<std::string, std::uint64_t> first_line_;
   robots_sitemaps out_;
 };

@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -19,12 +18,13 @@
 #include <utility>
 #include <vector>
 
-#include "sitemill/source/html_page.h"
+#include "detail/utf8.h"
+#include "sitemill/date/w3c_datetime.h"
 #include "sitemill/limits.h"
 #include "sitemill/robots/robots_rules.h"
+#include "sitemill/source/html_page.h"
 #include "sitemill/source/state_db.h"
 #include "sitemill/url/url.h"
-#include "sitemill/date/w3c_datetime.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -57,37 +57,6 @@ bool is_html_name(std::string_view name) noexcept {
 
 std::string describe_errno(int err) { return std::strerror(err); }
 
-// Length of the well-formed UTF-8 sequence (RFC 3629: no overlong forms,
-// no surrogates, nothing above U+10FFFF) starting at s[i]; 0 if there is
-// none.
-std::size_t utf8_length(std::string_view s, std::size_t i) noexcept {
-  const auto b0 = static_cast<unsigned char>(s[i]);
-  std::size_t n = 0;
-  unsigned char lo = 0x80, hi = 0xBF;  // range of the second byte
-  if (b0 < 0x80) return 1;
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    n = 2;
-  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    n = 3;
-    if (b0 == 0xE0) lo = 0xA0;
-    if (b0 == 0xED) hi = 0x9F;
-  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    n = 4;
-    if (b0 == 0xF0) lo = 0x90;
-    if (b0 == 0xF4) hi = 0x8F;
-  } else {
-    return 0;
-  }
-  if (i + n > s.size()) return 0;
-  const auto b1 = static_cast<unsigned char>(s[i + 1]);
-  if (b1 < lo || b1 > hi) return 0;
-  for (std::size_t k = 2; k < n; ++k) {
-    const auto b = static_cast<unsigned char>(s[i + k]);
-    if (b < 0x80 || b > 0xBF) return 0;
-  }
-  return n;
-}
-
 void append_escape(std::string& out, unsigned char c) {
   constexpr char digits[] = "0123456789ABCDEF";
   out.push_back('%');
@@ -107,7 +76,7 @@ void append_url_path(std::string& out, std::string_view path) {
       ++i;
       continue;
     }
-    const std::size_t n = utf8_length(path, i);
+    const std::size_t n = detail::utf8_sequence_length(path, i);
     if (n == 0) {
       append_escape(out, c);
       ++i;
@@ -116,50 +85,6 @@ void append_url_path(std::string& out, std::string_view path) {
     out.append(path.substr(i, n));
     i += n;
   }
-}
-
-// The path and query of a normalised absolute URL ("/a/b?c").
-std::string_view path_of_url(std::string_view url) noexcept {
-  const std::size_t scheme_end = url.find("://");
-  if (scheme_end == std::string_view::npos) return "/";
-  const std::size_t slash = url.find('/', scheme_end + 3);
-  return slash == std::string_view::npos ? std::string_view("/")
-                                         : url.substr(slash);
-}
-
-bool has_scheme(std::string_view ref) noexcept {
-  // RFC 3986 3.1: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
-  if (ref.empty() || !std::isalpha(static_cast<unsigned char>(ref[0]))) {
-    return false;
-  }
-  for (std::size_t i = 1; i < ref.size(); ++i) {
-    const auto c = static_cast<unsigned char>(ref[i]);
-    if (c == ':') return true;
-    if (!std::isalnum(c) && c != '+' && c != '-' && c != '.') return false;
-  }
-  return false;
-}
-
-// Resolves the reference `ref` against the normalised absolute URL `base`
-// (RFC 3986 5.2; dot segments are left for normalize_url() to remove).
-std::string resolve_reference(std::string_view base, std::string_view ref) {
-  if (has_scheme(ref)) return std::string(ref);
-  const std::size_t scheme_end = base.find("://");
-  const std::string_view scheme = base.substr(0, scheme_end + 1);  // "https:"
-  if (ref.starts_with("//")) return std::string(scheme) + std::string(ref);
-  const std::size_t path_start = base.find('/', scheme_end + 3);
-  const std::string_view origin = base.substr(0, path_start);
-  std::string_view path_query = path_start == std::string_view::npos
-                                    ? std::string_view("/")
-                                    : base.substr(path_start);
-  const std::string_view path = path_query.substr(0, path_query.find('?'));
-  if (ref.empty() || ref.front() == '#') return std::string(base);
-  if (ref.front() == '/') return std::string(origin) + std::string(ref);
-  if (ref.front() == '?') {
-    return std::string(origin) + std::string(path) + std::string(ref);
-  }
-  return std::string(origin) +
-         std::string(path.substr(0, path.rfind('/') + 1)) + std::string(ref);
 }
 
 // Days since 1970-01-01 to a civil date (Howard Hinnant's civil_from_days).
@@ -502,7 +427,7 @@ class site_reader final : public record_reader {
     if (normalizer_.normalize(loc_, url_) != url_problem::ok) return true;
 
     if (options_.honour_robots && robots_.size() != 0) {
-      const std::string_view target = path_of_url(url_);
+      const std::string_view target = url_.path_and_query();
       if (!robots_.allowed(target)) {
         return skip(out, "disallowed by robots.txt (" +
                              robots_.matching_rule(target) + ")");
@@ -530,16 +455,17 @@ class site_reader final : public record_reader {
       }
       if (options_.honour_canonical && facts.has_canonical &&
           !facts.canonical.empty()) {
-        std::string canonical;
+        normalized_url canonical;
         url_notes ignored;
-        const url_problem p = normalize_url(
-            resolve_reference(url_, facts.canonical), canonical, &ignored);
+        const url_problem p =
+            resolve_url(facts.canonical, url_, canonical, &ignored);
         if (p != url_problem::ok) {
           std::string message = "canonical link \"" + facts.canonical +
                                 "\" ignored: " + std::string(describe(p));
           notes_.push_back(note{out.line, std::move(message)});
-        } else if (canonical != url_) {
-          return skip(out, "canonical points to " + canonical);
+        } else if (canonical.href() != url_.href()) {
+          return skip(out,
+                      "canonical points to " + std::string(canonical.href()));
         }
       }
     } else if (content) {
@@ -557,7 +483,7 @@ class site_reader final : public record_reader {
         break;
       case lastmod_policy::content: {
         auto answer = options_.state->lastmod_for(
-            url_, hash, lastmod_from_unix_time(st.st_mtim.tv_sec));
+            url_.href(), hash, lastmod_from_unix_time(st.st_mtim.tv_sec));
         if (!answer) {
           error_ = std::move(answer).err().message;
           stack_.clear();
@@ -580,7 +506,8 @@ class site_reader final : public record_reader {
   std::vector<frame> stack_;
   std::uint64_t line_ = 0;
   // The current record's text (input_record holds views into these).
-  std::string loc_, url_, lastmod_, skipped_, problem_, bytes_;
+  std::string loc_, lastmod_, skipped_, problem_, bytes_;
+  normalized_url url_;
   std::string error_;
   std::vector<note> notes_;
 };

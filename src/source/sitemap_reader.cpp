@@ -20,6 +20,7 @@
 
 #include "sitemill/date/dates.h"
 #include "sitemill/source/sitemap_source.h"
+#include "sitemill/url/url.h"
 
 namespace sitemill {
 namespace {
@@ -32,22 +33,24 @@ struct owned_record {
   std::uint64_t line = 0;
 };
 
-bool is_url(std::string_view s) {
-  return s.starts_with("http://") || s.starts_with("https://") ||
-         s.starts_with("HTTP://") || s.starts_with("HTTPS://");
-}
-
 std::string directory_of(const std::string& path) {
   auto slash = path.rfind('/');
   return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
 }
 
-// The last path segment of a URL, without its query.
-std::string last_segment(std::string_view url) {
-  url = url.substr(0, url.find_first_of("?#"));
-  auto slash = url.rfind('/');
-  return std::string(slash == std::string_view::npos ? url
-                                                     : url.substr(slash + 1));
+// The name a child URL's file has beside a local index: the last segment of
+// its path, percent-decoded ("a%20b.xml" is the file "a b.xml"). Empty when
+// the URL does not normalise, names a directory, or decodes to a name that
+// would reach another directory ("..%2Fx").
+std::string file_name_of(std::string_view url) {
+  normalized_url u;
+  if (normalize_url(url, u) != url_problem::ok) return {};
+  const std::string_view path = u.path();
+  std::string name = percent_decode(path.substr(path.rfind('/') + 1));
+  if (name == "." || name == ".." ||
+      name.find_first_of(std::string_view("/\0", 2)) != std::string::npos)
+    return {};
+  return name;
 }
 
 class collecting_handler final : public parse_handler {
@@ -207,12 +210,14 @@ class sitemap_reader final : public record_reader {
   // Where a child listed by an index is read from: next to a local index
   // when a file of that name is there, otherwise from its URL.
   std::string child_location(const document& index, const std::string& loc) {
-    if (is_url(index.location) || !is_url(loc)) {
-      if (!is_url(loc) && !is_url(index.location))
+    if (has_http_scheme(index.location) || !has_http_scheme(loc)) {
+      if (!has_http_scheme(loc) && !has_http_scheme(index.location))
         return directory_of(index.location) + "/" + loc;
       return loc;
     }
-    std::string local = directory_of(index.location) + "/" + last_segment(loc);
+    const std::string name = file_name_of(loc);
+    if (name.empty()) return loc;
+    std::string local = directory_of(index.location) + "/" + name;
     struct stat st;
     if (::stat(local.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return local;
     return loc;
@@ -246,8 +251,9 @@ class sitemap_reader final : public record_reader {
       collecting_handler handler(
           d.location, o_, [this](owned_record&& r) { push(std::move(r)); });
       sitemap_parser parser(handler, o_.parse);
-      status read = is_url(d.location) ? read_remote(d.location, parser)
-                                       : read_local(d.location, parser);
+      status read = has_http_scheme(d.location)
+                        ? read_remote(d.location, parser)
+                        : read_local(d.location, parser);
       parse_summary summary = parser.finish();
       if (!read) {
         if (top) return finish(read.message());
@@ -303,7 +309,7 @@ result<std::unique_ptr<record_reader>> open_sitemap_source(
     const sitemap_source_options& options) {
   if (options.location.empty())
     return sitemill::error{"--from-sitemap needs a path or URL"};
-  if (!is_url(options.location)) {
+  if (!has_http_scheme(options.location)) {
     struct stat st;
     if (::stat(options.location.c_str(), &st) != 0)
       return sitemill::error{"cannot open " + options.location + ": " +

@@ -3,11 +3,13 @@
 // The hot path is a URL that already starts with the base origin and has an
 // ASCII path: it costs one scan for control bytes, one prefix compare and a
 // table-driven copy. Everything else (scheme, authority, IDN, relative
-// resolution) takes the general path.
+// resolution) takes the general path. Both record where each component
+// begins as they write it, for normalized_url; nothing else splits a URL.
 #include "sitemill/url/url.h"
 
 #include <idn2.h>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -17,12 +19,30 @@
 #include <string_view>
 #include <utility>
 
-#include "url/clean_url.h"
 #include "detail/text.h"
+#include "detail/utf8.h"
 #include "sitemill/limits.h"
+#include "url/clean_url.h"
 
 namespace sitemill {
+
+// The one writer of a normalized_url's fields, for the functions below.
+struct detail::url_access {
+  static std::string& href(normalized_url& u) noexcept { return u.href_; }
+  static url_offsets& at(normalized_url& u) noexcept { return u.at_; }
+  static const url_offsets& at(const normalized_url& u) noexcept {
+    return u.at_;
+  }
+};
+
 namespace {
+
+using detail::url_access;
+using detail::url_offsets;
+
+std::uint32_t offset(std::size_t n) noexcept {
+  return static_cast<std::uint32_t>(n);
+}
 
 constexpr char kHexUpper[] = "0123456789ABCDEF";
 
@@ -66,42 +86,6 @@ constexpr std::array<std::uint8_t, 256> make_scan_table() {
   return t;
 }
 constexpr std::array<std::uint8_t, 256> kScan = make_scan_table();
-
-// Rejects overlongs, surrogates, code points above U+10FFFF and truncated
-// sequences (Unicode 15, table 3-7).
-bool valid_utf8(std::string_view s) noexcept {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const std::size_t n = s.size();
-  std::size_t i = 0;
-  while (i < n) {
-    const unsigned char c = p[i];
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t len;
-    unsigned char lo = 0x80, hi = 0xBF;  // bounds of the second byte
-    if (c >= 0xC2 && c <= 0xDF) {
-      len = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      len = 3;
-      if (c == 0xE0) lo = 0xA0;
-      if (c == 0xED) hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      len = 4;
-      if (c == 0xF0) lo = 0x90;
-      if (c == 0xF4) hi = 0x8F;
-    } else {
-      return false;
-    }
-    if (n - i < len) return false;
-    if (p[i + 1] < lo || p[i + 1] > hi) return false;
-    for (std::size_t k = 2; k < len; ++k)
-      if ((p[i + k] & 0xC0) != 0x80) return false;
-    i += len;
-  }
-  return true;
-}
 
 // Appends `src` with every byte a URI may not contain percent-encoded and
 // every valid %XX normalised (RFC 3986 6.2.2.1 and 6.2.2.2). Runs of safe
@@ -303,9 +287,10 @@ url_problem append_idn_host(std::string& out, std::string_view host) {
   return url_problem::ok;
 }
 
-// Appends "host[:port]" normalised, from the authority of an absolute URL.
+// Appends "host[:port]" normalised, from the authority of an absolute URL,
+// and records where the host ends and which port it names.
 url_problem append_authority(std::string& out, std::string_view auth,
-                             bool https) {
+                             bool https, url_offsets& at) {
   if (auth.find('@') != std::string_view::npos)
     return url_problem::has_credentials;
   std::string_view host;
@@ -350,6 +335,8 @@ url_problem append_authority(std::string& out, std::string_view auth,
       for (char c : host) out.push_back(detail::ascii_lower(c));
     }
   }
+  at.host_end = offset(out.size());
+  at.port = https ? 443 : 80;
   if (has_port && !port.empty()) {
     unsigned value = 0;
     for (char c : port) {
@@ -359,7 +346,8 @@ url_problem append_authority(std::string& out, std::string_view auth,
       if (value > 65535) return url_problem::bad_port;
     }
     // RFC 3986 6.2.3: the scheme's default port is the same as none.
-    if (value != (https ? 443u : 80u)) {
+    if (value != at.port) {
+      at.port = static_cast<std::uint16_t>(value);
       char digits[6];
       std::size_t k = sizeof digits;
       do {
@@ -388,68 +376,104 @@ std::size_t scheme_end(std::string_view s) noexcept {
 }
 
 // Appends the path (cut at the first '?') and the query of `rest` encoded,
-// after `out` already holds everything before the path.
+// after `out` already holds everything before the path, and records where
+// the query begins.
 void append_path_and_query(std::string& out, std::string_view rest,
-                           std::size_t path_begin) {
+                           std::size_t path_begin, url_offsets& at) {
   const std::size_t q = rest.find('?');
   append_encoded(out, rest.substr(0, q));
   if (out.size() == path_begin) out.push_back('/');
   normalize_path(out, path_begin);
+  at.query_begin = offset(out.size());
   if (q != std::string_view::npos) append_encoded(out, rest.substr(q));
 }
 
 // Appends "scheme://", the authority, path and query of `rest`, the text
 // after "//" of an absolute URL or network-path reference.
 url_problem append_from_authority(std::string& out, std::string_view rest,
-                                  bool https) {
+                                  bool https, url_offsets& at) {
   out.append(https ? "https://" : "http://");
+  at.scheme_end = https ? 5 : 4;
+  at.host_begin = offset(out.size());
   const std::string_view auth = rest.substr(0, rest.find_first_of("/?"));
-  if (const url_problem p = append_authority(out, auth, https);
+  if (const url_problem p = append_authority(out, auth, https, at);
       p != url_problem::ok) {
     return p;
   }
-  append_path_and_query(out, rest.substr(auth.size()), out.size());
+  at.path_begin = offset(out.size());
+  append_path_and_query(out, rest.substr(auth.size()), out.size(), at);
   return url_problem::ok;
 }
 
+// A normalised absolute URL that relative references resolve against.
 struct base_view {
-  std::string_view dir;  // normalised directory, ends with '/'
-  std::size_t origin;    // length of "scheme://host[:port]"
+  std::string_view href;
+  const url_offsets& at;  // of href
+  std::size_t dir_end;    // after the last '/' of the path
+  // url_normalizer's base is a directory that every result must be in;
+  // resolve_url's is a page, which only resolves.
+  bool location_rule;
+
+  std::size_t origin() const noexcept { return at.path_begin; }
+  bool same_origin(std::string_view input) const noexcept {
+    return input.size() > origin() && input[origin()] == '/' &&
+           input.compare(0, origin(), href.substr(0, origin())) == 0;
+  }
 };
 
-url_problem normalize_general(std::string_view input, const base_view* base,
-                              std::string& out, url_notes* notes);
+base_view directory_base(const normalized_url& dir) noexcept {
+  return {dir.href(), url_access::at(dir), dir.href().size(), true};
+}
 
+url_problem normalize_general(std::string_view input, const base_view* base,
+                              std::string& out, url_offsets& at,
+                              url_notes* notes);
+
+// Normalises `input` into `out`; `at`, when given, receives the offsets of
+// its components (the std::string form of normalize() skips the search for
+// the '?' on the fast path).
 url_problem normalize_impl(std::string_view input, const base_view* base,
-                           std::string& out, url_notes* notes,
+                           std::string& out, url_offsets* at, url_notes* notes,
                            bool check_min_length) {
   out.clear();
   if (notes) *notes = url_notes{};
   detail::path_class fast = detail::path_class::other;
-  if (base && input.size() > base->origin && input[base->origin] == '/' &&
-      input.compare(0, base->origin, base->dir.substr(0, base->origin)) == 0) {
-    fast = detail::classify_path_and_query(input.substr(base->origin));
+  if (base && base->same_origin(input)) {
+    fast = detail::classify_path_and_query(input.substr(base->origin()));
     if (fast == detail::path_class::non_ascii &&
-        !valid_utf8(input.substr(base->origin))) {
+        !detail::is_valid_utf8(input.substr(base->origin()))) {
       fast = detail::path_class::other;  // the general path says why
     }
   }
-  if (fast == detail::path_class::clean) {
-    // The common case: the base's own origin followed by text that needs
-    // no trimming, encoding or dot-segment removal; the URL is its own
-    // normal form. Everything else takes the general path below.
-    out.assign(input);
-  } else if (fast == detail::path_class::non_ascii) {
-    // The same with UTF-8 in it, which only needs percent-encoding.
-    out.assign(input.substr(0, base->origin));
-    append_encoded(out, input.substr(base->origin));
-  } else if (const url_problem p = normalize_general(input, base, out, notes);
-             p != url_problem::ok) {
-    return p;
+  if (fast != detail::path_class::other) {
+    if (fast == detail::path_class::clean) {
+      // The common case: the base's own origin followed by text that needs
+      // no trimming, encoding or dot-segment removal; the URL is its own
+      // normal form. Everything else takes the general path below.
+      out.assign(input);
+    } else {
+      // The same with UTF-8 in it, which only needs percent-encoding.
+      out.assign(input.substr(0, base->origin()));
+      append_encoded(out, input.substr(base->origin()));
+    }
+    if (at) {
+      *at = base->at;
+      at->query_begin =
+          offset(std::min(out.find('?', base->origin()), out.size()));
+    }
+  } else {
+    url_offsets general;
+    if (const url_problem p =
+            normalize_general(input, base, out, general, notes);
+        p != url_problem::ok) {
+      return p;
+    }
+    if (at) *at = general;
   }
   // Outside the base is the more useful thing to hear about a URL that is
   // also too short ("//g").
-  if (base && !std::string_view(out).starts_with(base->dir))
+  if (base && base->location_rule &&
+      !std::string_view(out).starts_with(base->href))
     return url_problem::outside_base;
   if (out.size() > max_loc_length) return url_problem::too_long;
   if (check_min_length && out.size() < min_loc_length)
@@ -459,7 +483,8 @@ url_problem normalize_impl(std::string_view input, const base_view* base,
 
 // Everything but the final checks: trims, validates and rewrites any input.
 url_problem normalize_general(std::string_view input, const base_view* base,
-                              std::string& out, url_notes* notes) {
+                              std::string& out, url_offsets& at,
+                              url_notes* notes) {
   while (!input.empty() && is_ascii_space(input.front()))
     input.remove_prefix(1);
   while (!input.empty() && is_ascii_space(input.back())) input.remove_suffix(1);
@@ -468,7 +493,8 @@ url_problem normalize_general(std::string_view input, const base_view* base,
   std::uint8_t seen = 0;
   for (char c : input) seen |= kScan[static_cast<unsigned char>(c)];
   if (seen & kControl) return url_problem::control_character;
-  if ((seen & kHigh) && !valid_utf8(input)) return url_problem::invalid_utf8;
+  if ((seen & kHigh) && !detail::is_valid_utf8(input))
+    return url_problem::invalid_utf8;
 
   // RFC 3986 3.5: the first '#' starts the fragment, wherever it is.
   if (const std::size_t hash = input.find('#');
@@ -477,13 +503,13 @@ url_problem normalize_general(std::string_view input, const base_view* base,
     if (notes) notes->fragment_removed = true;
   }
 
-  if (base && input.size() > base->origin &&
-      input.compare(0, base->origin, base->dir.substr(0, base->origin)) == 0 &&
-      input[base->origin] == '/') {
+  if (base && base->same_origin(input)) {
     // The input spells the base origin exactly, and that origin is already
     // normalised, so only the path and query need work.
-    out.append(base->dir.data(), base->origin);
-    append_path_and_query(out, input.substr(base->origin), base->origin);
+    out.append(base->href.substr(0, base->origin()));
+    at = base->at;
+    append_path_and_query(out, input.substr(base->origin()), base->origin(),
+                          at);
   } else if (const std::size_t colon = scheme_end(input);
              colon != std::string_view::npos) {
     const std::string_view scheme = input.substr(0, colon);
@@ -499,7 +525,8 @@ url_problem normalize_general(std::string_view input, const base_view* base,
     // "http:path" has no authority, so no host to fetch from.
     if (rest.size() < 2 || rest[0] != '/' || rest[1] != '/')
       return url_problem::bad_host;
-    if (const url_problem p = append_from_authority(out, rest.substr(2), https);
+    if (const url_problem p =
+            append_from_authority(out, rest.substr(2), https, at);
         p != url_problem::ok) {
       return p;
     }
@@ -508,18 +535,24 @@ url_problem normalize_general(std::string_view input, const base_view* base,
   } else if (input.size() >= 2 && input[0] == '/' && input[1] == '/') {
     // RFC 3986 5.2.2: a network-path reference keeps only the base scheme.
     if (const url_problem p = append_from_authority(
-            out, input.substr(2), base->dir.starts_with("https:"));
+            out, input.substr(2), base->at.scheme_end == 5, at);
         p != url_problem::ok) {
       return p;
     }
-  } else if (input[0] == '/') {
-    out.append(base->dir.data(), base->origin);
-    append_path_and_query(out, input, base->origin);
+  } else if (input.empty()) {
+    // RFC 3986 5.2.2: only a fragment ("#top") is the base itself.
+    out.append(base->href);
+    at = base->at;
   } else {
-    // RFC 3986 5.2.2 and 5.2.3: an empty path keeps the base path, any other
-    // merges with it; the base path is a directory, so merging is appending.
-    out.append(base->dir);
-    append_path_and_query(out, input, base->origin);
+    // RFC 3986 5.2.2 and 5.2.3: an absolute path replaces the base path,
+    // a query alone keeps it, and a relative path merges with its
+    // directory, which is appending to the part up to its last '/'.
+    const std::size_t keep = input[0] == '/'   ? base->origin()
+                             : input[0] == '?' ? base->at.query_begin
+                                               : base->dir_end;
+    out.append(base->href.substr(0, keep));
+    at = base->at;
+    append_path_and_query(out, input, base->origin(), at);
   }
   return url_problem::ok;
 }
@@ -574,58 +607,118 @@ result<url_normalizer> url_normalizer::with_base(std::string_view base) {
     msg.append(why);
     return error{std::move(msg)};
   };
-  std::string dir;
+  url_normalizer n;
+  std::string& dir = url_access::href(n.base_);
+  url_offsets& at = url_access::at(n.base_);
   url_notes notes;
   // The base is a directory, not a <loc>, so "http://a/" is a fine base even
   // though it is under the 12 characters a <loc> needs.
-  const url_problem p =
-      normalize_impl(base, nullptr, dir, &notes, /*check_min_length=*/false);
+  const url_problem p = normalize_impl(base, nullptr, dir, &at, &notes,
+                                       /*check_min_length=*/false);
   if (p != url_problem::ok) return fail(describe(p));
   if (notes.fragment_removed) return fail("a base URL cannot have a fragment");
-  if (dir.find('?') != std::string::npos)
+  if (at.query_begin != dir.size())
     return fail("a base URL cannot have a query");
-  // normalize_impl wrote "scheme://" and the authority before any '/'.
-  const std::size_t origin = dir.find('/', dir.find("://") + 3);
   if (dir.back() != '/') dir.push_back('/');
+  at.query_begin = offset(dir.size());
   if (dir.size() > max_loc_length) return fail(describe(url_problem::too_long));
-  url_normalizer n;
-  n.base_ = std::move(dir);
-  n.origin_length_ = origin;
   return n;
 }
 
 url_problem url_normalizer::normalize(std::string_view input, std::string& out,
                                       url_notes* notes) const {
-  if (base_.empty()) return normalize_impl(input, nullptr, out, notes, true);
-  const base_view base{base_, origin_length_};
-  return normalize_impl(input, &base, out, notes, true);
+  if (base_.empty())
+    return normalize_impl(input, nullptr, out, nullptr, notes, true);
+  const base_view base = directory_base(base_);
+  return normalize_impl(input, &base, out, nullptr, notes, true);
+}
+
+namespace {
+
+// A failed normalized_url is empty, so that no accessor can read offsets
+// that do not match its href.
+url_problem settle(url_problem p, normalized_url& out) {
+  if (p != url_problem::ok) {
+    url_access::href(out).clear();
+    url_access::at(out) = url_offsets{};
+  }
+  return p;
+}
+
+}  // namespace
+
+url_problem url_normalizer::normalize(std::string_view input,
+                                      normalized_url& out,
+                                      url_notes* notes) const {
+  std::string& href = url_access::href(out);
+  url_offsets& at = url_access::at(out);
+  if (base_.empty())
+    return settle(normalize_impl(input, nullptr, href, &at, notes, true), out);
+  const base_view base = directory_base(base_);
+  return settle(normalize_impl(input, &base, href, &at, notes, true), out);
 }
 
 url_problem normalize_url(std::string_view input, std::string& out,
                           url_notes* notes) {
-  return normalize_impl(input, nullptr, out, notes, true);
+  return normalize_impl(input, nullptr, out, nullptr, notes, true);
 }
 
-bool within_scope(std::string_view url, std::string_view scope) noexcept {
-  const std::size_t sep = scope.find("://");
-  if (sep == std::string_view::npos) return false;
-  std::size_t path_begin = scope.find_first_of("/?#", sep + 3);
-  if (path_begin == std::string_view::npos) path_begin = scope.size();
-  std::size_t path_end = scope.find_first_of("?#", path_begin);
-  if (path_end == std::string_view::npos) path_end = scope.size();
-  const std::size_t slash =
-      scope.substr(path_begin, path_end - path_begin).rfind('/');
-  if (slash == std::string_view::npos) {
-    // No path: the directory is "/", so only the origin has to match, up to
-    // where the URL's authority ends.
-    const std::string_view origin = scope.substr(0, path_begin);
-    if (!url.starts_with(origin)) return false;
-    return url.size() == origin.size() || url[origin.size()] == '/' ||
-           url[origin.size()] == '?' || url[origin.size()] == '#';
+url_problem normalize_url(std::string_view input, normalized_url& out,
+                          url_notes* notes) {
+  return settle(normalize_impl(input, nullptr, url_access::href(out),
+                               &url_access::at(out), notes, true),
+                out);
+}
+
+url_problem resolve_url(std::string_view reference, const normalized_url& base,
+                        normalized_url& out, url_notes* notes) {
+  if (&out == &base) {
+    const normalized_url copy = base;
+    return resolve_url(reference, copy, out, notes);
   }
+  if (base.empty()) return normalize_url(reference, out, notes);
+  const base_view view{base.href(), url_access::at(base),
+                       base.scope_directory().size(), false};
+  return settle(normalize_impl(reference, &view, url_access::href(out),
+                               &url_access::at(out), notes, true),
+                out);
+}
+
+std::string_view normalized_url::scope_directory() const noexcept {
+  const std::string_view href = href_;
+  // The path starts with '/', so the last one before the query is in it.
+  return href.substr(0, href.substr(0, at_.query_begin).rfind('/') + 1);
+}
+
+bool within_scope(const normalized_url& url,
+                  const normalized_url& scope) noexcept {
   // The directory ends with '/', so a prefix match cannot stop inside a host
   // name, a port or a path segment.
-  return url.starts_with(scope.substr(0, path_begin + slash + 1));
+  return !url.empty() && !scope.empty() &&
+         url.href().starts_with(scope.scope_directory());
+}
+
+bool has_http_scheme(std::string_view s) noexcept {
+  return detail::istarts_with(s, "http://") ||
+         detail::istarts_with(s, "https://");
+}
+
+std::string percent_decode(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && s.size() - i >= 3 &&
+        is_hex(static_cast<unsigned char>(s[i + 1])) &&
+        is_hex(static_cast<unsigned char>(s[i + 2]))) {
+      out.push_back(static_cast<char>(
+          hex_value(static_cast<unsigned char>(s[i + 1])) * 16 +
+          hex_value(static_cast<unsigned char>(s[i + 2]))));
+      i += 2;
+    } else {
+      out.push_back(s[i]);
+    }
+  }
+  return out;
 }
 
 }  // namespace sitemill

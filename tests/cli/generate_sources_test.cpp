@@ -172,6 +172,43 @@ TEST(GenerateSources, LocalIndexReadsBackEveryEntryWithItsFields) {
   EXPECT_EQ(copy.report["records"], 5);
 }
 
+// A local index lists its children by URL; each is looked for beside it
+// under the file name its URL's last segment decodes to, as a server would
+// map it ("a%20b.xml" is the file "a b.xml"), whatever the case of the
+// scheme. A name that decodes into another directory ("..%2F") is never
+// looked for locally: that child is fetched from its URL instead.
+TEST(GenerateSources, LocalIndexFindsChildrenByTheirDecodedFileNames) {
+  temp_dir t;
+  http_server server;
+  std::filesystem::create_directories(t / "old");
+  auto urlset = [](const std::string& loc) {
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+           "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+           "<url><loc>" +
+           loc + "</loc></url>\n</urlset>\n";
+  };
+  write_file(t / "old/a b.xml", urlset(base + "spaced"));
+  write_file(t / "old/\xC3\xBC.xml", urlset(base + "umlaut"));
+  write_file(t / "secret.xml", urlset(base + "secret"));
+  std::string index =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
+  for (const std::string& loc :
+       {std::string("Https://www.example.com/a%20b.xml"),
+        std::string("https://www.example.com/%C3%BC.xml"),
+        server.url("/..%2Fsecret.xml")})
+    index += "<sitemap><loc>" + loc + "</loc></sitemap>\n";
+  write_file(t / "old/index.xml", index + "</sitemapindex>\n");
+
+  auto g =
+      generate_and_check(t / "out", {"--from-sitemap", t / "old/index.xml"});
+  EXPECT_THAT(all_locs(g.set), ElementsAre(base + "spaced", base + "umlaut"));
+  ASSERT_EQ(g.report["rejected"].size(), 1u) << g.report.dump();
+  EXPECT_THAT(g.report["rejected"][0]["reason"].get<std::string>(),
+              HasSubstr("404"));
+  EXPECT_EQ(server.count("/..%2Fsecret.xml"), 1u);
+}
+
 TEST(GenerateSources, RewriteBaseMigratesASite) {
   temp_dir t;
   write_file(t / "old.xml",

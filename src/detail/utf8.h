@@ -1,0 +1,67 @@
+// The one UTF-8 validator: Unicode 15 table 3-7 (the same set RFC 3629
+// allows). Inline because URL normalisation runs it on every non-ASCII loc.
+#ifndef SITEMILL_DETAIL_UTF8_H
+#define SITEMILL_DETAIL_UTF8_H
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+namespace sitemill::detail {
+
+/// Length (1 to 4) of the well-formed UTF-8 sequence that starts at `s[i]`,
+/// or 0 when none does: an overlong form, a surrogate, a code point above
+/// U+10FFFF, a stray continuation byte or a sequence cut off by the end of
+/// `s`. Requires `i < s.size()`.
+constexpr std::size_t utf8_sequence_length(std::string_view s,
+                                           std::size_t i) noexcept {
+  const auto c = static_cast<unsigned char>(s[i]);
+  if (c < 0x80) return 1;
+  std::size_t length;
+  // Table 3-7 narrows only the second byte, and only after these leads.
+  unsigned char low = 0x80, high = 0xBF;
+  if (c >= 0xC2 && c <= 0xDF) {
+    length = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    length = 3;
+    if (c == 0xE0) low = 0xA0;   // below: overlong
+    if (c == 0xED) high = 0x9F;  // above: a surrogate
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    length = 4;
+    if (c == 0xF0) low = 0x90;   // below: overlong
+    if (c == 0xF4) high = 0x8F;  // above: beyond U+10FFFF
+  } else {
+    return 0;
+  }
+  if (s.size() - i < length) return 0;
+  const auto second = static_cast<unsigned char>(s[i + 1]);
+  if (second < low || second > high) return 0;
+  for (std::size_t k = 2; k < length; ++k)
+    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+  return length;
+}
+
+/// True when `s` is well-formed UTF-8 from end to end (empty included).
+inline bool is_valid_utf8(std::string_view s) noexcept {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    // Most text is ASCII: eight bytes with no high bit are skipped at once.
+    if (s.size() - i >= 8) {
+      std::uint64_t word;
+      std::memcpy(&word, s.data() + i, sizeof word);
+      if ((word & 0x8080808080808080u) == 0) {
+        i += 8;
+        continue;
+      }
+    }
+    const std::size_t length = utf8_sequence_length(s, i);
+    if (length == 0) return false;
+    i += length;
+  }
+  return true;
+}
+
+}  // namespace sitemill::detail
+
+#endif  // SITEMILL_DETAIL_UTF8_H
