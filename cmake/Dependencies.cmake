@@ -19,6 +19,15 @@ find_package(ZLIB REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(CLI11 REQUIRED)
 
+# Only the reader measurement (benchmarks/reader_libs_bench.cpp) uses these:
+# the JSON and CSV libraries the hand-written readers are compared with.
+if(SITEMILL_BUILD_BENCHMARKS)
+  pkg_check_modules(SIMDJSON REQUIRED IMPORTED_TARGET simdjson)
+  find_library(LIBCSV_LIBRARY csv REQUIRED)
+  find_path(LIBCSV_INCLUDE_DIR csv.h REQUIRED)
+  find_path(FCCP_INCLUDE_DIR libfccp/csv.h REQUIRED)
+endif()
+
 set(SITEMILL_PRIVATE_DEPS PkgConfig::LIBDEFLATE PkgConfig::ISAL PkgConfig::IDN2
     PkgConfig::XXHASH PkgConfig::LIBXML2 PkgConfig::LIBCURL PkgConfig::GUMBO
     PkgConfig::SQLITE3 ZLIB::ZLIB

@@ -588,6 +588,37 @@ TEST(RecordReader, JsonlValues) {
   }
 }
 
+TEST(RecordReader, JsonlStringsEndAtTheSameByteAtEveryLength) {
+  // Strings are scanned 16 bytes at a time: put what ends a plain run at
+  // every offset across two blocks, and bytes that do not end one (0x20,
+  // DEL, UTF-8) beside it.
+  for (std::size_t n = 0; n < 40; ++n) {
+    SCOPED_TRACE(n);
+    const std::string a(n, 'a');
+    const std::string lines = "{\"loc\":\"" + a + "\"}\n" +                   //
+                              "{\"loc\":\"" + a + "\\\"x\"}\n" +              //
+                              "{\"loc\":\"" + a + "\\\\\"}\n" +               //
+                              "{\"loc\":\"" + a + "\x1F\"}\n" +               //
+                              "{\"loc\":\"" + a + " \x7F\xC3\xA9\x1E\"}\n" +  //
+                              "{\"loc\":\"" + a + "\n";
+    const std::string column = std::to_string(n + 9);
+    const outcome o = read(lines, input_format::jsonl);
+    EXPECT_EQ(
+        o.records,
+        (std::vector<rec>{
+            url(1, a), url(2, a + "\"x"), url(3, a + "\\"),
+            bad(4,
+                "invalid JSON: control character in a string at "
+                "column " +
+                    column),
+            bad(5,
+                "invalid JSON: control character in a string at "
+                "column " +
+                    std::to_string(n + 13)),
+            bad(6, "invalid JSON: unterminated string at column " + column)}));
+  }
+}
+
 TEST(RecordReader, JsonlDeepNestingIsAProblemNotACrash) {
   const std::string deep = "{\"x\":" + std::string(100000, '[') +
                            std::string(100000, ']') + "}\n{\"loc\":\"y\"}\n";

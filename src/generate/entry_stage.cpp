@@ -44,6 +44,7 @@ struct entry_stage::impl {
   std::vector<input> inputs;
   url_normalizer normalizer;
   document_type type;
+  batch_hook before_batch;
 
   std::mutex mu;
   std::condition_variable free_ready, work_ready, done_ready;
@@ -191,6 +192,7 @@ struct entry_stage::impl {
         b = work.front();
         work.pop_front();
       }
+      if (before_batch) before_batch(b->seq);
       process(*b, builder, entry, warnings);
       std::lock_guard lock(mu);
       done.emplace(b->seq, b);
@@ -200,11 +202,13 @@ struct entry_stage::impl {
 };
 
 entry_stage::entry_stage(std::vector<input> inputs, url_normalizer normalizer,
-                         document_type type, unsigned workers)
+                         document_type type, unsigned workers,
+                         batch_hook before_batch)
     : impl_(std::make_unique<impl>()) {
   impl_->inputs = std::move(inputs);
   impl_->normalizer = std::move(normalizer);
   impl_->type = type;
+  impl_->before_batch = std::move(before_batch);
   if (workers == 0) workers = 1;
   // Four batches per worker (each at most ~0.5 MiB) absorb the stalls of
   // a 2-core machine running six threads: with two per worker, the bench

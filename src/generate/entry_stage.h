@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "detail/url_set.h"
+#include "sitemill/date/w3c_datetime.h"
 #include "sitemill/source/record_reader.h"
 #include "sitemill/url/url.h"
-#include "sitemill/date/w3c_datetime.h"
 #include "sitemill/write/writer.h"
 
 namespace sitemill::detail {
@@ -75,10 +75,16 @@ class entry_stage {
     std::function<result<std::unique_ptr<record_reader>>()> open;
   };
 
+  /// Called on a worker thread with a batch's `seq` just before the worker
+  /// processes it; must not call the stage. Tests use it to hold one worker
+  /// so batches finish out of order.
+  using batch_hook = std::function<void(std::uint64_t seq)>;
+
   /// Starts reading `inputs` in order with `workers` entry threads (at
   /// least one). Entries are serialised for `type`.
   entry_stage(std::vector<input> inputs, url_normalizer normalizer,
-              document_type type, unsigned workers);
+              document_type type, unsigned workers,
+              batch_hook before_batch = {});
   ~entry_stage();
   entry_stage(const entry_stage&) = delete;
   entry_stage& operator=(const entry_stage&) = delete;

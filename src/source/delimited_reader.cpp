@@ -1,6 +1,8 @@
 // tsv and csv: a header row naming the columns (or reader_options::columns),
 // then one record per row. tsv has no quoting (IANA text/tab-separated-values);
-// csv follows RFC 4180, so a quoted field may span lines.
+// csv follows RFC 4180, so a quoted field may span lines. Hand-written because
+// it is several times faster than libcsv and fast-cpp-csv-parser, the CSV
+// libraries Debian has (benchmarks/README.md, "Readers against libraries").
 #include <algorithm>
 #include <cstring>
 
