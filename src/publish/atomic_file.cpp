@@ -1,5 +1,5 @@
-// sitemill: replacing a small file atomically (robots.txt, an IndexNow key
-// file), so a web server never serves half of one.
+#include "sitemill/publish/atomic_file.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,7 +13,6 @@
 #include <string_view>
 
 #include "detail/text.h"
-#include "sitemill/notify/notify.h"
 
 namespace sitemill {
 namespace {
@@ -57,7 +56,7 @@ status write_file_atomically(const std::string& given_path,
   std::string temp;
   int fd = -1;
   for (int tries = 0; tries < 16 && fd < 0; ++tries) {
-    temp = dir + "." + name + ".sitemill-tmp-" +
+    temp = dir + std::string(temp_file_prefix) + name + "-" +
            detail::to_hex(static_cast<std::uint64_t>(random()) << 32 | random(),
                           16);
     fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
@@ -96,12 +95,16 @@ status write_file_atomically(const std::string& given_path,
     ::unlink(temp.c_str());
     return e;
   }
-  // The rename is durable only once the directory entry is on disk.
+  // The rename is durable only once the directory entry is on disk, and the
+  // publisher's journal must be durable before anything it describes moves.
   const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd >= 0) {
-    ::fsync(dir_fd);
-    ::close(dir_fd);
+  if (dir_fd < 0 || ::fsync(dir_fd) != 0) {
+    const error e =
+        os_error(path, "replaced, but cannot flush its directory to disk");
+    if (dir_fd >= 0) ::close(dir_fd);
+    return e;
   }
+  ::close(dir_fd);
   return status::ok();
 }
 

@@ -209,34 +209,9 @@ struct dir_ops {
     return j;
   }
 
-  // Write-to-temp, fsync, rename, fsync: the JSON is either old or new.
+  // The JSON is either old or new, never half written.
   status write_json(std::string_view name, const json& j) const {
-    std::string tmp =
-        path(std::string(temp_file_prefix) + std::string(name.substr(1)));
-    std::string text = j.dump(1) + "\n";
-    int fd =
-        ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return error{sys_error("cannot create", tmp, errno)};
-    const char* p = text.data();
-    std::size_t left = text.size();
-    while (left > 0) {
-      ssize_t n = ::write(fd, p, left);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        int err = errno;
-        ::close(fd);
-        ::unlink(tmp.c_str());
-        return error{sys_error("cannot write", tmp, err)};
-      }
-      p += n;
-      left -= static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd) != 0 || ::close(fd) != 0) {
-      ::unlink(tmp.c_str());
-      return error{sys_error("cannot write", tmp, errno)};
-    }
-    if (status s = rename(tmp, std::string(name)); !s) return s;
-    return sync();
+    return write_file_atomically(path(name), j.dump(1) + "\n");
   }
 };
 

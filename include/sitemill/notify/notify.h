@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "sitemill/net/http.h"
+#include "sitemill/publish/atomic_file.h"
 #include "sitemill/result.h"
 
 namespace sitemill {
@@ -107,14 +108,6 @@ result<robots_update> update_robots(const std::string& path,
                                     const std::vector<std::string>& sitemaps,
                                     const robots_edit_options& options = {});
 
-/// Replaces `path` with `bytes` so that a reader sees the old file or the new
-/// one, never a mix: a temporary file in the same directory, fsynced, renamed
-/// over `path`, and the directory fsynced. An existing file keeps its
-/// permission bits; a new one gets 0666 minus the umask. A symbolic link at
-/// `path` is followed. On failure the temporary file is removed and `path`
-/// is untouched.
-[[nodiscard]] status write_file_atomically(const std::string& path,
-                                           std::string_view bytes);
 
 // ---------------------------------------------------------------------------
 // Retries

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sitemill/publish/atomic_file.h"
 #include "sitemill/result.h"
 #include "sitemill/write/writer.h"
 
@@ -112,7 +113,6 @@ class publisher {
 /// per directory; manifest and journal are per set name, so several sets
 /// (--name products, --name blog) can share one directory.
 inline constexpr std::string_view lock_file_name = ".sitemill.lock";
-inline constexpr std::string_view temp_file_prefix = ".sitemill-tmp-";
 /// ".sitemill-manifest-<set>.json": the published set called `set`.
 std::string manifest_file_name(std::string_view set);
 /// ".sitemill-journal-<set>.json": a publish of `set` in progress.

@@ -1,0 +1,71 @@
+// The one atomic file write: what a reader sees, and what a write killed
+// half-way leaves for the publisher's recovery to remove.
+#include "sitemill/publish/atomic_file.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <string>
+
+#include "sitemill/publish/publish.h"
+#include "support/run.h"
+
+namespace sitemill {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::StartsWith;
+
+TEST(AtomicFile, ReplacesTheFileAndKeepsItsPermissions) {
+  testing::temp_dir t;
+  const std::string path = t / "robots.txt";
+  testing::write_file(path, "old");
+  ASSERT_EQ(::chmod(path.c_str(), 0640), 0);
+  ASSERT_TRUE(static_cast<bool>(write_file_atomically(path, "new")));
+  EXPECT_EQ(testing::read_raw(path), "new");
+  struct stat st {};
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640u);
+  EXPECT_THAT(testing::list_all(t.path()), ElementsAre("robots.txt"));
+}
+
+// A process killed in the middle of the write (here by SIGXFSZ, which the
+// kernel sends the moment a write crosses RLIMIT_FSIZE) leaves the old file
+// and a temporary named so that the next publish into that directory
+// removes it: robots.txt usually lives in the directory sitemaps go to.
+TEST(AtomicFile, AWriteKilledHalfWayLeavesOnlyWhatRecoveryRemoves) {
+  testing::temp_dir t;
+  const std::string path = t / "robots.txt";
+  testing::write_file(path, "old");
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    rlimit none{0, 0};
+    ::setrlimit(RLIMIT_CORE, &none);
+    rlimit small{4096, 4096};
+    ::setrlimit(RLIMIT_FSIZE, &small);
+    std::signal(SIGXFSZ, SIG_DFL);
+    (void)write_file_atomically(path, std::string(1 << 20, 'x'));
+    ::_exit(0);  // not reached: SIGXFSZ ends the write
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ);
+  EXPECT_EQ(testing::read_raw(path), "old");
+  const auto left = testing::list_all(t.path());
+  ASSERT_EQ(left.size(), 2u);
+  EXPECT_THAT(left[0], StartsWith(std::string(temp_file_prefix)));
+
+  auto recovered = publisher::open(t.path(), "sitemap");
+  ASSERT_TRUE(static_cast<bool>(recovered)) << recovered.err().message;
+  EXPECT_THAT(testing::list_all(t.path()),
+              ElementsAre(std::string(lock_file_name), "robots.txt"));
+}
+
+}  // namespace
+}  // namespace sitemill
