@@ -209,63 +209,13 @@ std::string gzip_compress(std::string_view data, compression level) {
   return std::string(compress_here(data, level));
 }
 
-gzip_sink::gzip_sink(std::unique_ptr<sink> downstream, compression level,
-                     compress_pool* pool)
-    : downstream_(std::move(downstream)), level_(level), pool_(pool) {
-  if (pool_ == nullptr) return;
-  buffer_ = pool_->take_buffer();
-  if (level_ == compression::fast)
-    stream_ = pool_->open_stream(std::move(downstream_));
-}
-
-gzip_sink::~gzip_sink() {
-  if (pool_ == nullptr || closed_) return;
-  if (stream_) pool_->abandon_stream(stream_);
-  pool_->return_buffer(std::move(buffer_));
-}
-
-status gzip_sink::write(const char* data, std::size_t size) {
-  if (closed_) return error{"gzip sink: write after close"};
-  if (stream_) {
-    while (size != 0) {
-      if (buffer_.capacity() < stream_chunk) buffer_.reserve(stream_chunk);
-      const std::size_t take = std::min(size, stream_chunk - buffer_.size());
-      buffer_.append(data, take);
-      data += take;
-      size -= take;
-      if (buffer_.size() == stream_chunk) {
-        pool_->push_chunk(stream_, std::move(buffer_), false);
-        buffer_ = pool_->take_buffer();
-      }
-    }
-    return {};
-  }
-  // Reserving a whole sitemap's worth up front costs address space only
-  // (pages are faulted in as they are written), where growing by doubling
-  // copied and faulted each file about twice: ~70% of a run's page faults.
-  if (buffer_.capacity() < max_bytes_per_sitemap)
-    buffer_.reserve(max_bytes_per_sitemap);
-  buffer_.append(data, size);
-  return {};
-}
-
-status gzip_sink::close() {
-  if (closed_) return error{"gzip sink: closed twice"};
-  closed_ = true;
-  if (pool_ == nullptr) {
-    status s = compress_and_write(buffer_, level_, *downstream_);
-    std::string().swap(buffer_);
-    return s;
-  }
-  if (stream_) {
-    pool_->push_chunk(stream_, std::move(buffer_), true);
-    return {};
-  }
-  pool_->submit({std::move(buffer_), std::move(downstream_), level_});
-  return {};
-}
-
 struct compress_pool::impl {
+  struct job {
+    std::string data;
+    std::unique_ptr<sink> downstream;
+    compression level;
+  };
+
   std::mutex mu;
   std::condition_variable work_ready, worker_free, idle, stream_room;
   std::deque<job> queue;
@@ -380,7 +330,113 @@ struct compress_pool::impl {
     ready.push_back(st);
     work_ready.notify_one();
   }
+
+  // Hands a file over only when a worker is free to take it, so memory holds
+  // at most one file per worker plus the one the writer is filling.
+  void submit(job j) {
+    std::unique_lock lock(mu);
+    worker_free.wait(lock,
+                     [&] { return queue.size() + running < workers.size(); });
+    queue.push_back(std::move(j));
+    work_ready.notify_one();
+  }
+
+  static std::shared_ptr<detail::deflate_stream> open_stream(
+      std::unique_ptr<sink> downstream) {
+    auto st = std::make_shared<detail::deflate_stream>();
+    st->downstream = std::move(downstream);
+    return st;
+  }
+
+  // Queues a chunk; waits while the stream already has stream_queue_limit
+  // bytes queued, so a writer faster than the compressor cannot run ahead.
+  void push_chunk(const std::shared_ptr<detail::deflate_stream>& stream,
+                  std::string chunk, bool last) {
+    std::unique_lock lock(mu);
+    stream_room.wait(lock,
+                     [&] { return stream->queued_bytes < stream_queue_limit; });
+    stream->queued_bytes += chunk.size();
+    stream->chunks.push_back(std::move(chunk));
+    if (last) stream->closing = true;
+    make_ready(stream);
+  }
+
+  void abandon_stream(const std::shared_ptr<detail::deflate_stream>& stream) {
+    std::lock_guard lock(mu);
+    stream->abandoned = true;
+    make_ready(stream);
+  }
+
+  std::string take_buffer() {
+    std::lock_guard lock(mu);
+    if (spare.empty()) return {};
+    std::string b = std::move(spare.back());
+    spare.pop_back();
+    return b;
+  }
+
+  void return_buffer(std::string buffer) {
+    buffer.clear();
+    std::lock_guard lock(mu);
+    spare.push_back(std::move(buffer));
+  }
 };
+
+gzip_sink::gzip_sink(std::unique_ptr<sink> downstream, compression level,
+                     compress_pool* pool)
+    : downstream_(std::move(downstream)), level_(level), pool_(pool) {
+  if (pool_ == nullptr) return;
+  buffer_ = pool_->impl_->take_buffer();
+  if (level_ == compression::fast)
+    stream_ = pool_->impl_->open_stream(std::move(downstream_));
+}
+
+gzip_sink::~gzip_sink() {
+  if (pool_ == nullptr || closed_) return;
+  if (stream_) pool_->impl_->abandon_stream(stream_);
+  pool_->impl_->return_buffer(std::move(buffer_));
+}
+
+status gzip_sink::write(const char* data, std::size_t size) {
+  if (closed_) return error{"gzip sink: write after close"};
+  if (stream_) {
+    while (size != 0) {
+      if (buffer_.capacity() < stream_chunk) buffer_.reserve(stream_chunk);
+      const std::size_t take = std::min(size, stream_chunk - buffer_.size());
+      buffer_.append(data, take);
+      data += take;
+      size -= take;
+      if (buffer_.size() == stream_chunk) {
+        pool_->impl_->push_chunk(stream_, std::move(buffer_), false);
+        buffer_ = pool_->impl_->take_buffer();
+      }
+    }
+    return {};
+  }
+  // Reserving a whole sitemap's worth up front costs address space only
+  // (pages are faulted in as they are written), where growing by doubling
+  // copied and faulted each file about twice: ~70% of a run's page faults.
+  if (buffer_.capacity() < max_bytes_per_sitemap)
+    buffer_.reserve(max_bytes_per_sitemap);
+  buffer_.append(data, size);
+  return {};
+}
+
+status gzip_sink::close() {
+  if (closed_) return error{"gzip sink: closed twice"};
+  closed_ = true;
+  if (pool_ == nullptr) {
+    status s = compress_and_write(buffer_, level_, *downstream_);
+    std::string().swap(buffer_);
+    return s;
+  }
+  if (stream_) {
+    pool_->impl_->push_chunk(stream_, std::move(buffer_), true);
+    return {};
+  }
+  pool_->impl_->submit({std::move(buffer_), std::move(downstream_), level_});
+  return {};
+}
 
 compress_pool::compress_pool(unsigned threads)
     : impl_(std::make_unique<impl>()) {
@@ -400,59 +456,6 @@ compress_pool::~compress_pool() {
 
 unsigned compress_pool::threads() const noexcept {
   return static_cast<unsigned>(impl_->workers.size());
-}
-
-// Hands a file over only when a worker is free to take it, so memory holds
-// at most one file per worker plus the one the writer is filling.
-void compress_pool::submit(job j) {
-  std::unique_lock lock(impl_->mu);
-  impl_->worker_free.wait(lock, [&] {
-    return impl_->queue.size() + impl_->running < impl_->workers.size();
-  });
-  impl_->queue.push_back(std::move(j));
-  impl_->work_ready.notify_one();
-}
-
-std::shared_ptr<detail::deflate_stream> compress_pool::open_stream(
-    std::unique_ptr<sink> downstream) {
-  auto st = std::make_shared<detail::deflate_stream>();
-  st->downstream = std::move(downstream);
-  return st;
-}
-
-// Queues a chunk; waits while the stream already has stream_queue_limit
-// bytes queued, so a writer faster than the compressor cannot run ahead.
-void compress_pool::push_chunk(
-    const std::shared_ptr<detail::deflate_stream>& stream, std::string chunk,
-    bool last) {
-  std::unique_lock lock(impl_->mu);
-  impl_->stream_room.wait(
-      lock, [&] { return stream->queued_bytes < stream_queue_limit; });
-  stream->queued_bytes += chunk.size();
-  stream->chunks.push_back(std::move(chunk));
-  if (last) stream->closing = true;
-  impl_->make_ready(stream);
-}
-
-void compress_pool::abandon_stream(
-    const std::shared_ptr<detail::deflate_stream>& stream) {
-  std::lock_guard lock(impl_->mu);
-  stream->abandoned = true;
-  impl_->make_ready(stream);
-}
-
-std::string compress_pool::take_buffer() {
-  std::lock_guard lock(impl_->mu);
-  if (impl_->spare.empty()) return {};
-  std::string b = std::move(impl_->spare.back());
-  impl_->spare.pop_back();
-  return b;
-}
-
-void compress_pool::return_buffer(std::string buffer) {
-  buffer.clear();
-  std::lock_guard lock(impl_->mu);
-  impl_->spare.push_back(std::move(buffer));
 }
 
 status compress_pool::wait() {

@@ -98,7 +98,7 @@ enum class compression : std::uint8_t {
 class compress_pool;
 namespace detail {
 struct deflate_stream;
-}
+}  // namespace detail
 
 /// Compresses everything written to it into one gzip member (RFC 1952) and
 /// writes that to `downstream`. The member is single, never concatenated, as
@@ -150,19 +150,6 @@ class compress_pool {
 
  private:
   friend class gzip_sink;
-  struct job {
-    std::string data;
-    std::unique_ptr<sink> downstream;
-    compression level;
-  };
-  void submit(job j);
-  std::string take_buffer();
-  void return_buffer(std::string buffer);
-  std::shared_ptr<detail::deflate_stream> open_stream(
-      std::unique_ptr<sink> downstream);
-  void push_chunk(const std::shared_ptr<detail::deflate_stream>& stream,
-                  std::string chunk, bool last);
-  void abandon_stream(const std::shared_ptr<detail::deflate_stream>& stream);
   struct impl;
   std::unique_ptr<impl> impl_;
 };
