@@ -2,8 +2,11 @@
 // tokens and matched by simulating all the ways a path can match at once
 // (an NFA), so no pattern can take exponential time, as naive backtracking
 // over several '*' can.
+#include <array>
 #include <bitset>
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,7 +16,20 @@
 namespace sitemill {
 namespace {
 
-using token = site_patterns::token;
+// A compiled piece of a glob.
+struct token {
+  enum class kind : std::uint8_t {
+    literal,   // `c`
+    any,       // '?'
+    set,       // [...]: the bytes in `bits`
+    star,      // '*'
+    any_dirs,  // "**/": zero or more whole directories
+    rest,      // a final "**": anything
+  };
+  kind what = kind::literal;
+  unsigned char c = 0;
+  std::array<std::uint64_t, 4> bits{};
+};
 using kind = token::kind;
 
 // A pattern longer than this is certainly a mistake; the bound keeps the
@@ -178,9 +194,16 @@ std::vector<site_pattern> default_site_patterns() {
   return {{"*.html", true}, {"*.htm", true}};
 }
 
+struct site_patterns::compiled {
+  std::vector<token> tokens;
+  bool include = true;
+  bool anchored = false;  // matched against the whole path, not the name
+  bool dir_only = false;
+};
+
 result<site_patterns> site_patterns::make(
     const std::vector<site_pattern>& patterns) {
-  site_patterns out;
+  auto compiled_patterns = std::make_shared<std::vector<compiled>>();
   for (const site_pattern& p : patterns) {
     std::string_view glob = p.glob;
     const std::string quoted = "pattern \"" + p.glob + "\"";
@@ -199,8 +222,10 @@ result<site_patterns> site_patterns::make(
     if (glob.find('/') != std::string_view::npos) c.anchored = true;
     c.tokens = compile(glob);
     if (c.tokens.size() > max_tokens) return error{quoted + " is too long"};
-    out.patterns_.push_back(std::move(c));
+    compiled_patterns->push_back(std::move(c));
   }
+  site_patterns out;
+  out.patterns_ = std::move(compiled_patterns);
   return out;
 }
 
@@ -209,8 +234,9 @@ site_patterns::verdict site_patterns::decide(std::string_view path,
   const std::size_t slash = path.rfind('/');
   const std::string_view name =
       slash == std::string_view::npos ? path : path.substr(slash + 1);
+  if (!patterns_) return verdict::none;  // a default-made site_patterns
   // The last matching pattern decides, so search from the end.
-  for (auto it = patterns_.rbegin(); it != patterns_.rend(); ++it) {
+  for (auto it = patterns_->rbegin(); it != patterns_->rend(); ++it) {
     if (it->dir_only && !is_dir) continue;
     if (matches(it->tokens, it->anchored ? path : name)) {
       return it->include ? verdict::include : verdict::exclude;

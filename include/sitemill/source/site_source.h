@@ -34,7 +34,6 @@
 #ifndef SITEMILL_SITE_SOURCE_H
 #define SITEMILL_SITE_SOURCE_H
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -99,29 +98,10 @@ class site_patterns {
     return decide(path, false) == verdict::include;
   }
 
-  /// A compiled piece of a glob (an implementation detail).
-  struct token {
-    enum class kind : std::uint8_t {
-      literal,   // `c`
-      any,       // '?'
-      set,       // [...]: the bytes in `bits`
-      star,      // '*'
-      any_dirs,  // "**/": zero or more whole directories
-      rest,      // a final "**": anything
-    };
-    kind what = kind::literal;
-    unsigned char c = 0;
-    std::array<std::uint64_t, 4> bits{};
-  };
-  struct compiled {
-    std::vector<token> tokens;
-    bool include = true;
-    bool anchored = false;  // matched against the whole path, not the name
-    bool dir_only = false;
-  };
-
  private:
-  std::vector<compiled> patterns_;
+  struct compiled;  // one pattern as tokens; defined in site_patterns.cpp
+  // Immutable once made, so copies share it.
+  std::shared_ptr<const std::vector<compiled>> patterns_;
 };
 
 struct site_source_options {
