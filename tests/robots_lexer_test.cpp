@@ -205,6 +205,15 @@ TEST(RobotsLexer, GivesColumnsFromTheLineStart) {
   EXPECT_EQ(r.raw[0].column(r.raw[0].value), 14u);
 }
 
+// diagnostic.h: columns count characters, as libxml2 counts them for XML,
+// so a robots.txt finding and a sitemap finding point the same way.
+TEST(RobotsLexer, CountsColumnsInCharactersNotBytes) {
+  recorder r;
+  lex_robots_txt("X-\xC3\x9Cnknown: y", r);  // "X-Ünknown: y"
+  ASSERT_EQ(r.raw.size(), 1u);
+  EXPECT_EQ(r.raw[0].column(r.raw[0].value), 12u) << "13 would be bytes";
+}
+
 // RFC 9309 2.3: UTF-8. A UTF-8 BOM is skipped (and kept out of line 1); a
 // UTF-16 one means no line can be read.
 TEST(RobotsLexer, SkipsAUtf8BomAndReadsNothingOfUtf16) {

@@ -26,7 +26,9 @@ struct diagnostic {
   /// the full list is in docs/diagnostics.md. Scripts match on it.
   std::string code;
   std::uint64_t line = 0;    ///< 1-based; 0 when about the document as a whole
-  std::uint64_t column = 0;  ///< 1-based, in bytes; 0 when unknown
+  /// 1-based, in characters (Unicode code points, as libxml2 counts them,
+  /// so a UTF-8 BOM is none); 0 when unknown.
+  std::uint64_t column = 0;
   std::string message;       ///< what is wrong and how to fix it
 };
 

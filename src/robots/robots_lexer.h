@@ -80,9 +80,14 @@ struct robots_line {
   std::string_view bytes() const noexcept {
     return {text.data(), text.size() + line_end.size()};
   }
-  /// 1-based byte column of `part` (a view into `text`).
+  /// 1-based column of `part` (a view into `text`), in characters as every
+  /// diagnostic counts them (diagnostic.h): UTF-8 continuation bytes before
+  /// it do not count.
   std::uint64_t column(std::string_view part) const noexcept {
-    return static_cast<std::uint64_t>(part.data() - text.data()) + 1;
+    std::uint64_t n = 1;
+    for (const char* p = text.data(); p < part.data(); ++p)
+      n += (static_cast<unsigned char>(*p) & 0xC0) != 0x80;
+    return n;
   }
 };
 
