@@ -7,6 +7,7 @@
 #include "command.h"
 #include "sitemill/check/check.h"
 #include "sitemill/url/url.h"
+#include "vocabulary.h"
 
 namespace sitemill::cli {
 namespace {
@@ -166,7 +167,10 @@ int run_check(check_cli_options& o) {
   c.max_time = std::chrono::seconds(static_cast<std::int64_t>(o.max_time_s));
 
   cli_observer observer;
-  const check_report r = check(o.targets, c, observer);
+  check_report r = check(o.targets, c, observer);
+  const vocabulary words = check_words();
+  for (auto& d : r.documents)
+    for (auto& g : d.diagnostics) to_cli_words(g.message, words);
   if (o.json_out)
     print_json(r);
   else

@@ -10,6 +10,7 @@
 #include "sitemill/notify/notify.h"
 #include "sitemill/source/site_source.h"
 #include "sitemill/source/sitemap_source.h"
+#include "vocabulary.h"
 
 namespace sitemill::cli {
 namespace {
@@ -59,7 +60,8 @@ std::string quote(std::string_view s) {
 // draws a progress line on a terminal.
 class reporter final : public generate_observer {
  public:
-  reporter(bool spool, bool quiet) : quiet_(quiet) {
+  reporter(bool spool, bool quiet, std::span<const term> words)
+      : quiet_(quiet), words_(words) {
     if (spool) spool_ = std::tmpfile();
     progress_ = !quiet && ::isatty(STDERR_FILENO);
   }
@@ -120,7 +122,15 @@ class reporter final : public generate_observer {
   }
 
  private:
-  void note(const record_issue& r, char kind) {
+  void note(const record_issue& issue, char kind) {
+    record_issue mapped;
+    const record_issue* in_words = &issue;
+    if (issue.reason.find('`') != std::string::npos) {
+      mapped = issue;
+      to_cli_words(mapped.reason, words_);
+      in_words = &mapped;
+    }
+    const record_issue& r = *in_words;
     if (spool_) {
       std::string row(1, kind);
       row += "{\"input\":" + quote(r.input) +
@@ -148,6 +158,7 @@ class reporter final : public generate_observer {
   }
 
   bool quiet_;
+  std::span<const term> words_;
   bool progress_ = false;
   bool drawn_ = false;
   std::FILE* spool_ = nullptr;
@@ -225,7 +236,7 @@ std::optional<std::vector<column>> parse_columns(const std::string& spec) {
 // changed. The set is already live, so a failure here is reported (exit 2)
 // but takes nothing back.
 int announce(const generate_cli_options& o, const generate_report& r,
-             bool quiet) {
+             bool quiet, std::span<const term> words) {
   const std::string base =
       o.run.base_url.back() == '/' ? o.run.base_url : o.run.base_url + "/";
   int code = exit_ok;
@@ -237,7 +248,7 @@ int announce(const generate_cli_options& o, const generate_report& r,
     auto updated = update_robots(o.robots_path, sitemaps);
     if (!updated) {
       std::fprintf(stderr, "sitemill generate: --robots: %s\n",
-                   updated.err().message.c_str());
+                   in_cli_words(updated.err().message, words).c_str());
       code = exit_usage;
     } else if (!quiet) {
       std::fprintf(stderr, "sitemill: %s %s (%zu Sitemap lines added)\n",
@@ -266,15 +277,16 @@ int announce(const generate_cli_options& o, const generate_report& r,
     auto sent = submit_indexnow(client, urls, io);
     if (!sent) {
       std::fprintf(stderr, "sitemill generate: IndexNow: %s\n",
-                   sent.err().message.c_str());
+                   in_cli_words(sent.err().message, words).c_str());
       return exit_usage;
     }
     for (const auto& rej : sent->rejected)
       std::fprintf(stderr, "sitemill: IndexNow: not sent: %s: %s\n",
-                   rej.url.c_str(), rej.reason.c_str());
+                   rej.url.c_str(), in_cli_words(rej.reason, words).c_str());
     for (const auto& b : sent->batches)
       if (!quiet || b.outcome != indexnow_outcome::accepted)
-        std::fprintf(stderr, "sitemill: IndexNow: %s\n", b.message.c_str());
+        std::fprintf(stderr, "sitemill: IndexNow: %s\n",
+                     in_cli_words(b.message, words).c_str());
     if (!sent->ok()) code = exit_data;
   }
   return code;
@@ -376,7 +388,8 @@ int run_generate(generate_cli_options& o) {
     }
   }
 
-  reporter rep(o.json_out, o.quiet);
+  const vocabulary words = generate_words(o.indexnow_key);
+  reporter rep(o.json_out, o.quiet, words);
   generate_report r = generate(g, rep);
   rep.clear_progress();
   rep.print_hidden_count();
@@ -413,19 +426,22 @@ int run_generate(generate_cli_options& o) {
               "(see --json \"files\")\n",
               indexes);
       }
-      return announce(o, r, o.quiet);
+      return announce(o, r, o.quiet, words);
     }
     case generate_outcome::no_valid_urls:
     case generate_outcome::strict_failed:
-      std::fprintf(stderr, "sitemill generate: %s\n", r.message.c_str());
+      std::fprintf(stderr, "sitemill generate: %s\n",
+                   in_cli_words(r.message, words).c_str());
       return exit_data;
     case generate_outcome::cancelled:
-      std::fprintf(stderr, "sitemill generate: %s\n", r.message.c_str());
+      std::fprintf(stderr, "sitemill generate: %s\n",
+                   in_cli_words(r.message, words).c_str());
       return exit_interrupted;
     case generate_outcome::failed:
       break;
   }
-  std::fprintf(stderr, "sitemill generate: %s\n", r.message.c_str());
+  std::fprintf(stderr, "sitemill generate: %s\n",
+               in_cli_words(r.message, words).c_str());
   return exit_usage;
 }
 

@@ -195,15 +195,15 @@ result<robots_edit> edit_robots_txt(std::string_view robots_txt,
                          wanted[it->second] + "\"";
     } else if (options.replace) {
       reason = r.url.empty()
-                   ? "not a full http(s) URL, and --replace was given"
-                   : "names a sitemap not asked for, and --replace was given";
+                   ? "not a full http(s) URL, and `replace` was given"
+                   : "names a sitemap not asked for, and `replace` was given";
     } else {
       if (r.url.empty()) {
         edit.notes.push_back(
             "line " + std::to_string(r.line + 1) + ": \"" +
             printable(text_of(lines[r.line])) +
             "\" does not hold a full http(s) URL, which crawlers need; "
-            "--replace removes it");
+            "`replace` removes it");
       }
       continue;
     }

@@ -412,7 +412,7 @@ std::optional<std::string> feed_date_to_w3c(std::string_view text) {
 result<std::unique_ptr<record_reader>> open_sitemap_source(
     const sitemap_source_options& options) {
   if (options.location.empty())
-    return sitemill::error{"--from-sitemap needs a path or URL"};
+    return sitemill::error{"`location` needs a path or URL", "location"};
   if (!is_url(options.location)) {
     struct stat st;
     if (::stat(options.location.c_str(), &st) != 0)

@@ -151,7 +151,8 @@ TEST(GenerateSources, ContentPolicyNeedsAState) {
   auto r = run_sitemill({"generate", "--base-url", base, "--out", t / "out",
                          "--from-dir", t / "site", "--lastmod", "content"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, HasSubstr("--state"));
+  EXPECT_THAT(r.err, HasSubstr("sitemill generate: --lastmod content needs "
+                               "--state FILE to remember content hashes"));
 }
 
 // An index and its gzipped children, written by sitemill itself, read back:
@@ -319,6 +320,25 @@ TEST(GenerateSources, AnnouncesThePublishedSetAndOnlyWhatChanged) {
   ASSERT_EQ(server.count("/indexnow"), 2u);
   body = nlohmann::json::parse(server.requests().back().body);
   EXPECT_THAT(body["urlList"], ElementsAre(base + "b.html"));
+}
+
+// The library's advice names its options (`endpoint`); generate names its
+// own flags, which differ from those of `sitemill indexnow` (--endpoint).
+TEST(GenerateSources, IndexNowAdviceNamesGeneratesOwnFlags) {
+  temp_dir t;
+  http_server server;
+  server.route("/indexnow", text_reply(405, ""));
+  std::filesystem::create_directories(t / "site");
+  write_file(t / "site/a.html", page("alpha"));
+  auto r =
+      run_sitemill({"generate", "--base-url", base, "--out", t / "out",
+                    "--from-dir", t / "site", "--lastmod", "content", "--state",
+                    t / "state.db", "--indexnow-key", "0123456789abcdef",
+                    "--indexnow-endpoint", server.url("/indexnow")});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("sitemill: IndexNow: 405 Method Not Allowed: "
+                               "not an answer IndexNow defines; check that "
+                               "--indexnow-endpoint is an IndexNow endpoint"));
 }
 
 TEST(GenerateSources, IndexNowWithoutAStateIsAUsageError) {

@@ -97,6 +97,9 @@ enum class generate_outcome : std::uint8_t {
 struct generate_report {
   generate_outcome outcome = generate_outcome::failed;
   std::string message;  ///< why, when not published
+  /// With outcome failed: the option the message is about (error::field), a
+  /// member of generate_options or of a source's options; "" otherwise.
+  std::string field;
   std::string entry;    ///< the file to submit (index or lone sitemap)
   std::vector<published_file> files;  ///< the published set, entry included
   std::uint64_t records = 0;          ///< records read

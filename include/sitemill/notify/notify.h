@@ -50,7 +50,9 @@ struct robots_edit_options {
 struct robots_removed_line {
   std::uint64_t line = 0;  ///< 1-based, in the original text
   std::string text;        ///< the line as it was, without its line end
-  std::string reason;  ///< "repeats line 3", "not a wanted sitemap (--replace)"
+  /// "repeats line 3", "names a sitemap not asked for, and `replace` was
+  /// given"
+  std::string reason;
 };
 
 /// What edit_robots_txt() did.
@@ -61,7 +63,7 @@ struct robots_edit {
       present;  ///< wanted URLs already listed, kept in place
   std::vector<robots_removed_line> removed;
   /// Things worth a warning that were left alone (a relative Sitemap value
-  /// without --replace, new lines past crawlers' 500 KiB parsing limit).
+  /// without `replace`, new lines past crawlers' 500 KiB parsing limit).
   std::vector<std::string> notes;
   bool changed = false;  ///< text differs from the input
 };
