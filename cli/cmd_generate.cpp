@@ -3,19 +3,18 @@
 
 #include <chrono>
 #include <cstdio>
-#include <nlohmann/json.hpp>
+#include <optional>
 
 #include "command.h"
 #include "sitemill/generate/generate.h"
 #include "sitemill/notify/notify.h"
+#include "sitemill/report/generate_json.h"
 #include "sitemill/source/site_source.h"
 #include "sitemill/source/sitemap_source.h"
 #include "vocabulary.h"
 
 namespace sitemill::cli {
 namespace {
-
-using json = nlohmann::json;
 
 // Diagnostics printed one per line before the rest are only counted.
 constexpr std::uint64_t max_printed_issues = 200;
@@ -50,28 +49,22 @@ struct generate_cli_options {
   std::string indexnow_key_location;
 };
 
-std::string quote(std::string_view s) {
-  return json(std::string(s))
-      .dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
 // Prints issues to stderr as FILE:LINE: kind: reason (the first few hundred),
-// spools every one to a temporary file for --json so memory stays flat, and
+// keeps every one in an issue_spool for --json so memory stays flat, and
 // draws a progress line on a terminal.
 class reporter final : public generate_observer {
  public:
   reporter(bool spool, bool quiet, std::span<const term> words)
       : quiet_(quiet), words_(words) {
-    if (spool) spool_ = std::tmpfile();
+    if (spool) spool_.emplace();
     progress_ = !quiet && ::isatty(STDERR_FILENO);
   }
-  ~reporter() override {
-    if (spool_) std::fclose(spool_);
-  }
 
-  void rejected(const record_issue& r) override { note(r, 'R'); }
-  void warning(const record_issue& r) override { note(r, 'W'); }
-  void skipped(const record_issue& r) override { note(r, 'S'); }
+  void rejected(const record_issue& r) override {
+    note(r, issue_kind::rejected);
+  }
+  void warning(const record_issue& r) override { note(r, issue_kind::warning); }
+  void skipped(const record_issue& r) override { note(r, issue_kind::skipped); }
 
   void progress(std::uint64_t records, std::size_t files) override {
     if (!progress_) return;
@@ -100,29 +93,11 @@ class reporter final : public generate_observer {
           spool_ ? "" : " (--json lists them all)");
   }
 
-  // Streams the spooled issues of one kind ('R', 'W' or 'S') as a JSON array.
-  void write_json_array(std::FILE* out, char kind) {
-    std::fputc('[', out);
-    if (spool_) {
-      std::rewind(spool_);
-      char* line = nullptr;
-      std::size_t cap = 0;
-      bool first = true;
-      ssize_t n;
-      while ((n = ::getline(&line, &cap, spool_)) > 0) {
-        if (line[0] != kind) continue;
-        if (!first) std::fputc(',', out);
-        first = false;
-        std::fwrite(line + 1, 1, static_cast<std::size_t>(n - 2),
-                    out);  // drop kind and '\n'
-      }
-      std::free(line);
-    }
-    std::fputc(']', out);
-  }
+  /// Every issue of the run, for --json; only with --json.
+  const issue_spool& spool() const { return *spool_; }
 
  private:
-  void note(const record_issue& issue, char kind) {
+  void note(const record_issue& issue, issue_kind kind) {
     record_issue mapped;
     const record_issue* in_words = &issue;
     if (issue.reason.find('`') != std::string::npos) {
@@ -131,23 +106,17 @@ class reporter final : public generate_observer {
       in_words = &mapped;
     }
     const record_issue& r = *in_words;
-    if (spool_) {
-      std::string row(1, kind);
-      row += "{\"input\":" + quote(r.input) +
-             ",\"line\":" + std::to_string(r.line) +
-             ",\"reason\":" + quote(r.reason) + "}\n";
-      std::fwrite(row.data(), 1, row.size(), spool_);
-    }
-    if (quiet_ && kind != 'R') return;
+    if (spool_) spool_->add(kind, r);
+    if (quiet_ && kind != issue_kind::rejected) return;
     if (printed_ >= max_printed_issues) {
       ++hidden_;
       return;
     }
     ++printed_;
     clear_progress();
-    const char* word = kind == 'R'   ? "rejected"
-                       : kind == 'W' ? "warning"
-                                     : "skipped";
+    const char* word = kind == issue_kind::rejected  ? "rejected"
+                       : kind == issue_kind::warning ? "warning"
+                                                     : "skipped";
     if (r.line > 0)
       std::fprintf(stderr, "%s:%llu: %s: %s\n", r.input.c_str(),
                    static_cast<unsigned long long>(r.line), word,
@@ -161,50 +130,19 @@ class reporter final : public generate_observer {
   std::span<const term> words_;
   bool progress_ = false;
   bool drawn_ = false;
-  std::FILE* spool_ = nullptr;
+  std::optional<issue_spool> spool_;
   std::uint64_t printed_ = 0;
   std::uint64_t hidden_ = 0;
   std::chrono::steady_clock::time_point last_draw_{};
 };
 
-void print_json(const generate_report& r, reporter& rep) {
-  std::FILE* out = stdout;
-  std::fprintf(out, "{\"entry\":%s,\"files\":[", quote(r.entry).c_str());
-  for (std::size_t i = 0; i < r.files.size(); ++i) {
-    const auto& f = r.files[i];
-    std::fprintf(out,
-                 "%s{\"path\":%s,\"type\":\"%s\",\"urls\":%zu,\"bytes\":%llu}",
-                 i ? "," : "", quote(f.path).c_str(),
-                 std::string(to_string(f.type)).c_str(), f.urls,
-                 static_cast<unsigned long long>(f.bytes));
-  }
-  std::fprintf(
-      out,
-      "],\"records\":%llu,\"written\":%llu,\"duplicates\":%llu,\"rejected\":",
-      static_cast<unsigned long long>(r.records),
-      static_cast<unsigned long long>(r.written),
-      static_cast<unsigned long long>(r.duplicates));
-  rep.write_json_array(out, 'R');
-  std::fputs(",\"warnings\":", out);
-  rep.write_json_array(out, 'W');
-  std::fputs(",\"skipped\":", out);
-  rep.write_json_array(out, 'S');
-  if (r.changes) {
-    auto list = [&](const char* key, const std::vector<std::string>& urls,
-                    bool last) {
-      std::fprintf(out, "\"%s\":[", key);
-      for (std::size_t i = 0; i < urls.size(); ++i)
-        std::fprintf(out, "%s%s", i ? "," : "", quote(urls[i]).c_str());
-      std::fputs(last ? "]" : "],", out);
-    };
-    std::fputs(",\"changes\":{", out);
-    list("added", r.changes->added, false);
-    list("changed", r.changes->changed, false);
-    list("removed", r.changes->removed, true);
-    std::fputc('}', out);
-  }
-  std::fputs("}\n", out);
-  std::fflush(out);
+void print_json(const generate_report& r, const reporter& rep) {
+  stdout_sink out;
+  status written = write_generate_json(out, r, rep.spool());
+  if (written) written = out.close();
+  if (!written)
+    std::fprintf(stderr, "sitemill generate: --json: %s\n",
+                 written.message().c_str());
 }
 
 std::optional<std::vector<column>> parse_columns(const std::string& spec) {

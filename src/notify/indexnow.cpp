@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
@@ -27,6 +26,7 @@
 #include "detail/text.h"
 #include "net/exchange.h"
 #include "sitemill/notify/notify.h"
+#include "sitemill/report/generate_json.h"
 #include "sitemill/url/url.h"
 
 namespace sitemill {
@@ -347,40 +347,17 @@ result<indexnow_report> submit_indexnow(http_client& client,
 
 result<std::vector<std::string>> read_manifest_changes(
     const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return error{path + ": cannot be read: " + std::strerror(errno)};
-  const json manifest = json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (manifest.is_discarded() || !manifest.is_object()) {
-    return error{path +
-                 ": not a JSON object (expected the `json` report of "
-                 "sitemill generate)"};
-  }
-  const auto changes = manifest.find("changes");
-  if (changes == manifest.end() || !changes->is_object()) {
+  auto read = read_generate_json_file(path, {.issues = false});
+  if (!read) return std::move(read).err();
+  const std::optional<state_changes>& changes = read->report.changes;
+  if (!changes) {
     return error{path +
                  ": has no \"changes\"; only a generate run with a state "
                  "database knows which URLs were added or changed. Give the "
                  "URLs with `urls` or as arguments instead"};
   }
-  std::vector<std::string> out;
-  for (const char* list : {"added", "changed"}) {
-    const auto found = changes->find(list);
-    if (found == changes->end()) continue;
-    if (!found->is_array()) {
-      return error{path + ": \"changes\"." + list + " is not an array"};
-    }
-    for (const auto& item : *found) {
-      if (item.is_string()) {
-        out.push_back(item.get<std::string>());
-      } else if (item.is_object() && item.contains("loc") &&
-                 item["loc"].is_string()) {
-        out.push_back(item["loc"].get<std::string>());
-      } else {
-        return error{path + ": \"changes\"." + list +
-                     " holds something that is not a URL string"};
-      }
-    }
-  }
+  std::vector<std::string> out = changes->added;
+  out.insert(out.end(), changes->changed.begin(), changes->changed.end());
   return out;
 }
 

@@ -69,6 +69,7 @@ struct record_issue {
   std::uint64_t line =
       0;  ///< 1-based; 0 when the issue is about the input as a whole
   std::string reason;
+  friend bool operator==(const record_issue&, const record_issue&) = default;
 };
 
 /// Receives what happens during a run. The defaults do nothing.
