@@ -7,6 +7,7 @@
 
 #include "command.h"
 #include "sitemill/generate/generate.h"
+#include "sitemill/notify/announce.h"
 #include "sitemill/notify/notify.h"
 #include "sitemill/report/generate_json.h"
 #include "sitemill/source/site_source.h"
@@ -171,63 +172,61 @@ std::optional<std::vector<column>> parse_columns(const std::string& spec) {
 }
 
 // After a publish: list the set in robots.txt and tell IndexNow what
-// changed. The set is already live, so a failure here is reported (exit 2)
-// but takes nothing back.
-int announce(const generate_cli_options& o, const generate_report& r,
-             bool quiet, std::span<const term> words) {
-  const std::string base =
-      o.run.base_url.back() == '/' ? o.run.base_url : o.run.base_url + "/";
+// changed (announce_set()). The set is already live, so a failure here is
+// reported (exit 2 for robots.txt or refused IndexNow options, 1 for a URL or
+// batch IndexNow did not take) but takes nothing back.
+int print_announcement(const announcement& done, bool quiet,
+                       std::span<const term> words) {
   int code = exit_ok;
-  if (!o.robots_path.empty()) {
-    std::vector<std::string> sitemaps;
-    for (const auto& f : r.files)
-      if (f.type == document_type::sitemapindex || f.path == r.entry)
-        sitemaps.push_back(base + f.path);
-    auto updated = update_robots(o.robots_path, sitemaps);
-    if (!updated) {
+  if (const auto& robots = done.robots) {
+    if (robots->failure) {
       std::fprintf(stderr, "sitemill generate: --robots: %s\n",
-                   in_cli_words(updated.err().message, words).c_str());
+                   in_cli_words(robots->failure->message, words).c_str());
       code = exit_usage;
     } else if (!quiet) {
       std::fprintf(stderr, "sitemill: %s %s (%zu Sitemap lines added)\n",
-                   updated->written ? "updated" : "left unchanged",
-                   o.robots_path.c_str(), updated->edit.added.size());
+                   robots->update->written ? "updated" : "left unchanged",
+                   robots->path.c_str(), robots->update->edit.added.size());
     }
   }
-  if (!o.indexnow_key.empty() && r.changes) {
-    std::vector<std::string> urls = r.changes->added;
-    urls.insert(urls.end(), r.changes->changed.begin(),
-                r.changes->changed.end());
-    if (urls.empty()) {
+  if (const auto& indexnow = done.indexnow) {
+    if (indexnow->urls.empty()) {
       if (!quiet)
         std::fprintf(stderr,
                      "sitemill: nothing changed; IndexNow not called\n");
       return code;
     }
-    indexnow_options io;
-    io.key = o.indexnow_key;
-    io.endpoint = o.indexnow_endpoint;
-    io.key_location = o.indexnow_key_location;
-    io.retry.sleep = [quiet](std::chrono::milliseconds d) {
-      return retry_sleep(d, "sitemill generate", quiet);
-    };
-    http_client client;
-    auto sent = submit_indexnow(client, urls, io);
-    if (!sent) {
+    if (indexnow->failure) {
       std::fprintf(stderr, "sitemill generate: IndexNow: %s\n",
-                   in_cli_words(sent.err().message, words).c_str());
+                   in_cli_words(indexnow->failure->message, words).c_str());
       return exit_usage;
     }
-    for (const auto& rej : sent->rejected)
+    const indexnow_report& sent = *indexnow->report;
+    for (const auto& rej : sent.rejected)
       std::fprintf(stderr, "sitemill: IndexNow: not sent: %s: %s\n",
                    rej.url.c_str(), in_cli_words(rej.reason, words).c_str());
-    for (const auto& b : sent->batches)
+    for (const auto& b : sent.batches)
       if (!quiet || b.outcome != indexnow_outcome::accepted)
         std::fprintf(stderr, "sitemill: IndexNow: %s\n",
                      in_cli_words(b.message, words).c_str());
-    if (!sent->ok()) code = exit_data;
+    if (!sent.ok()) code = exit_data;
   }
   return code;
+}
+
+announcement announce(const generate_cli_options& o, const generate_report& r,
+                      bool quiet) {
+  announce_options a;
+  a.base_url = o.run.base_url;
+  a.robots_path = o.robots_path;
+  a.indexnow.key = o.indexnow_key;
+  a.indexnow.endpoint = o.indexnow_endpoint;
+  a.indexnow.key_location = o.indexnow_key_location;
+  a.indexnow.retry.sleep = [quiet](std::chrono::milliseconds d) {
+    return retry_sleep(d, "sitemill generate", quiet);
+  };
+  http_client client;
+  return announce_set(client, r, a);
 }
 
 int run_generate(generate_cli_options& o) {
@@ -364,7 +363,7 @@ int run_generate(generate_cli_options& o) {
               "(see --json \"files\")\n",
               indexes);
       }
-      return announce(o, r, o.quiet, words);
+      return print_announcement(announce(o, r, o.quiet), o.quiet, words);
     }
     case generate_outcome::no_valid_urls:
     case generate_outcome::strict_failed:

@@ -4,8 +4,10 @@
 //   record_reader (source) -> entry_builder (entry) -> sitemap_writer (writer)
 //     -> sink (file_sink, gzip_sink, memory_sink) -> publisher (atomic publish)
 //
-// check() reads through the same sitemap_parser as --from-sitemap; notify.h
-// announces a published set. generate() runs the whole writing pipeline:
+// check() reads through the same sitemap_parser as --from-sitemap;
+// announce_set() (announce.h) lists a published set in robots.txt and tells
+// IndexNow what changed; report/ renders the reports as JSON. generate()
+// runs the whole writing pipeline:
 //
 //   sitemill::generate_options o;
 //   o.sources = {sitemill::list_source("urls.txt")};
@@ -27,6 +29,7 @@
 #include "sitemill/generate/generate.h"
 #include "sitemill/limits.h"
 #include "sitemill/net/http.h"
+#include "sitemill/notify/announce.h"
 #include "sitemill/notify/notify.h"
 #include "sitemill/parse/sitemap_parser.h"
 #include "sitemill/publish/publish.h"

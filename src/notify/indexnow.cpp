@@ -25,6 +25,7 @@
 
 #include "detail/text.h"
 #include "net/exchange.h"
+#include "sitemill/notify/announce.h"
 #include "sitemill/notify/notify.h"
 #include "sitemill/report/generate_json.h"
 #include "sitemill/url/url.h"
@@ -356,9 +357,7 @@ result<std::vector<std::string>> read_manifest_changes(
                  "database knows which URLs were added or changed. Give the "
                  "URLs with `urls` or as arguments instead"};
   }
-  std::vector<std::string> out = changes->added;
-  out.insert(out.end(), changes->changed.begin(), changes->changed.end());
-  return out;
+  return indexnow_urls(*changes);
 }
 
 }  // namespace sitemill

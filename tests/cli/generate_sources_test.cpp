@@ -341,6 +341,19 @@ TEST(GenerateSources, IndexNowAdviceNamesGeneratesOwnFlags) {
                                "--indexnow-endpoint is an IndexNow endpoint"));
 }
 
+// The set is live before robots.txt is edited: a robots.txt that cannot be
+// written is a usage error (exit 2), and the set stays published.
+TEST(GenerateSources, ARobotsTxtThatCannotBeWrittenExitsTwoAfterPublishing) {
+  temp_dir t;
+  write_file(t / "u.txt", "/a\n");
+  auto r = run_sitemill({"generate", "--base-url", base, "--out", t / "out",
+                         "--robots", t / "missing/robots.txt", t / "u.txt"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("sitemill generate: --robots: "));
+  EXPECT_THAT(r.err, HasSubstr("missing/robots.txt"));
+  EXPECT_THAT(list_files(t / "out"), ElementsAre("sitemap.xml.gz"));
+}
+
 TEST(GenerateSources, IndexNowWithoutAStateIsAUsageError) {
   temp_dir t;
   write_file(t / "u.txt", "/a\n");
