@@ -137,9 +137,10 @@ class reporter final : public generate_observer {
   std::chrono::steady_clock::time_point last_draw_{};
 };
 
-void print_json(const generate_report& r, const reporter& rep) {
+void print_json(const generate_report& r, const reporter& rep,
+                const announcement* announced) {
   stdout_sink out;
-  status written = write_generate_json(out, r, rep.spool());
+  status written = write_generate_json(out, r, rep.spool(), announced);
   if (written) written = out.close();
   if (!written)
     std::fprintf(stderr, "sitemill generate: --json: %s\n",
@@ -172,16 +173,44 @@ std::optional<std::vector<column>> parse_columns(const std::string& spec) {
 }
 
 // After a publish: list the set in robots.txt and tell IndexNow what
-// changed (announce_set()). The set is already live, so a failure here is
-// reported (exit 2 for robots.txt or refused IndexNow options, 1 for a URL or
-// batch IndexNow did not take) but takes nothing back.
-int print_announcement(const announcement& done, bool quiet,
-                       std::span<const term> words) {
+// changed (announce_set()), with the library's messages put in generate's
+// words, for stderr and --json alike.
+announcement announce(const generate_cli_options& o, const generate_report& r,
+                      std::span<const term> words) {
+  announce_options a;
+  a.base_url = o.run.base_url;
+  a.robots_path = o.robots_path;
+  a.indexnow.key = o.indexnow_key;
+  a.indexnow.endpoint = o.indexnow_endpoint;
+  a.indexnow.key_location = o.indexnow_key_location;
+  const bool quiet = o.quiet;
+  a.indexnow.retry.sleep = [quiet](std::chrono::milliseconds d) {
+    return retry_sleep(d, "sitemill generate", quiet);
+  };
+  http_client client;
+  announcement done = announce_set(client, r, a);
+  if (done.robots && done.robots->failure)
+    to_cli_words(done.robots->failure->message, words);
+  if (done.indexnow && done.indexnow->failure)
+    to_cli_words(done.indexnow->failure->message, words);
+  if (done.indexnow && done.indexnow->report) {
+    for (auto& rej : done.indexnow->report->rejected)
+      to_cli_words(rej.reason, words);
+    for (auto& b : done.indexnow->report->batches)
+      to_cli_words(b.message, words);
+  }
+  return done;
+}
+
+// The set is already live, so a failure to announce it is reported (exit 2
+// for robots.txt or refused IndexNow options, 1 for a URL or batch IndexNow
+// did not take) but takes nothing back.
+int print_announcement(const announcement& done, bool quiet) {
   int code = exit_ok;
   if (const auto& robots = done.robots) {
     if (robots->failure) {
       std::fprintf(stderr, "sitemill generate: --robots: %s\n",
-                   in_cli_words(robots->failure->message, words).c_str());
+                   robots->failure->message.c_str());
       code = exit_usage;
     } else if (!quiet) {
       std::fprintf(stderr, "sitemill: %s %s (%zu Sitemap lines added)\n",
@@ -198,35 +227,45 @@ int print_announcement(const announcement& done, bool quiet,
     }
     if (indexnow->failure) {
       std::fprintf(stderr, "sitemill generate: IndexNow: %s\n",
-                   in_cli_words(indexnow->failure->message, words).c_str());
+                   indexnow->failure->message.c_str());
       return exit_usage;
     }
     const indexnow_report& sent = *indexnow->report;
     for (const auto& rej : sent.rejected)
       std::fprintf(stderr, "sitemill: IndexNow: not sent: %s: %s\n",
-                   rej.url.c_str(), in_cli_words(rej.reason, words).c_str());
+                   rej.url.c_str(), rej.reason.c_str());
     for (const auto& b : sent.batches)
       if (!quiet || b.outcome != indexnow_outcome::accepted)
-        std::fprintf(stderr, "sitemill: IndexNow: %s\n",
-                     in_cli_words(b.message, words).c_str());
+        std::fprintf(stderr, "sitemill: IndexNow: %s\n", b.message.c_str());
     if (!sent.ok()) code = exit_data;
   }
   return code;
 }
 
-announcement announce(const generate_cli_options& o, const generate_report& r,
-                      bool quiet) {
-  announce_options a;
-  a.base_url = o.run.base_url;
-  a.robots_path = o.robots_path;
-  a.indexnow.key = o.indexnow_key;
-  a.indexnow.endpoint = o.indexnow_endpoint;
-  a.indexnow.key_location = o.indexnow_key_location;
-  a.indexnow.retry.sleep = [quiet](std::chrono::milliseconds d) {
-    return retry_sleep(d, "sitemill generate", quiet);
-  };
-  http_client client;
-  return announce_set(client, r, a);
+void print_summary(const generate_report& r, const std::string& out_dir) {
+  std::uint64_t urls = 0;
+  for (const auto& f : r.files)
+    if (f.type != document_type::sitemapindex) urls += f.urls;
+  std::fprintf(
+      stderr,
+      "sitemill: published %zu file%s to %s (entry %s): %llu URLs written, "
+      "%llu duplicates, %llu rejected, %llu warnings, from %llu records%s\n",
+      r.files.size(), r.files.size() == 1 ? "" : "s", out_dir.c_str(),
+      r.entry.c_str(), static_cast<unsigned long long>(urls),
+      static_cast<unsigned long long>(r.duplicates),
+      static_cast<unsigned long long>(r.rejected),
+      static_cast<unsigned long long>(r.warnings),
+      static_cast<unsigned long long>(r.records),
+      r.skipped ? (" (" + std::to_string(r.skipped) + " pages skipped)").c_str()
+                : "");
+  std::size_t indexes = 0;
+  for (const auto& f : r.files)
+    indexes += f.type == document_type::sitemapindex;
+  if (indexes > 1)
+    std::fprintf(stderr,
+                 "sitemill: %zu index files were needed; submit each of them "
+                 "(see --json \"files\")\n",
+                 indexes);
 }
 
 int run_generate(generate_cli_options& o) {
@@ -331,55 +370,24 @@ int run_generate(generate_cli_options& o) {
   rep.clear_progress();
   rep.print_hidden_count();
 
-  if (o.json_out) print_json(r, rep);
-  switch (r.outcome) {
-    case generate_outcome::published: {
-      if (!o.quiet) {
-        std::uint64_t urls = 0;
-        for (const auto& f : r.files)
-          if (f.type != document_type::sitemapindex) urls += f.urls;
-        std::fprintf(
-            stderr,
-            "sitemill: published %zu file%s to %s (entry %s): %llu "
-            "URLs written, "
-            "%llu duplicates, %llu rejected, %llu warnings, from %llu "
-            "records%s\n",
-            r.files.size(), r.files.size() == 1 ? "" : "s", g.out_dir.c_str(),
-            r.entry.c_str(), static_cast<unsigned long long>(urls),
-            static_cast<unsigned long long>(r.duplicates),
-            static_cast<unsigned long long>(r.rejected),
-            static_cast<unsigned long long>(r.warnings),
-            static_cast<unsigned long long>(r.records),
-            r.skipped
-                ? (" (" + std::to_string(r.skipped) + " pages skipped)").c_str()
-                : "");
-        std::size_t indexes = 0;
-        for (const auto& f : r.files)
-          indexes += f.type == document_type::sitemapindex;
-        if (indexes > 1)
-          std::fprintf(
-              stderr,
-              "sitemill: %zu index files were needed; submit each of them "
-              "(see --json \"files\")\n",
-              indexes);
-      }
-      return print_announcement(announce(o, r, o.quiet), o.quiet, words);
-    }
-    case generate_outcome::no_valid_urls:
-    case generate_outcome::strict_failed:
-      std::fprintf(stderr, "sitemill generate: %s\n",
-                   in_cli_words(r.message, words).c_str());
-      return exit_data;
-    case generate_outcome::cancelled:
-      std::fprintf(stderr, "sitemill generate: %s\n",
-                   in_cli_words(r.message, words).c_str());
-      return exit_interrupted;
-    case generate_outcome::failed:
-      break;
+  if (r.outcome == generate_outcome::published) {
+    if (!o.quiet) print_summary(r, g.out_dir);
+    const announcement done = announce(o, r, words);
+    if (o.json_out) print_json(r, rep, &done);
+    return print_announcement(done, o.quiet);
   }
+  if (o.json_out) print_json(r, rep, nullptr);
   std::fprintf(stderr, "sitemill generate: %s\n",
                in_cli_words(r.message, words).c_str());
-  return exit_usage;
+  switch (r.outcome) {
+    case generate_outcome::no_valid_urls:
+    case generate_outcome::strict_failed:
+      return exit_data;
+    case generate_outcome::cancelled:
+      return exit_interrupted;
+    default:
+      return exit_usage;
+  }
 }
 
 }  // namespace
@@ -543,8 +551,10 @@ command_runner setup_generate(CLI::App& app) {
                 "invalid (exit 1)");
   cmd->add_flag(
       "--json", o->json_out,
-      "Print the run's manifest as one JSON object on stdout (entry, files, "
-      "records, written, duplicates, rejected, warnings)");
+      "Print the run's report as one JSON object on stdout (entry, files, "
+      "records, written, duplicates, rejected, warnings, skipped; changes "
+      "with --state; announce with --robots or --indexnow-key; "
+      "docs/report-schema.md)");
   cmd->add_flag("-q,--quiet", o->quiet,
                 "Print only rejected records and errors on stderr");
   cmd->footer(

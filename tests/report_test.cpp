@@ -326,6 +326,10 @@ TEST(GenerateJson, SaysWhereAValueHasTheWrongType) {
       {R"({"changes":{"added":"x"}})", R"("changes".added is not an array)"},
       {R"({"changes":{"removed":[1]}})",
        R"("changes".removed holds something that is not a URL string)"},
+      {R"({"announce":{"robots":{"created":"yes"}}})",
+       R"("announce".robots.created is not true or false)"},
+      {R"({"announce":{"indexnow":{"batches":[{"outcome":"fine"}]}}})",
+       R"("announce".indexnow.batches[0].outcome is not an IndexNow outcome)"},
   };
   for (const row& r : rows) {
     SCOPED_TRACE(r.json);
@@ -357,6 +361,151 @@ TEST(GenerateJson, AFailingSinkFailsTheWrite) {
     const status s = write_generate_json(out, full_report(), spool);
     ASSERT_FALSE(s);
     EXPECT_EQ(s.message(), "disk full");
+  }
+}
+
+// What announce_set() did, with something in every field.
+announcement full_announcement() {
+  announcement done;
+  robots_announcement& robots = done.robots.emplace();
+  robots.path = "public/robots.txt";
+  robots.sitemaps = {"https://www.example.com/sitemap.xml"};
+  robots_update& update = robots.update.emplace();
+  update.edit.added = robots.sitemaps;
+  update.written = true;
+  indexnow_announcement& indexnow = done.indexnow.emplace();
+  indexnow.urls = indexnow_urls(*full_report().changes);
+  indexnow_report& sent = indexnow.report.emplace();
+  sent.endpoint = "https://api.indexnow.org/indexnow";
+  sent.host = "www.example.com";
+  sent.key_location = "https://www.example.com/3f6c2b1a9e8d4c7b.txt";
+  sent.urls = indexnow.urls.size();
+  sent.duplicates = 1;
+  sent.rejected = {{"https://other.example.net/x", "on host other..."}};
+  indexnow_batch first;
+  first.urls = 2;
+  first.body = R"({"host":"www.example.com","key":"secret"})";
+  first.outcome = indexnow_outcome::accepted;
+  first.status = 200;
+  first.message = "200 OK: received";
+  indexnow_batch second;
+  second.urls = 1;
+  second.outcome = indexnow_outcome::not_sent;
+  sent.batches = {first, second};
+  return done;
+}
+
+TEST(GenerateJson, CarriesWhatWasAnnounced) {
+  issue_spool spool;
+  const announcement done = full_announcement();
+  std::string text;
+  memory_sink out(&text);
+  ASSERT_TRUE(write_generate_json(out, full_report(), spool, &done));
+  const std::string tail =
+      R"(,"announce":{"robots":{"path":"public/robots.txt",)"
+      R"("sitemaps":["https://www.example.com/sitemap.xml"],)"
+      R"("added":["https://www.example.com/sitemap.xml"],)"
+      R"("created":false,"written":true},)"
+      R"("indexnow":{"urls":3,"endpoint":"https://api.indexnow.org/indexnow",)"
+      R"("host":"www.example.com",)"
+      R"("key_location":"https://www.example.com/3f6c2b1a9e8d4c7b.txt",)"
+      R"("duplicates":1,"rejected":[{"url":"https://other.example.net/x",)"
+      R"("reason":"on host other..."}],)"
+      R"("batches":[{"urls":2,"outcome":"accepted","status":200,)"
+      R"("message":"200 OK: received"},)"
+      R"({"urls":1,"outcome":"not sent","status":0,"message":""}]}}})"
+      "\n";
+  ASSERT_GE(text.size(), tail.size());
+  EXPECT_EQ(text.substr(text.size() - tail.size()), tail);
+  EXPECT_EQ(text.find("secret"), std::string::npos)
+      << "the bodies, and the key in them, stay out of the report";
+
+  auto read = read_generate_json(text);
+  ASSERT_TRUE(read) << read.err().message;
+  ASSERT_TRUE(read->announced);
+  const announcement& back = *read->announced;
+  ASSERT_TRUE(back.robots && back.robots->update);
+  EXPECT_EQ(back.robots->path, done.robots->path);
+  EXPECT_EQ(back.robots->sitemaps, done.robots->sitemaps);
+  EXPECT_EQ(back.robots->update->edit.added, done.robots->update->edit.added);
+  EXPECT_EQ(back.robots->update->created, false);
+  EXPECT_EQ(back.robots->update->written, true);
+  EXPECT_FALSE(back.robots->failure);
+  ASSERT_TRUE(back.indexnow && back.indexnow->report);
+  EXPECT_EQ(back.indexnow->urls, done.indexnow->urls);
+  const indexnow_report& r = *back.indexnow->report;
+  const indexnow_report& w = *done.indexnow->report;
+  EXPECT_EQ(r.endpoint, w.endpoint);
+  EXPECT_EQ(r.host, w.host);
+  EXPECT_EQ(r.key_location, w.key_location);
+  EXPECT_EQ(r.urls, w.urls);
+  EXPECT_EQ(r.duplicates, w.duplicates);
+  ASSERT_EQ(r.rejected.size(), 1u);
+  EXPECT_EQ(r.rejected[0].url, w.rejected[0].url);
+  EXPECT_EQ(r.rejected[0].reason, w.rejected[0].reason);
+  ASSERT_EQ(r.batches.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(r.batches[i].urls, w.batches[i].urls);
+    EXPECT_EQ(r.batches[i].outcome, w.batches[i].outcome);
+    EXPECT_EQ(r.batches[i].status, w.batches[i].status);
+    EXPECT_EQ(r.batches[i].message, w.batches[i].message);
+  }
+  EXPECT_EQ(back.ok(), done.ok());
+}
+
+TEST(GenerateJson, CarriesAnnouncementsThatFailedOrHadNothingToSend) {
+  struct row {
+    const char* what;
+    announcement done;
+    const char* tail;
+  };
+  std::vector<row> rows;
+  {
+    announcement failed;
+    failed.robots.emplace();
+    failed.robots->path = "robots.txt";
+    failed.robots->failure = error{"robots.txt: read-only"};
+    failed.indexnow.emplace();
+    failed.indexnow->urls = {"https://www.example.com/a"};
+    failed.indexnow->failure = error{"no IndexNow key", "key"};
+    rows.push_back({"both failed", failed,
+                    R"(,"announce":{"robots":{"path":"robots.txt",)"
+                    R"("sitemaps":[],"error":"robots.txt: read-only"},)"
+                    R"("indexnow":{"urls":1,"error":"no IndexNow key"}}})"});
+  }
+  {
+    announcement quiet;
+    quiet.indexnow.emplace();
+    rows.push_back(
+        {"nothing changed", quiet, R"(,"announce":{"indexnow":{"urls":0}}})"});
+  }
+  rows.push_back({"nothing asked", announcement{}, R"("removed":[]}})"});
+  for (const row& r : rows) {
+    SCOPED_TRACE(r.what);
+    issue_spool spool;
+    std::string text;
+    memory_sink out(&text);
+    ASSERT_TRUE(write_generate_json(out, full_report(), spool, &r.done));
+    const std::string tail = std::string(r.tail) + "\n";
+    ASSERT_GE(text.size(), tail.size());
+    EXPECT_EQ(text.substr(text.size() - tail.size()), tail);
+    auto read = read_generate_json(text);
+    ASSERT_TRUE(read) << read.err().message;
+    EXPECT_EQ(read->announced.has_value(),
+              r.done.robots.has_value() || r.done.indexnow.has_value());
+    if (!read->announced) continue;
+    EXPECT_EQ(read->announced->robots.has_value(), r.done.robots.has_value());
+    if (r.done.robots) {
+      EXPECT_EQ(read->announced->robots->failure->message,
+                r.done.robots->failure->message);
+    }
+    ASSERT_TRUE(read->announced->indexnow);
+    EXPECT_EQ(read->announced->indexnow->urls.empty(),
+              r.done.indexnow->urls.empty());
+    EXPECT_EQ(read->announced->indexnow->failure.has_value(),
+              r.done.indexnow->failure.has_value());
+    EXPECT_FALSE(read->announced->indexnow->report);
+    EXPECT_FALSE(read->announced->ok() && !r.done.ok());
   }
 }
 

@@ -70,6 +70,54 @@ void write_urls(json_stream& out, const std::vector<std::string>& urls) {
   out.raw("]");
 }
 
+void write_announcement(json_stream& out, const announcement& done) {
+  out.raw(",").key("announce").raw("{");
+  if (const auto& robots = done.robots) {
+    out.key("robots").raw("{").key("path").str(robots->path);
+    out.raw(",").key("sitemaps");
+    write_urls(out, robots->sitemaps);
+    if (robots->failure) {
+      out.raw(",").key("error").str(robots->failure->message);
+    } else if (robots->update) {
+      out.raw(",").key("added");
+      write_urls(out, robots->update->edit.added);
+      out.raw(",").key("created").raw(robots->update->created ? "true"
+                                                              : "false");
+      out.raw(",").key("written").raw(robots->update->written ? "true"
+                                                              : "false");
+    }
+    out.raw("}");
+  }
+  if (const auto& indexnow = done.indexnow) {
+    out.raw(done.robots ? "," : "").key("indexnow").raw("{");
+    out.key("urls").count(indexnow->urls.size());
+    if (indexnow->failure) {
+      out.raw(",").key("error").str(indexnow->failure->message);
+    } else if (const auto& r = indexnow->report) {
+      out.raw(",").key("endpoint").str(r->endpoint);
+      out.raw(",").key("host").str(r->host);
+      out.raw(",").key("key_location").str(r->key_location);
+      out.raw(",").key("duplicates").count(r->duplicates);
+      out.raw(",").key("rejected").raw("[");
+      for (std::size_t i = 0; i < r->rejected.size(); ++i) {
+        out.raw(i ? ",{" : "{").key("url").str(r->rejected[i].url);
+        out.raw(",").key("reason").str(r->rejected[i].reason).raw("}");
+      }
+      out.raw("],").key("batches").raw("[");
+      for (std::size_t i = 0; i < r->batches.size(); ++i) {
+        const indexnow_batch& b = r->batches[i];
+        out.raw(i ? ",{" : "{").key("urls").count(b.urls);
+        out.raw(",").key("outcome").str(to_string(b.outcome));
+        out.raw(",").key("status").count(static_cast<std::uint64_t>(b.status));
+        out.raw(",").key("message").str(b.message).raw("}");
+      }
+      out.raw("]");
+    }
+    out.raw("}");
+  }
+  out.raw("}");
+}
+
 // --- reading
 
 // Where a value is, for messages: "files"[2].urls, "changes".added.
@@ -89,6 +137,23 @@ class object_reader {
   object_reader(const json& object, std::string where)
       : object_(object), where_(std::move(where)) {}
 
+  void flag(std::string_view key, bool& out) {
+    if (const json* v = find(key)) {
+      if (v->is_boolean())
+        out = v->get<bool>();
+      else
+        fail(key, "true or false");
+    }
+  }
+  void strings(std::string_view key, std::vector<std::string>& out) {
+    array(key, [&](const json& v, const std::string& where) {
+      if (v.is_string())
+        out.push_back(v.get<std::string>());
+      else
+        fail_with(where + " is not a string");
+    });
+  }
+  bool has(std::string_view key) const { return find(key) != nullptr; }
   void text(std::string_view key, std::string& out) {
     if (const json* v = find(key)) {
       if (v->is_string())
@@ -207,6 +272,91 @@ void read_changes(object_reader& top, state_changes& changes) {
   if (!c.problem().empty()) top.fail_with(c.problem());
 }
 
+std::optional<indexnow_outcome> parse_outcome(std::string_view name) {
+  for (auto o = indexnow_outcome::not_sent;;
+       o = static_cast<indexnow_outcome>(static_cast<int>(o) + 1)) {
+    if (to_string(o) == name) return o;
+    if (o == indexnow_outcome::cancelled) return std::nullopt;
+  }
+}
+
+void read_robots(object_reader& a, announcement& done) {
+  const json* v = a.object("robots");
+  if (v == nullptr) return;
+  object_reader r(*v, member(a.where(), "robots"));
+  robots_announcement& robots = done.robots.emplace();
+  r.text("path", robots.path);
+  r.strings("sitemaps", robots.sitemaps);
+  if (r.has("error")) {
+    robots.failure.emplace();
+    r.text("error", robots.failure->message);
+  } else {
+    robots_update& update = robots.update.emplace();
+    r.strings("added", update.edit.added);
+    r.flag("created", update.created);
+    r.flag("written", update.written);
+  }
+  if (!r.problem().empty()) a.fail_with(r.problem());
+}
+
+void read_indexnow(object_reader& a, const generate_report& report,
+                   announcement& done) {
+  const json* v = a.object("indexnow");
+  if (v == nullptr) return;
+  object_reader n(*v, member(a.where(), "indexnow"));
+  indexnow_announcement& indexnow = done.indexnow.emplace();
+  // The URLs themselves are the changes' (the report lists them once).
+  std::size_t urls = 0;
+  n.count("urls", urls);
+  if (urls > 0 && report.changes)
+    indexnow.urls = indexnow_urls(*report.changes);
+  if (n.has("error")) {
+    indexnow.failure.emplace();
+    n.text("error", indexnow.failure->message);
+  } else if (n.has("batches")) {
+    indexnow_report& r = indexnow.report.emplace();
+    r.urls = indexnow.urls.size();
+    n.text("endpoint", r.endpoint);
+    n.text("host", r.host);
+    n.text("key_location", r.key_location);
+    n.count("duplicates", r.duplicates);
+    n.array("rejected", [&](const json& item, const std::string& where) {
+      if (!item.is_object()) return n.fail_with(where + " is not an object");
+      object_reader x(item, where);
+      indexnow_rejection& rejection = r.rejected.emplace_back();
+      x.text("url", rejection.url);
+      x.text("reason", rejection.reason);
+      if (!x.problem().empty()) n.fail_with(x.problem());
+    });
+    n.array("batches", [&](const json& item, const std::string& where) {
+      if (!item.is_object()) return n.fail_with(where + " is not an object");
+      object_reader x(item, where);
+      indexnow_batch& batch = r.batches.emplace_back();
+      std::string outcome;
+      x.count("urls", batch.urls);
+      x.text("outcome", outcome);
+      x.count("status", batch.status);
+      x.text("message", batch.message);
+      if (auto o = parse_outcome(outcome))
+        batch.outcome = *o;
+      else
+        x.fail("outcome", "an IndexNow outcome (accepted, refused, ...)");
+      if (!x.problem().empty()) n.fail_with(x.problem());
+    });
+  }
+  if (!n.problem().empty()) a.fail_with(n.problem());
+}
+
+void read_announcement(object_reader& top, generate_json_contents& out) {
+  const json* v = top.object("announce");
+  if (v == nullptr) return;
+  object_reader a(*v, member(top.where(), "announce"));
+  announcement& done = out.announced.emplace();
+  read_robots(a, done);
+  read_indexnow(a, out.report, done);
+  if (!a.problem().empty()) top.fail_with(a.problem());
+}
+
 template <class Input>
 result<generate_json_contents> read_from(
     Input&& input, const generate_json_read_options& options) {
@@ -254,6 +404,7 @@ result<generate_json_contents> read_from(
     r.changes.emplace();
     read_changes(top, *r.changes);
   }
+  read_announcement(top, out);
   if (!top.problem().empty()) return error{top.problem()};
 
   r.outcome =
@@ -267,7 +418,8 @@ result<generate_json_contents> read_from(
 }  // namespace
 
 status write_generate_json(sink& sink_out, const generate_report& r,
-                           const issue_spool& issues) {
+                           const issue_spool& issues,
+                           const announcement* announced) {
   json_stream out(sink_out);
   status spool_state = issues.state();
   out.raw("{").key("entry").str(r.entry);
@@ -297,6 +449,8 @@ status write_generate_json(sink& sink_out, const generate_report& r,
     write_urls(out, r.changes->removed);
     out.raw("}");
   }
+  if (announced != nullptr && (announced->robots || announced->indexnow))
+    write_announcement(out, *announced);
   out.raw("}\n");
   if (status s = out.finish(); !s) return s;
   return spool_state;

@@ -18,20 +18,22 @@
 #include <vector>
 
 #include "sitemill/generate/generate.h"
+#include "sitemill/notify/announce.h"
 #include "sitemill/report/issue_spool.h"
 #include "sitemill/result.h"
 #include "sitemill/write/sink.h"
 
 namespace sitemill {
 
-/// Writes `report` with the issues `issues` kept, as one JSON object on one
-/// line followed by "\n" (docs/report-schema.md); the sink is not closed.
-/// Bytes that are not UTF-8 in strings (a path, a rejected line) become
-/// U+FFFD. Fails when the sink fails, or when the spool could not keep every
-/// issue (issue_spool::state(); the JSON is still whole, the lists short).
-[[nodiscard]] status write_generate_json(sink& out,
-                                         const generate_report& report,
-                                         const issue_spool& issues);
+/// Writes `report` with the issues `issues` kept and, when `announced` asked
+/// for anything, what announce_set() did, as one JSON object on one line
+/// followed by "\n" (docs/report-schema.md); the sink is not closed. Bytes
+/// that are not UTF-8 in strings (a path, a rejected line) become U+FFFD.
+/// Fails when the sink fails, or when the spool could not keep every issue
+/// (issue_spool::state(); the JSON is still whole, the lists short).
+[[nodiscard]] status write_generate_json(
+    sink& out, const generate_report& report, const issue_spool& issues,
+    const announcement* announced = nullptr);
 
 /// What a generate report in JSON holds.
 struct generate_json_contents {
@@ -42,6 +44,10 @@ struct generate_json_contents {
   generate_report report;
   /// The lists themselves, in order; empty unless asked for.
   std::vector<record_issue> rejected, warnings, skipped;
+  /// What was announced, when the report says. IndexNow's URLs are the
+  /// changes' (indexnow_urls()); a report keeps neither the batches' bodies
+  /// nor their attempts.
+  std::optional<announcement> announced;
 };
 
 struct generate_json_read_options {
