@@ -28,7 +28,8 @@ class json_stream {
     return raw(json(s).dump(-1, ' ', false, json::error_handler_t::replace));
   }
   json_stream& count(std::uint64_t n) { return raw(std::to_string(n)); }
-  json_stream& key(std::string_view k) { return str(k).raw(":"); }
+  // Keys are the schema's own ASCII names: nothing to escape.
+  json_stream& key(std::string_view k) { return raw("\"").raw(k).raw("\":"); }
 
   status finish() {
     flush();
