@@ -282,6 +282,19 @@ TEST(GenerateJson, CountsTheIssuesWithoutKeepingThemWhenAsked) {
   EXPECT_EQ(read->report.changes->added.size(), 2u);
 }
 
+// A key given twice keeps its last value, counted or kept alike.
+TEST(GenerateJson, CountsTheLastOfARepeatedList) {
+  const char* text =
+      R"({"skipped":[{"input":"a"},{"input":"b"}],"skipped":[{"input":"c"}]})";
+  auto kept = read_generate_json(text);
+  auto counted = read_generate_json(text, {.issues = false});
+  ASSERT_TRUE(kept && counted);
+  ASSERT_EQ(kept->skipped.size(), 1u);
+  EXPECT_EQ(kept->skipped[0].input, "c");
+  EXPECT_EQ(kept->report.skipped, 1u);
+  EXPECT_EQ(counted->report.skipped, 1u);
+}
+
 TEST(GenerateJson, ReadsAHandWrittenManifest) {
   auto read = read_generate_json(R"({
     "changes": {

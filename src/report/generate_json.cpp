@@ -370,8 +370,10 @@ result<generate_json_contents> read_from(
   const json::parser_callback_t keep = [&](int depth, json::parse_event_t event,
                                            json& parsed) {
     if (depth == 1 && event == json::parse_event_t::key) {
-      const auto k = parsed.get_ref<const std::string&>();
+      const std::string& k = parsed.get_ref<const std::string&>();
       list = std::find(lists.begin(), lists.end(), k) - lists.begin();
+      // A key given twice keeps its last value, as in the parsed object.
+      if (list < lists.size()) counted[list] = 0;
       return true;
     }
     if (options.issues || depth != 2 || list == lists.size()) return true;

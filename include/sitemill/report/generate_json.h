@@ -51,8 +51,9 @@ struct generate_json_contents {
 };
 
 struct generate_json_read_options {
-  /// Keep the rejected, warnings and skipped lists; off, they are only
-  /// counted, so that a report of millions of issues reads in little memory.
+  /// Keep the rejected, warnings and skipped lists; off, their elements are
+  /// only counted (not checked either), so that a report of millions of
+  /// issues reads in little memory.
   bool issues = true;
 };
 
