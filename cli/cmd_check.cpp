@@ -1,17 +1,16 @@
 // sitemill check: does a sitemap (or a site's sitemaps) pass every rule?
 #include <chrono>
 #include <cstdio>
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "command.h"
 #include "sitemill/check/check.h"
+#include "sitemill/report/check_json.h"
 #include "sitemill/url/url.h"
+#include "vocabulary.h"
 
 namespace sitemill::cli {
 namespace {
-
-using json = nlohmann::ordered_json;
 
 struct check_cli_options {
   std::vector<std::string> targets;
@@ -95,39 +94,12 @@ void print_human(const check_report& r, bool quiet) {
 }
 
 void print_json(const check_report& r) {
-  json docs = json::array();
-  for (const auto& d : r.documents) {
-    json diags = json::array();
-    for (const auto& g : d.diagnostics)
-      diags.push_back({{"severity", to_string(g.level)},
-                       {"code", g.code},
-                       {"line", g.line},
-                       {"column", g.column},
-                       {"message", g.message}});
-    docs.push_back(
-        {{"source", d.source},
-         {"type", to_string(d.kind)},
-         {"urls", d.urls},
-         {"bytes", d.bytes},
-         {"diagnostics", std::move(diags)},
-         {"schema_valid", d.schema_valid},
-         {"errors", d.errors},
-         {"warnings", d.warnings},
-         {"infos", d.infos},
-         {"unreadable", d.unreadable},
-         {"robots_txt", d.robots_txt},
-         {"parent", d.parent.empty() ? json(nullptr) : json(d.parent)}});
-  }
-  json out = {{"documents", std::move(docs)},
-              {"errors", r.errors},
-              {"warnings", r.warnings},
-              {"infos", r.infos},
-              {"unreadable", r.any_unreadable}};
-  // Messages quote input, which may hold bytes that are not UTF-8.
-  std::string text = out.dump(-1, ' ', false, json::error_handler_t::replace);
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fputc('\n', stdout);
-  std::fflush(stdout);
+  stdout_sink out;
+  status written = write_check_json(out, r);
+  if (written) written = out.close();
+  if (!written)
+    std::fprintf(stderr, "sitemill check: --json: %s\n",
+                 written.message().c_str());
 }
 
 int run_check(check_cli_options& o) {
@@ -156,7 +128,10 @@ int run_check(check_cli_options& o) {
   c.max_time = std::chrono::seconds(static_cast<std::int64_t>(o.max_time_s));
 
   cli_observer observer;
-  const check_report r = check(o.targets, c, observer);
+  check_report r = check(o.targets, c, observer);
+  const vocabulary words = check_words();
+  for (auto& d : r.documents)
+    for (auto& g : d.diagnostics) to_cli_words(g.message, words);
   if (o.json_out)
     print_json(r);
   else

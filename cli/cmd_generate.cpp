@@ -3,18 +3,19 @@
 
 #include <chrono>
 #include <cstdio>
-#include <nlohmann/json.hpp>
+#include <optional>
 
 #include "command.h"
 #include "sitemill/generate/generate.h"
+#include "sitemill/notify/announce.h"
 #include "sitemill/notify/notify.h"
+#include "sitemill/report/generate_json.h"
 #include "sitemill/source/site_source.h"
 #include "sitemill/source/sitemap_source.h"
+#include "vocabulary.h"
 
 namespace sitemill::cli {
 namespace {
-
-using json = nlohmann::json;
 
 // Diagnostics printed one per line before the rest are only counted.
 constexpr std::uint64_t max_printed_issues = 200;
@@ -49,27 +50,22 @@ struct generate_cli_options {
   std::string indexnow_key_location;
 };
 
-std::string quote(std::string_view s) {
-  return json(std::string(s))
-      .dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
 // Prints issues to stderr as FILE:LINE: kind: reason (the first few hundred),
-// spools every one to a temporary file for --json so memory stays flat, and
+// keeps every one in an issue_spool for --json so memory stays flat, and
 // draws a progress line on a terminal.
 class reporter final : public generate_observer {
  public:
-  reporter(bool spool, bool quiet) : quiet_(quiet) {
-    if (spool) spool_ = std::tmpfile();
+  reporter(bool spool, bool quiet, std::span<const term> words)
+      : quiet_(quiet), words_(words) {
+    if (spool) spool_.emplace();
     progress_ = !quiet && ::isatty(STDERR_FILENO);
   }
-  ~reporter() override {
-    if (spool_) std::fclose(spool_);
-  }
 
-  void rejected(const record_issue& r) override { note(r, 'R'); }
-  void warning(const record_issue& r) override { note(r, 'W'); }
-  void skipped(const record_issue& r) override { note(r, 'S'); }
+  void rejected(const record_issue& r) override {
+    note(r, issue_kind::rejected);
+  }
+  void warning(const record_issue& r) override { note(r, issue_kind::warning); }
+  void skipped(const record_issue& r) override { note(r, issue_kind::skipped); }
 
   void progress(std::uint64_t records, std::size_t files) override {
     if (!progress_) return;
@@ -98,46 +94,30 @@ class reporter final : public generate_observer {
           spool_ ? "" : " (--json lists them all)");
   }
 
-  // Streams the spooled issues of one kind ('R', 'W' or 'S') as a JSON array.
-  void write_json_array(std::FILE* out, char kind) {
-    std::fputc('[', out);
-    if (spool_) {
-      std::rewind(spool_);
-      char* line = nullptr;
-      std::size_t cap = 0;
-      bool first = true;
-      ssize_t n;
-      while ((n = ::getline(&line, &cap, spool_)) > 0) {
-        if (line[0] != kind) continue;
-        if (!first) std::fputc(',', out);
-        first = false;
-        std::fwrite(line + 1, 1, static_cast<std::size_t>(n - 2),
-                    out);  // drop kind and '\n'
-      }
-      std::free(line);
-    }
-    std::fputc(']', out);
-  }
+  /// Every issue of the run, for --json; only with --json.
+  const issue_spool& spool() const { return *spool_; }
 
  private:
-  void note(const record_issue& r, char kind) {
-    if (spool_) {
-      std::string row(1, kind);
-      row += "{\"input\":" + quote(r.input) +
-             ",\"line\":" + std::to_string(r.line) +
-             ",\"reason\":" + quote(r.reason) + "}\n";
-      std::fwrite(row.data(), 1, row.size(), spool_);
+  void note(const record_issue& issue, issue_kind kind) {
+    record_issue mapped;
+    const record_issue* in_words = &issue;
+    if (issue.reason.find('`') != std::string::npos) {
+      mapped = issue;
+      to_cli_words(mapped.reason, words_);
+      in_words = &mapped;
     }
-    if (quiet_ && kind != 'R') return;
+    const record_issue& r = *in_words;
+    if (spool_) spool_->add(kind, r);
+    if (quiet_ && kind != issue_kind::rejected) return;
     if (printed_ >= max_printed_issues) {
       ++hidden_;
       return;
     }
     ++printed_;
     clear_progress();
-    const char* word = kind == 'R'   ? "rejected"
-                       : kind == 'W' ? "warning"
-                                     : "skipped";
+    const char* word = kind == issue_kind::rejected  ? "rejected"
+                       : kind == issue_kind::warning ? "warning"
+                                                     : "skipped";
     if (r.line > 0)
       std::fprintf(stderr, "%s:%llu: %s: %s\n", r.input.c_str(),
                    static_cast<unsigned long long>(r.line), word,
@@ -148,52 +128,23 @@ class reporter final : public generate_observer {
   }
 
   bool quiet_;
+  std::span<const term> words_;
   bool progress_ = false;
   bool drawn_ = false;
-  std::FILE* spool_ = nullptr;
+  std::optional<issue_spool> spool_;
   std::uint64_t printed_ = 0;
   std::uint64_t hidden_ = 0;
   std::chrono::steady_clock::time_point last_draw_{};
 };
 
-void print_json(const generate_report& r, reporter& rep) {
-  std::FILE* out = stdout;
-  std::fprintf(out, "{\"entry\":%s,\"files\":[", quote(r.entry).c_str());
-  for (std::size_t i = 0; i < r.files.size(); ++i) {
-    const auto& f = r.files[i];
-    std::fprintf(out,
-                 "%s{\"path\":%s,\"type\":\"%s\",\"urls\":%zu,\"bytes\":%llu}",
-                 i ? "," : "", quote(f.path).c_str(),
-                 std::string(to_string(f.type)).c_str(), f.urls,
-                 static_cast<unsigned long long>(f.bytes));
-  }
-  std::fprintf(
-      out,
-      "],\"records\":%llu,\"written\":%llu,\"duplicates\":%llu,\"rejected\":",
-      static_cast<unsigned long long>(r.records),
-      static_cast<unsigned long long>(r.written),
-      static_cast<unsigned long long>(r.duplicates));
-  rep.write_json_array(out, 'R');
-  std::fputs(",\"warnings\":", out);
-  rep.write_json_array(out, 'W');
-  std::fputs(",\"skipped\":", out);
-  rep.write_json_array(out, 'S');
-  if (r.changes) {
-    auto list = [&](const char* key, const std::vector<std::string>& urls,
-                    bool last) {
-      std::fprintf(out, "\"%s\":[", key);
-      for (std::size_t i = 0; i < urls.size(); ++i)
-        std::fprintf(out, "%s%s", i ? "," : "", quote(urls[i]).c_str());
-      std::fputs(last ? "]" : "],", out);
-    };
-    std::fputs(",\"changes\":{", out);
-    list("added", r.changes->added, false);
-    list("changed", r.changes->changed, false);
-    list("removed", r.changes->removed, true);
-    std::fputc('}', out);
-  }
-  std::fputs("}\n", out);
-  std::fflush(out);
+void print_json(const generate_report& r, const reporter& rep,
+                const announcement* announced) {
+  stdout_sink out;
+  status written = write_generate_json(out, r, rep.spool(), announced);
+  if (written) written = out.close();
+  if (!written)
+    std::fprintf(stderr, "sitemill generate: --json: %s\n",
+                 written.message().c_str());
 }
 
 std::optional<std::vector<column>> parse_columns(const std::string& spec) {
@@ -222,62 +173,99 @@ std::optional<std::vector<column>> parse_columns(const std::string& spec) {
 }
 
 // After a publish: list the set in robots.txt and tell IndexNow what
-// changed. The set is already live, so a failure here is reported (exit 2)
-// but takes nothing back.
-int announce(const generate_cli_options& o, const generate_report& r,
-             bool quiet) {
-  const std::string base =
-      o.run.base_url.back() == '/' ? o.run.base_url : o.run.base_url + "/";
+// changed (announce_set()), with the library's messages put in generate's
+// words, for stderr and --json alike.
+announcement announce(const generate_cli_options& o, const generate_report& r,
+                      std::span<const term> words) {
+  announce_options a;
+  a.base_url = o.run.base_url;
+  a.robots_path = o.robots_path;
+  a.indexnow.key = o.indexnow_key;
+  a.indexnow.endpoint = o.indexnow_endpoint;
+  a.indexnow.key_location = o.indexnow_key_location;
+  const bool quiet = o.quiet;
+  a.indexnow.retry.sleep = [quiet](std::chrono::milliseconds d) {
+    return retry_sleep(d, "sitemill generate", quiet);
+  };
+  http_client client;
+  announcement done = announce_set(client, r, a);
+  if (done.robots && done.robots->failure)
+    to_cli_words(done.robots->failure->message, words);
+  if (done.indexnow && done.indexnow->failure)
+    to_cli_words(done.indexnow->failure->message, words);
+  if (done.indexnow && done.indexnow->report) {
+    for (auto& rej : done.indexnow->report->rejected)
+      to_cli_words(rej.reason, words);
+    for (auto& b : done.indexnow->report->batches)
+      to_cli_words(b.message, words);
+  }
+  return done;
+}
+
+// The set is already live, so a failure to announce it is reported (exit 2
+// for robots.txt or refused IndexNow options, 1 for a URL or batch IndexNow
+// did not take) but takes nothing back.
+int print_announcement(const announcement& done, bool quiet) {
   int code = exit_ok;
-  if (!o.robots_path.empty()) {
-    std::vector<std::string> sitemaps;
-    for (const auto& f : r.files)
-      if (f.type == document_type::sitemapindex || f.path == r.entry)
-        sitemaps.push_back(base + f.path);
-    auto updated = update_robots(o.robots_path, sitemaps);
-    if (!updated) {
+  if (const auto& robots = done.robots) {
+    if (robots->failure) {
       std::fprintf(stderr, "sitemill generate: --robots: %s\n",
-                   updated.err().message.c_str());
+                   robots->failure->message.c_str());
       code = exit_usage;
     } else if (!quiet) {
       std::fprintf(stderr, "sitemill: %s %s (%zu Sitemap lines added)\n",
-                   updated->written ? "updated" : "left unchanged",
-                   o.robots_path.c_str(), updated->edit.added.size());
+                   robots->update->written ? "updated" : "left unchanged",
+                   robots->path.c_str(), robots->update->edit.added.size());
     }
   }
-  if (!o.indexnow_key.empty() && r.changes) {
-    std::vector<std::string> urls = r.changes->added;
-    urls.insert(urls.end(), r.changes->changed.begin(),
-                r.changes->changed.end());
-    if (urls.empty()) {
+  if (const auto& indexnow = done.indexnow) {
+    if (indexnow->urls.empty()) {
       if (!quiet)
         std::fprintf(stderr,
                      "sitemill: nothing changed; IndexNow not called\n");
       return code;
     }
-    indexnow_options io;
-    io.key = o.indexnow_key;
-    io.endpoint = o.indexnow_endpoint;
-    io.key_location = o.indexnow_key_location;
-    io.retry.sleep = [quiet](std::chrono::milliseconds d) {
-      return retry_sleep(d, "sitemill generate", quiet);
-    };
-    http_client client;
-    auto sent = submit_indexnow(client, urls, io);
-    if (!sent) {
+    if (indexnow->failure) {
       std::fprintf(stderr, "sitemill generate: IndexNow: %s\n",
-                   sent.err().message.c_str());
+                   indexnow->failure->message.c_str());
       return exit_usage;
     }
-    for (const auto& rej : sent->rejected)
+    const indexnow_report& sent = *indexnow->report;
+    for (const auto& rej : sent.rejected)
       std::fprintf(stderr, "sitemill: IndexNow: not sent: %s: %s\n",
                    rej.url.c_str(), rej.reason.c_str());
-    for (const auto& b : sent->batches)
+    for (const auto& b : sent.batches)
       if (!quiet || b.outcome != indexnow_outcome::accepted)
         std::fprintf(stderr, "sitemill: IndexNow: %s\n", b.message.c_str());
-    if (!sent->ok()) code = exit_data;
+    if (!sent.ok()) code = exit_data;
   }
   return code;
+}
+
+void print_summary(const generate_report& r, const std::string& out_dir) {
+  std::uint64_t urls = 0;
+  for (const auto& f : r.files)
+    if (f.type != document_type::sitemapindex) urls += f.urls;
+  std::fprintf(
+      stderr,
+      "sitemill: published %zu file%s to %s (entry %s): %llu URLs written, "
+      "%llu duplicates, %llu rejected, %llu warnings, from %llu records%s\n",
+      r.files.size(), r.files.size() == 1 ? "" : "s", out_dir.c_str(),
+      r.entry.c_str(), static_cast<unsigned long long>(urls),
+      static_cast<unsigned long long>(r.duplicates),
+      static_cast<unsigned long long>(r.rejected),
+      static_cast<unsigned long long>(r.warnings),
+      static_cast<unsigned long long>(r.records),
+      r.skipped ? (" (" + std::to_string(r.skipped) + " pages skipped)").c_str()
+                : "");
+  std::size_t indexes = 0;
+  for (const auto& f : r.files)
+    indexes += f.type == document_type::sitemapindex;
+  if (indexes > 1)
+    std::fprintf(stderr,
+                 "sitemill: %zu index files were needed; submit each of them "
+                 "(see --json \"files\")\n",
+                 indexes);
 }
 
 int run_generate(generate_cli_options& o) {
@@ -376,57 +364,30 @@ int run_generate(generate_cli_options& o) {
     }
   }
 
-  reporter rep(o.json_out, o.quiet);
+  const vocabulary words = generate_words(o.indexnow_key);
+  reporter rep(o.json_out, o.quiet, words);
   generate_report r = generate(g, rep);
   rep.clear_progress();
   rep.print_hidden_count();
 
-  if (o.json_out) print_json(r, rep);
+  if (r.outcome == generate_outcome::published) {
+    if (!o.quiet) print_summary(r, g.out_dir);
+    const announcement done = announce(o, r, words);
+    if (o.json_out) print_json(r, rep, &done);
+    return print_announcement(done, o.quiet);
+  }
+  if (o.json_out) print_json(r, rep, nullptr);
+  std::fprintf(stderr, "sitemill generate: %s\n",
+               in_cli_words(r.message, words).c_str());
   switch (r.outcome) {
-    case generate_outcome::published: {
-      if (!o.quiet) {
-        std::uint64_t urls = 0;
-        for (const auto& f : r.files)
-          if (f.type != document_type::sitemapindex) urls += f.urls;
-        std::fprintf(
-            stderr,
-            "sitemill: published %zu file%s to %s (entry %s): %llu "
-            "URLs written, "
-            "%llu duplicates, %llu rejected, %llu warnings, from %llu "
-            "records%s\n",
-            r.files.size(), r.files.size() == 1 ? "" : "s", g.out_dir.c_str(),
-            r.entry.c_str(), static_cast<unsigned long long>(urls),
-            static_cast<unsigned long long>(r.duplicates),
-            static_cast<unsigned long long>(r.rejected),
-            static_cast<unsigned long long>(r.warnings),
-            static_cast<unsigned long long>(r.records),
-            r.skipped
-                ? (" (" + std::to_string(r.skipped) + " pages skipped)").c_str()
-                : "");
-        std::size_t indexes = 0;
-        for (const auto& f : r.files)
-          indexes += f.type == document_type::sitemapindex;
-        if (indexes > 1)
-          std::fprintf(
-              stderr,
-              "sitemill: %zu index files were needed; submit each of them "
-              "(see --json \"files\")\n",
-              indexes);
-      }
-      return announce(o, r, o.quiet);
-    }
     case generate_outcome::no_valid_urls:
     case generate_outcome::strict_failed:
-      std::fprintf(stderr, "sitemill generate: %s\n", r.message.c_str());
       return exit_data;
     case generate_outcome::cancelled:
-      std::fprintf(stderr, "sitemill generate: %s\n", r.message.c_str());
       return exit_interrupted;
-    case generate_outcome::failed:
-      break;
+    default:
+      return exit_usage;
   }
-  std::fprintf(stderr, "sitemill generate: %s\n", r.message.c_str());
-  return exit_usage;
 }
 
 }  // namespace
@@ -590,8 +551,10 @@ command_runner setup_generate(CLI::App& app) {
                 "invalid (exit 1)");
   cmd->add_flag(
       "--json", o->json_out,
-      "Print the run's manifest as one JSON object on stdout (entry, files, "
-      "records, written, duplicates, rejected, warnings)");
+      "Print the run's report as one JSON object on stdout (entry, files, "
+      "records, written, duplicates, rejected, warnings, skipped; changes "
+      "with --state; announce with --robots or --indexnow-key; "
+      "docs/report-schema.md)");
   cmd->add_flag("-q,--quiet", o->quiet,
                 "Print only rejected records and errors on stderr");
   cmd->footer(

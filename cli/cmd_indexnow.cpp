@@ -10,6 +10,7 @@
 
 #include "command.h"
 #include "sitemill/notify/notify.h"
+#include "vocabulary.h"
 
 namespace sitemill::cli {
 namespace {
@@ -78,7 +79,9 @@ int run_indexnow(indexnow_cli_options& o) {
     if (generated) o.run.key = generate_indexnow_key();
     auto path = write_indexnow_key(o.write_key_dir, o.run.key, o.run.dry_run);
     if (!path) {
-      std::fprintf(stderr, "%s: %s\n", me, path.err().message.c_str());
+      std::fprintf(
+          stderr, "%s: %s\n", me,
+          in_cli_words(path.err().message, indexnow_words(o.run.key)).c_str());
       return exit_usage;
     }
     // A generated key is the run's result: the user needs it for --key.
@@ -92,6 +95,7 @@ int run_indexnow(indexnow_cli_options& o) {
     if (!have_input) return exit_ok;
   }
 
+  const vocabulary words = indexnow_words(o.run.key);
   std::vector<std::string> urls = o.urls;
   if (!o.urls_file.empty() && !read_url_list(o.urls_file, urls)) {
     std::fprintf(stderr, "%s: %s: cannot be read\n", me,
@@ -101,7 +105,8 @@ int run_indexnow(indexnow_cli_options& o) {
   if (!o.manifest.empty()) {
     auto changed = read_manifest_changes(o.manifest);
     if (!changed) {
-      std::fprintf(stderr, "%s: %s\n", me, changed.err().message.c_str());
+      std::fprintf(stderr, "%s: %s\n", me,
+                   in_cli_words(changed.err().message, words).c_str());
       return exit_usage;
     }
     urls.insert(urls.end(), changed->begin(), changed->end());
@@ -112,13 +117,14 @@ int run_indexnow(indexnow_cli_options& o) {
 
   auto done = submit_indexnow(client, urls, o.run);
   if (!done) {
-    std::fprintf(stderr, "%s: %s\n", me, done.err().message.c_str());
+    std::fprintf(stderr, "%s: %s\n", me,
+                 in_cli_words(done.err().message, words).c_str());
     return exit_usage;
   }
   const indexnow_report& r = *done;
   for (const auto& x : r.rejected) {
     std::fprintf(stderr, "%s: rejected %s: %s\n", me, x.url.c_str(),
-                 x.reason.c_str());
+                 in_cli_words(x.reason, words).c_str());
   }
   if (urls.empty()) {
     std::fprintf(stderr, "%s: no URLs to submit (nothing changed)\n", me);
@@ -141,11 +147,12 @@ int run_indexnow(indexnow_cli_options& o) {
       }
       continue;
     }
-    std::printf(
-        "batch %zu/%zu: %s URLs: %s: %s\n", i + 1, n, commas(b.urls).c_str(),
-        std::string(to_string(b.outcome)).c_str(),
-        b.outcome == indexnow_outcome::not_sent ? "an earlier batch failed"
-                                                : b.message.c_str());
+    std::printf("batch %zu/%zu: %s URLs: %s: %s\n", i + 1, n,
+                commas(b.urls).c_str(),
+                std::string(to_string(b.outcome)).c_str(),
+                b.outcome == indexnow_outcome::not_sent
+                    ? "an earlier batch failed"
+                    : in_cli_words(b.message, words).c_str());
     cancelled = cancelled || b.outcome == indexnow_outcome::cancelled;
   }
   std::size_t failed = 0, not_sent = 0;

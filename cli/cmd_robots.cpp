@@ -6,6 +6,7 @@
 #include "command.h"
 #include "sitemill/notify/notify.h"
 #include "sitemill/url/url.h"
+#include "vocabulary.h"
 
 namespace sitemill::cli {
 namespace {
@@ -37,9 +38,11 @@ int run_robots(robots_cli_options& o) {
     }
   }
 
+  const vocabulary words = robots_words();
   auto done = update_robots(o.path, o.sitemaps, o.edit);
   if (!done) {
-    std::fprintf(stderr, "sitemill robots: %s\n", done.err().message.c_str());
+    std::fprintf(stderr, "sitemill robots: %s\n",
+                 in_cli_words(done.err().message, words).c_str());
     return exit_usage;
   }
   const robots_edit& e = done->edit;
@@ -50,14 +53,14 @@ int run_robots(robots_cli_options& o) {
   if (dry) std::fwrite(e.text.data(), 1, e.text.size(), stdout);
   for (const auto& note : e.notes) {
     std::fprintf(stderr, "sitemill robots: %s: warning: %s\n", file,
-                 note.c_str());
+                 in_cli_words(note, words).c_str());
   }
   if (!o.quiet) {
     for (const auto& r : e.removed) {
       std::fprintf(stderr, "sitemill robots: %s:%llu: %s \"%s\": %s\n", file,
                    static_cast<unsigned long long>(r.line),
                    dry ? "would remove" : "removed", r.text.c_str(),
-                   r.reason.c_str());
+                   in_cli_words(r.reason, words).c_str());
     }
     for (const auto& url : e.present) {
       std::fprintf(stderr, "sitemill robots: %s: already lists %s\n", file,

@@ -11,6 +11,7 @@
 
 #include "sitemill/net/http.h"
 #include "sitemill/notify/notify.h"
+#include "sitemill/write/sink.h"
 
 namespace sitemill::cli {
 
@@ -49,6 +50,14 @@ struct retry_flags {
   /// Sets the attempts, the longest wait and an interruptible sleep that
   /// says what it waits for as `who`.
   void apply(retry_policy& policy, const char* who, bool quiet) const;
+};
+
+/// stdout as a sink, where the report renderers write --json; close()
+/// flushes.
+class stdout_sink final : public sink {
+ public:
+  status write(const char* data, std::size_t size) override;
+  status close() override;
 };
 
 /// Waits `d` for a retry, saying so on stderr as `who` unless `quiet`, in

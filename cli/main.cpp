@@ -8,8 +8,10 @@
 //      all) or an I/O failure
 //   130 interrupted by SIGINT or SIGTERM: nothing was published
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <thread>
 
 #include "command.h"
@@ -57,6 +59,20 @@ void retry_flags::apply(retry_policy& policy, const char* who,
   policy.sleep = [who, quiet](std::chrono::milliseconds d) {
     return retry_sleep(d, who, quiet);
   };
+}
+
+status stdout_sink::write(const char* data, std::size_t size) {
+  if (std::fwrite(data, 1, size, stdout) != size)
+    return error{std::string("cannot write to stdout: ") +
+                 std::strerror(errno)};
+  return {};
+}
+
+status stdout_sink::close() {
+  if (std::fflush(stdout) != 0)
+    return error{std::string("cannot write to stdout: ") +
+                 std::strerror(errno)};
+  return {};
 }
 
 bool retry_sleep(std::chrono::milliseconds d, const char* who, bool quiet) {

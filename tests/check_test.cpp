@@ -428,6 +428,7 @@ TEST(Check, ChecksALocalIndexsChildrenBesideItAndReportsMissingOnes) {
   EXPECT_EQ(missing[0]->line, 5u);
   EXPECT_EQ(missing[0]->level, severity::error);
   EXPECT_THAT(missing[0]->message, HasSubstr("missing.xml"));
+  EXPECT_THAT(missing[0]->message, HasSubstr("`fetch_children`"));
   EXPECT_EQ(r.documents[1].parent, t / "index.xml");
   EXPECT_EQ(r.documents[2].urls, 2u);
   EXPECT_EQ(r.errors, 1u) << dump(r);

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 
+#include "sitemill/source/site_source.h"
 #include "support/run.h"
 
 namespace sitemill {
@@ -179,29 +180,60 @@ TEST(Generate, CancellationPublishesNothing) {
         << name << " published by a cancelled run";
 }
 
-TEST(Generate, RefusesBadOptionsWithAMessage) {
+// An error about an option names its field, and its message names the
+// option in the library's words, never by a CLI flag.
+TEST(Generate, RefusesBadOptionsNamingTheField) {
   temp_dir d;
   generate_observer quiet;
+  testing::write_file(d / "a-file", "x");
   struct {
-    void (*change)(generate_options&);
-    const char* expected;
+    void (*change)(generate_options&, const temp_dir&);
+    const char* field;     // "" when the error is not about one option
+    const char* expected;  // part of the message
   } cases[] = {
-      {[](generate_options& o) { o.max_urls = 50'001; }, "--max-urls"},
-      {[](generate_options& o) { o.max_bytes = 52'428'801; }, "--max-bytes"},
-      {[](generate_options& o) { o.base_url = "ftp://example.com/"; },
-       "--base-url"},
-      {[](generate_options& o) {
+      {[](generate_options& o, const temp_dir&) { o.sources.clear(); },
+       "sources", "no input: give `sources`"},
+      {[](generate_options& o, const temp_dir&) { o.out_dir.clear(); },
+       "out_dir", "`out_dir` is required"},
+      {[](generate_options& o, const temp_dir&) { o.base_url.clear(); },
+       "base_url", "`base_url` is required"},
+      {[](generate_options& o, const temp_dir&) { o.max_urls = 50'001; },
+       "max_urls", "`max_urls` must be from 1 to 50,000"},
+      {[](generate_options& o, const temp_dir&) { o.max_urls = 0; }, "max_urls",
+       "`max_urls` must be from 1 to 50,000"},
+      {[](generate_options& o, const temp_dir&) { o.max_bytes = 52'428'801; },
+       "max_bytes", "`max_bytes` must be from 256"},
+      {[](generate_options& o, const temp_dir&) { o.max_index_entries = 0; },
+       "max_index_entries", "index entries"},
+      {[](generate_options& o, const temp_dir&) {
+         o.base_url = "ftp://example.com/";
+       },
+       "base_url", "`base_url`: "},
+      {[](generate_options& o, const temp_dir&) { o.name = "../evil"; }, "name",
+       "`name` may use only"},
+      {[](generate_options& o, const temp_dir& t) { o.out_dir = t / "a-file"; },
+       "out_dir", "is not a directory"},
+      {[](generate_options& o, const temp_dir&) {
+         site_source_options site;
+         site.root = ".";
+         site.lastmod = lastmod_policy::content;
+         o.sources = {directory_source(site)};
+       },
+       "lastmod", "`lastmod` content needs `state_path`"},
+      {[](generate_options& o, const temp_dir&) {
          o.sources = {list_source("/nonexistent/urls.txt")};
        },
-       "/nonexistent/urls.txt"},
-      {[](generate_options& o) { o.name = "../evil"; }, "--name"},
+       "", "/nonexistent/urls.txt"},
   };
   for (const auto& c : cases) {
+    SCOPED_TRACE(c.expected);
     auto o = options(d, {write_urls(d, "urls.txt", 1)});
-    c.change(o);
+    c.change(o, d);
     auto r = generate(o, quiet);
-    EXPECT_EQ(r.outcome, generate_outcome::failed) << c.expected;
+    EXPECT_EQ(r.outcome, generate_outcome::failed);
+    EXPECT_EQ(r.field, c.field);
     EXPECT_NE(r.message.find(c.expected), std::string::npos) << r.message;
+    EXPECT_EQ(r.message.find("--"), std::string::npos) << r.message;
   }
 }
 

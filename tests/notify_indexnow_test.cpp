@@ -22,6 +22,7 @@ using ::testing::HasSubstr;
 using testing::http_reply;
 using testing::http_server;
 using ::testing::IsEmpty;
+using ::testing::Not;
 using testing::text_reply;
 using json = nlohmann::json;
 
@@ -200,28 +201,31 @@ TEST(IndexNowPlan, RefusesBadOptions) {
     const char* what;
     indexnow_options o;
     const char* says;
+    const char* field;
   };
   std::vector<row> rows;
   indexnow_options o = options_for("https://api.indexnow.org/indexnow");
   o.key = "";
-  rows.push_back({"no key", o, "no IndexNow key"});
+  rows.push_back({"no key", o, "no IndexNow key; give `key`", "key"});
   o.key = "bad key!";
-  rows.push_back({"bad key", o, "8 to 128"});
+  rows.push_back({"bad key", o, "8 to 128", "key"});
   o = options_for("api.indexnow.org/indexnow");
-  rows.push_back({"relative endpoint", o, "endpoint"});
+  rows.push_back({"relative endpoint", o, "endpoint", "endpoint"});
   o = options_for("https://api.indexnow.org/indexnow");
   o.key_location = "/key.txt";
-  rows.push_back({"relative key location", o, "key location"});
+  rows.push_back({"relative key location", o, "key location", "key_location"});
   o = options_for("https://api.indexnow.org/indexnow");
   o.batch_size = 0;
-  rows.push_back({"batch 0", o, "10,000"});
+  rows.push_back({"batch 0", o, "10,000", "batch_size"});
   o.batch_size = 10'001;
-  rows.push_back({"batch 10,001", o, "10,000"});
+  rows.push_back({"batch 10,001", o, "10,000", "batch_size"});
   for (const row& r : rows) {
     SCOPED_TRACE(r.what);
     auto plan = plan_indexnow({"https://www.example.com/"}, r.o);
     ASSERT_FALSE(plan);
     EXPECT_THAT(plan.err().message, HasSubstr(r.says));
+    EXPECT_EQ(plan.err().field, r.field);
+    EXPECT_THAT(plan.err().message, Not(HasSubstr("--")));
   }
 }
 
@@ -298,9 +302,9 @@ TEST_F(IndexNowServer, ExplainsPermanentRefusalsAndStopsWithoutRetrying) {
   };
   const row rows[] = {
       {400, "not in IndexNow's format"},
-      {403, "key was not found at"},
+      {403, "publish it there (`write_indexnow_key`)"},
       {422, "do not belong to host www.example.com"},
-      {405, "not an answer IndexNow defines"},
+      {405, "not an answer IndexNow defines; check that `endpoint`"},
   };
   for (const row& r : rows) {
     SCOPED_TRACE(r.status);
@@ -316,6 +320,7 @@ TEST_F(IndexNowServer, ExplainsPermanentRefusalsAndStopsWithoutRetrying) {
     EXPECT_EQ(rep.batches[0].status, r.status);
     EXPECT_THAT(rep.batches[0].message, HasSubstr(r.explanation));
     EXPECT_THAT(rep.batches[0].message, HasSubstr("nope"));
+    EXPECT_THAT(rep.batches[0].message, Not(HasSubstr("--")));
     EXPECT_EQ(rep.batches[1].outcome, indexnow_outcome::not_sent);
     EXPECT_EQ(rep.sent(), 2u);
     EXPECT_EQ(rep.accepted(), 0u);

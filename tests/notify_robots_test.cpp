@@ -233,7 +233,7 @@ TEST(RobotsEdit, ReportsWhatItAddedKeptAndRemoved) {
             "Sitemap: https://www.example.com/sitemap.xml");
   EXPECT_THAT(edit->removed[0].reason, HasSubstr("repeats line 1"));
   EXPECT_EQ(edit->removed[1].line, 3u);
-  EXPECT_THAT(edit->removed[1].reason, HasSubstr("--replace"));
+  EXPECT_THAT(edit->removed[1].reason, HasSubstr("`replace`"));
 }
 
 TEST(RobotsEdit, NotesARelativeSitemapLineItLeavesAlone) {
@@ -241,7 +241,7 @@ TEST(RobotsEdit, NotesARelativeSitemapLineItLeavesAlone) {
   ASSERT_TRUE(edit);
   ASSERT_EQ(edit->notes.size(), 1u);
   EXPECT_THAT(edit->notes[0], HasSubstr("line 1"));
-  EXPECT_THAT(edit->notes[0], HasSubstr("--replace"));
+  EXPECT_THAT(edit->notes[0], HasSubstr("`replace`"));
   EXPECT_THAT(edit->text, HasSubstr("Sitemap: /sitemap.xml\n"));
 }
 

@@ -11,8 +11,16 @@ namespace sitemill {
 
 /// What went wrong, in words a user can act on (names the file when there is
 /// one).
+///
+/// The library speaks its own vocabulary: a message names an option, or a
+/// function to call, by its name in the API between backquotes ("`max_urls`
+/// must be from 1 to 50,000"), so that a front end can put its own name for
+/// it there (the CLI writes its flag, "--max-urls").
 struct error {
   std::string message;
+  /// The option the error is about, as its options struct names it
+  /// ("max_urls", "out_dir"); "" when it is not about one option.
+  std::string field = {};
 };
 
 /// A value of type T, or an error. Accessing the wrong alternative is a bug
@@ -45,17 +53,21 @@ class [[nodiscard]] result {
 class [[nodiscard]] status {
  public:
   status() = default;
-  status(error e) : err_(std::move(e.message)), failed_(true) {}  // NOLINT
+  status(error e)  // NOLINT: implicit by design
+      : err_(std::move(e.message)), field_(std::move(e.field)), failed_(true) {}
 
   static status ok() { return {}; }
   bool has_value() const noexcept { return !failed_; }
   explicit operator bool() const noexcept { return !failed_; }
   /// The error message; empty on success.
   const std::string& message() const noexcept { return err_; }
-  error err() const { return error{err_}; }
+  /// The option the error is about (error::field); "" when none.
+  const std::string& field() const noexcept { return field_; }
+  error err() const { return error{err_, field_}; }
 
  private:
   std::string err_;
+  std::string field_;
   bool failed_ = false;
 };
 

@@ -4,8 +4,10 @@
 //   record_reader (source) -> entry_builder (entry) -> sitemap_writer (writer)
 //     -> sink (file_sink, gzip_sink, memory_sink) -> publisher (atomic publish)
 //
-// check() reads through the same sitemap_parser as --from-sitemap; notify.h
-// announces a published set. generate() runs the whole writing pipeline:
+// check() reads through the same sitemap_parser as --from-sitemap;
+// announce_set() (announce.h) lists a published set in robots.txt and tells
+// IndexNow what changed; report/ renders the reports as JSON. generate()
+// runs the whole writing pipeline:
 //
 //   sitemill::generate_options o;
 //   o.sources = {sitemill::list_source("urls.txt")};
@@ -20,28 +22,33 @@
 #define SITEMILL_SITEMILL_H
 
 #include "sitemill/check/check.h"
+#include "sitemill/date/dates.h"
+#include "sitemill/date/w3c_datetime.h"
 #include "sitemill/diagnostic.h"
 #include "sitemill/entry/entry.h"
 #include "sitemill/entry/fields.h"
 #include "sitemill/generate/generate.h"
-#include "sitemill/source/html_page.h"
-#include "sitemill/net/http.h"
 #include "sitemill/limits.h"
+#include "sitemill/net/http.h"
+#include "sitemill/notify/announce.h"
 #include "sitemill/notify/notify.h"
+#include "sitemill/parse/sitemap_parser.h"
+#include "sitemill/publish/atomic_file.h"
 #include "sitemill/publish/publish.h"
-#include "sitemill/source/record_reader.h"
-#include "sitemill/source/record_source.h"
+#include "sitemill/report/check_json.h"
+#include "sitemill/report/generate_json.h"
+#include "sitemill/report/issue_spool.h"
 #include "sitemill/result.h"
 #include "sitemill/robots/robots.h"
 #include "sitemill/robots/robots_rules.h"
-#include "sitemill/write/sink.h"
+#include "sitemill/source/html_page.h"
+#include "sitemill/source/record_reader.h"
+#include "sitemill/source/record_source.h"
 #include "sitemill/source/site_source.h"
-#include "sitemill/parse/sitemap_parser.h"
 #include "sitemill/source/sitemap_source.h"
 #include "sitemill/source/state_db.h"
 #include "sitemill/url/url.h"
-#include "sitemill/date/dates.h"
-#include "sitemill/date/w3c_datetime.h"
+#include "sitemill/write/sink.h"
 #include "sitemill/write/writer.h"
 #include "sitemill/write/xml_escape.h"
 

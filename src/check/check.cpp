@@ -491,7 +491,7 @@ class checker {
                            : "no file " + path +
                                  " beside the index (a local index's "
                                  "children are looked for in its directory; "
-                                 "--fetch-children fetches missing ones)"});
+                                 "`fetch_children` fetches missing ones)"});
           continue;
         }
       }

@@ -17,7 +17,7 @@ namespace {
 
 constexpr std::uint64_t progress_every = 65'536;
 
-// Smallest --max-bytes accepted: room for the declaration, the root tags and
+// Smallest max_bytes accepted: room for the declaration, the root tags and
 // one short URL. Entries that do not fit a file are rejected one by one.
 constexpr std::size_t min_max_bytes = 256;
 
@@ -28,19 +28,18 @@ std::string extension_for(const generate_options& o) {
 }
 
 status check_options(const generate_options& o) {
-  if (o.sources.empty())
-    return error{
-        "no input: give list files (or - for stdin), --from-dir or "
-        "--from-sitemap"};
-  if (o.out_dir.empty()) return error{"--out is required"};
-  if (o.base_url.empty()) return error{"--base-url is required"};
+  if (o.sources.empty()) return error{"no input: give `sources`", "sources"};
+  if (o.out_dir.empty()) return error{"`out_dir` is required", "out_dir"};
+  if (o.base_url.empty()) return error{"`base_url` is required", "base_url"};
   if (o.max_urls < 1 || o.max_urls > max_urls_per_sitemap)
-    return error{"--max-urls must be from 1 to 50,000 (the protocol's limit)"};
+    return error{"`max_urls` must be from 1 to 50,000 (the protocol's limit)",
+                 "max_urls"};
   if (o.max_bytes < min_max_bytes || o.max_bytes > max_bytes_per_sitemap)
-    return error{"--max-bytes must be from " + std::to_string(min_max_bytes) +
-                 " to 52,428,800 (the protocol's limit)"};
+    return error{"`max_bytes` must be from " + std::to_string(min_max_bytes) +
+                     " to 52,428,800 (the protocol's limit)",
+                 "max_bytes"};
   if (o.max_index_entries < 1 || o.max_index_entries > max_sitemaps_per_index)
-    return error{"index entries must be from 1 to 50,000"};
+    return error{"index entries must be from 1 to 50,000", "max_index_entries"};
   // The stem becomes part of every file name and of the index's URLs, so it
   // keeps to characters that need no escaping in either.
   if (o.name.empty() || o.name.front() == '.' ||
@@ -48,8 +47,9 @@ status check_options(const generate_options& o) {
           "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
           "0123456789._-") != std::string::npos)
     return error{
-        "--name may use only letters, digits, '.', '_' and '-', and may not "
-        "start with '.' (it becomes part of file names and URLs)"};
+        "`name` may use only letters, digits, '.', '_' and '-', and may not "
+        "start with '.' (it becomes part of file names and URLs)",
+        "name"};
   return {};
 }
 
@@ -72,13 +72,13 @@ class run {
 
   generate_report execute() {
     auto pub = publisher::open(o_.out_dir, o_.name);
-    if (!pub) return fail(pub.err().message);
+    if (!pub) return fail(out_dir_error(pub.err()));
     pub_ = std::move(*pub);
     if (!o_.state_path.empty()) {
       auto db = state_db::open(o_.state_path);
-      if (!db) return fail(db.err().message);
+      if (!db) return fail(db.err());
       state_ = std::move(*db);
-      if (status s = state_->begin_run(); !s) return fail(s.message());
+      if (status s = state_->begin_run(); !s) return fail(s.err());
     }
     if (o_.gzip) pool_.emplace(o_.threads);
 
@@ -90,12 +90,12 @@ class run {
     sitemap_writer writer(
         wo, [this](std::size_t part) { return make_sink(part, "part"); });
 
-    if (status s = read_inputs(writer); !s) return fail(s.message());
+    if (status s = read_inputs(writer); !s) return fail(s.err());
     if (report_.outcome == generate_outcome::cancelled) return finish_early();
     status finished = writer.finish();
     status compressed = pool_ ? pool_->wait() : status{};
-    if (!finished) return fail(finished.message());
-    if (!compressed) return fail(compressed.message());
+    if (!finished) return fail(finished.err());
+    if (!compressed) return fail(compressed.err());
 
     if (report_.written == 0) {
       report_.outcome = generate_outcome::no_valid_urls;
@@ -104,24 +104,31 @@ class run {
     }
     if (o_.strict && (report_.rejected > 0 || field_warnings_ > 0)) {
       report_.outcome = generate_outcome::strict_failed;
-      report_.message = "--strict: " + detail::with_commas(report_.rejected) +
+      report_.message = "`strict`: " + detail::with_commas(report_.rejected) +
                         " rejected records and " +
                         detail::with_commas(field_warnings_) +
                         " invalid fields; nothing was published";
       return finish_early();
     }
-    if (status s = stage_and_publish(writer.parts()); !s)
-      return fail(s.message());
+    if (status s = stage_and_publish(writer.parts()); !s) return fail(s.err());
     report_.outcome = generate_outcome::published;
     if (state_) commit_state();
     return std::move(report_);
   }
 
  private:
-  generate_report fail(std::string message) {
+  generate_report fail(error e) {
     report_.outcome = generate_outcome::failed;
-    report_.message = std::move(message);
+    report_.message = std::move(e.message);
+    report_.field = std::move(e.field);
     return finish_early();
+  }
+
+  // The publisher names its directory argument; the run names the option
+  // that argument came from.
+  static error out_dir_error(error e) {
+    if (e.field != "dir") return e;
+    return error{"`out_dir` " + e.message, "out_dir"};
   }
 
   // The state advances only with a published set, so its lastmods always
@@ -267,7 +274,7 @@ class run {
         break;
       case add_status::too_large:
         issue(true, where, rec.line,
-              "entry is larger than --max-bytes allows in one file");
+              "entry is larger than `max_bytes` allows in one file");
         break;
       case add_status::failed:
         return error{writer.error()};
@@ -352,22 +359,18 @@ class run {
 
 generate_report generate(const generate_options& options,
                          generate_observer& observer) {
-  if (status s = check_options(options); !s) {
+  auto refused = [](error e) {
     generate_report r;
-    r.message = s.message();
+    r.message = std::move(e.message);
+    r.field = std::move(e.field);
     return r;
-  }
+  };
+  if (status s = check_options(options); !s) return refused(s.err());
   auto normalizer = url_normalizer::with_base(options.base_url);
-  if (!normalizer) {
-    generate_report r;
-    r.message = "--base-url: " + normalizer.err().message;
-    return r;
-  }
-  if (status s = check_sources(options, normalizer->base()); !s) {
-    generate_report r;
-    r.message = s.message();
-    return r;
-  }
+  if (!normalizer)
+    return refused({"`base_url`: " + normalizer.err().message, "base_url"});
+  if (status s = check_sources(options, normalizer->base()); !s)
+    return refused(s.err());
   run r(options, observer, std::move(*normalizer));
   return r.execute();
 }

@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
@@ -26,7 +25,9 @@
 
 #include "detail/text.h"
 #include "net/exchange.h"
+#include "sitemill/notify/announce.h"
 #include "sitemill/notify/notify.h"
+#include "sitemill/report/generate_json.h"
 #include "sitemill/url/url.h"
 
 namespace sitemill {
@@ -56,7 +57,7 @@ std::string make_body(const indexnow_report& report, const std::string& key,
 }
 
 void interpret(indexnow_batch& batch, const detail::exchange_result& r,
-               const indexnow_report& report, std::string_view key) {
+               const indexnow_report& report) {
   const std::string status = detail::status_text(r.status);
   const std::string said = detail::quote_body(r.body);
   if (r.cancelled) {
@@ -84,8 +85,8 @@ void interpret(indexnow_batch& batch, const detail::exchange_result& r,
     batch.message = status + ": the key was not found at " +
                     report.key_location +
                     ", or that file does not hold exactly the key; publish "
-                    "it there (sitemill indexnow --key " +
-                    std::string(key) + " --write-key DIR) and try again" + said;
+                    "it there (`write_indexnow_key`) and try again" +
+                    said;
   } else if (r.status == 422) {
     batch.outcome = indexnow_outcome::refused;
     batch.message = status + ": the URLs do not belong to host " + report.host +
@@ -102,7 +103,7 @@ void interpret(indexnow_batch& batch, const detail::exchange_result& r,
   } else {
     batch.outcome = indexnow_outcome::refused;
     batch.message = status +
-                    ": not an answer IndexNow defines; check that --endpoint "
+                    ": not an answer IndexNow defines; check that `endpoint` "
                     "is an IndexNow endpoint (e.g. " +
                     std::string(indexnow_default_endpoint) + ")" + said;
   }
@@ -131,7 +132,8 @@ result<std::string> write_indexnow_key(const std::string& dir,
                                        std::string_view key, bool dry_run) {
   if (!is_valid_indexnow_key(key)) {
     return error{"IndexNow key " + in_quotes(key) +
-                 " is not 8 to 128 characters of a-z, A-Z, 0-9 and '-'"};
+                     " is not 8 to 128 characters of a-z, A-Z, 0-9 and '-'",
+                 "key"};
   }
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0) {
@@ -200,22 +202,26 @@ result<indexnow_report> plan_indexnow(const std::vector<std::string>& urls,
                                       const indexnow_options& options) {
   if (!is_valid_indexnow_key(options.key)) {
     return error{options.key.empty()
-                     ? "no IndexNow key; give --key (8 to 128 characters of "
-                       "a-z, A-Z, 0-9 and '-'), or create one with --write-key"
+                     ? "no IndexNow key; give `key` (8 to 128 characters of "
+                       "a-z, A-Z, 0-9 and '-'), or create one with "
+                       "`generate_indexnow_key`"
                      : "IndexNow key " + in_quotes(options.key) +
                            " is not 8 to 128 characters of a-z, A-Z, 0-9 "
-                           "and '-'"};
+                           "and '-'",
+                 "key"};
   }
   if (options.batch_size < 1 ||
       options.batch_size > indexnow_max_urls_per_post) {
     return error{"batch size " + std::to_string(options.batch_size) +
-                 " is not between 1 and 10,000 (IndexNow's limit per POST)"};
+                     " is not between 1 and 10,000 (IndexNow's limit per POST)",
+                 "batch_size"};
   }
   indexnow_report report;
   if (const url_problem p = normalize_url(options.endpoint, report.endpoint);
       p != url_problem::ok) {
     return error{"IndexNow endpoint " + in_quotes(options.endpoint) + ": " +
-                 std::string(describe(p))};
+                     std::string(describe(p)),
+                 "endpoint"};
   }
   std::string key_dir;  // the key location's directory path, "/" when none
   const bool has_key_location = !options.key_location.empty();
@@ -224,7 +230,8 @@ result<indexnow_report> plan_indexnow(const std::vector<std::string>& urls,
     if (const url_problem p = normalize_url(options.key_location, key_url);
         p != url_problem::ok) {
       return error{"key location " + in_quotes(options.key_location) + ": " +
-                   std::string(describe(p))};
+                       std::string(describe(p)),
+                   "key_location"};
     }
     report.key_location = key_url.href();
     report.host = std::string(key_url.authority());
@@ -310,7 +317,7 @@ result<indexnow_report> submit_indexnow(http_client& client,
     detail::exchange_result r =
         detail::send_with_retries(client, request, options.retry);
     batch.status = r.status;
-    interpret(batch, r, report, options.key);
+    interpret(batch, r, report);
     batch.attempts = std::move(r.attempts);
     if (!batch.ok()) break;
   }
@@ -319,41 +326,16 @@ result<indexnow_report> submit_indexnow(http_client& client,
 
 result<std::vector<std::string>> read_manifest_changes(
     const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return error{path + ": cannot be read: " + std::strerror(errno)};
-  const json manifest = json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (manifest.is_discarded() || !manifest.is_object()) {
-    return error{path +
-                 ": not a JSON object (expected the --json report of "
-                 "sitemill generate)"};
-  }
-  const auto changes = manifest.find("changes");
-  if (changes == manifest.end() || !changes->is_object()) {
+  auto read = read_generate_json_file(path, {.issues = false});
+  if (!read) return std::move(read).err();
+  const std::optional<state_changes>& changes = read->report.changes;
+  if (!changes) {
     return error{path +
                  ": has no \"changes\"; only a generate run with a state "
                  "database knows which URLs were added or changed. Give the "
-                 "URLs with --urls or as arguments instead"};
+                 "URLs with `urls` or as arguments instead"};
   }
-  std::vector<std::string> out;
-  for (const char* list : {"added", "changed"}) {
-    const auto found = changes->find(list);
-    if (found == changes->end()) continue;
-    if (!found->is_array()) {
-      return error{path + ": \"changes\"." + list + " is not an array"};
-    }
-    for (const auto& item : *found) {
-      if (item.is_string()) {
-        out.push_back(item.get<std::string>());
-      } else if (item.is_object() && item.contains("loc") &&
-                 item["loc"].is_string()) {
-        out.push_back(item["loc"].get<std::string>());
-      } else {
-        return error{path + ": \"changes\"." + list +
-                     " holds something that is not a URL string"};
-      }
-    }
-  }
-  return out;
+  return indexnow_urls(*changes);
 }
 
 }  // namespace sitemill

@@ -132,8 +132,7 @@ result<std::unique_ptr<publisher>> publisher::open(std::string dir,
   struct stat st;
   if (::stat(dir.c_str(), &st) != 0)
     return error{sys_error("cannot open", dir, errno)};
-  if (!S_ISDIR(st.st_mode))
-    return error{"--out " + dir + " is not a directory"};
+  if (!S_ISDIR(st.st_mode)) return error{dir + " is not a directory", "dir"};
 
   std::string lock_path = dir + "/" + std::string(lock_file_name);
   int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);

@@ -133,19 +133,19 @@ result<robots_edit> edit_robots_txt(std::string_view robots_txt,
                          wanted[it->second] + "\"";
     } else if (options.replace) {
       reason = r.unread ? "no ':' and more than one word, so no crawler "
-                          "reads it, and --replace was given"
+                          "reads it, and `replace` was given"
                : r.url.empty()
-                   ? "not a full http(s) URL, and --replace was given"
-                   : "names a sitemap not asked for, and --replace was given";
+                   ? "not a full http(s) URL, and `replace` was given"
+                   : "names a sitemap not asked for, and `replace` was given";
     } else {
       if (r.url.empty()) {
         edit.notes.push_back(
             "line " + std::to_string(r.line + 1) + ": \"" +
             printable(lines[r.line].text) +
             (r.unread ? "\" has no ':' and more than one word, so no crawler "
-                        "reads it; --replace removes it"
+                        "reads it; `replace` removes it"
                       : "\" does not hold a full http(s) URL, which crawlers "
-                        "need; --replace removes it"));
+                        "need; `replace` removes it"));
       }
       continue;
     }

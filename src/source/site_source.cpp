@@ -557,7 +557,8 @@ result<std::unique_ptr<record_reader>> open_site_source(
   auto patterns = site_patterns::make(options.patterns);
   if (!patterns) return std::move(patterns).err();
   if (options.lastmod == lastmod_policy::content && options.state == nullptr) {
-    return error{"--lastmod content needs a state database (--state FILE)"};
+    return error{"`lastmod` content needs a state database (`state`)",
+                 "lastmod"};
   }
   std::string root = options.root.empty() ? "." : options.root;
   while (root.size() > 1 && root.back() == '/') root.pop_back();
@@ -584,7 +585,8 @@ class directory final : public record_source {
   status validate(const source_context& context) const override {
     if (o_.lastmod == lastmod_policy::content && !context.has_state)
       return error{
-          "--lastmod content needs --state FILE to remember content hashes"};
+          "`lastmod` content needs `state_path` to remember content hashes",
+          "lastmod"};
     return {};
   }
   result<std::unique_ptr<record_reader>> open(

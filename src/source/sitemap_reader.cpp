@@ -308,7 +308,7 @@ class sitemap_reader final : public record_reader {
 result<std::unique_ptr<record_reader>> open_sitemap_source(
     const sitemap_source_options& options) {
   if (options.location.empty())
-    return sitemill::error{"--from-sitemap needs a path or URL"};
+    return sitemill::error{"`location` needs a path or URL", "location"};
   if (!has_http_scheme(options.location)) {
     struct stat st;
     if (::stat(options.location.c_str(), &st) != 0)

@@ -16,6 +16,7 @@ namespace sitemill::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using json = nlohmann::json;
 
 // A urlset with one <url> per line: entry i is on line i + 3.
@@ -147,6 +148,29 @@ TEST(CheckCli, PrintsOneJsonObjectWithTheContractsShape) {
   EXPECT_EQ(j["warnings"], 1) << j.dump(2);
   EXPECT_EQ(r.out.find("checked "), std::string::npos)
       << "no human text on stdout";
+}
+
+// The library names check_options::fetch_children; the CLI prints its flag,
+// in the human report and in --json alike.
+TEST(CheckCli, NamesItsOwnFlagWhereTheLibraryNamesAnOption) {
+  temp_dir t;
+  write_file(t / "index.xml",
+             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+             "<sitemapindex "
+             "xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+             "  <sitemap><loc>https://www.example.com/missing.xml</loc>"
+             "</sitemap>\n"
+             "</sitemapindex>\n");
+  const run_result human = run_sitemill({"check", t / "index.xml"});
+  EXPECT_EQ(human.exit_code, 1) << human.err;
+  EXPECT_THAT(human.out, HasSubstr("; --fetch-children fetches missing ones)"));
+  EXPECT_THAT(human.out, Not(HasSubstr("`")));
+
+  const run_result as_json = run_sitemill({"check", "--json", t / "index.xml"});
+  const json j = parse_report(as_json);
+  ASSERT_EQ(j["documents"][0]["diagnostics"].size(), 1u) << j.dump(2);
+  EXPECT_THAT(j["documents"][0]["diagnostics"][0]["message"].get<std::string>(),
+              HasSubstr("--fetch-children"));
 }
 
 // --- exit codes

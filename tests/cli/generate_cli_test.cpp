@@ -759,12 +759,14 @@ TEST(GenerateCli, UsageErrorsExitTwoWithAMessage) {
   const std::string base = "https://www.example.com/";
   struct row {
     std::vector<std::string> args;
-    const char* message;  // part of what stderr must say
+    std::string message;  // part of what stderr must say
   };
   const std::vector<row> rows = {
       {{"generate", "--base-url", base, in}, "--out"},
       {{"generate", "--out", out, in}, "--base-url"},
-      {{"generate", "--base-url", base, "--out", out}, "no input"},
+      {{"generate", "--base-url", base, "--out", out},
+       "no input: give list files (or - for stdin), --from-dir or "
+       "--from-sitemap"},
       {{"generate", "--base-url", base, "--out", out, "--max-urls", "50001",
         in},
        "--max-urls"},
@@ -784,12 +786,15 @@ TEST(GenerateCli, UsageErrorsExitTwoWithAMessage) {
         in},
        "--columns"},
       {{"generate", "--base-url", base, "--out", out, "--name", "../up", in},
-       "--name"},
+       "--name may use only"},
+      {{"generate", "--base-url", base, "--out", out, "--from-sitemap", ""},
+       "--from-sitemap needs a path or URL"},
       {{"generate", "--base-url", "ftp://www.example.com/", "--out", out, in},
-       "--base-url"},
+       "sitemill generate: --base-url: "},
       {{"generate", "--base-url", "/relative/", "--out", out, in},
        "--base-url"},
-      {{"generate", "--base-url", base, "--out", in, in}, "not a directory"},
+      {{"generate", "--base-url", base, "--out", in, in},
+       "--out " + in + " is not a directory"},
   };
   for (const auto& r : rows) {
     std::string shown;

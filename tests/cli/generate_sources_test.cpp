@@ -18,6 +18,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::UnorderedElementsAre;
+using json = nlohmann::json;
 
 const std::string base = "https://www.example.com/";
 
@@ -151,7 +152,8 @@ TEST(GenerateSources, ContentPolicyNeedsAState) {
   auto r = run_sitemill({"generate", "--base-url", base, "--out", t / "out",
                          "--from-dir", t / "site", "--lastmod", "content"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, HasSubstr("--state"));
+  EXPECT_THAT(r.err, HasSubstr("sitemill generate: --lastmod content needs "
+                               "--state FILE to remember content hashes"));
 }
 
 // An index and its gzipped children, written by sitemill itself, read back:
@@ -363,6 +365,76 @@ TEST(GenerateSources, AnnouncesThePublishedSetAndOnlyWhatChanged) {
   ASSERT_EQ(server.count("/indexnow"), 2u);
   body = nlohmann::json::parse(server.requests().back().body);
   EXPECT_THAT(body["urlList"], ElementsAre(base + "b.html"));
+}
+
+// --json carries what was announced, in generate's words, and the report
+// stays one that `sitemill indexnow --from-manifest` reads.
+TEST(GenerateSources, JsonCarriesWhatWasAnnounced) {
+  temp_dir t;
+  http_server server;
+  server.route("/indexnow", text_reply(405, ""));
+  std::filesystem::create_directories(t / "site");
+  write_file(t / "site/a.html", page("alpha"));
+  auto r = run_sitemill({"generate", "--json", "--base-url", base, "--out",
+                         t / "out", "--from-dir", t / "site", "--lastmod",
+                         "content", "--state", t / "state.db", "--robots",
+                         t / "robots.txt", "--indexnow-key", "0123456789abcdef",
+                         "--indexnow-endpoint", server.url("/indexnow")});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const json j = parse_report(r);
+  const json& robots = j["announce"]["robots"];
+  EXPECT_EQ(robots["path"], t / "robots.txt");
+  EXPECT_EQ(robots["added"], json::array({base + "sitemap.xml.gz"}));
+  EXPECT_EQ(robots["created"], true);
+  EXPECT_EQ(robots["written"], true);
+  const json& indexnow = j["announce"]["indexnow"];
+  EXPECT_EQ(indexnow["urls"], 1);
+  ASSERT_EQ(indexnow["batches"].size(), 1u);
+  EXPECT_EQ(indexnow["batches"][0]["outcome"], "refused");
+  EXPECT_EQ(indexnow["batches"][0]["status"], 405);
+  EXPECT_THAT(indexnow["batches"][0]["message"].get<std::string>(),
+              HasSubstr("check that --indexnow-endpoint is"));
+
+  write_file(t / "report.json", r.out);
+  server.route("/indexnow", text_reply(200, ""));
+  auto again = run_sitemill({"indexnow", "--key", "0123456789abcdef",
+                             "--endpoint", server.url("/indexnow"),
+                             "--from-manifest", t / "report.json"});
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(json::parse(server.requests().back().body)["urlList"],
+            json::array({base + "a.html"}));
+}
+
+// The library's advice names its options (`endpoint`); generate names its
+// own flags, which differ from those of `sitemill indexnow` (--endpoint).
+TEST(GenerateSources, IndexNowAdviceNamesGeneratesOwnFlags) {
+  temp_dir t;
+  http_server server;
+  server.route("/indexnow", text_reply(405, ""));
+  std::filesystem::create_directories(t / "site");
+  write_file(t / "site/a.html", page("alpha"));
+  auto r =
+      run_sitemill({"generate", "--base-url", base, "--out", t / "out",
+                    "--from-dir", t / "site", "--lastmod", "content", "--state",
+                    t / "state.db", "--indexnow-key", "0123456789abcdef",
+                    "--indexnow-endpoint", server.url("/indexnow")});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("sitemill: IndexNow: 405 Method Not Allowed: "
+                               "not an answer IndexNow defines; check that "
+                               "--indexnow-endpoint is an IndexNow endpoint"));
+}
+
+// The set is live before robots.txt is edited: a robots.txt that cannot be
+// written is a usage error (exit 2), and the set stays published.
+TEST(GenerateSources, ARobotsTxtThatCannotBeWrittenExitsTwoAfterPublishing) {
+  temp_dir t;
+  write_file(t / "u.txt", "/a\n");
+  auto r = run_sitemill({"generate", "--base-url", base, "--out", t / "out",
+                         "--robots", t / "missing/robots.txt", t / "u.txt"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("sitemill generate: --robots: "));
+  EXPECT_THAT(r.err, HasSubstr("missing/robots.txt"));
+  EXPECT_THAT(list_files(t / "out"), ElementsAre("sitemap.xml.gz"));
 }
 
 TEST(GenerateSources, IndexNowWithoutAStateIsAUsageError) {

@@ -77,7 +77,20 @@ TEST(RobotsCli, ReplaceRemovesOnlyOtherSitemapLines) {
             "\r\n"
             "Sitemap: https://www.example.com/sitemap.xml\r\n");
   EXPECT_THAT(r.err, HasSubstr(":5: removed \"sitemap: "
-                               "https://www.example.com/old-sitemap.xml\""));
+                               "https://www.example.com/old-sitemap.xml\": "
+                               "names a sitemap not asked for, and "
+                               "--replace was given"));
+}
+
+TEST(RobotsCli, NamesTheReplaceFlagInItsWarnings) {
+  temp_dir t;
+  const std::string path = t / "robots.txt";
+  write_file(path, "Sitemap: /relative.xml\n");
+  const run_result r = run_sitemill({"robots", path, "--sitemap", kSitemap});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("warning: line 1: \"Sitemap: /relative.xml\" "
+                               "does not hold a full http(s) URL, which "
+                               "crawlers need; --replace removes it"));
 }
 
 TEST(RobotsCli, DryRunPrintsTheFileAndWritesNothing) {
@@ -283,6 +296,7 @@ TEST(IndexNowCli, ManifestWithoutChangesIsAUsageError) {
                                      "--from-manifest", t / "report.json"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("has no \"changes\""));
+  EXPECT_THAT(r.err, HasSubstr("Give the URLs with --urls or as arguments"));
 }
 
 TEST(IndexNowCli, DryRunPrintsTheBodiesAndSendsNothing) {
@@ -327,6 +341,9 @@ TEST(IndexNowCli, ExplainsA403AndExits1) {
   EXPECT_THAT(r.out, HasSubstr("refused: 403 Forbidden: the key was not found "
                                "at https://www.example.com/" +
                                std::string(kKey) + ".txt"));
+  EXPECT_THAT(r.out,
+              HasSubstr("publish it there (sitemill indexnow --key " +
+                        std::string(kKey) + " --write-key DIR) and try again"));
   EXPECT_EQ(server.count("/indexnow"), 1u);
 }
 
@@ -337,6 +354,14 @@ TEST(IndexNowCli, RefusesABadKeyAsUsage) {
                     server.url("/indexnow"), "https://www.example.com/a"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("8 to 128"));
+  const run_result no_key =
+      run_sitemill({"indexnow", "--endpoint", server.url("/indexnow"),
+                    "https://www.example.com/a"});
+  EXPECT_EQ(no_key.exit_code, 2);
+  EXPECT_THAT(no_key.err,
+              HasSubstr("no IndexNow key; give --key (8 to 128 characters of "
+                        "a-z, A-Z, 0-9 and '-'), or create one with "
+                        "--write-key"));
   const run_result none = run_sitemill({"indexnow", "--key", kKey});
   EXPECT_EQ(none.exit_code, 2);
   EXPECT_TRUE(server.requests().empty());

@@ -69,6 +69,7 @@ struct record_issue {
   std::uint64_t line =
       0;  ///< 1-based; 0 when the issue is about the input as a whole
   std::string reason;
+  friend bool operator==(const record_issue&, const record_issue&) = default;
 };
 
 /// Receives what happens during a run. The defaults do nothing.
@@ -97,6 +98,9 @@ enum class generate_outcome : std::uint8_t {
 struct generate_report {
   generate_outcome outcome = generate_outcome::failed;
   std::string message;  ///< why, when not published
+  /// With outcome failed: the option the message is about (error::field), a
+  /// member of generate_options or of a source's options; "" otherwise.
+  std::string field;
   std::string entry;    ///< the file to submit (index or lone sitemap)
   std::vector<published_file> files;  ///< the published set, entry included
   std::uint64_t records = 0;          ///< records read

@@ -51,7 +51,9 @@ struct robots_edit_options {
 struct robots_removed_line {
   std::uint64_t line = 0;  ///< 1-based, in the original text
   std::string text;        ///< the line as it was, without its line end
-  std::string reason;  ///< "repeats line 3", "not a wanted sitemap (--replace)"
+  /// "repeats line 3", "names a sitemap not asked for, and `replace` was
+  /// given"
+  std::string reason;
 };
 
 /// What edit_robots_txt() did.
@@ -62,7 +64,7 @@ struct robots_edit {
       present;  ///< wanted URLs already listed, kept in place
   std::vector<robots_removed_line> removed;
   /// Things worth a warning that were left alone (a relative Sitemap value
-  /// without --replace, new lines past crawlers' 500 KiB parsing limit).
+  /// without `replace`, new lines past crawlers' 500 KiB parsing limit).
   std::vector<std::string> notes;
   bool changed = false;  ///< text differs from the input
 };
@@ -323,12 +325,11 @@ result<indexnow_report> submit_indexnow(http_client& client,
                                         const std::vector<std::string>& urls,
                                         const indexnow_options& options);
 
-/// The URLs a generate manifest lists as added or changed, in that order:
-/// the "changes" object of a `sitemill generate --json` report (or of a
-/// manifest file) holding "added", "changed" and "removed" arrays of URL
-/// strings (objects with a "loc" are accepted too). Fails, naming the file,
-/// when it cannot be read, is not JSON, or has no "changes" (a run without
-/// a state database does not know what changed).
+/// The URLs a generate report lists as added or changed, in that order:
+/// the "changes" of the JSON report (read_generate_json_file(),
+/// report/generate_json.h; docs/report-schema.md). Fails, naming the file,
+/// when it cannot be read, is not a report, or has no "changes" (a run
+/// without a state database does not know what changed).
 result<std::vector<std::string>> read_manifest_changes(const std::string& path);
 
 }  // namespace sitemill

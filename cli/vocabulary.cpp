@@ -1,0 +1,97 @@
+#include "vocabulary.h"
+
+#include <algorithm>
+
+namespace sitemill::cli {
+namespace {
+
+bool is_term_name(std::string_view name) {
+  if (name.empty()) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+// The advice after a 403: how a CLI user publishes the key file.
+std::string write_key_command(std::string_view key) {
+  return "sitemill indexnow --key " + std::string(key) + " --write-key DIR";
+}
+
+}  // namespace
+
+void to_cli_words(std::string& text, std::span<const term> words) {
+  std::size_t open = text.find('`');
+  if (open == std::string::npos) return;
+  std::string out;
+  out.reserve(text.size() + 32);
+  std::size_t copied = 0;
+  while (open != std::string::npos) {
+    const std::size_t close = text.find('`', open + 1);
+    if (close == std::string::npos) break;
+    const std::string_view name =
+        std::string_view(text).substr(open + 1, close - open - 1);
+    const auto known =
+        is_term_name(name)
+            ? std::find_if(words.begin(), words.end(),
+                           [&](const term& t) { return t.library == name; })
+            : words.end();
+    if (known == words.end()) {
+      // A stray backquote (input quoted in a message may hold one): the
+      // closing one may still open a term.
+      open = close;
+      continue;
+    }
+    out.append(text, copied, open - copied);
+    out += known->cli;
+    copied = close + 1;
+    open = text.find('`', copied);
+  }
+  if (copied == 0) return;
+  out.append(text, copied, std::string::npos);
+  text = std::move(out);
+}
+
+std::string in_cli_words(std::string_view text, std::span<const term> words) {
+  std::string out(text);
+  to_cli_words(out, words);
+  return out;
+}
+
+vocabulary generate_words(std::string_view indexnow_key) {
+  return {
+      {"sources", "list files (or - for stdin), --from-dir or --from-sitemap"},
+      {"out_dir", "--out"},
+      {"base_url", "--base-url"},
+      {"max_urls", "--max-urls"},
+      {"max_bytes", "--max-bytes"},
+      {"name", "--name"},
+      {"strict", "--strict"},
+      {"lastmod", "--lastmod"},
+      {"state", "--state FILE"},
+      {"state_path", "--state FILE"},
+      {"location", "--from-sitemap"},
+      {"key", "--indexnow-key"},
+      {"endpoint", "--indexnow-endpoint"},
+      {"key_location", "--indexnow-key-location"},
+      {"write_indexnow_key", write_key_command(indexnow_key)},
+  };
+}
+
+vocabulary indexnow_words(std::string_view key) {
+  return {
+      {"key", "--key"},
+      {"endpoint", "--endpoint"},
+      {"key_location", "--key-location"},
+      {"batch_size", "--batch-size"},
+      {"generate_indexnow_key", "--write-key"},
+      {"write_indexnow_key", write_key_command(key)},
+      {"json", "--json"},
+      {"urls", "--urls"},
+  };
+}
+
+vocabulary check_words() { return {{"fetch_children", "--fetch-children"}}; }
+
+vocabulary robots_words() { return {{"replace", "--replace"}}; }
+
+}  // namespace sitemill::cli

@@ -1,0 +1,96 @@
+// sitemill: announcing a published set, the step after generate(): the
+// set's entry and indexes as Sitemap: lines in robots.txt (PROTOCOL.md 5),
+// and the URLs that changed to IndexNow (PROTOCOL.md 4.2).
+//
+//   sitemill::announce_options a;
+//   a.base_url = options.base_url;          // as given to generate()
+//   a.robots_path = "public/robots.txt";
+//   a.indexnow.key = key;                   // needs a run with a state_path
+//   sitemill::http_client client;
+//   sitemill::announcement done = sitemill::announce_set(client, report, a);
+//
+// The set is live before anything is announced, so a failure here takes
+// nothing back: each step's outcome is in the announcement, for the caller
+// to print and to carry in its report (write_generate_json()).
+//
+// Thread-safety: no state is kept; the http_client is the caller's, one per
+// thread (notify.h).
+#ifndef SITEMILL_NOTIFY_ANNOUNCE_H
+#define SITEMILL_NOTIFY_ANNOUNCE_H
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sitemill/generate/generate.h"
+#include "sitemill/net/http.h"
+#include "sitemill/notify/notify.h"
+#include "sitemill/result.h"
+
+namespace sitemill {
+
+struct announce_options {
+  /// The URL of the directory the set is published at, as given to
+  /// generate() (generate_options::base_url); a missing final '/' is added.
+  std::string base_url;
+  /// The robots.txt to list the entry and every index in, every other byte
+  /// kept (update_robots()); "" leaves robots.txt alone.
+  std::string robots_path;
+  /// With a key, the URLs the report lists as added or changed are submitted
+  /// (submit_indexnow()). An empty key, or a report without changes (a run
+  /// without a state database), sends nothing.
+  indexnow_options indexnow;
+};
+
+/// What announce_set() did with robots.txt.
+struct robots_announcement {
+  std::string path;
+  /// The URLs it was to list: the set's entry and every index, absolute.
+  std::vector<std::string> sitemaps;
+  std::optional<robots_update> update;  ///< what was done; empty on failure
+  std::optional<error> failure;         ///< why robots.txt was not updated
+};
+
+/// What announce_set() did with IndexNow.
+struct indexnow_announcement {
+  /// Added, then changed (indexnow_urls()). Empty: nothing changed, and
+  /// IndexNow was not called.
+  std::vector<std::string> urls;
+  /// The submission; empty when IndexNow was not called or refused.
+  std::optional<indexnow_report> report;
+  /// Why nothing was sent: submit_indexnow() refused the options (a bad key,
+  /// endpoint or key location; error::field names which).
+  std::optional<error> failure;
+};
+
+/// What announce_set() did; a step not asked for is empty.
+struct announcement {
+  std::optional<robots_announcement> robots;  ///< robots_path was given
+  /// A key was given and the report has changes.
+  std::optional<indexnow_announcement> indexnow;
+  /// Every step asked for succeeded: robots.txt is updated, and IndexNow
+  /// accepted every URL or had none to take.
+  bool ok() const noexcept;
+};
+
+/// The URLs IndexNow is told about: added, then changed. Removed URLs are
+/// not: IndexNow asks engines to crawl, and a removed page is for robots.txt
+/// or a 404 to tell.
+std::vector<std::string> indexnow_urls(const state_changes& changes);
+
+/// The URLs robots.txt lists for a published set: `base_url` (a final '/'
+/// added when missing) followed by the path of the entry and of each index.
+std::vector<std::string> robots_sitemap_urls(const generate_report& report,
+                                             std::string_view base_url);
+
+/// Announces the set `report` published: robots.txt first, then IndexNow,
+/// each as `options` asks. IndexNow is tried even when robots.txt failed
+/// (they are independent). A report whose outcome is not published is not
+/// announced: the announcement is empty.
+announcement announce_set(http_client& client, const generate_report& report,
+                          const announce_options& options);
+
+}  // namespace sitemill
+
+#endif  // SITEMILL_NOTIFY_ANNOUNCE_H

@@ -1,0 +1,74 @@
+// sitemill: the generate report as JSON, the one writer and the one reader.
+//
+// The schema is docs/report-schema.md: the object `sitemill generate --json`
+// prints, which `sitemill indexnow --from-manifest` reads back for the URLs
+// that changed. Keys and values are kept stable for scripts; readers should
+// ignore keys they do not know, as read_generate_json() does.
+//
+// Memory stays flat for a report of millions of issues: the writer streams
+// them from an issue_spool (issue_spool.h) straight to the sink, and the
+// reader can count them without keeping them.
+//
+// Thread-safety: the functions keep no state.
+#ifndef SITEMILL_REPORT_GENERATE_JSON_H
+#define SITEMILL_REPORT_GENERATE_JSON_H
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sitemill/generate/generate.h"
+#include "sitemill/notify/announce.h"
+#include "sitemill/report/issue_spool.h"
+#include "sitemill/result.h"
+#include "sitemill/write/sink.h"
+
+namespace sitemill {
+
+/// Writes `report` with the issues `issues` kept and, when `announced` asked
+/// for anything, what announce_set() did, as one JSON object on one line
+/// followed by "\n" (docs/report-schema.md); the sink is not closed. Bytes
+/// that are not UTF-8 in strings (a path, a rejected line) become U+FFFD.
+/// Fails when the sink fails, or when the spool could not keep every issue
+/// (issue_spool::state(); the JSON is still whole, the lists short).
+[[nodiscard]] status write_generate_json(
+    sink& out, const generate_report& report, const issue_spool& issues,
+    const announcement* announced = nullptr);
+
+/// What a generate report in JSON holds.
+struct generate_json_contents {
+  /// entry, files, the counts and changes as written. outcome is published
+  /// when the report names an entry, failed otherwise (the JSON does not say
+  /// why: message and field stay ""); rejected, warnings and skipped are the
+  /// lengths of their lists; files' digests are 0.
+  generate_report report;
+  /// The lists themselves, in order; empty unless asked for.
+  std::vector<record_issue> rejected, warnings, skipped;
+  /// What was announced, when the report says. IndexNow's URLs are the
+  /// changes' (indexnow_urls()); a report keeps neither the batches' bodies
+  /// nor their attempts.
+  std::optional<announcement> announced;
+};
+
+struct generate_json_read_options {
+  /// Keep the rejected, warnings and skipped lists; off, their elements are
+  /// only counted (not checked either), so that a report of millions of
+  /// issues reads in little memory.
+  bool issues = true;
+};
+
+/// Reads a report written by write_generate_json(). Missing keys read as
+/// empty, so a hand-written {"changes": {...}} is a report too; unknown keys
+/// are ignored. A list of changes may hold {"loc": URL} objects as well as
+/// URL strings. Fails, saying where, on text that is not a JSON object or a
+/// key whose value has the wrong type.
+result<generate_json_contents> read_generate_json(
+    std::string_view json, const generate_json_read_options& options = {});
+
+/// read_generate_json() of the file at `path`; every error names the file.
+result<generate_json_contents> read_generate_json_file(
+    const std::string& path, const generate_json_read_options& options = {});
+
+}  // namespace sitemill
+
+#endif  // SITEMILL_REPORT_GENERATE_JSON_H

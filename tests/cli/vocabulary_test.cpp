@@ -1,0 +1,49 @@
+// The CLI's one mapping from the library's terms (`max_urls`) to its flags.
+#include "vocabulary.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace sitemill::cli {
+namespace {
+
+TEST(CliVocabulary, PutsKnownTermsInTheCommandsWordsAndLeavesTheRest) {
+  const vocabulary words = {{"max_urls", "--max-urls"},
+                            {"state_path", "--state FILE"}};
+  struct row {
+    const char* library;
+    const char* cli;
+  };
+  const row rows[] = {
+      {"no term at all", "no term at all"},
+      {"`max_urls` must be from 1 to 50,000",
+       "--max-urls must be from 1 to 50,000"},
+      {"x needs `state_path`", "x needs --state FILE"},
+      {"`max_urls` and `state_path`", "--max-urls and --state FILE"},
+      {"`unknown` stays", "`unknown` stays"},
+      {"a stray ` before `max_urls`", "a stray ` before --max-urls"},
+      {"`max_urls` then a stray `", "--max-urls then a stray `"},
+      {"`not a term` `max_urls`", "`not a term` --max-urls"},
+      {"``", "``"},
+      {"`", "`"},
+      {"", ""},
+  };
+  for (const row& r : rows) {
+    SCOPED_TRACE(r.library);
+    EXPECT_EQ(in_cli_words(r.library, words), r.cli);
+  }
+}
+
+TEST(CliVocabulary, GivesEachCommandItsOwnFlags) {
+  const std::string advice = "check that `endpoint` is an IndexNow endpoint";
+  EXPECT_EQ(in_cli_words(advice, generate_words("k")),
+            "check that --indexnow-endpoint is an IndexNow endpoint");
+  EXPECT_EQ(in_cli_words(advice, indexnow_words("k")),
+            "check that --endpoint is an IndexNow endpoint");
+  EXPECT_EQ(in_cli_words("(`write_indexnow_key`)", indexnow_words("abcd1234")),
+            "(sitemill indexnow --key abcd1234 --write-key DIR)");
+}
+
+}  // namespace
+}  // namespace sitemill::cli

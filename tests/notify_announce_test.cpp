@@ -1,0 +1,206 @@
+// Announcing a published set through the library (announce_set()): the
+// entry and indexes in robots.txt (PROTOCOL.md 5), the URLs that changed to
+// IndexNow (PROTOCOL.md 4.2), against a temporary robots.txt and the
+// loopback server.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sitemill/notify/announce.h"
+#include "support/http_server.h"
+#include "support/run.h"
+
+namespace sitemill {
+namespace {
+
+using std::chrono::milliseconds;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using testing::http_server;
+using testing::text_reply;
+using json = nlohmann::json;
+
+constexpr const char* kKey = "3f6c2b1a9e8d4c7b";
+constexpr const char* kBase = "https://www.example.com/maps";  // no final '/'
+
+// A set of two sitemaps under two indexes, the first index its entry, with
+// changes since the last run.
+generate_report published_set() {
+  generate_report r;
+  r.outcome = generate_outcome::published;
+  r.entry = "sitemap-index-1.xml";
+  r.files = {{"sitemap-1-aaaaaaaaaaaa.xml.gz", document_type::urlset, 2, 300},
+             {"sitemap-2-bbbbbbbbbbbb.xml.gz", document_type::urlset, 1, 200},
+             {"sitemap-index-1.xml", document_type::sitemapindex, 1, 200},
+             {"sitemap-index-2.xml", document_type::sitemapindex, 1, 200}};
+  r.changes = state_changes{
+      {"https://www.example.com/maps/new", "https://www.example.com/maps/b"},
+      {"https://www.example.com/maps/edited"},
+      {"https://www.example.com/maps/gone"}};
+  return r;
+}
+
+class Announce : public ::testing::Test {
+ protected:
+  testing::temp_dir dir;
+  http_server server;
+  http_client client{[] {
+    http_options o;
+    o.connect_timeout = milliseconds(2'000);
+    o.total_timeout = milliseconds(10'000);
+    return o;
+  }()};
+
+  announce_options options() {
+    announce_options a;
+    a.base_url = kBase;
+    a.robots_path = dir / "robots.txt";
+    a.indexnow.key = kKey;
+    a.indexnow.endpoint = server.url("/indexnow");
+    a.indexnow.retry.max_attempts = 2;
+    a.indexnow.retry.sleep = [](milliseconds) { return true; };
+    return a;
+  }
+};
+
+TEST_F(Announce, ListsTheEntryAndEveryIndexAndSendsWhatChanged) {
+  server.route("/indexnow", text_reply(200, ""));
+  testing::write_file(dir / "robots.txt", "User-agent: *\nDisallow: /tmp/\n");
+  const announcement done = announce_set(client, published_set(), options());
+
+  ASSERT_TRUE(done.robots);
+  EXPECT_EQ(done.robots->path, dir / "robots.txt");
+  EXPECT_THAT(done.robots->sitemaps,
+              ElementsAre("https://www.example.com/maps/sitemap-index-1.xml",
+                          "https://www.example.com/maps/sitemap-index-2.xml"));
+  EXPECT_FALSE(done.robots->failure);
+  ASSERT_TRUE(done.robots->update);
+  EXPECT_TRUE(done.robots->update->written);
+  EXPECT_EQ(done.robots->update->edit.added, done.robots->sitemaps);
+  EXPECT_EQ(testing::read_raw(dir / "robots.txt"),
+            "User-agent: *\nDisallow: /tmp/\n\n"
+            "Sitemap: https://www.example.com/maps/sitemap-index-1.xml\n"
+            "Sitemap: https://www.example.com/maps/sitemap-index-2.xml\n");
+
+  ASSERT_TRUE(done.indexnow);
+  EXPECT_THAT(done.indexnow->urls,
+              ElementsAre("https://www.example.com/maps/new",
+                          "https://www.example.com/maps/b",
+                          "https://www.example.com/maps/edited"));
+  ASSERT_TRUE(done.indexnow->report);
+  EXPECT_TRUE(done.indexnow->report->ok());
+  ASSERT_EQ(server.count("/indexnow"), 1u);
+  const json body = json::parse(server.requests()[0].body);
+  EXPECT_EQ(body["urlList"], json(done.indexnow->urls));
+  EXPECT_EQ(body["key"], kKey);
+  EXPECT_TRUE(done.ok());
+
+  // A second announcement finds robots.txt saying it all already.
+  const announcement again = announce_set(client, published_set(), options());
+  ASSERT_TRUE(again.robots && again.robots->update);
+  EXPECT_FALSE(again.robots->update->written);
+  EXPECT_TRUE(again.robots->update->edit.added.empty());
+}
+
+TEST_F(Announce, ListsALoneSitemapAndCreatesAMissingRobotsTxt) {
+  generate_report r = published_set();
+  r.entry = "sitemap.xml.gz";
+  r.files = {{"sitemap.xml.gz", document_type::urlset, 3, 400}};
+  announce_options a = options();
+  a.indexnow.key.clear();
+  const announcement done = announce_set(client, r, a);
+  ASSERT_TRUE(done.robots && done.robots->update);
+  EXPECT_TRUE(done.robots->update->created);
+  EXPECT_EQ(testing::read_raw(dir / "robots.txt"),
+            "Sitemap: https://www.example.com/maps/sitemap.xml.gz\n");
+  EXPECT_FALSE(done.indexnow) << "no key, no IndexNow";
+  EXPECT_TRUE(server.requests().empty());
+}
+
+// The two steps are independent: robots.txt failing does not keep IndexNow
+// from hearing about the changes.
+TEST_F(Announce, ARobotsTxtThatCannotBeWrittenFailsThatStepOnly) {
+  server.route("/indexnow", text_reply(202, ""));
+  announce_options a = options();
+  a.robots_path = dir / "no/such/dir/robots.txt";
+  const announcement done = announce_set(client, published_set(), a);
+  ASSERT_TRUE(done.robots);
+  ASSERT_TRUE(done.robots->failure);
+  EXPECT_FALSE(done.robots->update);
+  EXPECT_THAT(done.robots->failure->message, HasSubstr("no/such/dir"));
+  ASSERT_TRUE(done.indexnow && done.indexnow->report);
+  EXPECT_TRUE(done.indexnow->report->ok());
+  EXPECT_EQ(server.count("/indexnow"), 1u);
+  EXPECT_FALSE(done.ok());
+}
+
+TEST_F(Announce, CallsNoOneWhenNothingChanged) {
+  generate_report r = published_set();
+  r.changes = state_changes{{}, {}, {"https://www.example.com/maps/gone"}};
+  announce_options a = options();
+  a.robots_path.clear();
+  const announcement done = announce_set(client, r, a);
+  EXPECT_FALSE(done.robots);
+  ASSERT_TRUE(done.indexnow);
+  EXPECT_TRUE(done.indexnow->urls.empty());
+  EXPECT_FALSE(done.indexnow->report);
+  EXPECT_FALSE(done.indexnow->failure);
+  EXPECT_TRUE(server.requests().empty());
+  EXPECT_TRUE(done.ok());
+}
+
+TEST_F(Announce, SendsNothingForARunThatKeptNoState) {
+  generate_report r = published_set();
+  r.changes.reset();
+  announce_options a = options();
+  a.robots_path.clear();
+  const announcement done = announce_set(client, r, a);
+  EXPECT_FALSE(done.indexnow);
+  EXPECT_TRUE(server.requests().empty());
+}
+
+TEST_F(Announce, ReportsRefusedOptionsWithTheirField) {
+  announce_options a = options();
+  a.robots_path.clear();
+  a.indexnow.key = "not a key";
+  const announcement done = announce_set(client, published_set(), a);
+  ASSERT_TRUE(done.indexnow && done.indexnow->failure);
+  EXPECT_EQ(done.indexnow->failure->field, "key");
+  EXPECT_FALSE(done.indexnow->report);
+  EXPECT_TRUE(server.requests().empty());
+  EXPECT_FALSE(done.ok());
+}
+
+TEST_F(Announce, ABatchTheEngineRefusesIsNotOk) {
+  server.route("/indexnow", text_reply(403, ""));
+  announce_options a = options();
+  a.robots_path.clear();
+  const announcement done = announce_set(client, published_set(), a);
+  ASSERT_TRUE(done.indexnow && done.indexnow->report);
+  ASSERT_EQ(done.indexnow->report->batches.size(), 1u);
+  EXPECT_EQ(done.indexnow->report->batches[0].outcome,
+            indexnow_outcome::refused);
+  EXPECT_FALSE(done.ok());
+}
+
+TEST_F(Announce, AnnouncesOnlyAPublishedSet) {
+  generate_report r = published_set();
+  r.outcome = generate_outcome::strict_failed;
+  const announcement done = announce_set(client, r, options());
+  EXPECT_FALSE(done.robots);
+  EXPECT_FALSE(done.indexnow);
+  EXPECT_FALSE(std::filesystem::exists(dir / "robots.txt"));
+  EXPECT_TRUE(server.requests().empty());
+}
+
+TEST(AnnounceUrls, IndexNowHearsOfAddedThenChangedButNotRemoved) {
+  EXPECT_THAT(indexnow_urls({{"a", "b"}, {"c"}, {"d"}}),
+              ElementsAre("a", "b", "c"));
+}
+
+}  // namespace
+}  // namespace sitemill
