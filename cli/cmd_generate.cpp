@@ -8,7 +8,7 @@
 #include "command.h"
 #include "sitemill/generate/generate.h"
 #include "sitemill/notify/announce.h"
-#include "sitemill/notify/notify.h"
+#include "sitemill/notify/indexnow.h"
 #include "sitemill/report/generate_json.h"
 #include "sitemill/source/site_source.h"
 #include "sitemill/source/sitemap_source.h"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "command.h"
-#include "sitemill/notify/notify.h"
+#include "sitemill/notify/indexnow.h"
 #include "vocabulary.h"
 
 namespace sitemill::cli {

@@ -9,7 +9,8 @@
 #include <vector>
 
 #include "command.h"
-#include "sitemill/notify/notify.h"
+#include "sitemill/notify/ping.h"
+#include "sitemill/notify/ping.h"
 #include "sitemill/url/url.h"
 
 namespace sitemill::cli {

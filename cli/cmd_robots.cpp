@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "command.h"
-#include "sitemill/notify/notify.h"
+#include "sitemill/robots/robots_edit.h"
 #include "sitemill/url/url.h"
 #include "vocabulary.h"
 

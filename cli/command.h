@@ -10,7 +10,7 @@
 #include <string>
 
 #include "sitemill/net/http.h"
-#include "sitemill/notify/notify.h"
+#include "sitemill/net/http.h"
 #include "sitemill/write/sink.h"
 
 namespace sitemill::cli {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sitemill/notify/notify.h"
+#include "sitemill/notify/indexnow.h"
 #include "support/http_server.h"
 #include "support/run.h"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sitemill/notify/notify.h"
+#include "sitemill/notify/ping.h"
 #include "support/http_server.h"
 
 namespace sitemill {

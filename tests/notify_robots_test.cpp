@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "sitemill/limits.h"
-#include "sitemill/notify/notify.h"
+#include "sitemill/robots/robots_edit.h"
 #include "sitemill/robots/robots.h"
 #include "support/run.h"
 

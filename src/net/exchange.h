@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "sitemill/net/http.h"
-#include "sitemill/notify/notify.h"
+#include "sitemill/net/http.h"
 
 namespace sitemill::detail {
 

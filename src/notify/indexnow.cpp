@@ -26,7 +26,7 @@
 #include "detail/text.h"
 #include "net/exchange.h"
 #include "sitemill/notify/announce.h"
-#include "sitemill/notify/notify.h"
+#include "sitemill/notify/indexnow.h"
 #include "sitemill/report/generate_json.h"
 #include "sitemill/url/url.h"
 

@@ -6,7 +6,8 @@
 
 #include "detail/text.h"
 #include "net/exchange.h"
-#include "sitemill/notify/notify.h"
+#include "sitemill/notify/ping.h"
+#include "sitemill/net/http.h"
 #include "sitemill/url/url.h"
 
 namespace sitemill {

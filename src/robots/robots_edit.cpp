@@ -21,7 +21,7 @@
 #include "detail/text.h"
 #include "robots/robots_lexer.h"
 #include "sitemill/limits.h"
-#include "sitemill/notify/notify.h"
+#include "sitemill/robots/robots_edit.h"
 #include "sitemill/url/url.h"
 
 namespace sitemill {

@@ -41,11 +41,12 @@ struct http_request {
 };
 
 struct http_response {
-  long status = 0;                       ///< final status after redirects
-  std::string effective_url;             ///< the URL that answered, after redirects
+  long status = 0;            ///< final status after redirects
+  std::string effective_url;  ///< the URL that answered, after redirects
   std::string content_type;
-  std::optional<std::string> retry_after;  ///< the final response's Retry-After, as sent
-  std::uint64_t body_bytes = 0;            ///< decoded body bytes received
+  std::optional<std::string>
+      retry_after;               ///< the final response's Retry-After, as sent
+  std::uint64_t body_bytes = 0;  ///< decoded body bytes received
   int redirects = 0;
 };
 
@@ -75,7 +76,8 @@ class http_client {
   /// An exception thrown by `receive` stops the transfer and is rethrown
   /// from send(). Proxies come from the usual environment variables, except
   /// for loopback addresses, which are always reached directly.
-  result<http_response> send(const http_request& request, const body_receiver& receive = {});
+  result<http_response> send(const http_request& request,
+                             const body_receiver& receive = {});
 
   /// Convenience: GET `url`, body collected in memory (up to the cap).
   result<std::pair<http_response, std::string>> get(const std::string& url);
@@ -88,8 +90,44 @@ class http_client {
   std::unique_ptr<impl> impl_;
 };
 
-/// The default User-Agent: "sitemill/<version> (+https://github.com/sitemill/sitemill)".
+/// The default User-Agent: "sitemill/<version>
+/// (+https://github.com/sitemill/sitemill)".
 std::string default_user_agent();
+
+// ---------------------------------------------------------------------------
+// Retries, shared by everything that sends (ping, IndexNow, verification)
+
+/// How a request answered with 429 or 5xx is retried. Other answers, and
+/// transport failures (connection refused, timeout), are not retried: they
+/// do not get better by asking again at once.
+struct retry_policy {
+  /// Tries in all, the first included; values under 1 count as 1.
+  int max_attempts = 4;
+  /// Wait before the second try; doubled for each further one.
+  std::chrono::milliseconds first_wait{1'000};
+  /// No single wait is longer, a Retry-After included, so a server asking
+  /// for an hour cannot hang a deploy script.
+  std::chrono::milliseconds max_wait{60'000};
+  /// Waits `d`; returns false to stop retrying (an interrupt). Empty: the
+  /// calling thread sleeps.
+  std::function<bool(std::chrono::milliseconds d)> sleep;
+};
+
+/// A Retry-After value (RFC 9110 10.2.3) as a wait from `now`: delta-seconds
+/// ("120") or an HTTP-date in any of its three forms (parse_http_date(): "Wed,
+/// 21 Oct 2015 07:28:00 GMT", "Wednesday, 21-Oct-15 07:28:00 GMT", "Wed Oct
+/// 21 07:28:00 2015"; a past date is 0). std::nullopt when it is neither.
+std::optional<std::chrono::milliseconds> parse_retry_after(
+    std::string_view value, std::chrono::system_clock::time_point now =
+                                std::chrono::system_clock::now());
+
+/// One try of a request.
+struct http_attempt {
+  long status = 0;    ///< 0 when the transfer failed
+  std::string error;  ///< why the transfer failed; "" when it did not
+  /// Waited after this try before the next one; 0 for the last.
+  std::chrono::milliseconds wait{0};
+};
 
 }  // namespace sitemill
 

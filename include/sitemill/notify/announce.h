@@ -14,7 +14,7 @@
 // to print and to carry in its report (write_generate_json()).
 //
 // Thread-safety: no state is kept; the http_client is the caller's, one per
-// thread (notify.h).
+// thread (http.h).
 #ifndef SITEMILL_NOTIFY_ANNOUNCE_H
 #define SITEMILL_NOTIFY_ANNOUNCE_H
 
@@ -25,7 +25,8 @@
 
 #include "sitemill/generate/generate.h"
 #include "sitemill/net/http.h"
-#include "sitemill/notify/notify.h"
+#include "sitemill/robots/robots_edit.h"
+#include "sitemill/notify/indexnow.h"
 #include "sitemill/result.h"
 
 namespace sitemill {
