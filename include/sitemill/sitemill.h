@@ -4,7 +4,8 @@
 //   record_reader (source) -> entry_builder (entry) -> sitemap_writer (writer)
 //     -> sink (file_sink, gzip_sink, memory_sink) -> publisher (atomic publish)
 //
-// check() reads through the same sitemap_parser as --from-sitemap; notify.h
+// check() and --from-sitemap read through one sitemap_walker (walk/walker.h)
+// and one sitemap_parser; notify.h
 // announces a published set. generate() runs the whole writing pipeline:
 //
 //   sitemill::generate_options o;
@@ -40,6 +41,7 @@
 #include "sitemill/source/sitemap_source.h"
 #include "sitemill/source/state_db.h"
 #include "sitemill/url/url.h"
+#include "sitemill/walk/walker.h"
 #include "sitemill/date/dates.h"
 #include "sitemill/date/w3c_datetime.h"
 #include "sitemill/write/writer.h"
