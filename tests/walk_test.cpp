@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "sitemill/check/check.h"
+#include "sitemill/source/sitemap_source.h"
 #include "sitemill/walk/walker.h"
 #include "support/http_server.h"
 #include "support/run.h"
@@ -618,5 +620,156 @@ TEST(WalkCaps, StopsWhenTheObserverCancels) {
     EXPECT_NE(s.reason, walk_skip_reason::cap) << "a cancel is not a cap";
 }
 
+// --- check and --from-sitemap read through it alike
+// --------------------------- Each case used to differ between the two (check
+// had its own walk): the child location rule, the caps, stdin and the fetch
+// scope.
+
+// The documents check reports and the sources --from-sitemap's records name.
+struct both {
+  std::vector<std::string> checked;      // check's reports, in order
+  std::vector<std::string> read;         // sources of records, in first order
+  std::vector<std::string> check_codes;  // child codes check reported
+  std::vector<std::string> problems;     // --from-sitemap's problems
+};
+
+both read_both(const std::string& target, walk_caps caps = {},
+               bool fetch_children = true) {
+  both b;
+  check_options co;
+  static_cast<walk_caps&>(co) = caps;
+  co.fetch_children = fetch_children;
+  check_observer quiet;
+  const check_report r = check({target}, co, quiet);
+  for (const auto& d : r.documents) {
+    b.checked.push_back(d.source);
+    for (const auto& g : d.diagnostics)
+      if (g.code == "cap-reached" || g.code == "child-not-found" ||
+          g.code == "index-cycle" || g.code == "max-depth")
+        b.check_codes.push_back(g.code + " at " + std::to_string(g.line));
+  }
+  sitemap_source_options so;
+  static_cast<walk_caps&>(so) = caps;
+  so.location = target;
+  auto reader = open_sitemap_source(so);
+  EXPECT_TRUE(reader.has_value());
+  if (!reader) return b;
+  input_record rec;
+  while ((*reader)->next(rec)) {
+    if (!rec.problem.empty()) {
+      b.problems.push_back(std::string(rec.problem) + " at " +
+                           std::to_string(rec.line));
+      continue;
+    }
+    const std::string source(rec.source);
+    if (b.read.empty() || b.read.back() != source) b.read.push_back(source);
+  }
+  return b;
+}
+
+TEST(WalkConsumers, FindALocalIndexsChildrenInTheSameFiles) {
+  temp_dir t;
+  http_server server;
+  std::filesystem::create_directory(t / "part");
+  const std::string other =
+      "http://localhost:" + std::to_string(server.port()) + "/maps/a.xml";
+  write_file(t / "index.xml",
+             sitemapindex({"https://www.example.com/maps/a.xml",
+                           "https://www.example.com/maps/part/b.xml", other}));
+  write_file(t / "a.xml", urlset({"https://www.example.com/maps/1"}));
+  write_file(t / "part/b.xml", urlset({"https://www.example.com/maps/2"}));
+  server.route("/maps/a.xml", xml_reply(urlset({server.url("/maps/3")})));
+  const both b = read_both(t / "index.xml");
+  // check reports the index as its first document; the index has no records.
+  EXPECT_THAT(b.checked, ElementsAre(t / "index.xml", t / "a.xml",
+                                     t / "part/b.xml", other));
+  EXPECT_THAT(b.read, ElementsAre(t / "a.xml", t / "part/b.xml", other))
+      << "the other host's a.xml is not the local a.xml";
+}
+
+TEST(WalkConsumers, StopAtTheSameDocumentForEachCap) {
+  temp_dir t;
+  std::vector<std::string> children;
+  for (int i = 0; i < 4; ++i) {
+    const std::string n = "s" + std::to_string(i) + ".xml";
+    children.push_back("https://www.example.com/" + n);
+    write_file(t / n, urlset({"https://www.example.com/" + std::to_string(i)}));
+  }
+  write_file(t / "index.xml", sitemapindex(children));
+  walk_caps documents;
+  documents.max_documents = 3;
+  walk_caps bytes;
+  bytes.max_total_bytes = std::filesystem::file_size(t / "index.xml") +
+                          std::filesystem::file_size(t / "s0.xml") + 1;
+  walk_caps depth;
+  depth.max_depth = 0;
+  for (const walk_caps& caps : {documents, bytes, depth}) {
+    const both b = read_both(t / "index.xml", caps);
+    const std::size_t read = caps.max_depth == 0 ? 0 : 2;
+    EXPECT_EQ(b.read.size(), read);
+    EXPECT_EQ(b.checked.size(), read + 1);
+    ASSERT_EQ(b.check_codes.size(), caps.max_depth == 0 ? 4u : 1u);
+    ASSERT_EQ(b.problems.size(), b.check_codes.size());
+    const std::string line = caps.max_depth == 0 ? "3" : "5";
+    EXPECT_THAT(b.check_codes[0], HasSubstr(" at " + line));
+    EXPECT_THAT(b.problems[0], HasSubstr(" at " + line));
+  }
+}
+
+TEST(WalkConsumers, ReadStdin) {
+  temp_dir t;
+  write_file(t / "in.txt", "https://www.example.com/a\n");
+  both b;
+  {
+    stdin_from in(t / "in.txt");
+    check_observer quiet;
+    const check_report r = check({"-"}, {}, quiet);
+    ASSERT_EQ(r.documents.size(), 1u);
+    EXPECT_EQ(r.documents[0].urls, 1u);
+  }
+  {
+    stdin_from in(t / "in.txt");
+    sitemap_source_options so;
+    so.location = "-";
+    auto reader = open_sitemap_source(so);
+    ASSERT_TRUE(reader.has_value());
+    input_record rec;
+    ASSERT_TRUE((*reader)->next(rec));
+    EXPECT_EQ(rec.loc, "https://www.example.com/a");
+    EXPECT_EQ(rec.source, "-");
+  }
+}
+
+TEST(WalkConsumers, FetchNothingOffAFetchedIndexsHost) {
+  http_server server;
+  const std::string other =
+      "http://localhost:" + std::to_string(server.port()) + "/a.xml";
+  server.route("/index.xml",
+               xml_reply(sitemapindex({other, server.url("/b.xml")})));
+  server.route("/a.xml", xml_reply(urlset({server.url("/1")})));
+  server.route("/b.xml", xml_reply(urlset({server.url("/2")})));
+  const both b = read_both(server.url("/index.xml"));
+  EXPECT_THAT(b.checked,
+              ElementsAre(server.url("/index.xml"), server.url("/b.xml")));
+  EXPECT_THAT(b.read, ElementsAre(server.url("/b.xml")));
+  EXPECT_EQ(server.count("/a.xml"), 0u);
+  EXPECT_EQ(server.count("/b.xml"), 2u) << "once by each";
+}
+
+TEST(WalkConsumers, ReadADocumentOnceAndStopACycle) {
+  temp_dir t;
+  write_file(t / "top.xml", sitemapindex({"https://www.example.com/x.xml",
+                                          "https://www.example.com/s.xml",
+                                          "https://www.example.com/top.xml"}));
+  write_file(t / "x.xml", sitemapindex({"https://www.example.com/s.xml"}));
+  write_file(t / "s.xml", urlset({"https://www.example.com/1"}));
+  const both b = read_both(t / "top.xml");
+  EXPECT_THAT(b.checked, ElementsAre(t / "top.xml", t / "x.xml", t / "s.xml"));
+  EXPECT_THAT(b.read, ElementsAre(t / "s.xml"));
+  EXPECT_THAT(b.check_codes, ElementsAre("index-cycle at 5"));
+  ASSERT_EQ(b.problems.size(), 2u);
+  EXPECT_THAT(b.problems[0], HasSubstr("listed again; read once at 4"));
+  EXPECT_THAT(b.problems[1], HasSubstr("an index cycle"));
+}
 }  // namespace
 }  // namespace sitemill

@@ -167,7 +167,7 @@ void sitemap_walker::impl::walk_listed(const walk_document& lister,
   for (const walk_link& link : links) {
     if (stopped) break;
     walk_document doc;
-    doc.source = link.url;
+    doc.source = link.source.empty() ? link.url : link.source;
     doc.url = link.url;
     doc.fetched = true;
     doc.depth = lister.depth + 1;

@@ -215,7 +215,8 @@ class walk_observer {
 
 /// A sitemap named by a document that is not a sitemap (a robots.txt).
 struct walk_link {
-  std::string url;  ///< normalised
+  std::string url;     ///< normalised
+  std::string source;  ///< as reported (as the lister wrote it); url if empty
   walk_listing listing;
   std::optional<std::string> cross_submit;  ///< see walk_document
 };
