@@ -471,6 +471,25 @@ TEST(Check, NeverLooksForALocalChildOutsideTheIndexsDirectory) {
       << dump(r);
 }
 
+// The walker's child location rule: without the index's URL, its first
+// child's directory stands in, and a child elsewhere names no local file
+// (the last path segment alone made both children read s.xml).
+TEST(Check, NeverReadsChildrenOnTwoHostsFromOneFile) {
+  temp_dir t;
+  write_file(t / "index.xml", sitemapindex({"https://a.example.com/s.xml",
+                                            "https://b.example.com/s.xml"}));
+  write_file(t / "s.xml", urlset({"https://a.example.com/1"}));
+  check_report r = run({t / "index.xml"});
+  EXPECT_EQ(sources(r),
+            (std::vector<std::string>{t / "index.xml", t / "s.xml"}))
+      << dump(r);
+  auto missing = with_code(r.documents[0], "child-not-found");
+  ASSERT_EQ(missing.size(), 1u) << dump(r);
+  EXPECT_EQ(missing[0]->line, 4u);
+  EXPECT_THAT(missing[0]->message,
+              HasSubstr("is not below https://a.example.com/"));
+}
+
 TEST(Check, HoldsALocalChildToTheUrlItsIndexListsItAt) {
   temp_dir t;
   write_file(t / "index.xml",

@@ -1039,6 +1039,23 @@ TEST(Parser, ReadsConcatenatedGzipMembersAsOneStream) {
   EXPECT_EQ(run.entries.size(), 2u);
 }
 
+// One gzip inflater for every reader: after a whole member, anything that is
+// not another member is trailing data (a warning here; the list readers
+// refuse it), even one byte, which the parser used to call a cut-off member.
+TEST(Parser, CallsAnythingAfterTheLastGzipMemberTrailingData) {
+  const std::string doc =
+      urlset("<url><loc>https://www.example.com/</loc></url>");
+  for (const std::string& tail :
+       {std::string("\n"), std::string("junk"), std::string(100, '\0'),
+        std::string("\x1F\x8Bnot a member")}) {
+    const parse_run run = parse(gzip(doc) + tail);
+    EXPECT_TRUE(run.has("gzip-trailing-data")) << run.describe();
+    EXPECT_FALSE(run.has("gzip-truncated")) << run.describe();
+    EXPECT_TRUE(run.summary.complete) << run.describe();
+    EXPECT_EQ(run.entries.size(), 1u);
+  }
+}
+
 TEST(Parser, ReportsRejectedCompressionFormats) {
   for (const std::string& head :
        {std::string("PK\x03\x04"), std::string("BZh91AY"),

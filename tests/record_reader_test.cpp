@@ -775,6 +775,14 @@ TEST(RecordReader, CorruptOrTrailingGzipDataIsAnError) {
   EXPECT_EQ(trailing.error,
             "in:2: unexpected data after the end of the gzip data");
   EXPECT_EQ(locs(trailing), std::vector<std::string>{"https://a.example/"});
+  // The one inflater's rule: what follows a member and is not another one
+  // is trailing data, even when it starts with the magic bytes.
+  for (const std::string& tail :
+       {std::string("\n"), std::string("\x1F\x8Bnot a member")}) {
+    const outcome o = read_with(gz + tail, options);
+    EXPECT_EQ(o.error, "in:2: unexpected data after the end of the gzip data")
+        << tail;
+  }
   gz[gz.size() - 5] ^= 0x55;  // the stored length
   const outcome corrupt = read_with(gz, options);
   EXPECT_EQ(corrupt.error.rfind("in:", 0), 0u);

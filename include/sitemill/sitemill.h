@@ -4,10 +4,10 @@
 //   record_reader (source) -> entry_builder (entry) -> sitemap_writer (writer)
 //     -> sink (file_sink, gzip_sink, memory_sink) -> publisher (atomic publish)
 //
-// check() reads through the same sitemap_parser as --from-sitemap;
-// announce_set() (announce.h) lists a published set in robots.txt and tells
-// IndexNow what changed; report/ renders the reports as JSON. generate()
-// runs the whole writing pipeline:
+// check() and --from-sitemap read through one sitemap_walker (walk/walker.h)
+// and one sitemap_parser; announce_set() (announce.h) lists a published set
+// in robots.txt and tells IndexNow what changed; report/ renders the reports
+// as JSON. generate() runs the whole writing pipeline:
 //
 //   sitemill::generate_options o;
 //   o.sources = {sitemill::list_source("urls.txt")};
@@ -50,6 +50,7 @@
 #include "sitemill/source/sitemap_source.h"
 #include "sitemill/source/state_db.h"
 #include "sitemill/url/url.h"
+#include "sitemill/walk/walker.h"
 #include "sitemill/write/sink.h"
 #include "sitemill/write/writer.h"
 #include "sitemill/write/xml_escape.h"

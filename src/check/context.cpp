@@ -56,114 +56,6 @@ std::span<const context_code_info> all_context_codes() noexcept {
   return codes;
 }
 
-// --- diagnostic_list ---------------------------------------------------------
-
-bool diagnostic_list::count(severity level, std::string_view code) {
-  switch (level) {
-    case severity::error:
-      ++errors_;
-      break;
-    case severity::warning:
-      ++warnings_;
-      break;
-    case severity::info:
-      ++infos_;
-      break;
-  }
-  auto it = codes_.find(code);
-  if (it == codes_.end()) it = codes_.emplace(std::string(code), tally{}).first;
-  it->second.level = level;
-  if (it->second.listed >= max_) {
-    ++it->second.unlisted;
-    return false;
-  }
-  ++it->second.listed;
-  return true;
-}
-
-void diagnostic_list::add(const diagnostic& d) {
-  if (count(d.level, d.code)) kept_.push_back(d);
-}
-
-void diagnostic_list::add(diagnostic&& d) {
-  if (count(d.level, d.code)) kept_.push_back(std::move(d));
-}
-
-void diagnostic_list::add(severity level, std::string_view code,
-                          std::uint64_t line, std::uint64_t column,
-                          std::string message) {
-  add(diagnostic{level, std::string(code), line, column, std::move(message)});
-}
-
-void diagnostic_list::remove_code(std::string_view code) {
-  auto it = codes_.find(code);
-  if (it == codes_.end()) return;
-  const std::uint64_t n = it->second.listed + it->second.unlisted;
-  switch (it->second.level) {
-    case severity::error:
-      errors_ -= n;
-      break;
-    case severity::warning:
-      warnings_ -= n;
-      break;
-    case severity::info:
-      infos_ -= n;
-      break;
-  }
-  codes_.erase(it);
-  std::erase_if(kept_, [&](const diagnostic& d) { return d.code == code; });
-}
-
-void diagnostic_list::merge(diagnostic_list&& other) {
-  for (diagnostic& d : other.kept_) add(std::move(d));
-  for (const auto& [code, t] : other.codes_) {
-    if (t.unlisted == 0) continue;
-    auto it = codes_.find(code);
-    if (it == codes_.end()) it = codes_.emplace(code, tally{}).first;
-    it->second.level = t.level;
-    it->second.unlisted += t.unlisted;
-    switch (t.level) {
-      case severity::error:
-        errors_ += t.unlisted;
-        break;
-      case severity::warning:
-        warnings_ += t.unlisted;
-        break;
-      case severity::info:
-        infos_ += t.unlisted;
-        break;
-    }
-  }
-  other.kept_.clear();
-  other.codes_.clear();
-}
-
-void diagnostic_list::finish_into(document_report& r) {
-  // Findings about a child of an index arrive after the index's own; sort so
-  // a reader goes down the file once.
-  std::stable_sort(
-      kept_.begin(), kept_.end(), [](const diagnostic& a, const diagnostic& b) {
-        auto key = [](const diagnostic& d) {
-          return d.line == 0 ? std::numeric_limits<std::uint64_t>::max()
-                             : d.line;
-        };
-        return key(a) < key(b);
-      });
-  for (const auto& [code, t] : codes_) {
-    if (t.unlisted == 0) continue;
-    kept_.push_back(
-        diagnostic{severity::info, "more-not-listed", 0, 0,
-                   with_commas(t.unlisted) + " more " + code +
-                       " diagnostics not listed (each code lists its first " +
-                       with_commas(max_) + ")"});
-  }
-  r.diagnostics = std::move(kept_);
-  kept_.clear();
-  r.errors = errors_;
-  r.warnings = warnings_;
-  r.infos = infos_;
-}
-
 // --- loc_fingerprints --------------------------------------------------------
 
 void loc_fingerprints::grow() {
@@ -282,10 +174,6 @@ void context_checker::on_entry(const parsed_entry& e) {
   pending_.line = e.loc.line;
   pending_.column = e.loc.column;
   pending_.text.assign(loc);
-
-  if (settings_.collect_children && kind_ == document_kind::sitemapindex &&
-      children_.size() < max_sitemaps_per_index)
-    children_.push_back(child_ref{std::string(loc), e.loc.line, e.loc.column});
 }
 
 void context_checker::finish() { check_duplicate(); }

@@ -118,13 +118,6 @@ class loc_fingerprints {
   std::size_t size_ = 0;
 };
 
-/// A <sitemap><loc> of an index, kept to be checked once the index is done
-/// (the index's own transfer is still running while its entries arrive).
-struct child_ref {
-  std::string loc;  ///< as written (trimmed)
-  std::uint64_t line = 0, column = 0;
-};
-
 /// What the context rules need to know about a document before reading it.
 struct context_settings {
   /// Normalised URL whose directory every entry must be at or below (the
@@ -136,8 +129,6 @@ struct context_settings {
   /// The location rule is waived for an index's entries (a cross-submitted
   /// index, PROTOCOL.md 1.7); its sitemaps' URLs are still held to `scope`.
   bool waive_scope_for_index = false;
-  /// Keep the locs of an index's entries for following them.
-  bool collect_children = false;
   std::size_t max_listed_per_code = 100;
 };
 
@@ -145,7 +136,7 @@ struct context_settings {
 /// parser streams a document through it: duplicates (warning
 /// "duplicate-url"), one host per file (error "mixed-hosts") and the
 /// location rule (error "outside-location"). Collects the parser's own
-/// diagnostics too, and an index's children. Not thread-safe.
+/// diagnostics too. Not thread-safe.
 class context_checker final : public parse_handler {
  public:
   explicit context_checker(context_settings settings);
@@ -159,7 +150,6 @@ class context_checker final : public parse_handler {
 
   diagnostic_list& diagnostics() noexcept { return diagnostics_; }
   document_kind kind() const noexcept { return kind_; }
-  std::vector<child_ref>& children() noexcept { return children_; }
 
  private:
   void check_host(std::string_view loc, const parsed_entry& e);
@@ -184,7 +174,6 @@ class context_checker final : public parse_handler {
   std::string host_buffer_;    // reused buffer
   normalized_url scope_url_;   // settings_.scope with its components
   normalized_url normalized_;  // reused buffer
-  std::vector<child_ref> children_;
 };
 
 /// The location rule for one entry: adds "outside-location" to `out` when

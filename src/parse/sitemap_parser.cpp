@@ -12,7 +12,6 @@
 
 #include <fcntl.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -21,6 +20,7 @@
 #include <memory>
 #include <string>
 
+#include "detail/inflate.h"
 #include "detail/text.h"
 #include "parse/context.h"
 #include "parse/text_reader.h"
@@ -70,14 +70,12 @@ bool is_space(char c) {
 struct sitemap_parser::impl {
   impl(parse_handler& h, parse_options o)
       : options(o), doc(h, options, summary, now_unix()) {}
-  ~impl() {
-    if (zs_init) inflateEnd(&zs);
-  }
 
   void feed(const char* data, std::size_t size);
   void raw(const char* data, std::size_t size);
   void inflate_block(const char* data, std::size_t size);
   void content(const char* data, std::size_t size);
+  void report_cap();
   void dispatch(const char* data, std::size_t size);
   void sniff_byte(char c);
   void replay_head();
@@ -98,11 +96,7 @@ struct sitemap_parser::impl {
   // Container.
   enum class container : unsigned char { undecided, plain, gzip };
   container kind = container::undecided;
-  z_stream zs{};
-  bool zs_init = false;
-  bool in_member = false;      // inside a gzip member (not at its end)
-  bool member_output = false;  // the current member produced bytes
-  std::uint64_t members_done = 0;
+  std::unique_ptr<detail::gzip_inflater> gz;
   bool trailing = false;  // ignoring what follows the last member
   bool gzip_truncated = false;
   std::unique_ptr<char[]> out;
@@ -147,72 +141,63 @@ void sitemap_parser::impl::raw(const char* data, std::size_t size) {
   if (size == 0 || stopped) return;
   if (kind == container::undecided) {
     // Blocks are at least 2 bytes unless the whole input is 1 byte.
-    const bool gzip = size >= 2 &&
-                      static_cast<unsigned char>(data[0]) == 0x1F &&
-                      static_cast<unsigned char>(data[1]) == 0x8B;
+    const bool gzip = detail::starts_gzip(std::string_view(data, size));
     kind = gzip ? container::gzip : container::plain;
     if (gzip) {
       summary.gzipped = true;
-      // 16 + 15: gzip framing only, the largest window.
-      if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) {
-        doc.report(doc_code::gzip_corrupt, {},
-                   "cannot start gzip decoding (out of memory)");
-        stop();
-        return;
-      }
-      zs_init = true;
+      // The cap counts decompressed bytes, so a bomb stops at the cap.
+      gz = std::make_unique<detail::gzip_inflater>(options.max_bytes);
       out = std::make_unique<char[]>(block_size);
     }
   }
   if (kind == container::plain) {
     content(data, size);
-  } else {
+  } else if (!trailing) {
     inflate_block(data, size);
   }
 }
 
 void sitemap_parser::impl::inflate_block(const char* data, std::size_t size) {
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data));
-  zs.avail_in = static_cast<uInt>(size);
-  while (zs.avail_in > 0 && !stopped && !trailing) {
-    if (!in_member) {
-      // Another member follows (cat a.gz b.gz), or trailing bytes.
-      if (members_done > 0) inflateReset(&zs);
-      in_member = true;
-      member_output = false;
+  using gz_status = detail::gzip_inflater::status;
+  while (!stopped) {
+    const auto s = gz->inflate(data, size, out.get(), block_size);
+    data += s.consumed;
+    size -= s.consumed;
+    if (s.produced > 0) content(out.get(), s.produced);
+    if (stopped) return;
+    switch (s.result) {
+      case gz_status::ok:
+        // A full block may leave more output inside zlib.
+        if (s.produced == block_size) continue;
+        if (size == 0 || s.consumed == 0) return;
+        continue;
+      case gz_status::trailing_data:
+        // What gzip -d calls "trailing garbage": padding or junk after the
+        // last member. Its data is complete; warn and ignore the rest.
+        trailing = true;
+        doc.report(
+            doc_code::gzip_trailing_data, {},
+            "bytes that are not gzip follow the compressed data; they "
+            "are ignored: publish the .gz file exactly as gzip wrote it");
+        return;
+      case gz_status::output_limit:
+        report_cap();
+        return;
+      case gz_status::no_memory:
+        doc.report(doc_code::gzip_corrupt, {},
+                   "cannot decode the gzip data (out of memory)");
+        stop();
+        return;
+      case gz_status::corrupt: {
+        std::string m = "the gzip data is corrupt (";
+        m += gz->message();
+        m += ") after " + detail::with_commas(bytes) +
+             " decompressed bytes: compress the file again with gzip";
+        doc.report(doc_code::gzip_corrupt, {}, std::move(m));
+        stop();
+        return;
+      }
     }
-    zs.next_out = reinterpret_cast<Bytef*>(out.get());
-    zs.avail_out = static_cast<uInt>(block_size);
-    const int rc = inflate(&zs, Z_NO_FLUSH);
-    const std::size_t produced = block_size - zs.avail_out;
-    if (produced > 0) {
-      member_output = true;
-      content(out.get(), produced);
-    }
-    if (rc == Z_STREAM_END) {
-      in_member = false;
-      ++members_done;
-      continue;
-    }
-    if (rc == Z_OK) continue;
-    if (rc == Z_BUF_ERROR) break;  // needs more input
-    if (members_done > 0 && !member_output) {
-      // What gzip -d calls "trailing garbage": padding or junk after the
-      // last member. Its data is complete; warn and ignore the rest.
-      trailing = true;
-      in_member = false;
-      doc.report(doc_code::gzip_trailing_data, {},
-                 "bytes that are not gzip follow the compressed data; they "
-                 "are ignored: publish the .gz file exactly as gzip wrote it");
-      return;
-    }
-    std::string m = "the gzip data is corrupt (";
-    m += zs.msg != nullptr ? zs.msg : "inflate error";
-    m += ") after " + detail::with_commas(bytes) +
-         " decompressed bytes: compress the file again with gzip";
-    doc.report(doc_code::gzip_corrupt, {}, std::move(m));
-    stop();
-    return;
   }
 }
 
@@ -233,25 +218,29 @@ void sitemap_parser::impl::content(const char* data, std::size_t size) {
                    ", the protocol's 50 MB limit: split it into several "
                    "sitemaps and list them in an index");
   }
-  if (capped && !stopped) {
-    const std::string limit = detail::with_commas(options.max_bytes);
-    const std::string read = detail::with_commas(summary.entries);
-    if (summary.gzipped) {
-      doc.report(doc_code::decompressed_too_large, {},
-                 "the gzip data decompresses to more than " + limit +
-                     " bytes, so reading stopped there (a sitemap must be at "
-                     "most 52,428,800 bytes uncompressed; this may be a gzip "
-                     "bomb); " +
-                     read + " entries were read");
-    } else {
-      doc.report(doc_code::input_too_large, {},
-                 "the document is longer than " + limit +
-                     " bytes, so reading stopped there (a sitemap must be at "
-                     "most 52,428,800 bytes); " +
-                     read + " entries were read");
-    }
-    stop();
+  if (capped && !stopped) report_cap();
+}
+
+// The parse stops at parse_options::max_bytes: for plain input here, for
+// gzip where the inflater stops at the same count.
+void sitemap_parser::impl::report_cap() {
+  const std::string limit = detail::with_commas(options.max_bytes);
+  const std::string read = detail::with_commas(summary.entries);
+  if (summary.gzipped) {
+    doc.report(doc_code::decompressed_too_large, {},
+               "the gzip data decompresses to more than " + limit +
+                   " bytes, so reading stopped there (a sitemap must be at "
+                   "most 52,428,800 bytes uncompressed; this may be a gzip "
+                   "bomb); " +
+                   read + " entries were read");
+  } else {
+    doc.report(doc_code::input_too_large, {},
+               "the document is longer than " + limit +
+                   " bytes, so reading stopped there (a sitemap must be at "
+                   "most 52,428,800 bytes); " +
+                   read + " entries were read");
   }
+  stop();
 }
 
 void sitemap_parser::impl::dispatch(const char* data, std::size_t size) {
@@ -399,7 +388,9 @@ parse_summary sitemap_parser::impl::finish() {
     staged = 0;
     raw(stage.get(), n);
   }
-  if (!stopped && kind == container::gzip && in_member && !trailing) {
+  if (!stopped && kind == container::gzip && !trailing)
+    inflate_block(nullptr, 0);  // what zlib still holds
+  if (!stopped && kind == container::gzip && !trailing && gz->truncated()) {
     gzip_truncated = true;
     doc.report(doc_code::gzip_truncated, {},
                "the gzip data ends early (after " + detail::with_commas(bytes) +

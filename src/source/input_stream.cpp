@@ -40,9 +40,7 @@ decoded_stream::decoded_stream(std::unique_ptr<byte_source> source,
   in_ = std::make_unique_for_overwrite<char[]>(in_cap_);
 }
 
-decoded_stream::~decoded_stream() {
-  if (zs_init_) inflateEnd(&zs_);
-}
+decoded_stream::~decoded_stream() = default;
 
 void decoded_stream::fail(std::string message) {
   error_ = std::move(message);
@@ -76,16 +74,8 @@ std::size_t decoded_stream::read(char* dst, std::size_t n) {
   if (!sniffed_) {
     sniffed_ = true;
     if (!fill_input(2)) return 0;
-    gzip_ = in_end_ >= 2 && static_cast<unsigned char>(in_[0]) == 0x1F &&
-            static_cast<unsigned char>(in_[1]) == 0x8B;
-    if (gzip_) {
-      // 15 + 32: the largest window, and zlib detects the gzip header itself.
-      if (inflateInit2(&zs_, 15 + 32) != Z_OK) {
-        fail("cannot start the gzip decoder");
-        return 0;
-      }
-      zs_init_ = true;
-    }
+    if (starts_gzip(std::string_view(in_.get(), in_end_)))
+      gzip_ = std::make_unique<gzip_inflater>();
   }
   if (gzip_) return inflate_into(dst, n);
   if (in_pos_ < in_end_) {
@@ -112,61 +102,43 @@ std::size_t decoded_stream::read(char* dst, std::size_t n) {
 }
 
 std::size_t decoded_stream::inflate_into(char* dst, std::size_t n) {
-  // zlib counts in uInt; a block is far below that, but stay exact.
-  n = std::min<std::size_t>(n, std::numeric_limits<uInt>::max());
+  using status = gzip_inflater::status;
   for (;;) {
-    if (member_done_) {
-      // Another member may follow (gzip -d reads concatenated members);
-      // anything else after a complete member is not gzip data.
-      if (!fill_input(2)) return 0;
-      if (in_end_ == 0) {
-        done_ = true;
-        return 0;
-      }
-      if (in_end_ < 2 || static_cast<unsigned char>(in_[0]) != 0x1F ||
-          static_cast<unsigned char>(in_[1]) != 0x8B) {
+    if (in_pos_ == in_end_ && !source_eof_ && !fill_input(1)) return 0;
+    const auto s =
+        gzip_->inflate(in_.get() + in_pos_, in_end_ - in_pos_, dst, n);
+    in_pos_ += s.consumed;
+    switch (s.result) {
+      case status::ok:
+        break;
+      case status::trailing_data:
+        // The bytes decoded before the bad spot are good: hand them out
+        // first, so what is read does not depend on the block size.
         fail("unexpected data after the end of the gzip data");
-        return 0;
-      }
-      inflateReset(&zs_);
-      member_done_ = false;
+        return s.produced;
+      case status::corrupt:
+        fail(std::string("invalid gzip data: ") + gzip_->message());
+        return s.produced;
+      case status::no_memory:
+      case status::output_limit:  // no limit is set
+        fail(gzip_->message());
+        return s.produced;
     }
-    if (in_pos_ == in_end_ && !source_eof_) {
-      if (!fill_input(1)) return 0;
-    }
-    zs_.next_in = reinterpret_cast<Bytef*>(in_.get() + in_pos_);
-    zs_.avail_in = static_cast<uInt>(in_end_ - in_pos_);
-    zs_.next_out = reinterpret_cast<Bytef*>(dst);
-    zs_.avail_out = static_cast<uInt>(n);
-    const int rc = inflate(&zs_, Z_NO_FLUSH);
-    const std::size_t consumed = (in_end_ - in_pos_) - zs_.avail_in;
-    in_pos_ = in_end_ - zs_.avail_in;
-    const std::size_t produced = n - zs_.avail_out;
-    if (rc == Z_STREAM_END) {
-      member_done_ = true;
-    } else if (rc == Z_NEED_DICT || rc == Z_DATA_ERROR || rc == Z_MEM_ERROR) {
-      // The bytes decoded before the bad spot are good: hand them out first,
-      // so what is read does not depend on the block size.
-      fail(rc == Z_MEM_ERROR
-               ? std::string("out of memory in the gzip decoder")
-               : std::string("invalid gzip data: ") +
-                     (zs_.msg != nullptr ? zs_.msg : "corrupt stream"));
-      return produced;
-    } else if (consumed == 0 && produced == 0) {
-      // No progress: fine while more input can come, otherwise the stream
-      // stopped before its end. (zlib always takes all the input it is
-      // given, so a stall with input left would be a decoder bug; never
-      // spin on it.)
-      if (in_pos_ == in_end_ && source_eof_) {
+    if (s.produced != 0) return s.produced;
+    if (in_pos_ == in_end_ && source_eof_) {
+      // All input taken and nothing more comes out: the end, or a cut.
+      if (gzip_->truncated())
         fail("gzip data is truncated (unexpected end of file)");
-        return 0;
-      }
-      if (in_pos_ != in_end_) {
-        fail("invalid gzip data: the decoder made no progress");
-        return 0;
-      }
+      else
+        done_ = true;
+      return 0;
     }
-    if (produced != 0) return produced;
+    if (s.consumed == 0) {
+      // zlib always takes the input it is given unless its output is full;
+      // never spin on a decoder that stalls.
+      fail("invalid gzip data: the decoder made no progress");
+      return 0;
+    }
   }
 }
 

@@ -3,12 +3,12 @@
 #ifndef SITEMILL_SOURCE_INPUT_STREAM_H
 #define SITEMILL_SOURCE_INPUT_STREAM_H
 
-#include <zlib.h>
-
 #include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
+
+#include "detail/inflate.h"
 
 namespace sitemill::detail {
 
@@ -77,11 +77,8 @@ class decoded_stream {
   std::size_t in_end_ = 0;
   bool source_eof_ = false;
   bool sniffed_ = false;
-  bool gzip_ = false;
-  bool member_done_ = false;
   bool done_ = false;
-  z_stream zs_{};
-  bool zs_init_ = false;
+  std::unique_ptr<gzip_inflater> gzip_;  // set when the input is gzip
   std::string error_;
 };
 

@@ -1,23 +1,21 @@
-// --from-sitemap: existing sitemaps read through the one sitemap_parser.
+// --from-sitemap: existing sitemaps read through the one sitemap_walker.
 //
-// The parser pushes entries as bytes arrive (from a file or a libcurl
+// The walker pushes entries as bytes arrive (from a file or a libcurl
 // callback) while a record_reader is pulled. A producer thread runs the
-// push side and hands owned records over a small bounded queue, so memory
-// stays flat however large the sitemaps are.
+// walk and hands owned records over a small bounded queue, so memory stays
+// flat however large the sitemaps are. What the walker decides not to read
+// becomes a record with a problem, at the line of the index that lists it.
 #include <sys/stat.h>
 
-#include <algorithm>
-#include <array>
 #include <cerrno>
 #include <condition_variable>
-#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <functional>
 #include <mutex>
 #include <thread>
-#include <unordered_set>
 
+#include "detail/text.h"
 #include "sitemill/date/dates.h"
 #include "sitemill/source/sitemap_source.h"
 #include "sitemill/url/url.h"
@@ -33,26 +31,6 @@ struct owned_record {
   std::uint64_t line = 0;
 };
 
-std::string directory_of(const std::string& path) {
-  auto slash = path.rfind('/');
-  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
-}
-
-// The name a child URL's file has beside a local index: the last segment of
-// its path, percent-decoded ("a%20b.xml" is the file "a b.xml"). Empty when
-// the URL does not normalise, names a directory, or decodes to a name that
-// would reach another directory ("..%2Fx").
-std::string file_name_of(std::string_view url) {
-  normalized_url u;
-  if (normalize_url(url, u) != url_problem::ok) return {};
-  const std::string_view path = u.path();
-  std::string name = percent_decode(path.substr(path.rfind('/') + 1));
-  if (name == "." || name == ".." ||
-      name.find_first_of(std::string_view("/\0", 2)) != std::string::npos)
-    return {};
-  return name;
-}
-
 class collecting_handler final : public parse_handler {
  public:
   using sink = std::function<void(owned_record&&)>;
@@ -63,11 +41,7 @@ class collecting_handler final : public parse_handler {
   void on_document(document_kind kind) override { kind_ = kind; }
 
   void on_entry(const parsed_entry& e) override {
-    if (kind_ == document_kind::sitemapindex) {
-      if (e.loc.present && !e.loc.text.empty())
-        children_.emplace_back(e.loc.text, e.line);
-      return;
-    }
+    if (kind_ == document_kind::sitemapindex) return;  // the walker follows
     owned_record r;
     r.source = source_;
     r.line = e.line;
@@ -94,10 +68,6 @@ class collecting_handler final : public parse_handler {
       first_error_ = "line " + std::to_string(d.line) + ": " + d.message;
   }
 
-  document_kind kind() const { return kind_; }
-  const std::vector<std::pair<std::string, std::uint64_t>>& children() const {
-    return children_;
-  }
   const std::string& first_error() const { return first_error_; }
 
  private:
@@ -105,11 +75,68 @@ class collecting_handler final : public parse_handler {
   const sitemap_source_options& o_;
   sink emit_;
   document_kind kind_ = document_kind::unknown;
-  std::vector<std::pair<std::string, std::uint64_t>> children_;
   std::string first_error_;
 };
 
-class sitemap_reader final : public record_reader {
+// Why a document was not read, in the words of a record's problem (or, for
+// the top document, of error()).
+std::string describe_skip(const walk_document& doc, const walk_skip& why,
+                          const walk_caps& caps) {
+  const std::string& s = doc.source;
+  switch (why.reason) {
+    case walk_skip_reason::stopped:
+      break;
+    case walk_skip_reason::bad_url:
+      return "sitemap " + s +
+             " is not a URL that can be fetched: " + why.message;
+    case walk_skip_reason::unsupported_scheme:
+      return s + ": only local files and http(s) URLs can be read";
+    case walk_skip_reason::cycle:
+      return "sitemap " + s +
+             " lists an index that lists it (an index cycle); not read again";
+    case walk_skip_reason::already_read:
+    case walk_skip_reason::repeated:
+      return "sitemap " + s + " is listed again; read once";
+    case walk_skip_reason::too_deep:
+      return "index nested deeper than " + std::to_string(caps.max_depth) +
+             "; " + s + " not read";
+    case walk_skip_reason::cap:
+      switch (why.cap) {
+        case walk_cap::documents:
+          return "more than " + std::to_string(caps.max_documents) +
+                 " sitemaps; " + s + " and the rest were not read";
+        case walk_cap::bytes:
+          return "more than " + detail::with_commas(caps.max_total_bytes) +
+                 " bytes read; " + s + " and the rest were not read";
+        case walk_cap::time:
+          return "the time cap of " + std::to_string(caps.max_time.count()) +
+                 " s was reached; " + s + " and the rest were not read";
+      }
+      break;
+    case walk_skip_reason::child_not_found:
+      return "sitemap " + s + " has no file beside the index" +
+             (why.path.empty() ? std::string() : " (" + why.path + ")") +
+             " and no URL that can be fetched";
+    case walk_skip_reason::off_site:
+      return "sitemap " + s +
+             " is on another host than the index listing it; not fetched";
+    case walk_skip_reason::read_failed:
+    case walk_skip_reason::fetch_failed:
+      return "cannot read sitemap " + s + ": " + why.message;
+    case walk_skip_reason::http_status:
+      return "cannot read sitemap " + s + ": " + s + ": HTTP status " +
+             std::to_string(why.status);
+    case walk_skip_reason::redirect_cycle:
+      return "sitemap " + s + " redirects to " + why.url +
+             ", which lists it (an index cycle); not read again";
+    case walk_skip_reason::redirect_already_read:
+      return "sitemap " + s + " redirects to " + why.url +
+             ", which was already read; read once";
+  }
+  return "sitemap " + s + " was not read";
+}
+
+class sitemap_reader final : public record_reader, walk_observer {
  public:
   explicit sitemap_reader(sitemap_source_options o) : o_(std::move(o)) {
     o_.parse.schema_checks = false;
@@ -148,12 +175,74 @@ class sitemap_reader final : public record_reader {
   const std::vector<note>& notes() const noexcept override { return notes_; }
 
  private:
-  struct document {
-    std::string location;
-    std::uint32_t depth = 0;
-    std::string parent;  // the index that listed it, for messages
-    std::uint64_t parent_line = 0;
-  };
+  // --- the walk's events (on the producer thread) ---
+
+  parse_handler& on_open(const walk_document& doc) override {
+    handlers_.push_back(std::make_unique<collecting_handler>(
+        doc.source, o_, [this](owned_record&& r) { push(std::move(r)); }));
+    return *handlers_.back();
+  }
+
+  void on_read(const walk_document& doc, const walk_read& r) override {
+    if (r.stop == walk_stop::time_cap)
+      problem(doc.source, 0,
+              "reading stopped: the time cap of " +
+                  std::to_string(o_.max_time.count()) +
+                  " s was reached; the entries before were read, later "
+                  "sitemaps were not");
+    if (!r.read_error.empty())
+      problem(doc.source, 0,
+              "cannot read sitemap " + doc.source + ": " + r.read_error);
+    if (!r.summary.complete && r.stop == walk_stop::none &&
+        r.read_error.empty()) {
+      std::lock_guard lock(mu_);
+      notes_.push_back({0, doc.source + ": reading stopped at " +
+                               handlers_.back()->first_error() + "; the " +
+                               std::to_string(r.summary.entries) +
+                               " entries before it were read"});
+    }
+  }
+
+  void on_done(const walk_document&, const walk_read&) override {
+    handlers_.pop_back();
+  }
+
+  void on_failed(const walk_document& doc, const walk_skip& why) override {
+    handlers_.pop_back();
+    not_read(doc, why);
+  }
+
+  void on_skip(const walk_document& doc, const walk_skip& why) override {
+    not_read(doc, why);
+  }
+
+  bool cancelled() override { return stopped(); }
+
+  void not_read(const walk_document& doc, const walk_skip& why) {
+    if (doc.listing.source.empty()) {
+      // The top document: nothing to generate from.
+      if (top_error_.empty())
+        top_error_ =
+            why.reason == walk_skip_reason::read_failed ||
+                    why.reason == walk_skip_reason::fetch_failed
+                ? why.message
+            : why.reason == walk_skip_reason::http_status
+                ? doc.source + ": HTTP status " + std::to_string(why.status)
+                : describe_skip(doc, why, o_);
+      return;
+    }
+    problem(doc.listing.source, doc.listing.line, describe_skip(doc, why, o_));
+  }
+
+  void problem(const std::string& source, std::uint64_t line, std::string why) {
+    owned_record r;
+    r.source = source;
+    r.line = line;
+    r.problem = std::move(why);
+    push(std::move(r));
+  }
+
+  // --- the queue ---
 
   bool push(owned_record&& r) {
     std::unique_lock lock(mu_);
@@ -164,134 +253,30 @@ class sitemap_reader final : public record_reader {
     return true;
   }
 
-  void finish(std::string why) {
-    std::lock_guard lock(mu_);
-    error_ = std::move(why);
-    done_ = true;
-    data_.notify_all();
-  }
-
   bool stopped() {
     std::lock_guard lock(mu_);
     return stop_;
   }
 
-  // Feeds one local file to the parser in blocks.
-  status read_local(const std::string& path, sitemap_parser& parser) {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (f == nullptr)
-      return sitemill::error{"cannot open " + path + ": " +
-                             std::strerror(errno)};
-    std::array<char, 1 << 16> buf;
-    std::size_t n;
-    while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0)
-      if (!parser.feed(buf.data(), n)) break;
-    const bool failed = std::ferror(f) != 0;
-    std::fclose(f);
-    if (failed) return sitemill::error{"cannot read " + path};
-    return {};
-  }
-
-  status read_remote(const std::string& url, sitemap_parser& parser) {
-    if (!http_) http_ = std::make_unique<http_client>(o_.http);
-    http_request req;
-    req.url = url;
-    auto res = http_->send(req, [&](const char* data, std::size_t size) {
-      parser.feed(data, size);
-      return !stopped();
-    });
-    if (!res) return res.err();
-    if (res->status != 200)
-      return sitemill::error{url + ": HTTP status " +
-                             std::to_string(res->status)};
-    return {};
-  }
-
-  // Where a child listed by an index is read from: next to a local index
-  // when a file of that name is there, otherwise from its URL.
-  std::string child_location(const document& index, const std::string& loc) {
-    if (has_http_scheme(index.location) || !has_http_scheme(loc)) {
-      if (!has_http_scheme(loc) && !has_http_scheme(index.location))
-        return directory_of(index.location) + "/" + loc;
-      return loc;
-    }
-    const std::string name = file_name_of(loc);
-    if (name.empty()) return loc;
-    std::string local = directory_of(index.location) + "/" + name;
-    struct stat st;
-    if (::stat(local.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return local;
-    return loc;
-  }
-
   void produce() {
-    std::deque<document> todo{{o_.location, 0, {}, 0}};
-    std::unordered_set<std::string> visited;
-    std::uint64_t documents = 0;
-    bool top = true;
-    while (!todo.empty() && !stopped()) {
-      document d = std::move(todo.front());
-      todo.pop_front();
-      auto problem = [&](std::string why) {
-        owned_record r;
-        r.source = d.parent;
-        r.line = d.parent_line;
-        r.problem = std::move(why);
-        push(std::move(r));
-      };
-      if (!visited.insert(d.location).second) {
-        problem("sitemap " + d.location +
-                " is listed again (an index cycle); read once");
-        continue;
-      }
-      if (++documents > o_.max_documents) {
-        problem("more than " + std::to_string(o_.max_documents) +
-                " sitemaps; " + d.location + " and the rest were not read");
-        break;
-      }
-      collecting_handler handler(
-          d.location, o_, [this](owned_record&& r) { push(std::move(r)); });
-      sitemap_parser parser(handler, o_.parse);
-      status read = has_http_scheme(d.location)
-                        ? read_remote(d.location, parser)
-                        : read_local(d.location, parser);
-      parse_summary summary = parser.finish();
-      if (!read) {
-        if (top) return finish(read.message());
-        problem("cannot read sitemap " + d.location + ": " + read.message());
-        continue;
-      }
-      top = false;
-      if (!summary.complete) {
-        std::lock_guard lock(mu_);
-        notes_.push_back({0, d.location + ": reading stopped at " +
-                                 handler.first_error() + "; the " +
-                                 std::to_string(summary.entries) +
-                                 " entries before it were read"});
-      }
-      if (handler.kind() != document_kind::sitemapindex) continue;
-      // Children go first, in the order the index lists them, so records
-      // come out in document order.
-      std::vector<document> children;
-      for (const auto& [loc, line] : handler.children()) {
-        if (d.depth + 1 > o_.max_depth) {
-          owned_record r;
-          r.source = d.location;
-          r.line = line;
-          r.problem = "index nested deeper than " +
-                      std::to_string(o_.max_depth) + "; " + loc + " not read";
-          push(std::move(r));
-          continue;
-        }
-        children.push_back(
-            {child_location(d, loc), d.depth + 1, d.location, line});
-      }
-      todo.insert(todo.begin(), children.begin(), children.end());
+    walk_options w;
+    static_cast<walk_caps&>(w) = o_;
+    w.parse = o_.parse;
+    w.http = o_.http;
+    w.fetch_missing_children = true;
+    {
+      sitemap_walker walker(std::move(w), *this);
+      walker.walk(o_.location);
     }
-    finish({});
+    std::lock_guard lock(mu_);
+    error_ = std::move(top_error_);
+    done_ = true;
+    data_.notify_all();
   }
 
   sitemap_source_options o_;
-  std::unique_ptr<http_client> http_;
+  std::vector<std::unique_ptr<collecting_handler>> handlers_;  // open ones
+  std::string top_error_;                                      // producer only
   std::thread producer_;
   std::mutex mu_;
   std::condition_variable data_, space_;
@@ -309,7 +294,7 @@ result<std::unique_ptr<record_reader>> open_sitemap_source(
     const sitemap_source_options& options) {
   if (options.location.empty())
     return sitemill::error{"`location` needs a path or URL", "location"};
-  if (!has_http_scheme(options.location)) {
+  if (options.location != "-" && !has_http_scheme(options.location)) {
     struct stat st;
     if (::stat(options.location.c_str(), &st) != 0)
       return sitemill::error{"cannot open " + options.location + ": " +

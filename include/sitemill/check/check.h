@@ -12,11 +12,12 @@
 //     lists a local child at. A sitemap that a site's robots.txt names on
 //     another host is a cross-submit (1.7): its URLs must be on the site
 //     whose robots.txt named it;
-//   * an index's children are checked too: fetched when the index was
-//     fetched (only on the index's own host, unless cross-submitted), or
-//     for a local index, looked for in the index's directory (the child
-//     URL's path below the index's URL when that is known, else its last
-//     path segment), fetched when missing only with
+//   * an index's children are checked too, read by the one sitemap_walker
+//     (walk/walker.h), which also decides what may be fetched: a fetched
+//     index's children only on its own host (unless cross-submitted), a
+//     local index's children from the file the walker's child location rule
+//     names (the path of the child's URL below the index's URL directory, in
+//     the index's directory), fetched when missing only with
 //     check_options::fetch_children. An index listing an index is a warning
 //     and is followed; cycles (error "index-cycle") and depth beyond
 //     check_options::max_depth (error "max-depth") are reported, never
@@ -31,10 +32,11 @@
 // report of its own marked unreadable; for a child, as an error in the
 // report of the index (or robots.txt) that lists it, at the listing line.
 //
-// Per-run caps on documents, uncompressed bytes and time keep a run bounded:
-// the first cap reached is reported once (error "cap-reached") and the run
-// stops there. The byte cap is checked between documents (each document is
-// bounded by parse_options::max_bytes); the time cap also within one.
+// Per-run caps (walk_caps: depth, documents, uncompressed bytes, time) keep a
+// run bounded: the first cap reached is reported once (error "cap-reached")
+// and the run stops there. The byte cap is checked between documents (each
+// document is bounded by parse_options::max_bytes); the time cap also within
+// one.
 //
 // Memory stays flat: documents stream through the parser (files read in
 // blocks, HTTP bodies as they arrive), duplicates are remembered as 16-byte
@@ -55,10 +57,13 @@
 #include "sitemill/diagnostic.h"
 #include "sitemill/net/http.h"
 #include "sitemill/parse/sitemap_parser.h"
+#include "sitemill/walk/walker.h"
 
 namespace sitemill {
 
-struct check_options {
+/// The walk's caps are the options' own fields (max_depth, max_documents,
+/// max_total_bytes, max_time), shared with sitemap_source_options.
+struct check_options : walk_caps {
   parse_options parse;
   /// For every request; an empty user_agent means default_user_agent(). A
   /// request's total timeout is shortened to what is left of max_time.
@@ -72,11 +77,6 @@ struct check_options {
   /// Fetch a local index's children that are not found beside it; off, such
   /// a child is an error ("child-not-found") and no network is used.
   bool fetch_children = false;
-  /// Targets are depth 0; robots.txt -> index -> sitemap is depth 2.
-  std::uint32_t max_depth = 4;
-  std::uint64_t max_documents = 1'000;
-  std::uint64_t max_total_bytes = 4ull * 1024 * 1024 * 1024;
-  std::chrono::seconds max_time{600};
   std::size_t max_listed_per_code =
       100;  ///< per document; the rest are counted
 };

@@ -1,0 +1,88 @@
+// sitemill internals: check() as the sitemap walker's observer. The walker
+// (walk/walker.h) reads, follows and caps; the checker turns what it tells
+// into reports. Split by concern:
+//   check.cpp      the run and its targets (files, stdin, sitemap URLs)
+//   site.cpp       a site target: its robots.txt and the sitemaps it names
+//   documents.cpp  one document: the context rules, redirects, Content-Type
+//   report.cpp     the reports: one per document, and each document the
+//                  walker did not read reported where it was named
+#ifndef SITEMILL_CHECK_CHECKER_H
+#define SITEMILL_CHECK_CHECKER_H
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "check/context.h"
+#include "sitemill/check/check.h"
+#include "sitemill/url/url.h"
+#include "sitemill/walk/walker.h"
+
+namespace sitemill::detail {
+
+class checker final : public walk_observer {
+ public:
+  checker(const check_options& options, check_observer& observer);
+
+  /// Checks every target in turn until the walk stops.
+  check_report run(const std::vector<std::string>& targets);
+
+ private:
+  // A document being read, or a robots.txt whose sitemaps are being
+  // walked: its report's slot and where its findings go.
+  struct open_document {
+    std::size_t slot = 0;
+    std::unique_ptr<context_checker> context;  // a sitemap
+    std::unique_ptr<diagnostic_list> robots;   // a robots.txt
+    /// The robots.txt named no sitemap, so /sitemap.xml is walked instead.
+    bool fallback = false;
+    diagnostic_list& diagnostics() {
+      return context ? context->diagnostics() : *robots;
+    }
+  };
+
+  // check.cpp
+  void check_target(const std::string& target);
+
+  // site.cpp
+  void check_site(const std::string& target, const normalized_url& site);
+
+  // documents.cpp: the walk's events.
+  parse_handler& on_open(const walk_document& doc) override;
+  void on_read(const walk_document& doc, const walk_read& read) override;
+  void on_done(const walk_document& doc, const walk_read& read) override;
+  void on_failed(const walk_document& doc, const walk_skip& why) override;
+  void on_skip(const walk_document& doc, const walk_skip& why) override;
+  bool cancelled() override;
+  void recheck_location(const std::string& final_url, context_checker& ctx,
+                        const parse_summary& first);
+  void note_content_type(const walk_read& read, context_checker& ctx);
+  /// Adds the error that ends the run inside a document (a time cap; a
+  /// cancel is told by check_report::cancelled alone).
+  void stopped_inside(walk_stop stop, diagnostic_list& diags);
+
+  // report.cpp
+  std::size_t open_report(const walk_document& doc);
+  /// Reports a document the walker did not read, where it was named.
+  void not_read(const walk_document& doc, const walk_skip& why);
+  void report(const walk_document& doc, std::string code, std::string message,
+              bool unreadable);
+  void already_checked(const walk_document& doc, const std::string& what);
+  /// Closes a report: its diagnostics in, and the observer told.
+  void finish(std::size_t slot, diagnostic_list& diags);
+
+  const check_options& options_;
+  check_observer& observer_;
+  sitemap_walker walker_;
+  check_report report_;
+  std::vector<open_document> open_;  // innermost last
+  bool bad_sitemap_url_ = false;
+};
+
+/// `s` in quotes, non-printable bytes escaped, cut at 300 bytes.
+std::string quote_text(std::string_view s);
+
+}  // namespace sitemill::detail
+
+#endif  // SITEMILL_CHECK_CHECKER_H

@@ -1,0 +1,200 @@
+// The walker's reading: a file or stdin in blocks, an HTTP body as it
+// arrives, each streamed through one sitemap_parser, with the time cap and
+// cancellation polled between blocks.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "detail/text.h"
+#include "walk/walker_impl.h"
+
+namespace sitemill {
+namespace {
+
+// Big enough that a read(2) costs nothing next to parsing it, small enough to
+// notice a cancel or the time cap within a few milliseconds.
+constexpr std::size_t block_size = 256 * 1024;
+
+// After the parser has stopped (a fatal error), a body is still received up
+// to this much more, so that the response's status can be known; a larger
+// remainder is cut off and the response taken as the document it was.
+constexpr std::uint64_t drain_bytes = 1024 * 1024;
+
+walk_skip failure(walk_skip_reason reason, std::string message) {
+  walk_skip s;
+  s.reason = reason;
+  s.message = std::move(message);
+  return s;
+}
+
+}  // namespace
+
+std::optional<walk_skip> sitemap_walker::impl::read_local(
+    const walk_document& doc, parse_handler& handler, walk_read& out) {
+  const bool from_stdin = doc.path == "-";
+  const int fd =
+      from_stdin ? 0 : ::open(doc.path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return failure(walk_skip_reason::read_failed,
+                   "cannot open " + doc.path + ": " + std::strerror(errno));
+  if (!buffer) buffer = std::make_unique<char[]>(block_size);
+  sitemap_parser parser(handler, options.parse);
+  std::uint64_t total = 0;
+  for (;;) {
+    if (should_stop()) {
+      out.stop = stop_inside();
+      break;
+    }
+    const ssize_t n = ::read(fd, buffer.get(), block_size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const std::string why = std::strerror(errno);
+      if (total == 0) {
+        if (!from_stdin) ::close(fd);
+        return failure(walk_skip_reason::read_failed,
+                       "cannot read " + doc.path + ": " + why);
+      }
+      out.read_error = "reading stopped after " + detail::with_commas(total) +
+                       " bytes: " + why;
+      break;
+    }
+    if (n == 0) break;
+    total += static_cast<std::uint64_t>(n);
+    if (!parser.feed(buffer.get(), static_cast<std::size_t>(n))) break;
+  }
+  if (!from_stdin) ::close(fd);
+  out.summary = parser.finish();
+  return std::nullopt;
+}
+
+std::optional<walk_skip> sitemap_walker::impl::fetch(const walk_document& doc,
+                                                     parse_handler& handler,
+                                                     walk_read& out) {
+  sitemap_parser parser(handler, options.parse);
+  bool parser_stopped = false, cut_off = false, interrupted = false;
+  std::uint64_t drained = 0;
+  auto r = http().send(http_request{"GET", doc.url, {}, {}},
+                       [&](const char* data, std::size_t size) {
+                         if (should_stop()) {
+                           interrupted = true;
+                           return false;
+                         }
+                         if (!parser_stopped) {
+                           parser_stopped = !parser.feed(data, size);
+                           return true;
+                         }
+                         drained += size;
+                         if (drained > drain_bytes) {
+                           cut_off = true;
+                           return false;
+                         }
+                         return true;
+                       });
+  out.summary = parser.finish();
+  // The request's timeout is cut to what is left of the walk, so a timeout
+  // then is the walk's time cap, not the server's fault.
+  if (!r && hit_deadline()) interrupted = true;
+  if (!r) {
+    if (interrupted || cut_off) {
+      // Stopped by us: what was read is the document, its status unknown.
+      if (interrupted) out.stop = stop_inside();
+      return std::nullopt;
+    }
+    return failure(walk_skip_reason::fetch_failed, r.err().message);
+  }
+  if (r->status != 200) {
+    walk_skip s = failure(walk_skip_reason::http_status, {});
+    s.status = r->status;
+    if (!r->effective_url.empty() && r->effective_url != doc.url)
+      s.url = r->effective_url;
+    return s;
+  }
+  out.redirects = r->redirects;
+  out.content_type = std::move(r->content_type);
+  std::string final_url;
+  if (!r->effective_url.empty() &&
+      normalize_url(r->effective_url, final_url) == url_problem::ok &&
+      final_url != doc.url)
+    out.final_url = std::move(final_url);
+  return std::nullopt;
+}
+
+walk_text sitemap_walker::impl::fetch_text(const std::string& url,
+                                           std::size_t keep) {
+  walk_text out;
+  bool interrupted = false;
+  auto r = http().send(http_request{"GET", url, {}, {}}, [&](const char* data,
+                                                             std::size_t size) {
+    if (should_stop()) {
+      interrupted = true;
+      return false;
+    }
+    if (out.body.size() < keep)
+      out.body.append(data, std::min(size, keep - out.body.size()));
+    return true;
+  });
+  if (!r && hit_deadline()) interrupted = true;
+  if (!r) {
+    if (interrupted)
+      out.stop = stop_inside();
+    else
+      out.error = r.err().message;
+    return out;
+  }
+  bytes += r->body_bytes;
+  out.response = std::move(*r);
+  return out;
+}
+
+walk_reread sitemap_walker::impl::reread(const std::string& url,
+                                         parse_handler& handler,
+                                         const parse_options& parse) {
+  walk_reread out;
+  sitemap_parser parser(handler, parse);
+  bool interrupted = false;
+  auto r = http().send(http_request{"GET", url, {}, {}},
+                       [&](const char* data, std::size_t size) {
+                         if (should_stop()) {
+                           interrupted = true;
+                           return false;
+                         }
+                         return parser.feed(data, size);
+                       });
+  out.summary = parser.finish();
+  bytes += out.summary.bytes;
+  if (!r && hit_deadline()) interrupted = true;
+  if (interrupted) {
+    out.stop = stop_inside();
+    return out;
+  }
+  out.ok = r && r->status == 200;
+  return out;
+}
+
+// One client for the walk, so connections are reused; remade with a shorter
+// timeout once less than one request's worth of the walk's time is left.
+http_client& sitemap_walker::impl::http() {
+  const auto left =
+      std::max(std::chrono::duration_cast<std::chrono::milliseconds>(
+                   deadline - steady::now()),
+               std::chrono::milliseconds(1));
+  if (client && left >= client->options().total_timeout) return *client;
+  http_options o = options.http;
+  if (o.user_agent.empty()) o.user_agent = default_user_agent();
+  client_capped = left < o.total_timeout;
+  o.total_timeout = std::min(o.total_timeout, left);
+  o.connect_timeout = std::min(o.connect_timeout, o.total_timeout);
+  client = std::make_unique<http_client>(o);
+  return *client;
+}
+
+// libcurl's timers may fire a hair early, hence the margin.
+bool sitemap_walker::impl::hit_deadline() const {
+  return client_capped &&
+         steady::now() + std::chrono::milliseconds(100) >= deadline;
+}
+
+}  // namespace sitemill

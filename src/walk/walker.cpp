@@ -1,0 +1,334 @@
+// sitemap_walker: admission (cycles, repeats, depth, caps), the events, and
+// following an index's children. Reading is in read.cpp, the rules about
+// children in children.cpp.
+#include "sitemill/walk/walker.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+#include <unordered_set>
+#include <utility>
+
+#include "detail/text.h"
+#include "sitemill/limits.h"
+#include "walk/walker_impl.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+namespace sitemill {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::uint64_t fingerprint(const std::string& key) {
+  return XXH3_64bits(key.data(), key.size());
+}
+
+bool is_regular_file(const std::string& path) {
+  std::error_code ec;
+  return fs::is_regular_file(path, ec);
+}
+
+// Passes everything to the observer's handler and keeps an index's <loc>s
+// to follow once the index is read (its transfer is still running while
+// its entries arrive).
+class child_collector final : public parse_handler {
+ public:
+  child_collector(parse_handler& inner, bool collect)
+      : inner_(inner), collect_(collect) {}
+
+  void on_document(document_kind kind) override {
+    kind_ = kind;
+    inner_.on_document(kind);
+  }
+  void on_entry(const parsed_entry& e) override {
+    inner_.on_entry(e);
+    if (!collect_ || kind_ != document_kind::sitemapindex || !e.loc.present ||
+        children.size() >= max_sitemaps_per_index)
+      return;
+    const std::string_view loc = detail::trim(e.loc.text);
+    if (!loc.empty())
+      children.push_back(
+          detail::child_ref{std::string(loc), e.loc.line, e.loc.column});
+  }
+  void on_diagnostic(const diagnostic& d) override { inner_.on_diagnostic(d); }
+
+  std::vector<detail::child_ref> children;
+
+ private:
+  parse_handler& inner_;
+  bool collect_;
+  document_kind kind_ = document_kind::unknown;
+};
+
+walk_skip skip(walk_skip_reason reason, std::string message = {}) {
+  walk_skip s;
+  s.reason = reason;
+  s.message = std::move(message);
+  return s;
+}
+
+}  // namespace
+
+// --- admission ---------------------------------------------------------------
+
+std::string sitemap_walker::impl::key_of(const walk_document& doc) {
+  if (doc.fetched) return "url:" + doc.url;
+  if (doc.path == "-") return "-";
+  std::error_code ec;
+  const fs::path p = fs::weakly_canonical(doc.path, ec);
+  return "file:" + (ec ? doc.path : p.string());
+}
+
+bool sitemap_walker::impl::is_ancestor(const std::string& key) const {
+  return std::find(ancestors.begin(), ancestors.end(), key) != ancestors.end();
+}
+
+bool sitemap_walker::impl::seen(const std::string& key) const {
+  return visited.contains(fingerprint(key));
+}
+
+void sitemap_walker::impl::remember(const std::string& key) {
+  visited.insert(fingerprint(key));
+}
+
+bool sitemap_walker::impl::should_stop() {
+  if (cancelled || observer.cancelled()) {
+    cancelled = true;
+    return true;
+  }
+  return steady::now() >= deadline;
+}
+
+walk_stop sitemap_walker::impl::stop_inside() {
+  stopped = true;
+  return cancelled ? walk_stop::cancelled : walk_stop::time_cap;
+}
+
+std::optional<walk_skip> sitemap_walker::impl::admit(const walk_document& doc,
+                                                     const std::string& key) {
+  if (stopped) return skip(walk_skip_reason::stopped);
+  if (should_stop() && cancelled) {
+    stopped = true;
+    return skip(walk_skip_reason::stopped);
+  }
+  if (is_ancestor(key)) return skip(walk_skip_reason::cycle);
+  if (seen(key)) return skip(walk_skip_reason::already_read);
+  if (doc.depth > options.max_depth) return skip(walk_skip_reason::too_deep);
+  std::optional<walk_cap> cap;
+  if (documents >= options.max_documents)
+    cap = walk_cap::documents;
+  else if (bytes >= options.max_total_bytes)
+    cap = walk_cap::bytes;
+  else if (steady::now() >= deadline)
+    cap = walk_cap::time;
+  if (cap) {
+    stopped = true;
+    walk_skip s = skip(walk_skip_reason::cap);
+    s.cap = *cap;
+    return s;
+  }
+  ++documents;
+  remember(key);
+  return std::nullopt;
+}
+
+// --- walking -----------------------------------------------------------------
+
+void sitemap_walker::impl::walk_target(const std::string& target,
+                                       std::string_view served_at) {
+  if (stopped) return;
+  walk_document doc;
+  doc.source = target;
+  if (has_http_scheme(detail::trim(target))) {
+    normalized_url url;
+    const url_problem p = normalize_url(target, url);
+    if (p != url_problem::ok) {
+      observer.on_skip(
+          doc, skip(walk_skip_reason::bad_url, std::string(describe(p))));
+      return;
+    }
+    doc.fetched = true;
+    doc.url = std::string(url.href());
+  } else if (detail::has_other_scheme(target)) {
+    observer.on_skip(doc, skip(walk_skip_reason::unsupported_scheme));
+    return;
+  } else {
+    doc.path = target;
+    doc.url = std::string(served_at);
+  }
+  visit(doc);
+}
+
+void sitemap_walker::impl::walk_listed(const walk_document& lister,
+                                       std::span<const walk_link> links) {
+  ancestors.push_back(key_of(lister));
+  for (const walk_link& link : links) {
+    if (stopped) break;
+    walk_document doc;
+    doc.source = link.source.empty() ? link.url : link.source;
+    doc.url = link.url;
+    doc.fetched = true;
+    doc.depth = lister.depth + 1;
+    doc.cross_submit = link.cross_submit;
+    doc.listing = link.listing;
+    visit(doc);
+  }
+  ancestors.pop_back();
+}
+
+void sitemap_walker::impl::visit(walk_document& doc) {
+  const std::string key = key_of(doc);
+  if (auto why = admit(doc, key)) {
+    if (why->reason != walk_skip_reason::stopped) observer.on_skip(doc, *why);
+    return;
+  }
+  child_collector handler(observer.on_open(doc), options.follow_indexes);
+  walk_read read;
+  std::optional<walk_skip> failed =
+      doc.fetched ? fetch(doc, handler, read) : read_local(doc, handler, read);
+  if (failed) {
+    observer.on_failed(doc, *failed);
+    return;
+  }
+  std::vector<std::string> keys{key};
+  if (!read.final_url.empty()) {
+    // Redirected: the document is the one that answered, so a cycle or a
+    // repeat is judged by that URL too.
+    std::string final_key = "url:" + read.final_url;
+    if (is_ancestor(final_key) || seen(final_key)) {
+      walk_skip s = skip(is_ancestor(final_key)
+                             ? walk_skip_reason::redirect_cycle
+                             : walk_skip_reason::redirect_already_read);
+      s.url = read.final_url;
+      observer.on_failed(doc, s);
+      return;
+    }
+    remember(final_key);
+    keys.push_back(std::move(final_key));
+  }
+  bytes += read.summary.bytes;
+  observer.on_read(doc, read);
+  if (read.summary.kind == document_kind::sitemapindex &&
+      options.follow_indexes && !stopped) {
+    for (const std::string& k : keys) ancestors.push_back(k);
+    follow(doc, read, handler.children);
+    ancestors.resize(ancestors.size() - keys.size());
+  }
+  observer.on_done(doc, read);
+}
+
+void sitemap_walker::impl::follow(
+    const walk_document& index, const walk_read& read,
+    const std::vector<detail::child_ref>& children) {
+  // The URL the index is at: where it answered, or where it is served.
+  normalized_url index_url;
+  (void)normalize_url(read.final_url.empty() ? index.url : read.final_url,
+                      index_url);
+  const normalized_url local_dir = index.fetched || !index_url.empty()
+                                       ? index_url
+                                       : detail::inferred_index_url(children);
+  std::unordered_set<std::string_view> listed;
+  for (const detail::child_ref& c : children) {
+    if (stopped) break;
+    walk_document child;
+    child.source = c.loc;
+    child.depth = index.depth + 1;
+    child.cross_submit = index.cross_submit;
+    child.listing = walk_listing{index.source, c.loc, c.line, c.column};
+    if (!listed.insert(c.loc).second) {
+      observer.on_skip(child, skip(walk_skip_reason::repeated));
+      continue;
+    }
+    normalized_url child_url;
+    url_problem p = normalize_url(c.loc, child_url);
+    if (p == url_problem::relative_without_base && !index_url.empty())
+      p = resolve_url(c.loc, index_url, child_url);
+    const bool in_scope =
+        p == url_problem::ok &&
+        detail::may_fetch_child(child_url, index_url,
+                                index.cross_submit.has_value());
+
+    if (index.fetched) {
+      if (p != url_problem::ok) {
+        observer.on_skip(
+            child, skip(walk_skip_reason::bad_url, std::string(describe(p))));
+        continue;
+      }
+      if (!in_scope) {
+        observer.on_skip(child, skip(walk_skip_reason::off_site));
+        continue;
+      }
+      child.fetched = true;
+      child.url = std::string(child_url.href());
+      child.source = child.url;
+    } else {
+      detail::local_child local =
+          detail::local_child_path(index.path, local_dir, child_url, c.loc);
+      if (!local.path.empty() && is_regular_file(local.path)) {
+        child.path = std::move(local.path);
+        child.source = child.path;
+        child.url = std::string(child_url.href());
+      } else if (options.fetch_missing_children && p == url_problem::ok) {
+        if (!in_scope) {
+          observer.on_skip(child, skip(walk_skip_reason::off_site));
+          continue;
+        }
+        child.fetched = true;
+        child.url = std::string(child_url.href());
+        child.source = child.url;
+      } else {
+        walk_skip s = skip(walk_skip_reason::child_not_found);
+        s.path = std::move(local.path);
+        s.url = std::move(local.outside_of);
+        observer.on_skip(child, s);
+        continue;
+      }
+    }
+    visit(child);
+  }
+}
+
+// --- the public face ---------------------------------------------------------
+
+sitemap_walker::sitemap_walker(walk_options options, walk_observer& observer)
+    : impl_(std::make_unique<impl>(std::move(options), observer)) {}
+
+sitemap_walker::~sitemap_walker() = default;
+
+void sitemap_walker::walk(const std::string& target,
+                          std::string_view served_at) {
+  impl_->walk_target(target, served_at);
+}
+
+void sitemap_walker::walk_listed(const walk_document& lister,
+                                 std::span<const walk_link> links) {
+  impl_->walk_listed(lister, links);
+}
+
+std::optional<walk_skip> sitemap_walker::admit(const walk_document& doc) {
+  return impl_->admit(doc, impl::key_of(doc));
+}
+
+walk_text sitemap_walker::fetch_text(const std::string& url, std::size_t keep) {
+  return impl_->fetch_text(url, keep);
+}
+
+walk_reread sitemap_walker::reread(const std::string& url,
+                                   parse_handler& handler,
+                                   const parse_options& options) {
+  return impl_->reread(url, handler, options);
+}
+
+bool sitemap_walker::stopped() const noexcept { return impl_->stopped; }
+bool sitemap_walker::cancelled() const noexcept { return impl_->cancelled; }
+std::uint64_t sitemap_walker::documents() const noexcept {
+  return impl_->documents;
+}
+std::uint64_t sitemap_walker::bytes() const noexcept { return impl_->bytes; }
+const walk_caps& sitemap_walker::caps() const noexcept {
+  return impl_->options;
+}
+
+}  // namespace sitemill

@@ -1,0 +1,119 @@
+// sitemill internals: the walker's state, shared by its three files:
+// walker.cpp (admission, events, following), children.cpp (the child
+// location rule and the fetch scope) and read.cpp (files, stdin, HTTP).
+#ifndef SITEMILL_WALK_WALKER_IMPL_H
+#define SITEMILL_WALK_WALKER_IMPL_H
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "sitemill/url/url.h"
+#include "sitemill/walk/walker.h"
+
+namespace sitemill {
+
+namespace detail {
+
+/// A <loc> of an index, kept to be followed once the index is read.
+struct child_ref {
+  std::string loc;  ///< as written, trimmed
+  std::uint64_t line = 0, column = 0;
+};
+
+/// Where the child location rule puts a local index's child.
+struct local_child {
+  /// The file to read (the index's directory joined with a relative path);
+  /// empty when the child names no local file.
+  std::string path;
+  /// When the child names none because its URL is not at or below the
+  /// directory the index is served from: that directory.
+  std::string outside_of;
+};
+
+/// The child location rule (walker.h): `index_path` is the local index ("-"
+/// for stdin), `index_dir` the URL whose directory it is served from (known
+/// or inferred; may be empty), `child` the child's URL (empty when its
+/// <loc> is relative and could not be resolved), `loc` its text.
+local_child local_child_path(const std::string& index_path,
+                             const normalized_url& index_dir,
+                             const normalized_url& child, std::string_view loc);
+
+/// The URL a local index whose own URL is unknown is taken to be served
+/// from: its first child that normalises as an absolute URL (empty if none).
+normalized_url inferred_index_url(const std::vector<child_ref>& children);
+
+/// The fetch scope for an index's child (walker.h): `index_url` is the URL
+/// the index was read from, after redirects (empty for a local index whose
+/// URL is unknown).
+bool may_fetch_child(const normalized_url& child,
+                     const normalized_url& index_url, bool cross_submit);
+
+/// "ftp://...", "file:/..." and the like: a scheme that is not a path.
+bool has_other_scheme(std::string_view s);
+
+}  // namespace detail
+
+struct sitemap_walker::impl {
+  using steady = std::chrono::steady_clock;
+
+  impl(walk_options o, walk_observer& obs)
+      : options(std::move(o)),
+        observer(obs),
+        deadline(steady::now() + options.max_time) {}
+
+  // walker.cpp
+  void walk_target(const std::string& target, std::string_view served_at);
+  void walk_listed(const walk_document& lister,
+                   std::span<const walk_link> links);
+  void visit(walk_document& doc);
+  void follow(const walk_document& index, const walk_read& read,
+              const std::vector<detail::child_ref>& children);
+  std::optional<walk_skip> admit(const walk_document& doc,
+                                 const std::string& key);
+  static std::string key_of(const walk_document& doc);
+  bool is_ancestor(const std::string& key) const;
+  bool seen(const std::string& key) const;
+  void remember(const std::string& key);
+  /// Polled between blocks: the observer's cancel, or the time cap.
+  bool should_stop();
+  /// Ends the walk inside a document; what to tell about it.
+  walk_stop stop_inside();
+
+  // read.cpp
+  std::optional<walk_skip> read_local(const walk_document& doc,
+                                      parse_handler& handler, walk_read& out);
+  std::optional<walk_skip> fetch(const walk_document& doc,
+                                 parse_handler& handler, walk_read& out);
+  walk_text fetch_text(const std::string& url, std::size_t keep);
+  walk_reread reread(const std::string& url, parse_handler& handler,
+                     const parse_options& parse);
+  http_client& http();
+  /// Whether a failed request ran into the walk's time cap.
+  bool hit_deadline() const;
+
+  const walk_options options;
+  walk_observer& observer;
+  const steady::time_point deadline;
+
+  std::unique_ptr<http_client> client;
+  bool client_capped = false;  // client's timeout is the time left
+  std::unique_ptr<char[]> buffer;
+  // 64-bit fingerprints of every key read: at 1,000 documents the odds of
+  // two keys sharing one are about 1 in 10^13.
+  std::unordered_set<std::uint64_t> visited;
+  std::vector<std::string> ancestors;  // keys, at most max_depth + 2
+  std::uint64_t documents = 0;
+  std::uint64_t bytes = 0;
+  bool stopped = false;
+  bool cancelled = false;
+};
+
+}  // namespace sitemill
+
+#endif  // SITEMILL_WALK_WALKER_IMPL_H
