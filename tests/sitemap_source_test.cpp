@@ -21,25 +21,11 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using testing::http_server;
+using testing::sitemapindex;
 using testing::temp_dir;
 using testing::text_reply;
+using testing::urlset;  // tests/support: one <url> per line
 using testing::write_file;
-
-std::string urlset(const std::vector<std::string>& locs) {
-  std::string s =
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
-  for (const auto& l : locs) s += "  <url><loc>" + l + "</loc></url>\n";
-  return s + "</urlset>\n";
-}
-
-std::string sitemapindex(const std::vector<std::string>& locs) {
-  std::string s =
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
-  for (const auto& l : locs) s += "  <sitemap><loc>" + l + "</loc></sitemap>\n";
-  return s + "</sitemapindex>\n";
-}
 
 struct drained {
   std::vector<std::string> locs;

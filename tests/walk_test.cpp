@@ -25,27 +25,11 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using testing::http_reply;
 using testing::http_server;
+using testing::sitemapindex;
 using testing::temp_dir;
 using testing::text_reply;
+using testing::urlset;  // tests/support: one <url> per line
 using testing::write_file;
-
-// A urlset with one <url> per line: entry i is on line i + 3.
-std::string urlset(const std::vector<std::string>& locs) {
-  std::string s =
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
-  for (const auto& l : locs) s += "  <url><loc>" + l + "</loc></url>\n";
-  return s + "</urlset>\n";
-}
-
-// A sitemap index with one <sitemap> per line: entry i is on line i + 3.
-std::string sitemapindex(const std::vector<std::string>& locs) {
-  std::string s =
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
-  for (const auto& l : locs) s += "  <sitemap><loc>" + l + "</loc></sitemap>\n";
-  return s + "</sitemapindex>\n";
-}
 
 http_reply xml_reply(std::string body) {
   return text_reply(200, std::move(body), "application/xml");

@@ -17,16 +17,8 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
+using testing::urlset;  // tests/support: one <url> per line
 using json = nlohmann::json;
-
-// A urlset with one <url> per line: entry i is on line i + 3.
-std::string urlset(const std::vector<std::string>& locs) {
-  std::string s =
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
-  for (const auto& l : locs) s += "  <url><loc>" + l + "</loc></url>\n";
-  return s + "</urlset>\n";
-}
 
 const std::regex& finding_line() {
   static const std::regex re(

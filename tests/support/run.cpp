@@ -641,16 +641,17 @@ published_set expect_valid_set(const std::string& dir,
   for (const auto& name : list_all(dir)) {
     EXPECT_FALSE(name.starts_with(".sitemill-tmp-"))
         << dir << ": temporary file left: " << name;
-    EXPECT_NE(name, ".sitemill-journal-sitemap.json") << dir << ": journal left behind";
+    EXPECT_NE(name, ".sitemill-journal-sitemap.json")
+        << dir << ": journal left behind";
     // Bookkeeping must stay out of the way of a web server's listing.
     if (name.front() == '.') {
       EXPECT_TRUE(name.starts_with(".sitemill")) << "stray dot-file " << name;
     }
   }
 
-  nlohmann::json manifest =
-      nlohmann::json::parse(read_raw(dir + "/.sitemill-manifest-sitemap.json"), nullptr,
-                            /*allow_exceptions=*/false);
+  nlohmann::json manifest = nlohmann::json::parse(
+      read_raw(dir + "/.sitemill-manifest-sitemap.json"), nullptr,
+      /*allow_exceptions=*/false);
   if (manifest.is_discarded() || !manifest.is_object() ||
       !manifest.contains("files") || !manifest["files"].is_array() ||
       !manifest.contains("entry")) {
@@ -841,6 +842,22 @@ std::vector<std::string> split_lines(std::string_view text) {
     start = nl + 1;
   }
   return lines;
+}
+
+std::string urlset(const std::vector<std::string>& locs) {
+  std::string s =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
+  for (const auto& l : locs) s += "  <url><loc>" + l + "</loc></url>\n";
+  return s + "</urlset>\n";
+}
+
+std::string sitemapindex(const std::vector<std::string>& locs) {
+  std::string s =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
+  for (const auto& l : locs) s += "  <sitemap><loc>" + l + "</loc></sitemap>\n";
+  return s + "</sitemapindex>\n";
 }
 
 }  // namespace sitemill::testing

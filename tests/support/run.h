@@ -210,6 +210,12 @@ std::vector<std::string> all_locs(const published_set& set);
 /// `text` split at '\n' (a last empty piece dropped).
 std::vector<std::string> split_lines(std::string_view text);
 
+/// A urlset with one <url><loc> per line, in order: entry i is on line i + 3.
+std::string urlset(const std::vector<std::string>& locs);
+
+/// A sitemap index with one <sitemap><loc> per line: entry i is on line i + 3.
+std::string sitemapindex(const std::vector<std::string>& locs);
+
 }  // namespace sitemill::testing
 
 #endif  // SITEMILL_TESTS_SUPPORT_RUN_H
