@@ -196,6 +196,16 @@ TEST(CheckContext, FingerprintsRememberTheFirstLineUntilFull) {
   EXPECT_EQ(seen.size(), 3u);
 }
 
+TEST(CheckContext, FingerprintsWithNoCapacityKeepNothing) {
+  detail::loc_fingerprints seen(0);
+  std::uint64_t first = 0;
+  EXPECT_EQ(seen.insert("https://a.example/1", 1, first),
+            detail::loc_fingerprints::outcome::full);
+  EXPECT_EQ(seen.insert("https://a.example/1", 2, first),
+            detail::loc_fingerprints::outcome::full);
+  EXPECT_EQ(seen.size(), 0u);
+}
+
 TEST(CheckContext, FingerprintsScaleToAFullSitemap) {
   detail::loc_fingerprints seen(1u << 20);
   std::uint64_t first = 0;
