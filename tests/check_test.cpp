@@ -651,7 +651,7 @@ TEST(Check, StopsAtTheTimeCap) {
   check_report r = run({t / "a.xml", t / "a.xml"}, o);
   ASSERT_EQ(r.documents.size(), 1u) << dump(r);
   EXPECT_EQ(with_code(r.documents[0], "cap-reached").size(), 1u) << dump(r);
-  EXPECT_THAT(r.documents[0].diagnostics[0].message, HasSubstr("--max-time"));
+  EXPECT_THAT(r.documents[0].diagnostics[0].message, HasSubstr("`max_time`"));
 }
 
 TEST(Check, StopsWhenTheObserverCancels) {
