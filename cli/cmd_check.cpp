@@ -6,6 +6,7 @@
 #include "command.h"
 #include "sitemill/check/check.h"
 #include "sitemill/report/check_json.h"
+#include "sitemill/report/numbers.h"
 #include "sitemill/url/url.h"
 #include "vocabulary.h"
 
@@ -29,18 +30,8 @@ class cli_observer final : public check_observer {
   bool cancelled() override { return interrupted(); }
 };
 
-std::string commas(std::uint64_t n) {
-  std::string digits = std::to_string(n);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
 std::string count(std::uint64_t n, const char* one, const char* many) {
-  return commas(n) + " " + (n == 1 ? one : many);
+  return with_commas(n) + " " + (n == 1 ? one : many);
 }
 
 // "urlset, 12,345 URLs, 1,234,567 bytes, valid against sitemap.xsd".

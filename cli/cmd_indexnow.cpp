@@ -10,6 +10,7 @@
 
 #include "command.h"
 #include "sitemill/notify/indexnow.h"
+#include "sitemill/report/numbers.h"
 #include "vocabulary.h"
 
 namespace sitemill::cli {
@@ -24,16 +25,6 @@ struct indexnow_cli_options {
   bool quiet = false;
   retry_flags net;
 };
-
-std::string commas(std::uint64_t n) {
-  std::string digits = std::to_string(n);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
 
 // One URL per line; blank lines and lines starting with '#' are skipped, so
 // a commented list works as it is.
@@ -143,12 +134,13 @@ int run_indexnow(indexnow_cli_options& o) {
         std::fprintf(stderr,
                      "%s: batch %zu/%zu: would POST %s URLs to %s "
                      "(Content-Type: application/json; charset=utf-8)\n",
-                     me, i + 1, n, commas(b.urls).c_str(), r.endpoint.c_str());
+                     me, i + 1, n, with_commas(b.urls).c_str(),
+                     r.endpoint.c_str());
       }
       continue;
     }
     std::printf("batch %zu/%zu: %s URLs: %s: %s\n", i + 1, n,
-                commas(b.urls).c_str(),
+                with_commas(b.urls).c_str(),
                 std::string(to_string(b.outcome)).c_str(),
                 b.outcome == indexnow_outcome::not_sent
                     ? "an earlier batch failed"
@@ -164,16 +156,17 @@ int run_indexnow(indexnow_cli_options& o) {
     }
   }
   std::string summary =
-      (o.run.dry_run ? "would send " + commas(r.sent() + not_sent)
-                     : "sent " + commas(r.sent())) +
+      (o.run.dry_run ? "would send " + with_commas(r.sent() + not_sent)
+                     : "sent " + with_commas(r.sent())) +
       " URLs of host " + (r.host.empty() ? "(none)" : r.host) + " to " +
-      r.endpoint + " in " + commas(n) + (n == 1 ? " batch" : " batches");
+      r.endpoint + " in " + with_commas(n) + (n == 1 ? " batch" : " batches");
   if (!o.run.dry_run) {
-    summary += ": " + commas(r.accepted()) + " accepted, " + commas(failed) +
-               " failed, " + commas(not_sent) + " not sent";
+    summary += ": " + with_commas(r.accepted()) + " accepted, " +
+               with_commas(failed) + " failed, " + with_commas(not_sent) +
+               " not sent";
   }
-  summary += "; " + commas(r.rejected.size()) + " rejected, " +
-             commas(r.duplicates) +
+  summary += "; " + with_commas(r.rejected.size()) + " rejected, " +
+             with_commas(r.duplicates) +
              (r.duplicates == 1 ? " duplicate" : " duplicates");
   std::FILE* where = o.run.dry_run ? stderr : stdout;
   std::fprintf(where, "%s%s\n", o.run.dry_run ? "sitemill indexnow: " : "",

@@ -90,7 +90,14 @@ vocabulary indexnow_words(std::string_view key) {
   };
 }
 
-vocabulary check_words() { return {{"fetch_children", "--fetch-children"}}; }
+vocabulary check_words() {
+  return {{"fetch_children", "--fetch-children"},
+          {"sitemap_url", "--sitemap-url"},
+          {"max_depth", "--max-depth"},
+          {"max_documents", "--max-documents"},
+          {"max_total_bytes", "--max-bytes"},
+          {"max_time", "--max-time"}};
+}
 
 vocabulary robots_words() { return {{"replace", "--replace"}}; }
 

@@ -180,6 +180,16 @@ TEST(CheckContext, FingerprintsRememberTheFirstLineUntilFull) {
   EXPECT_EQ(seen.size(), 3u);
 }
 
+TEST(CheckContext, FingerprintsWithNoCapacityKeepNothing) {
+  detail::loc_fingerprints seen(0);
+  std::uint64_t first = 0;
+  EXPECT_EQ(seen.insert("https://a.example/1", 1, first),
+            detail::loc_fingerprints::outcome::full);
+  EXPECT_EQ(seen.insert("https://a.example/1", 2, first),
+            detail::loc_fingerprints::outcome::full);
+  EXPECT_EQ(seen.size(), 0u);
+}
+
 TEST(CheckContext, FingerprintsScaleToAFullSitemap) {
   detail::loc_fingerprints seen(1u << 20);
   std::uint64_t first = 0;
@@ -625,7 +635,7 @@ TEST(Check, StopsAtTheTimeCap) {
   check_report r = run({t / "a.xml", t / "a.xml"}, o);
   ASSERT_EQ(r.documents.size(), 1u) << dump(r);
   EXPECT_EQ(with_code(r.documents[0], "cap-reached").size(), 1u) << dump(r);
-  EXPECT_THAT(r.documents[0].diagnostics[0].message, HasSubstr("--max-time"));
+  EXPECT_THAT(r.documents[0].diagnostics[0].message, HasSubstr("`max_time`"));
 }
 
 TEST(Check, StopsWhenTheObserverCancels) {

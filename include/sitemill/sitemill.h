@@ -39,6 +39,7 @@
 #include "sitemill/report/check_json.h"
 #include "sitemill/report/generate_json.h"
 #include "sitemill/report/issue_spool.h"
+#include "sitemill/report/numbers.h"
 #include "sitemill/result.h"
 #include "sitemill/robots/robots.h"
 #include "sitemill/robots/robots_edit.h"

@@ -58,51 +58,29 @@ std::span<const context_code_info> all_context_codes() noexcept {
 
 // --- loc_fingerprints --------------------------------------------------------
 
-void loc_fingerprints::grow() {
-  const std::size_t n = fingerprints_.empty() ? 1024 : fingerprints_.size() * 2;
-  std::vector<std::uint64_t> fps(n, 0), lines(n, 0);
-  const std::size_t mask = n - 1;
-  for (std::size_t j = 0; j < fingerprints_.size(); ++j) {
-    const std::uint64_t fp = fingerprints_[j];
-    if (fp == 0) continue;
-    std::size_t i = static_cast<std::size_t>(fp) & mask;
-    while (fps[i] != 0) i = (i + 1) & mask;
-    fps[i] = fp;
-    lines[i] = lines_[j];
-  }
-  fingerprints_.swap(fps);
-  lines_.swap(lines);
-}
-
 std::uint64_t loc_fingerprints::prepare(std::string_view text) const noexcept {
   std::uint64_t fp = XXH3_64bits(text.data(), text.size());
   if (fp == 0) fp = 1;  // 0 marks an empty slot
-  if (!fingerprints_.empty())
-    __builtin_prefetch(fingerprints_.data() + (static_cast<std::size_t>(fp) &
-                                               (fingerprints_.size() - 1)));
+  lines_.prefetch(fp);
   return fp;
 }
 
 loc_fingerprints::outcome loc_fingerprints::insert(std::uint64_t fp,
                                                    std::uint64_t line,
                                                    std::uint64_t& first_line) {
-  const bool full = size_ >= capacity_;
-  // Linear probing stays short below half load; the table doubles before.
-  if (!full && (size_ + 1) * 2 > fingerprints_.size()) grow();
-  if (fingerprints_.empty()) return outcome::full;  // a capacity of 0
-  const std::size_t mask = fingerprints_.size() - 1;
-  std::size_t i = static_cast<std::size_t>(fp) & mask;
-  for (; fingerprints_[i] != 0; i = (i + 1) & mask) {
-    if (fingerprints_[i] == fp) {
-      first_line = lines_[i];
-      return outcome::seen;
-    }
-  }
   // Full: a text already there is still recognised, a new one not kept.
-  if (full) return outcome::full;
-  fingerprints_[i] = fp;
-  lines_[i] = line;
-  ++size_;
+  if (lines_.size() >= capacity_) {
+    const std::size_t i = lines_.find(fp);
+    if (i == lines_.npos) return outcome::full;
+    first_line = lines_.payload(i);
+    return outcome::seen;
+  }
+  const auto [i, added] = lines_.insert(fp);
+  if (!added) {
+    first_line = lines_.payload(i);
+    return outcome::seen;
+  }
+  lines_.payload(i) = line;
   return outcome::added;
 }
 

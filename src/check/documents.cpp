@@ -17,7 +17,7 @@ std::string scope_origin(const walk_document& doc) {
   if (doc.fetched) return "directory of the sitemap's URL";
   if (!doc.listing.source.empty())
     return "directory of the URL the index lists it at";
-  return "directory of the sitemap URL given (--sitemap-url)";
+  return "directory of the sitemap URL given (`sitemap_url`)";
 }
 
 std::string lowercase(std::string_view s) {
@@ -116,7 +116,7 @@ void checker::stopped_inside(walk_stop stop, diagnostic_list& diags) {
   diags.add(severity::error, "cap-reached", 0, 0,
             "reading stopped: the run's time cap of " +
                 std::to_string(options_.max_time.count()) +
-                " s (--max-time) was reached; what was read so far is "
+                " s (`max_time`) was reached; what was read so far is "
                 "reported, and later documents were left unchecked");
 }
 

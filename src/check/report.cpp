@@ -172,7 +172,7 @@ void checker::not_read(const walk_document& doc, const walk_skip& why) {
              "not checked: it is " + std::to_string(doc.depth) +
                  " levels below the target, deeper than the limit of " +
                  std::to_string(options_.max_depth) +
-                 " (--max-depth); sitemaps should be one index away from "
+                 " (`max_depth`); sitemaps should be one index away from "
                  "robots.txt",
              true);
       return;
@@ -181,15 +181,15 @@ void checker::not_read(const walk_document& doc, const walk_skip& why) {
       switch (why.cap) {
         case walk_cap::documents:
           cap = "the run's cap of " + with_commas(options_.max_documents) +
-                " documents (--max-documents)";
+                " documents (`max_documents`)";
           break;
         case walk_cap::bytes:
           cap = "the run's cap of " + with_commas(options_.max_total_bytes) +
-                " bytes read (--max-bytes)";
+                " bytes read (`max_total_bytes`)";
           break;
         case walk_cap::time:
           cap = "the run's time cap of " +
-                std::to_string(options_.max_time.count()) + " s (--max-time)";
+                std::to_string(options_.max_time.count()) + " s (`max_time`)";
           break;
       }
       report(doc, "cap-reached",

@@ -26,17 +26,6 @@ void append_printable(std::string& out, std::string_view s, std::size_t limit) {
   if (cut) out += "...";
 }
 
-std::string with_commas(std::uint64_t n) {
-  std::string digits = std::to_string(n);
-  std::string out;
-  out.reserve(digits.size() + digits.size() / 3);
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
 std::string to_hex(std::uint64_t value, int digits) {
   static constexpr char hex[] = "0123456789abcdef";
   std::string out(static_cast<std::size_t>(digits), '0');

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "sitemill/report/numbers.h"
+
 namespace sitemill::detail {
 
 constexpr bool is_ascii_space(char c) noexcept {
@@ -53,8 +55,8 @@ constexpr std::string_view trim(std::string_view s) noexcept {
 void append_printable(std::string& out, std::string_view s,
                       std::size_t limit = 120);
 
-/// "1234567" -> "1,234,567", for people reading summaries.
-std::string with_commas(std::uint64_t n);
+// One way to write counts, shared with front ends through the public API.
+using ::sitemill::with_commas;
 
 /// Lowercase hex of `value`, `digits` wide.
 std::string to_hex(std::uint64_t value, int digits = 16);

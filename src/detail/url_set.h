@@ -7,7 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
-#include <vector>
+
+#include "detail/fingerprint_table.h"
 
 namespace sitemill::detail {
 
@@ -16,7 +17,7 @@ namespace sitemill::detail {
 /// mistaken for one only when 72 hash bits agree: about 1 in 10^8 for a run
 /// of 10 million URLs. Shards grow by 1.5x at 80% load, so memory stays
 /// between 10 and 15 bytes per URL and growth never copies more than a
-/// 256th of the set at once.
+/// 256th of the set at once (each shard is a fingerprint_table).
 ///
 /// Not thread-safe.
 class url_set {
@@ -49,14 +50,7 @@ class url_set {
   std::size_t memory_bytes() const noexcept;
 
  private:
-  struct shard {
-    std::vector<std::uint64_t> slots;  // 0 marks an empty slot
-    std::size_t used = 0;
-  };
-  static bool insert_into(std::vector<std::uint64_t>& slots, std::uint64_t fp);
-  static void grow(shard& s);
-
-  std::array<shard, 256> shards_;
+  std::array<fingerprint_table<>, 256> shards_;
   std::size_t size_ = 0;
 };
 

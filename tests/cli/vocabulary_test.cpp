@@ -45,5 +45,21 @@ TEST(CliVocabulary, GivesEachCommandItsOwnFlags) {
             "(sitemill indexnow --key abcd1234 --write-key DIR)");
 }
 
+// check's caps and scope are option fields in the library's messages and the
+// flags a user typed in the CLI's.
+TEST(CliVocabulary, CheckSaysItsCapsAndScopeAsFlags) {
+  struct {
+    std::string_view library, cli;
+  } rows[] = {
+      {"(`sitemap_url`)", "(--sitemap-url)"},
+      {"(`max_depth`)", "(--max-depth)"},
+      {"(`max_documents`)", "(--max-documents)"},
+      {"(`max_total_bytes`)", "(--max-bytes)"},
+      {"(`max_time`)", "(--max-time)"},
+  };
+  for (const auto& r : rows)
+    EXPECT_EQ(in_cli_words(r.library, check_words()), r.cli) << r.library;
+}
+
 }  // namespace
 }  // namespace sitemill::cli

@@ -1,0 +1,20 @@
+// sitemill: how reports write numbers for people, so that a front end's
+// summary ("12,345 URLs") reads like the library's messages ("line 1,234
+// is not a URL").
+//
+// Thread-safety: the functions are pure and may be called from any thread.
+#ifndef SITEMILL_REPORT_NUMBERS_H
+#define SITEMILL_REPORT_NUMBERS_H
+
+#include <cstdint>
+#include <string>
+
+namespace sitemill {
+
+/// `n` in decimal with a comma between each group of three digits
+/// ("1234567" -> "1,234,567"), as every sitemill message writes counts.
+[[nodiscard]] std::string with_commas(std::uint64_t n);
+
+}  // namespace sitemill
+
+#endif  // SITEMILL_REPORT_NUMBERS_H
