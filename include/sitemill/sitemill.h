@@ -36,6 +36,7 @@
 #include "sitemill/parse/sitemap_parser.h"
 #include "sitemill/publish/atomic_file.h"
 #include "sitemill/publish/publish.h"
+#include "sitemill/publish/set_assembly.h"
 #include "sitemill/report/check_json.h"
 #include "sitemill/report/generate_json.h"
 #include "sitemill/report/issue_spool.h"

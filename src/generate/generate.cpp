@@ -7,9 +7,9 @@
 #include <deque>
 #include <thread>
 
-#include "generate/entry_stage.h"
 #include "detail/text.h"
 #include "detail/url_set.h"
+#include "generate/entry_stage.h"
 #include "sitemill/entry/entry.h"
 
 namespace sitemill {
@@ -87,8 +87,8 @@ class run {
     wo.max_urls = o_.max_urls;
     wo.max_bytes = o_.max_bytes;
     wo.xsl_href = o_.xsl_href;
-    sitemap_writer writer(
-        wo, [this](std::size_t part) { return make_sink(part, "part"); });
+    sitemap_writer writer(wo,
+                          [this](std::size_t part) { return make_sink(part); });
 
     if (status s = read_inputs(writer); !s) return fail(s.err());
     if (report_.outcome == generate_outcome::cancelled) return finish_early();
@@ -151,17 +151,16 @@ class run {
     return std::move(report_);
   }
 
-  result<std::unique_ptr<sink>> make_sink(std::size_t part,
-                                          std::string_view kind) {
-    std::string path =
-        pub_->temp_path(std::string(kind) + "-" + std::to_string(part));
+  // A temporary file in the output directory for sitemap `part`; its digest
+  // and path are kept for naming and publishing it.
+  result<std::unique_ptr<sink>> make_sink(std::size_t part) {
+    std::string path = pub_->temp_path("part-" + std::to_string(part));
     auto file = file_sink::create(path);
     if (!file) return file.err();
     digests_.emplace_back();
     (*file)->report_to(&digests_.back());
     temp_paths_.push_back(path);
-    if (!o_.gzip || kind == "index")
-      return std::unique_ptr<sink>(std::move(*file));
+    if (!o_.gzip) return std::unique_ptr<sink>(std::move(*file));
     return std::unique_ptr<sink>(
         std::make_unique<gzip_sink>(std::move(*file), o_.level, &*pool_));
   }
@@ -199,8 +198,8 @@ class run {
   // stage in input order and are reported, deduplicated and written here,
   // on one thread, exactly as records were read.
   status read_inputs(sitemap_writer& writer) {
-    detail::entry_stage stage(resolve_inputs(), builder_.normalizer(),
-                              o_.type, entry_workers());
+    detail::entry_stage stage(resolve_inputs(), builder_.normalizer(), o_.type,
+                              entry_workers());
     std::uint64_t next_progress = progress_every;
     while (detail::record_batch* b = stage.next()) {
       const std::string& name = names_[b->input];
@@ -288,56 +287,25 @@ class run {
     return cores == 0 ? 1 : cores;
   }
 
+  // The writer's parts become a named, indexed set, published atomically.
   status stage_and_publish(const std::vector<part_info>& parts) {
-    const std::string ext = extension_for(o_);
-    const document_type child_type = o_.type;
-    std::vector<staged_file> staged;
-    std::string entry;
-
-    auto child = [&](std::size_t i, std::string name) {
-      staged.push_back({temp_paths_[i],
-                        {std::move(name), child_type, parts[i].urls,
-                         parts[i].bytes, digests_[i].xxh3}});
-    };
-
-    if (parts.size() == 1 && o_.index == index_mode::automatic) {
-      entry = o_.name + ext;
-      child(0, entry);
-    } else {
-      // Content-derived names: a changed file gets a new name, so the old
-      // index keeps pointing at intact files until the new one replaces it.
-      for (std::size_t i = 0; i < parts.size(); ++i)
-        child(i, o_.name + "-" + std::to_string(i + 1) + "-" +
-                     detail::to_hex(digests_[i].xxh3, 12) + ext);
-      const std::size_t first_index = temp_paths_.size();
-      index_writer index(
-          [this](std::size_t part) { return make_sink(part, "index"); },
-          o_.max_index_entries, max_bytes_per_index, o_.xsl_href);
-      std::string loc;
-      for (std::size_t i = 0; i < parts.size(); ++i) {
-        loc.assign(builder_.normalizer().base());
-        loc += staged[i].file.path;
-        if (index.add({loc, parts[i].newest}) != add_status::added)
-          return error{"cannot write the sitemap index: " + index.error()};
-      }
-      if (status s = index.finish(); !s) return s;
-      const auto& iparts = index.parts();
-      for (std::size_t k = 0; k < iparts.size(); ++k) {
-        std::string name =
-            iparts.size() == 1
-                ? o_.name + ".xml"
-                : o_.name + "-index-" + std::to_string(k + 1) + ".xml";
-        std::size_t t = first_index + k;
-        staged.push_back({temp_paths_[t],
-                          {name, document_type::sitemapindex, iparts[k].urls,
-                           iparts[k].bytes, digests_[t].xxh3}});
-        if (k == 0) entry = name;
-      }
-    }
+    std::vector<finished_sitemap> sitemaps;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+      sitemaps.push_back({temp_paths_[i], parts[i], digests_[i].xxh3});
+    set_layout layout;
+    layout.name = o_.name;
+    layout.extension = extension_for(o_);
+    layout.type = o_.type;
+    layout.base_url = builder_.normalizer().base();
+    layout.index = o_.index;
+    layout.max_index_entries = o_.max_index_entries;
+    layout.xsl_href = o_.xsl_href;
+    auto set = assemble_set(*pub_, layout, std::move(sitemaps));
+    if (!set) return set.err();
     report_.files.clear();
-    for (const auto& s : staged) report_.files.push_back(s.file);
-    report_.entry = entry;
-    return pub_->publish(std::move(staged), entry);
+    for (const auto& s : set->files) report_.files.push_back(s.file);
+    report_.entry = set->entry;
+    return pub_->publish(std::move(set->files), set->entry);
   }
 
   const generate_options& o_;

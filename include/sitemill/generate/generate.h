@@ -22,19 +22,14 @@
 #include <vector>
 
 #include "sitemill/publish/publish.h"
+#include "sitemill/publish/set_assembly.h"
 #include "sitemill/source/record_reader.h"
 #include "sitemill/source/record_source.h"
-#include "sitemill/write/sink.h"
 #include "sitemill/source/state_db.h"
+#include "sitemill/write/sink.h"
 #include "sitemill/write/writer.h"
 
 namespace sitemill {
-
-/// When to write a sitemap index.
-enum class index_mode : std::uint8_t {
-  automatic,  ///< only when there is more than one sitemap file
-  always,     ///< even for one file, so the entry name never changes
-};
 
 struct generate_options {
   /// Where records come from, read in this order (record_source.h:
@@ -101,7 +96,7 @@ struct generate_report {
   /// With outcome failed: the option the message is about (error::field), a
   /// member of generate_options or of a source's options; "" otherwise.
   std::string field;
-  std::string entry;    ///< the file to submit (index or lone sitemap)
+  std::string entry;  ///< the file to submit (index or lone sitemap)
   std::vector<published_file> files;  ///< the published set, entry included
   std::uint64_t records = 0;          ///< records read
   std::uint64_t written = 0;          ///< URLs written

@@ -1,0 +1,70 @@
+// sitemill: turning finished sitemap files into a set, between the writer
+// and publisher::publish.
+//
+// generate calls it once per run with the files its writer filled; a merge
+// of shards calls it once with the files every shard wrote into the same
+// publisher's directory. Either way the set is named and indexed by one
+// rule, so a sharded run publishes exactly what one machine would.
+#ifndef SITEMILL_SET_ASSEMBLY_H
+#define SITEMILL_SET_ASSEMBLY_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sitemill/limits.h"
+#include "sitemill/publish/publish.h"
+#include "sitemill/result.h"
+#include "sitemill/write/writer.h"
+
+namespace sitemill {
+
+/// When to write a sitemap index.
+enum class index_mode : std::uint8_t {
+  automatic,  ///< only when there is more than one sitemap file
+  always,     ///< even for one file, so the entry name never changes
+};
+
+/// A finished sitemap file in the publisher's directory, not yet named.
+struct finished_sitemap {
+  std::string temp_path;     ///< from publisher::temp_path, closed and synced
+  part_info part;            ///< what the writer counted in it
+  std::uint64_t digest = 0;  ///< XXH3-64 of its bytes on disk
+};
+
+/// How a set's files are named and indexed.
+struct set_layout {
+  std::string name = "sitemap";       ///< file name stem (checked by generate)
+  std::string extension = ".xml.gz";  ///< of the sitemaps: ".xml", ".txt"...
+  document_type type = document_type::urlset;  ///< of the sitemaps
+  /// The normalised directory URL the set is served from, ending in '/':
+  /// the index lists base_url + file name.
+  std::string base_url;
+  index_mode index = index_mode::automatic;
+  std::size_t max_index_entries = max_sitemaps_per_index;
+  std::string xsl_href;  ///< xml-stylesheet href of the index; "" for none
+};
+
+/// A set ready for publisher::publish(files, entry).
+struct assembled_set {
+  std::vector<staged_file> files;  ///< the sitemaps in order, then the index
+  std::string entry;               ///< the file to submit
+};
+
+/// Names each sitemap after its content (NAME-3-<the low 12 hex digits of its
+/// digest>EXT, so a changed file gets a new name and the old index keeps
+/// pointing at intact files until the new index replaces it) and writes the
+/// index (NAME.xml; NAME-index-K.xml when there are more sitemaps than one
+/// index may list) into `pub`'s directory, listing the sitemaps in the order
+/// given with their newest lastmod. With index_mode::automatic and a single
+/// sitemap there is no index and the sitemap is NAME+EXT. Index files are
+/// never compressed: they are small and some consumers read only plain ones.
+/// Fails when an index file cannot be written; its temporaries are then left
+/// for publisher::discard_temporaries().
+result<assembled_set> assemble_set(publisher& pub, const set_layout& layout,
+                                   std::vector<finished_sitemap> sitemaps);
+
+}  // namespace sitemill
+
+#endif  // SITEMILL_SET_ASSEMBLY_H

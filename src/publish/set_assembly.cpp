@@ -1,0 +1,83 @@
+#include "sitemill/publish/set_assembly.h"
+
+#include <deque>
+#include <memory>
+
+#include "detail/text.h"
+#include "sitemill/write/sink.h"
+
+namespace sitemill {
+namespace {
+
+// Digits of the content hash in a child's name: 48 bits make a collision
+// between two files of one set vanishingly unlikely, and the name stays
+// short enough to read.
+constexpr int name_hash_digits = 12;
+
+// Writes the index files for `files` (the sitemaps, already named) and
+// appends them to `out`.
+status write_index(publisher& pub, const set_layout& layout,
+                   const std::vector<finished_sitemap>& sitemaps,
+                   assembled_set& out) {
+  std::deque<file_digest> digests;  // stable addresses: sinks report into them
+  std::vector<std::string> temps;
+  index_writer index(
+      [&](std::size_t part) -> result<std::unique_ptr<sink>> {
+        std::string path = pub.temp_path("index-" + std::to_string(part));
+        auto file = file_sink::create(path);
+        if (!file) return file.err();
+        digests.emplace_back();
+        (*file)->report_to(&digests.back());
+        temps.push_back(std::move(path));
+        return std::unique_ptr<sink>(std::move(*file));
+      },
+      layout.max_index_entries, max_bytes_per_index, layout.xsl_href);
+
+  std::string loc;
+  for (std::size_t i = 0; i < sitemaps.size(); ++i) {
+    loc.assign(layout.base_url);
+    loc += out.files[i].file.path;
+    if (index.add({loc, sitemaps[i].part.newest}) != add_status::added)
+      return error{"cannot write the sitemap index: " + index.error()};
+  }
+  if (status s = index.finish(); !s) return s;
+
+  const auto& parts = index.parts();
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    std::string name = parts.size() == 1 ? layout.name + ".xml"
+                                         : layout.name + "-index-" +
+                                               std::to_string(k + 1) + ".xml";
+    if (k == 0) out.entry = name;
+    out.files.push_back({temps[k],
+                         {std::move(name), document_type::sitemapindex,
+                          parts[k].urls, parts[k].bytes, digests[k].xxh3}});
+  }
+  return {};
+}
+
+}  // namespace
+
+result<assembled_set> assemble_set(publisher& pub, const set_layout& layout,
+                                   std::vector<finished_sitemap> sitemaps) {
+  if (sitemaps.empty()) return error{"a set needs at least one sitemap"};
+  assembled_set out;
+  auto add = [&](const finished_sitemap& s, std::string name) {
+    out.files.push_back(
+        {s.temp_path,
+         {std::move(name), layout.type, s.part.urls, s.part.bytes, s.digest}});
+  };
+
+  if (sitemaps.size() == 1 && layout.index == index_mode::automatic) {
+    out.entry = layout.name + layout.extension;
+    add(sitemaps.front(), out.entry);
+    return out;
+  }
+  for (std::size_t i = 0; i < sitemaps.size(); ++i)
+    add(sitemaps[i], layout.name + "-" + std::to_string(i + 1) + "-" +
+                         detail::to_hex(sitemaps[i].digest, name_hash_digits) +
+                         layout.extension);
+  if (status s = write_index(pub, layout, sitemaps, out); !s) return s.err();
+  return out;
+}
+
+}  // namespace sitemill
