@@ -1,0 +1,179 @@
+#include "sitemill/entry/extensions.h"
+
+#include <array>
+
+namespace sitemill {
+namespace {
+
+using enum value_type;
+constexpr auto alt = extension_kind::alternate;
+constexpr auto img = extension_kind::image;
+constexpr auto vid = extension_kind::video;
+constexpr auto nws = extension_kind::news;
+
+constexpr std::array<extension_namespace, extension_kind_count> namespaces = {{
+    {alt, "xhtml", "http://www.w3.org/1999/xhtml", "link", "xhtml1-strict.xsd",
+     "hreflang", 0},
+    {img, "image", "http://www.google.com/schemas/sitemap-image/1.1", "image",
+     "sitemap-image.xsd", "image", 1000},
+    {vid, "video", "http://www.google.com/schemas/sitemap-video/1.1", "video",
+     "sitemap-video.xsd", "video", 0},
+    {nws, "news", "http://www.google.com/schemas/sitemap-news/0.9", "news",
+     "sitemap-news.xsd", "news", 1},
+}};
+
+// Helpers that keep the table below one line per field.
+constexpr extension_field req(extension_kind k, std::string_view key,
+                              value_type t, std::uint32_t max_length = 0) {
+  return {k, key, t, true, false, false, max_length, 0, 0, 0, {}};
+}
+constexpr extension_field opt(extension_kind k, std::string_view key,
+                              value_type t, std::uint32_t max_length = 0) {
+  return {k, key, t, false, false, false, max_length, 0, 0, 0, {}};
+}
+constexpr extension_field old(extension_kind k, std::string_view key,
+                              value_type t) {
+  return {k, key, t, false, false, true, 0, 0, 0, 0, {}};
+}
+constexpr extension_field many(extension_kind k, std::string_view key,
+                               value_type t, std::uint32_t max_repeats = 0) {
+  return {k, key, t, false, true, false, 0, max_repeats, 0, 0, {}};
+}
+constexpr extension_field range(extension_kind k, std::string_view key,
+                                value_type t, double lo, double hi) {
+  return {k, key, t, false, false, false, 0, 0, lo, hi, {}};
+}
+constexpr extension_field pick(extension_kind k, std::string_view key,
+                               std::string_view choices, bool required = false,
+                               bool deprecated = false) {
+  return {k, key, choice, required, false, deprecated, 0, 0, 0, 0, choices};
+}
+constexpr extension_field deprecated(extension_field f) {
+  f.deprecated = true;
+  return f;
+}
+
+// The order within each kind is the order of the schema's sequence
+// (sitemap-image.xsd 1.1, sitemap-video.xsd 1.1, sitemap-news.xsd 0.9; for
+// <xhtml:link> Google's documented attributes), which is the order the
+// writer emits. Attribute fields follow their element.
+constexpr extension_field table[] = {
+    // <xhtml:link rel="alternate" hreflang="de" href="..."/>
+    // A required attribute is required when its element is there.
+    req(alt, "@hreflang", hreflang),
+    req(alt, "@href", url),
+    opt(alt, "@media", text),
+    // <image:image>
+    req(img, "loc", url),
+    old(img, "caption", text),
+    old(img, "geo_location", text),
+    old(img, "title", text),
+    old(img, "license", url),
+    // <video:video>
+    req(vid, "thumbnail_loc", url),
+    req(vid, "title", text, 100),
+    req(vid, "description", text, 2048),
+    opt(vid, "content_loc", url),
+    opt(vid, "player_loc", url),
+    deprecated(pick(vid, "player_loc@allow_embed", "yes|Yes|YES|no|No|NO")),
+    old(vid, "player_loc@autoplay", text),
+    range(vid, "duration", integer, 1, 28800),
+    opt(vid, "expiration_date", datetime),
+    range(vid, "rating", decimal, 0, 5),
+    many(vid, "content_segment_loc", url),
+    range(vid, "content_segment_loc@duration", integer, 1, 28800),
+    range(vid, "view_count", integer, 0, 1e18),
+    opt(vid, "publication_date", datetime),
+    many(vid, "tag", text, 32),
+    deprecated(opt(vid, "category", text, 256)),
+    opt(vid, "family_friendly", yes_no),
+    opt(vid, "restriction", country_list),
+    pick(vid, "restriction@relationship", "allow|deny", true),
+    old(vid, "gallery_loc", url),
+    old(vid, "gallery_loc@title", text),
+    deprecated(many(vid, "price", decimal)),
+    old(vid, "price@currency", currency),
+    pick(vid, "price@type", "purchase|PURCHASE|rent|RENT", false, true),
+    pick(vid, "price@resolution", "sd|SD|hd|HD", false, true),
+    opt(vid, "requires_subscription", yes_no),
+    opt(vid, "uploader", text, 255),
+    opt(vid, "uploader@info", url),
+    old(vid, "tvshow.show_title", text),
+    deprecated(pick(vid, "tvshow.video_type",
+                    "full|preview|clip|interview|news|other")),
+    old(vid, "tvshow.episode_title", text),
+    deprecated(range(vid, "tvshow.season_number", integer, 1, 1e18)),
+    deprecated(range(vid, "tvshow.episode_number", integer, 1, 1e18)),
+    old(vid, "tvshow.premier_date", datetime),
+    opt(vid, "platform", platform_list),
+    pick(vid, "platform@relationship", "allow|deny", true),
+    opt(vid, "live", yes_no),
+    many(vid, "id", text),
+    pick(vid, "id@type",
+         "tms:series|tms:program|rovi:series|rovi:program|freebase|url",
+         true),
+    // <news:news>
+    req(nws, "publication.name", text),
+    req(nws, "publication.language", news_language),
+    pick(nws, "access", "Subscription|Registration"),
+    opt(nws, "genres", genre_list),
+    req(nws, "publication_date", datetime),
+    req(nws, "title", text),
+    opt(nws, "keywords", text),
+    opt(nws, "stock_tickers", ticker_list),
+};
+
+}  // namespace
+
+const extension_namespace& namespace_of(extension_kind kind) noexcept {
+  return namespaces[static_cast<std::size_t>(kind)];
+}
+
+const extension_namespace* namespace_for_uri(std::string_view uri) noexcept {
+  for (const auto& ns : namespaces)
+    if (ns.uri == uri) return &ns;
+  return nullptr;
+}
+
+std::span<const extension_field> extension_fields() noexcept { return table; }
+
+field_range fields_of(extension_kind kind) noexcept {
+  extension_field_id first = 0;
+  while (first < std::size(table) && table[first].kind != kind) ++first;
+  extension_field_id last = first;
+  while (last < std::size(table) && table[last].kind == kind) ++last;
+  return {first, last};
+}
+
+std::optional<extension_field_id> find_extension_field(
+    extension_kind kind, std::string_view key) noexcept {
+  const field_range r = fields_of(kind);
+  for (extension_field_id id = r.first; id < r.last; ++id) {
+    const std::string_view k = table[id].key;
+    if (k == key || (k.size() == key.size() + 1 && k.front() == '@' &&
+                     k.substr(1) == key))
+      return id;
+  }
+  return std::nullopt;
+}
+
+std::string_view element_of(const extension_field& field) noexcept {
+  std::string_view k = field.key;
+  k = k.substr(0, k.find('@'));
+  if (const auto dot = k.rfind('.'); dot != std::string_view::npos)
+    k = k.substr(dot + 1);
+  return k;
+}
+
+bool is_attribute(const extension_field& field) noexcept {
+  return field.key.find('@') != std::string_view::npos;
+}
+
+extension_mask extensions_used(
+    std::span<const extension_value> values) noexcept {
+  extension_mask m = 0;
+  for (const auto& v : values) m |= mask_of(table[v.field].kind);
+  return m;
+}
+
+}  // namespace sitemill
