@@ -25,28 +25,33 @@ constexpr std::array<extension_namespace, extension_kind_count> namespaces = {{
 // Helpers that keep the table below one line per field.
 constexpr extension_field req(extension_kind k, std::string_view key,
                               value_type t, std::uint32_t max_length = 0) {
-  return {k, key, t, true, false, false, max_length, 0, 0, 0, {}};
+  return {k, key, t, true, false, false, false, max_length, 0, 0, 0, {}};
 }
 constexpr extension_field opt(extension_kind k, std::string_view key,
                               value_type t, std::uint32_t max_length = 0) {
-  return {k, key, t, false, false, false, max_length, 0, 0, 0, {}};
+  return {k, key, t, false, false, false, false, max_length, 0, 0, 0, {}};
 }
 constexpr extension_field old(extension_kind k, std::string_view key,
                               value_type t) {
-  return {k, key, t, false, false, true, 0, 0, 0, 0, {}};
+  return {k, key, t, false, false, false, true, 0, 0, 0, 0, {}};
 }
 constexpr extension_field many(extension_kind k, std::string_view key,
                                value_type t, std::uint32_t max_repeats = 0) {
-  return {k, key, t, false, true, false, 0, max_repeats, 0, 0, {}};
+  return {k, key, t, false, false, true, false, 0, max_repeats, 0, 0, {}};
 }
 constexpr extension_field range(extension_kind k, std::string_view key,
                                 value_type t, double lo, double hi) {
-  return {k, key, t, false, false, false, 0, 0, lo, hi, {}};
+  return {k, key, t, false, false, false, false, 0, 0, lo, hi, {}};
 }
 constexpr extension_field pick(extension_kind k, std::string_view key,
                                std::string_view choices, bool required = false,
                                bool deprecated = false) {
-  return {k, key, choice, required, false, deprecated, 0, 0, 0, 0, choices};
+  return {k,          key, choice, required, false, false,
+          deprecated, 0,   0,      0,        0,     choices};
+}
+constexpr extension_field may_be_empty(extension_field f) {
+  f.empty_ok = true;
+  return f;
 }
 constexpr extension_field deprecated(extension_field f) {
   f.deprecated = true;
@@ -59,9 +64,13 @@ constexpr extension_field deprecated(extension_field f) {
 // writer emits. Attribute fields follow their element.
 constexpr extension_field table[] = {
     // <xhtml:link rel="alternate" hreflang="de" href="..."/>
-    // A required attribute is required when its element is there.
-    req(alt, "@hreflang", hreflang),
-    req(alt, "@href", url),
+    // A required attribute is required when its element is there. A link
+    // without hreflang is kept (app deep links, media alternates) but is
+    // not an hreflang alternate.
+    // rel is "alternate" unless given (sitemap.js writes rel="amphtml").
+    opt(alt, "@rel", text),
+    opt(alt, "@hreflang", hreflang),
+    req(alt, "@href", any_uri),
     opt(alt, "@media", text),
     // <image:image>
     req(img, "loc", url),
@@ -91,7 +100,8 @@ constexpr extension_field table[] = {
     pick(vid, "restriction@relationship", "allow|deny", true),
     old(vid, "gallery_loc", url),
     old(vid, "gallery_loc@title", text),
-    deprecated(many(vid, "price", decimal)),
+    // The schema's price is a string: "a non-negative decimal or empty".
+    deprecated(may_be_empty(many(vid, "price", text))),
     old(vid, "price@currency", currency),
     pick(vid, "price@type", "purchase|PURCHASE|rent|RENT", false, true),
     pick(vid, "price@resolution", "sd|SD|hd|HD", false, true),
@@ -110,8 +120,7 @@ constexpr extension_field table[] = {
     opt(vid, "live", yes_no),
     many(vid, "id", text),
     pick(vid, "id@type",
-         "tms:series|tms:program|rovi:series|rovi:program|freebase|url",
-         true),
+         "tms:series|tms:program|rovi:series|rovi:program|freebase|url", true),
     // <news:news>
     req(nws, "publication.name", text),
     req(nws, "publication.language", news_language),
@@ -150,8 +159,8 @@ std::optional<extension_field_id> find_extension_field(
   const field_range r = fields_of(kind);
   for (extension_field_id id = r.first; id < r.last; ++id) {
     const std::string_view k = table[id].key;
-    if (k == key || (k.size() == key.size() + 1 && k.front() == '@' &&
-                     k.substr(1) == key))
+    if (k == key ||
+        (k.size() == key.size() + 1 && k.front() == '@' && k.substr(1) == key))
       return id;
   }
   return std::nullopt;

@@ -33,6 +33,7 @@ static_assert(source_field == record_batch::source_field);
 void record_batch::clear() {
   raw.clear();
   records.clear();
+  extensions.clear();
   notes.clear();
   last_of_input = false;
   xml.clear();
@@ -112,6 +113,14 @@ struct entry_stage::impl {
         copy_field(*b, r, problem_field, rec.problem);
         copy_field(*b, r, skipped_field, rec.skipped);
         copy_field(*b, r, source_field, rec.source);
+        r.ext_begin = static_cast<std::uint32_t>(b->extensions.size());
+        for (const extension_value& v : rec.extensions) {
+          b->extensions.push_back({v.field, v.item,
+                                   static_cast<std::uint32_t>(b->raw.size()),
+                                   static_cast<std::uint32_t>(v.text.size())});
+          b->raw += v.text;
+        }
+        r.ext_end = static_cast<std::uint32_t>(b->extensions.size());
         if (b->records.size() >= batch_records ||
             b->raw.size() >= batch_raw_bytes) {
           push(b);
@@ -128,8 +137,21 @@ struct entry_stage::impl {
     finish_reading({});
   }
 
+  // A record's extension values, viewing the batch's arena.
+  static void raw_extensions(const record_batch& b,
+                             const record_batch::raw_record& r,
+                             std::vector<extension_value>& out) {
+    out.clear();
+    for (std::uint32_t k = r.ext_begin; k < r.ext_end; ++k) {
+      const auto& e = b.extensions[k];
+      out.push_back({e.field, e.item,
+                     std::string_view(b.raw).substr(e.offset, e.length)});
+    }
+  }
+
   void process(record_batch& b, entry_builder& builder, url_entry& entry,
-               std::vector<field_warning>& warnings) {
+               std::vector<field_warning>& warnings,
+               std::vector<extension_value>& raw) {
     b.results.resize(b.records.size());
     for (std::size_t i = 0; i < b.records.size(); ++i) {
       const auto& r = b.records[i];
@@ -164,6 +186,17 @@ struct entry_stage::impl {
       builder.build_fields(b.field(r, lastmod_field),
                            b.field(r, changefreq_field),
                            b.field(r, priority_field), entry, warnings);
+      if (r.ext_end != r.ext_begin) {
+        if (type == document_type::text) {
+          warnings.push_back(
+              {"extension data (hreflang, images, video, news) dropped: a "
+               "text sitemap carries URLs only"});
+        } else {
+          raw_extensions(b, r, raw);
+          builder.build_extensions(raw, entry, warnings);
+          res.uses = extensions_used(entry.extensions);
+        }
+      }
       res.warnings_begin = static_cast<std::uint32_t>(b.messages.size());
       res.field_warnings = static_cast<std::uint32_t>(warnings.size());
       for (auto& w : warnings) b.messages.push_back(std::move(w.message));
@@ -182,6 +215,7 @@ struct entry_stage::impl {
     entry_builder builder(normalizer);
     url_entry entry;
     std::vector<field_warning> warnings;
+    std::vector<extension_value> raw;
     for (;;) {
       record_batch* b = nullptr;
       {
@@ -193,7 +227,7 @@ struct entry_stage::impl {
         work.pop_front();
       }
       if (before_batch) before_batch(b->seq);
-      process(*b, builder, entry, warnings);
+      process(*b, builder, entry, warnings, raw);
       std::lock_guard lock(mu);
       done.emplace(b->seq, b);
       done_ready.notify_all();

@@ -20,6 +20,7 @@
 
 #include "detail/url_set.h"
 #include "sitemill/date/w3c_datetime.h"
+#include "sitemill/entry/extensions.h"
 #include "sitemill/source/record_reader.h"
 #include "sitemill/url/url.h"
 #include "sitemill/write/writer.h"
@@ -37,9 +38,18 @@ struct record_batch {
     // loc, lastmod, changefreq, priority, problem, skipped, source
     std::uint32_t offset[7] = {};
     std::uint32_t length[7] = {};
+    std::uint32_t ext_begin = 0, ext_end = 0;  ///< into `extensions`
   };
   std::string raw;
   std::vector<raw_record> records;
+  /// Extension values, their text in `raw`; a record's are
+  /// [ext_begin, ext_end) of its raw_record.
+  struct raw_extension {
+    extension_field_id field = 0;
+    std::uint32_t item = 0;
+    std::uint32_t offset = 0, length = 0;
+  };
+  std::vector<raw_extension> extensions;
   /// Input-level notes (unknown header columns), reported after the records.
   std::vector<record_reader::note> notes;
   bool last_of_input = false;
@@ -51,6 +61,7 @@ struct record_batch {
     std::uint32_t xml_offset = 0, xml_length = 0;
     url_set::key key{};
     std::optional<w3c_datetime> lastmod;
+    extension_mask uses = 0;  ///< extensions in the serialised entry
     std::uint32_t warnings_begin = 0, warnings_end = 0;  ///< into `messages`
     std::uint32_t field_warnings = 0;  ///< of those, invalid fields
     std::uint32_t reject_message = 0;  ///< into `messages`, when rejected

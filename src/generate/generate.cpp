@@ -267,7 +267,7 @@ class run {
     }
     switch (writer.add_serialized(
         std::string_view(b.xml).substr(res.xml_offset, res.xml_length),
-        res.lastmod)) {
+        res.lastmod, res.uses)) {
       case add_status::added:
         ++report_.written;
         break;

@@ -1,5 +1,6 @@
 #include "sitemill/write/writer.h"
 
+#include <array>
 #include <utility>
 
 #include "sitemill/write/xml_escape.h"
@@ -27,9 +28,42 @@ constexpr std::size_t flush_threshold = 256 * 1024;
 constexpr std::string_view xml_declaration =
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
 
-std::string make_header(
-    std::string_view root, const std::string& xsl,
-    const std::vector<std::pair<std::string, std::string>>& namespaces) {
+// Bytes of a file held back before its header is written, so that the
+// namespaces its first entries use are declared on its root. Past this, an
+// entry that needs an undeclared namespace starts a new file.
+constexpr std::size_t header_hold = 4 * 1024 * 1024;
+
+// ' xmlns:image="..."' for each extension in `m`, in extension_kind order.
+std::string declarations(extension_mask m) {
+  std::string d;
+  for (std::size_t k = 0; k < extension_kind_count; ++k) {
+    const auto kind = static_cast<extension_kind>(k);
+    if ((m & mask_of(kind)) == 0) continue;
+    const extension_namespace& ns = namespace_of(kind);
+    d += " xmlns:";
+    d += ns.prefix;
+    d += "=\"";
+    d += ns.uri;
+    d += '"';
+  }
+  return d;
+}
+
+// declarations(m).size(), without building the text (once per entry).
+std::size_t declarations_size(extension_mask m) {
+  static const auto sizes = [] {
+    std::array<std::size_t, extension_kind_count> a{};
+    for (std::size_t k = 0; k < a.size(); ++k)
+      a[k] = declarations(mask_of(static_cast<extension_kind>(k))).size();
+    return a;
+  }();
+  std::size_t n = 0;
+  for (std::size_t k = 0; k < sizes.size(); ++k)
+    if ((m & (1u << k)) != 0) n += sizes[k];
+  return n;
+}
+
+std::string make_header(std::string_view root, const std::string& xsl) {
   std::string h(xml_declaration);
   if (!xsl.empty()) {
     h += "<?xml-stylesheet type=\"text/xsl\" href=\"";
@@ -41,11 +75,6 @@ std::string make_header(
   h += " xmlns=\"";
   h += sitemap_namespace;
   h += '"';
-  for (const auto& [prefix, uri] : namespaces) {
-    h += " xmlns:" + prefix + "=\"";
-    append_xml_escaped(h, uri);
-    h += '"';
-  }
   h += ">\n";
   return h;
 }
@@ -57,6 +86,10 @@ namespace detail {
 // The rotation and byte accounting both writers share: entries are
 // serialised straight into the pending buffer, measured, and moved into a
 // fresh file when they would push the current one past a limit.
+//
+// A file declares the extension namespaces its entries use, on its root
+// element: its first bytes stay in the buffer (up to header_hold) until
+// they are known, and the declarations are counted like any other byte.
 class document_core {
  public:
   document_core(std::size_t max_entries, std::size_t max_bytes,
@@ -69,26 +102,33 @@ class document_core {
     pending_.reserve(flush_threshold + 4096);
   }
 
-  // Call with pending() holding, from `mark` on, the entry just serialised.
+  // Call with pending() holding, from `mark` on, the entry just serialised,
+  // which uses the extensions in `uses`.
   add_status commit(std::size_t mark,
-                    const std::optional<w3c_datetime>& lastmod) {
+                    const std::optional<w3c_datetime>& lastmod,
+                    extension_mask uses = 0) {
     const std::size_t size = pending_.size() - mark;
     if (!error_.empty()) {
       pending_.resize(mark);
       return add_status::failed;
     }
-    if (header_.size() + size + footer_.size() > max_bytes_) {
+    if (header_.size() + declarations_size(uses) + size + footer_.size() >
+        max_bytes_) {
       pending_.resize(mark);
       return add_status::too_large;
     }
+    const extension_mask fresh = open_ ? uses & ~declared_ : uses;
     if (!open_ || entries_ + 1 > max_entries_ ||
-        file_bytes_ + size + footer_.size() > max_bytes_) {
+        (fresh != 0 && header_written_) ||
+        file_bytes_ + declarations_size(fresh) + size + footer_.size() >
+            max_bytes_) {
       scratch_.assign(pending_, mark, size);
       pending_.resize(mark);
       if (open_ && !close_file()) return add_status::failed;
       if (!open_file()) return add_status::failed;
       pending_ += scratch_;
     }
+    if ((uses & ~declared_) != 0) declare(uses);
     file_bytes_ += size;
     ++entries_;
     if (lastmod) {
@@ -99,7 +139,8 @@ class document_core {
         newest_at_ = at;
       }
     }
-    if (pending_.size() >= flush_threshold && !flush())
+    if (pending_.size() >= (header_written_ ? flush_threshold : header_hold) &&
+        !flush())
       return add_status::failed;
     return add_status::added;
   }
@@ -129,13 +170,27 @@ class document_core {
     open_ = true;
     entries_ = 0;
     newest_.reset();
+    declared_ = 0;
+    header_written_ = false;
     pending_ += header_;
     file_bytes_ = header_.size();
     return true;
   }
 
+  // Adds the namespaces of `uses` to the root start tag, still in the
+  // buffer, keeping the declarations in extension_kind order.
+  void declare(extension_mask uses) {
+    const std::size_t at = header_.size() - 2;  // before ">\n"
+    const std::size_t old_size = declarations(declared_).size();
+    declared_ |= uses;
+    const std::string now = declarations(declared_);
+    pending_.replace(at, old_size, now);
+    file_bytes_ += now.size() - old_size;
+  }
+
   bool flush() {
     if (pending_.empty()) return true;
+    header_written_ = true;
     status s = sink_->write(pending_.data(), pending_.size());
     pending_.clear();
     return s ? true : fail(s);
@@ -162,6 +217,8 @@ class document_core {
   std::string scratch_;  // an entry moving to the next file
   std::unique_ptr<sink> sink_;
   bool open_ = false;
+  extension_mask declared_ = 0;  // namespaces the current file declares
+  bool header_written_ = false;  // its root start tag reached the sink
   std::size_t entries_ = 0;
   std::uint64_t file_bytes_ = 0;
   std::optional<w3c_datetime> newest_;
@@ -183,9 +240,8 @@ struct sitemap_writer::impl {
   impl(writer_options&& o, sink_factory&& f)
       : type(o.type),
         core(o.max_urls, o.max_bytes,
-             o.type == document_type::text
-                 ? std::string()
-                 : make_header("urlset", o.xsl_href, o.namespaces),
+             o.type == document_type::text ? std::string()
+                                           : make_header("urlset", o.xsl_href),
              o.type == document_type::text ? std::string()
                                            : std::string("</urlset>\n"),
              std::move(f)) {}
@@ -223,7 +279,7 @@ void append_entry(std::string& out, const url_entry& e, document_type type) {
     out += e.prio->text();
     out += "</priority>";
   }
-  for (const url_extension* ext : e.extensions) ext->append_xml(out);
+  append_extensions(out, e.extensions);
   out += "</url>\n";
 }
 
@@ -231,17 +287,20 @@ add_status sitemap_writer::add(const url_entry& e) {
   std::string& out = impl_->core.pending();
   const std::size_t mark = out.size();
   append_entry(out, e, impl_->type);
-  return impl_->core.commit(
-      mark, impl_->type == document_type::text ? std::nullopt : e.lastmod);
+  if (impl_->type == document_type::text)
+    return impl_->core.commit(mark, std::nullopt);
+  return impl_->core.commit(mark, e.lastmod, extensions_used(e.extensions));
 }
 
 add_status sitemap_writer::add_serialized(
-    std::string_view bytes, const std::optional<w3c_datetime>& lastmod) {
+    std::string_view bytes, const std::optional<w3c_datetime>& lastmod,
+    extension_mask uses) {
   std::string& out = impl_->core.pending();
   const std::size_t mark = out.size();
   out += bytes;
-  return impl_->core.commit(
-      mark, impl_->type == document_type::text ? std::nullopt : lastmod);
+  if (impl_->type == document_type::text)
+    return impl_->core.commit(mark, std::nullopt);
+  return impl_->core.commit(mark, lastmod, uses);
 }
 
 status sitemap_writer::finish() { return impl_->core.finish(); }
@@ -259,7 +318,7 @@ struct index_writer::impl {
   detail::document_core core;
   impl(sink_factory&& f, std::size_t max_entries, std::size_t max_bytes,
        const std::string& xsl)
-      : core(max_entries, max_bytes, make_header("sitemapindex", xsl, {}),
+      : core(max_entries, max_bytes, make_header("sitemapindex", xsl),
              "</sitemapindex>\n", std::move(f)) {}
 };
 

@@ -12,25 +12,12 @@
 #include <string_view>
 #include <vector>
 
+#include "sitemill/date/w3c_datetime.h"
+#include "sitemill/entry/extensions.h"
 #include "sitemill/entry/fields.h"
 #include "sitemill/url/url.h"
-#include "sitemill/date/w3c_datetime.h"
 
 namespace sitemill {
-
-/// An element from an extension namespace inside <url> (image:image,
-/// video:video, news:news, xhtml:link), serialised after the core children
-/// as sitemap.xsd's sequence requires. Implementations write well-formed,
-/// escaped XML using the prefix their namespace is declared with.
-class url_extension {
- public:
-  virtual ~url_extension() = default;
-  /// The namespace the element lives in, e.g.
-  /// "http://www.google.com/schemas/sitemap-image/1.1".
-  virtual std::string_view namespace_uri() const noexcept = 0;
-  /// Appends the element's XML to `out`.
-  virtual void append_xml(std::string& out) const = 0;
-};
 
 /// One <url> of a urlset. Views are borrowed: they must outlive the call
 /// that consumes the entry (sitemap_writer::add copies what it needs).
@@ -39,7 +26,9 @@ struct url_entry {
   std::optional<w3c_datetime> lastmod;  ///< written with format_lastmod()
   changefreq freq = changefreq::unset;
   std::optional<priority> prio;
-  std::span<const url_extension* const> extensions;  ///< empty today
+  /// hreflang alternates, images, video, news (extensions.h), in the
+  /// order the writer emits: items by kind, fields in schema order.
+  std::span<const extension_value> extensions;
 };
 
 /// Why a field was dropped from an entry (the URL itself is still written).
@@ -78,12 +67,38 @@ class entry_builder {
                     std::string_view prio, url_entry& out,
                     std::vector<field_warning>& warnings);
 
+  /// Judges `raw` (a reader's extension values, items numbered from 0 with
+  /// their values adjacent) against the extension table and sets
+  /// `out.extensions` to the valid ones in the writer's order. An invalid
+  /// value, an item missing a required field, and items over a URL's limit
+  /// are left out and described in `warnings` (appended to). Views of `raw`
+  /// must stay valid while `out` is used.
+  void build_extensions(std::span<const extension_value> raw, url_entry& out,
+                        std::vector<field_warning>& warnings);
+
   const url_normalizer& normalizer() const noexcept { return normalizer_; }
 
  private:
+  // A value kept by build_extensions, its text located by offsets until the
+  // end, because ext_text_ may reallocate while values are added.
+  struct kept_value {
+    extension_field_id field;
+    std::uint32_t item;
+    std::size_t begin, end;
+    bool own;  // the text is in ext_text_ (a normalised URL), else `raw`
+    std::string_view raw;
+  };
+
   url_normalizer normalizer_;
   std::string loc_;
+  std::vector<kept_value> kept_;
+  std::vector<extension_value> ext_;
+  std::string ext_text_;
 };
+
+/// How diagnostics name an extension field: "image:loc",
+/// "news:publication.name", "video:price currency", "xhtml:link hreflang".
+std::string extension_field_name(const extension_field& field);
 
 }  // namespace sitemill
 

@@ -36,8 +36,8 @@ constexpr extension_mask mask_of(extension_kind kind) noexcept {
 struct extension_namespace {
   extension_kind kind;
   std::string_view prefix;  ///< "image": written as xmlns:image="..."
-  std::string_view uri;     ///< "http://www.google.com/schemas/sitemap-image/1.1"
-  std::string_view item;    ///< the element of one item: "image", "link"
+  std::string_view uri;   ///< "http://www.google.com/schemas/sitemap-image/1.1"
+  std::string_view item;  ///< the element of one item: "image", "link"
   std::string_view schema;  ///< the bundled schema file ("sitemap-image.xsd")
   std::string_view name;    ///< what users call it: "image", "hreflang"
   /// Items one <url> may hold (Google's limits): 1,000 images, one news.
@@ -51,14 +51,17 @@ const extension_namespace* namespace_for_uri(std::string_view uri) noexcept;
 
 /// What a field's text must be; the entry stage and check judge values by it.
 enum class value_type : std::uint8_t {
-  url,          ///< absolute http(s) URL, written percent-encoded
-  text,         ///< any text up to max_length characters (0: no limit)
-  datetime,     ///< W3C datetime, as lastmod
-  integer,      ///< decimal integer in [min, max]
-  decimal,      ///< xsd:decimal in [min, max]
-  yes_no,       ///< yes or no (the schemas' six spellings)
-  choice,       ///< one of `choices` ('|'-separated, case as written)
-  hreflang,     ///< a language tag (xs:language) or x-default
+  url,  ///< absolute http(s) URL, written percent-encoded
+  /// An http(s) URL as `url`, or an absolute URI of another scheme kept as
+  /// written (app deep links: android-app://, ios-app://).
+  any_uri,
+  text,           ///< any text up to max_length characters (0: no limit)
+  datetime,       ///< W3C datetime, as lastmod
+  integer,        ///< decimal integer in [min, max]
+  decimal,        ///< xsd:decimal in [min, max]
+  yes_no,         ///< yes or no (the schemas' six spellings)
+  choice,         ///< one of `choices` ('|'-separated, case as written)
+  hreflang,       ///< a language tag (xs:language) or x-default
   news_language,  ///< ISO 639 code: [a-z]{2,3}, zh-cn or zh-tw
   country_list,   ///< ISO 3166 codes separated by spaces: "US CA"
   platform_list,  ///< web, mobile, tv separated by spaces
@@ -76,6 +79,7 @@ struct extension_field {
   std::string_view key;
   value_type type;
   bool required = false;    ///< an item without it is dropped
+  bool empty_ok = false;    ///< an empty value is a value (video:price)
   bool repeatable = false;  ///< may occur more than once in one item
   /// Google stopped reading it in 2022; kept when given, never invented.
   bool deprecated = false;
@@ -120,7 +124,8 @@ struct extension_value {
 };
 
 /// The extensions a list of values uses.
-extension_mask extensions_used(std::span<const extension_value> values) noexcept;
+extension_mask extensions_used(
+    std::span<const extension_value> values) noexcept;
 
 }  // namespace sitemill
 

@@ -10,10 +10,12 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "sitemill/entry/extensions.h"
 #include "sitemill/result.h"
 
 namespace sitemill {
@@ -51,6 +53,10 @@ struct input_record {
   /// Non-empty when one reader reads several documents (a sitemap index and
   /// its children): the document this record came from, for diagnostics.
   std::string_view source;
+  /// hreflang alternates, images, video, news as the input gives them,
+  /// unjudged (the entry stage judges them), items numbered from 0 with
+  /// their values adjacent (sitemill/entry/extensions.h).
+  std::span<const extension_value> extensions;
 };
 
 /// Column names recognised in a header row (and by --columns); case-insensitive.

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,8 +53,6 @@ struct writer_options {
       max_bytes_per_sitemap;  ///< uncompressed, up to 52,428,800
   /// href of an <?xml-stylesheet type="text/xsl"?> instruction; "" for none.
   std::string xsl_href;
-  /// Extension namespaces to declare on each urlset: {prefix, uri}.
-  std::vector<std::pair<std::string, std::string>> namespaces;
 };
 
 /// Outcome of adding one entry.
@@ -65,9 +64,15 @@ enum class add_status : std::uint8_t {
 };
 
 /// Appends `entry` as sitemap_writer::add() writes it: a <url> element and
-/// a newline for urlset, the URL and a newline for text. Lets callers
-/// serialise on other threads and hand the bytes to add_serialized().
+/// a newline for urlset, the URL and a newline for text (which carries no
+/// extensions). Lets callers serialise on other threads and hand the bytes
+/// to add_serialized().
 void append_entry(std::string& out, const url_entry& entry, document_type type);
+
+/// Appends the XML of extension values in the order url_entry::extensions
+/// holds them, with the prefixes of extensions.h's namespaces.
+void append_extensions(std::string& out,
+                       std::span<const extension_value> values);
 
 class sitemap_writer {
  public:
@@ -79,9 +84,11 @@ class sitemap_writer {
   /// Serialises `entry` (views are copied before returning).
   [[nodiscard]] add_status add(const url_entry& entry);
   /// Adds an entry that append_entry() serialised for this writer's type;
-  /// `lastmod` is the entry's, for the file's newest lastmod.
+  /// `lastmod` is the entry's, for the file's newest lastmod; `uses` its
+  /// extensions (extensions_used()), whose namespaces the file declares.
   [[nodiscard]] add_status add_serialized(
-      std::string_view bytes, const std::optional<w3c_datetime>& lastmod);
+      std::string_view bytes, const std::optional<w3c_datetime>& lastmod,
+      extension_mask uses = 0);
   /// Closes the last file. No file is written when nothing was added.
   [[nodiscard]] status finish();
 

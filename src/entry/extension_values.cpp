@@ -1,0 +1,364 @@
+// entry_builder::build_extensions: a reader's raw extension values judged
+// against the one table (sitemill/entry/extensions.h), put in the order the
+// writer emits. Invalid values and incomplete items are dropped with a
+// warning, as a bad lastmod is; the URL itself is always kept.
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include "detail/text.h"
+#include "detail/utf8.h"
+#include "entry/language_codes.h"
+#include "sitemill/date/w3c_datetime.h"
+#include "sitemill/entry/entry.h"
+
+namespace sitemill {
+namespace {
+
+bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
+bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_word(char c) {
+  return is_upper(c) || is_lower(c) || is_digit(c) || c == '_';
+}
+
+// Calls `part` for each piece of `s` between `sep`s; false if any is false.
+template <class F>
+bool each_part(std::string_view s, char sep, F part) {
+  for (;;) {
+    const std::size_t at = s.find(sep);
+    if (!part(s.substr(0, at))) return false;
+    if (at == std::string_view::npos) return true;
+    s.remove_prefix(at + 1);
+  }
+}
+
+bool in_choices(std::string_view value, std::string_view choices) {
+  return !each_part(choices, '|',
+                    [&](std::string_view c) { return c != value; });
+}
+
+// xsd:integer / xsd:decimal lexical forms, as numbers for the range check.
+std::optional<double> parse_number(std::string_view s, bool integer) {
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  const std::size_t dot = s.find('.');
+  if (integer && dot != std::string_view::npos) return std::nullopt;
+  std::string_view whole = s.substr(0, dot);
+  std::string_view fraction =
+      dot == std::string_view::npos ? std::string() : s.substr(dot + 1);
+  const bool negative = !whole.empty() && whole.front() == '-';
+  if (negative) whole.remove_prefix(1);
+  if (whole.empty() && fraction.empty()) return std::nullopt;
+  if (!std::all_of(whole.begin(), whole.end(), is_digit) ||
+      !std::all_of(fraction.begin(), fraction.end(), is_digit))
+    return std::nullopt;
+  double value = 0;
+  const std::string digits = std::string(whole.empty() ? "0" : whole) + "." +
+                             std::string(fraction.empty() ? "0" : fraction);
+  std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  return negative ? -value : value;
+}
+
+std::size_t characters(std::string_view s) {
+  std::size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+std::string judge_url(std::string_view value, std::string& out) {
+  const url_problem p = normalize_url(value, out);
+  return p == url_problem::ok ? std::string() : std::string(describe(p));
+}
+
+// Why `value` is not a valid `f`, or "" when it is. `out` receives the text
+// to write when it differs from `value` (a normalised URL).
+std::string judge(const extension_field& f, std::string_view value,
+                  std::string& out) {
+  using enum value_type;
+  switch (f.type) {
+    case url:
+      return judge_url(value, out);
+    case any_uri: {
+      if (has_http_scheme(value)) return judge_url(value, out);
+      const std::size_t colon = value.find(':');
+      const bool scheme =
+          colon != std::string_view::npos && colon > 0 &&
+          std::isalpha(static_cast<unsigned char>(value[0])) &&
+          std::all_of(value.begin(), value.begin() + colon, [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '+' ||
+                   c == '-' || c == '.';
+          });
+      if (!scheme) return "not an absolute URI";
+      if (!std::all_of(value.begin(), value.end(), [](char c) {
+            return static_cast<unsigned char>(c) > 0x20 && c != 0x7F;
+          }))
+        return "a URI cannot hold spaces or control characters";
+      return {};
+    }
+    case text:
+      if (!detail::is_valid_utf8(value)) return "not UTF-8";
+      if (f.max_length != 0 && characters(value) > f.max_length)
+        return "longer than " + detail::with_commas(f.max_length) +
+               " characters";
+      return {};
+    case datetime: {
+      w3c_datetime when;
+      const datetime_problem p = parse_w3c_datetime(value, when);
+      return p == datetime_problem::ok ? std::string()
+                                       : std::string(describe(p));
+    }
+    case integer:
+    case decimal: {
+      const auto n = parse_number(value, f.type == integer);
+      if (!n) return f.type == integer ? "not a whole number" : "not a number";
+      if (*n < f.min)
+        return "below " +
+               detail::with_commas(static_cast<std::uint64_t>(f.min));
+      if (*n > f.max)
+        return "above " +
+               detail::with_commas(static_cast<std::uint64_t>(f.max));
+      return {};
+    }
+    case yes_no:
+      return in_choices(value, "yes|Yes|YES|no|No|NO") ? std::string()
+                                                       : "not yes or no";
+    case choice:
+      return in_choices(value, f.choices) ? std::string()
+                                          : "not one of the allowed values";
+    case hreflang: {
+      const detail::hreflang_problem p = detail::check_hreflang(value);
+      return p == detail::hreflang_problem::ok ||
+                     p == detail::hreflang_problem::x_default
+                 ? std::string()
+                 : std::string(detail::describe(p));
+    }
+    case news_language:
+      return value == "zh-cn" || value == "zh-tw" ||
+                     ((value.size() == 2 || value.size() == 3) &&
+                      std::all_of(value.begin(), value.end(), is_lower))
+                 ? std::string()
+                 : "not an ISO 639 language code (en, de, zh-cn, zh-tw)";
+    case country_list:
+      return each_part(value, ' ',
+                       [](std::string_view c) {
+                         return c.empty() || detail::is_iso3166_alpha2(c);
+                       })
+                 ? std::string()
+                 : "not ISO 3166 country codes separated by spaces (US CA)";
+    case platform_list:
+      return each_part(value, ' ',
+                       [](std::string_view p) {
+                         return p.empty() || in_choices(p, "web|mobile|tv");
+                       })
+                 ? std::string()
+                 : "not web, mobile or tv separated by spaces";
+    case genre_list:
+      return each_part(value, ',',
+                       [](std::string_view g) {
+                         return in_choices(detail::trim(g),
+                                           "PressRelease|Satire|Blog|OpEd|"
+                                           "Opinion|UserGenerated");
+                       })
+                 ? std::string()
+                 : "not a comma-separated list of PressRelease, Satire, "
+                   "Blog, OpEd, Opinion, UserGenerated";
+    case ticker_list: {
+      int count = 0;
+      const bool shaped = each_part(value, ',', [&](std::string_view t) {
+        t = detail::trim(t);
+        const std::size_t colon = t.find(':');
+        ++count;
+        return colon != std::string_view::npos && colon > 0 &&
+               colon + 1 < t.size() &&
+               std::all_of(t.begin(), t.begin() + colon, is_word) &&
+               std::all_of(t.begin() + colon + 1, t.end(), is_word);
+      });
+      return shaped && count <= 5
+                 ? std::string()
+                 : "not up to 5 EXCHANGE:SYMBOL tickers separated by commas";
+    }
+    case currency:
+      return value.size() == 3 &&
+                     std::all_of(value.begin(), value.end(), is_upper)
+                 ? std::string()
+                 : "not an ISO 4217 currency code (EUR)";
+  }
+  return "unknown";
+}
+
+// The id of the element field an attribute field belongs to ("price" for
+// "price@currency"); the field itself for elements and for attributes of
+// the item element (which the writer puts on the item's start tag).
+extension_field_id element_id(extension_field_id id) {
+  const auto fields = extension_fields();
+  const extension_field& f = fields[id];
+  const std::size_t at = f.key.find('@');
+  if (at == std::string_view::npos || at == 0) return id;
+  const std::string_view element = f.key.substr(0, at);
+  for (extension_field_id e = id; e-- > 0;)
+    if (fields[e].key == element) return e;
+  return id;
+}
+
+}  // namespace
+
+std::string extension_field_name(const extension_field& f) {
+  const extension_namespace& ns = namespace_of(f.kind);
+  std::string name(ns.prefix);
+  name += ':';
+  if (f.key.front() == '@') {
+    name += ns.item;
+    name += ' ';
+    name += f.key.substr(1);
+  } else {
+    name += f.key;
+    if (const auto at = name.find('@'); at != std::string::npos) name[at] = ' ';
+  }
+  return name;
+}
+
+void entry_builder::build_extensions(std::span<const extension_value> raw,
+                                     url_entry& out,
+                                     std::vector<field_warning>& warnings) {
+  const auto fields = extension_fields();
+  ext_.clear();
+  ext_text_.clear();
+  kept_.clear();
+  auto warn = [&](std::string msg) { warnings.push_back({std::move(msg)}); };
+
+  std::size_t i = 0;
+  std::uint32_t item_number = 0;
+  std::size_t items_of_kind[extension_kind_count] = {};
+  while (i < raw.size()) {
+    // One item: the run of values with the same item number.
+    const std::uint32_t item = raw[i].item;
+    std::size_t end = i;
+    while (end < raw.size() && raw[end].item == item) ++end;
+    const extension_kind kind = fields[raw[i].field].kind;
+    const extension_namespace& ns = namespace_of(kind);
+    const std::size_t first = kept_.size();
+    bool element_dropped = false;  // its attributes go with it
+    // A link whose hreflang was given but is invalid is dropped whole: kept
+    // without it, it would silently stop being an hreflang alternate.
+    bool bad_hreflang = false;
+    for (std::size_t v = i; v < end; ++v) {
+      const extension_field& f = fields[raw[v].field];
+      const bool attribute = is_attribute(f) && f.key.front() != '@';
+      if (attribute && element_dropped) continue;
+      if (!attribute) element_dropped = false;
+      const std::string_view value = detail::trim(raw[v].text);
+      std::string normalised;
+      std::string why = value.empty() ? (f.empty_ok ? std::string() : "empty")
+                                      : judge(f, value, normalised);
+      if (why.empty() && attribute &&
+          (kept_.size() == first ||
+           element_id(kept_.back().field) != element_id(raw[v].field)))
+        why = "it is an attribute of " +
+              extension_field_name(fields[element_id(raw[v].field)]) +
+              ", which does not come before it";
+      if (why.empty() && !f.repeatable && !attribute) {
+        for (std::size_t k = first; k < kept_.size(); ++k)
+          if (kept_[k].field == raw[v].field)
+            why = "given twice; the first is kept";
+      }
+      if (why.empty() && f.repeatable && f.max_repeats != 0) {
+        std::uint32_t n = 0;
+        for (std::size_t k = first; k < kept_.size(); ++k)
+          n += kept_[k].field == raw[v].field;
+        if (n >= f.max_repeats) why = "more than the schema allows in one item";
+      }
+      if (!why.empty()) {
+        std::string m = extension_field_name(f);
+        m += " \"";
+        detail::append_printable(m, value);
+        m += "\" dropped: ";
+        m += why;
+        warn(std::move(m));
+        if (!attribute) element_dropped = true;
+        if (f.type == value_type::hreflang) bad_hreflang = true;
+        continue;
+      }
+      kept_value k{raw[v].field, item_number, 0, 0, !normalised.empty(), value};
+      if (k.own) {
+        k.begin = ext_text_.size();
+        ext_text_ += normalised;
+        k.end = ext_text_.size();
+      }
+      kept_.push_back(k);
+    }
+    i = end;
+
+    // The item as a whole: required fields, Google's rules, its count.
+    std::string missing;
+    const field_range r = fields_of(kind);
+    for (extension_field_id id = r.first; id < r.last && missing.empty();
+         ++id) {
+      const extension_field& f = fields[id];
+      if (!f.required) continue;
+      const extension_field_id owner = element_id(id);
+      auto has = [&](extension_field_id want) {
+        for (std::size_t k = first; k < kept_.size(); ++k)
+          if (kept_[k].field == want) return true;
+        return false;
+      };
+      if (owner != id && !has(owner)) continue;  // optional element absent
+      if (!has(id)) missing = extension_field_name(f);
+    }
+    auto has_key = [&](std::string_view key) {
+      for (std::size_t k = first; k < kept_.size(); ++k)
+        if (fields[kept_[k].field].key == key) return true;
+      return false;
+    };
+    std::string why;
+    if (!missing.empty()) {
+      why = "it has no valid " + missing;
+    } else if (bad_hreflang) {
+      why = "its hreflang is not valid";
+    } else if (kind == extension_kind::video && !has_key("content_loc") &&
+               !has_key("player_loc")) {
+      why =
+          "it has neither video:content_loc nor video:player_loc (Google "
+          "needs one)";
+    } else if (ns.max_items != 0 &&
+               items_of_kind[static_cast<std::size_t>(kind)] >= ns.max_items) {
+      why = ns.max_items == 1
+                ? "a URL has at most one " + std::string(ns.prefix) + ":" +
+                      std::string(ns.item)
+                : "a URL has at most " + detail::with_commas(ns.max_items) +
+                      " " + std::string(ns.prefix) + ":" +
+                      std::string(ns.item) + " elements";
+    }
+    if (!why.empty()) {
+      kept_.resize(first);
+      warn(std::string(ns.prefix) + ":" + std::string(ns.item) +
+           " dropped: " + why);
+      continue;
+    }
+    ++items_of_kind[static_cast<std::size_t>(kind)];
+    ++item_number;
+  }
+
+  // The writer's order: items by kind (stable: the input's order within a
+  // kind), the values of an item by element in schema order (stable: an
+  // element's attributes stay after it, repeats in the input's order).
+  std::stable_sort(kept_.begin(), kept_.end(),
+                   [&](const kept_value& a, const kept_value& b) {
+                     const auto ka = fields[a.field].kind;
+                     const auto kb = fields[b.field].kind;
+                     if (ka != kb) return ka < kb;
+                     if (a.item != b.item) return a.item < b.item;
+                     return element_id(a.field) < element_id(b.field);
+                   });
+  std::uint32_t renumbered = 0;
+  for (std::size_t k = 0; k < kept_.size(); ++k) {
+    if (k > 0 && kept_[k].item != kept_[k - 1].item) ++renumbered;
+    const std::string_view text =
+        kept_[k].own ? std::string_view(ext_text_).substr(
+                           kept_[k].begin, kept_[k].end - kept_[k].begin)
+                     : kept_[k].raw;
+    ext_.push_back({kept_[k].field, renumbered, text});
+  }
+  out.extensions = ext_;
+}
+
+}  // namespace sitemill
