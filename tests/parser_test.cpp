@@ -63,6 +63,8 @@ struct code_case {
 std::vector<code_case> code_cases() {
   parse_options cap;
   cap.max_bytes = 50;
+  parse_options extracting;  // as generate --from-sitemap reads
+  extracting.schema_checks = false;
   const std::string plain = one_url("https://www.example.com/");
   const std::string gz = gzip(plain);
   std::string image_flood =
@@ -169,6 +171,11 @@ std::vector<code_case> code_cases() {
                   "href=\"https://www.example.com/de\"/></url>"),
        4, 1},
       {"extension-too-large", ext_urlset(image_flood), 3, 41},
+      {"extension-not-kept",
+       ext_urlset("<url><loc>https://www.example.com/</loc>\n<image:image>"
+                  "<image:loc>https://www.example.com/a.jpg</image:loc>"
+                  "<image:colour>red</image:colour></image:image></url>"),
+       4, 66, extracting},
       // loc.
       {"loc-empty", one_url(""), 3, 6},
       {"loc-not-absolute", one_url("/relative/page.html"), 3, 6},
@@ -1281,7 +1288,9 @@ TEST(Parser, SkipsValueChecksWhenSchemaChecksAreOff) {
               "<lastmod>2014</lastmod><changefreq>Never</changefreq>"
               "<priority>2</priority><m:x xmlns:m=\"urn:x\"/>");
   const parse_run run = parse(doc, off);
-  EXPECT_TRUE(run.diagnostics.empty()) << run.describe();
+  // The one report left is what extraction needs: content it cannot keep.
+  ASSERT_EQ(run.diagnostics.size(), 1u) << run.describe();
+  EXPECT_EQ(run.diagnostics[0].code, "extension-unknown-namespace");
   ASSERT_EQ(run.entries.size(), 1u);
   EXPECT_EQ(run.entries[0].loc.text, "/relative");
   EXPECT_EQ(run.entries[0].changefreq.text, "Never");

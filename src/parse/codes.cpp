@@ -50,6 +50,7 @@ constexpr std::array<doc_code_info, static_cast<std::size_t>(c::count_)> table{{
      "6.D 39, 7 E24"},
     {c::xsd_extension, "xsd-extension", warning, "6.A 13-14, 7 E34-E36"},
     {c::extension_too_large, "extension-too-large", info, "6.D 39"},
+    {c::extension_not_kept, "extension-not-kept", warning, "6.A 13-14"},
     {c::loc_empty, "loc-empty", error, "6.D 31"},
     {c::loc_not_absolute, "loc-not-absolute", error, "6.D 31, 7 E11"},
     {c::loc_not_http, "loc-not-http", error, "6.D 31"},

@@ -57,6 +57,7 @@ enum class doc_code : std::uint8_t {
   extension_unknown_namespace,
   xsd_extension,
   extension_too_large,
+  extension_not_kept,
   // <loc> (and a text line, a feed link).
   loc_empty,
   loc_not_absolute,

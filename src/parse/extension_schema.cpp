@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "detail/embedded_files.h"
+#include "parse/attribute_value.h"
 
 namespace sitemill::detail {
 namespace {
@@ -69,17 +70,6 @@ xmlSchemaPtr compile_bundled() {
 }
 
 }  // namespace
-
-extension_ns known_extension(std::string_view uri) noexcept {
-  if (uri == "http://www.google.com/schemas/sitemap-image/1.1")
-    return extension_ns::image;
-  if (uri == "http://www.google.com/schemas/sitemap-video/1.1")
-    return extension_ns::video;
-  if (uri == "http://www.google.com/schemas/sitemap-news/0.9")
-    return extension_ns::news;
-  if (uri == "http://www.w3.org/1999/xhtml") return extension_ns::xhtml;
-  return extension_ns::none;
-}
 
 xmlSchemaPtr bundled_urlset_schema() {
   // Compiled once and never freed: it is shared by every parser of the
@@ -146,15 +136,7 @@ void extension_validator::start_element(const unsigned char* local,
   node->line = static_cast<unsigned short>(at.line > 65535 ? 65535 : at.line);
   for (int i = 0; i < nb_attributes; ++i) {
     const unsigned char** a = attributes + 5 * i;
-    const char* begin = reinterpret_cast<const char*>(a[3]);
-    const char* end = reinterpret_cast<const char*>(a[4]);
-    value_.assign(begin, end);
-    // With entities not substituted, libxml2 hands a value that held an
-    // entity reference back with '&' written as "&#38;".
-    if (*end == 0) {
-      for (std::size_t p; (p = value_.find("&#38;")) != std::string::npos;)
-        value_.replace(p, 5, "&");
-    }
+    value_ = attribute_value(a);
     xmlNewNsProp(node, namespace_for(a[2], a[1]), a[0], x(value_.c_str()));
   }
 }

@@ -23,12 +23,6 @@
 
 namespace sitemill::detail {
 
-/// The extension namespaces whose schemas are bundled (all.xsd).
-enum class extension_ns : unsigned char { none, image, video, news, xhtml };
-
-/// Which bundled extension `uri` names, or none.
-extension_ns known_extension(std::string_view uri) noexcept;
-
 /// all.xsd with every schema it imports, compiled once per process from the
 /// embedded files only (no file or network access), thread-safe. nullptr
 /// only if the bundled schemas do not compile, which tests rule out.

@@ -69,19 +69,6 @@ bool has_non_space(const uchar* t, int len) noexcept {
   return false;
 }
 
-// An attribute value of startElementNs: with entities left unsubstituted,
-// libxml2 hands a value that held a reference back with '&' as "&#38;".
-std::string attribute_value(const uchar** a) {
-  const char* begin = reinterpret_cast<const char*>(a[3]);
-  const char* end = reinterpret_cast<const char*>(a[4]);
-  std::string v(begin, end);
-  if (*end == 0) {
-    for (std::size_t p; (p = v.find("&#38;")) != std::string::npos;)
-      v.replace(p, 5, "&");
-  }
-  return v;
-}
-
 std::string element_name(const uchar* prefix, const uchar* local) {
   std::string n = "<";
   if (prefix != nullptr) {
@@ -475,6 +462,9 @@ void xml_reader::on_start(const uchar* local, const uchar* prefix,
     if (ext_)
       extensions_.start_element(local, prefix, uri, nb_attributes, attributes,
                                 element_pos());
+    if (capturing_)
+      capture_.start_element(sv(local), sv(uri), nb_attributes, attributes,
+                             element_pos());
     return;
   }
   if (depth_ == 1) {
@@ -662,6 +652,12 @@ void xml_reader::start_sitemap_field(const uchar* local, const uchar* prefix,
   const std::string_view entry = index_ ? "<sitemap>" : "<url>";
   if (!same_ns(uri)) {
     last_rank_ = 5;
+    if (const extension_namespace* ns = index_ || uri == nullptr
+                                            ? nullptr
+                                            : namespace_for_uri(sv(uri))) {
+      capturing_ = true;
+      capture_.begin_item(*ns, sv(local), nb_attributes, attributes, at);
+    }
     start_foreign(local, prefix, uri, nb_attributes, attributes, at);
     return;
   }
@@ -756,9 +752,9 @@ void xml_reader::start_foreign(const uchar* local, const uchar* prefix,
                     "it");
     return;
   }
-  if (!doc_.checks()) return;
   const std::string_view ns = sv(uri);
-  if (!index_ && known_extension(ns) != extension_ns::none) {
+  if (!index_ && namespace_for_uri(ns) != nullptr) {
+    if (!doc_.checks()) return;
     ext_ = true;
     ext_at_ = at;
     extensions_.start_element(local, prefix, uri, nb_attributes, attributes,
@@ -859,6 +855,7 @@ void xml_reader::begin_entry(text_pos at) {
   stray_text_.clear();
   stray_cdata_ = false;
   last_rank_ = 0;
+  capture_.begin_entry();
 }
 
 void xml_reader::begin_field(field f, text_pos at) {
@@ -877,6 +874,9 @@ void xml_reader::begin_field(field f, text_pos at) {
 void xml_reader::on_characters(const uchar* text, int len, bool cdata) {
   if (skip_ != 0) {
     if (ext_) extensions_.characters(text, len);
+    if (capturing_)
+      capture_.characters(std::string_view(
+          reinterpret_cast<const char*>(text), static_cast<std::size_t>(len)));
     return;
   }
   if (field_ != field::none) {
@@ -935,6 +935,10 @@ void xml_reader::on_end() {
       const auto outcome = extensions_.end_element(ext_problems_);
       if (outcome != extension_validator::outcome::open) end_extension(outcome);
     }
+    if (capturing_ && capture_.end_element()) {
+      capturing_ = false;
+      report_not_kept();
+    }
     if (depth_ == skip_) {
       skip_ = 0;
       ext_ = false;
@@ -969,25 +973,38 @@ void xml_reader::end_extension(extension_validator::outcome outcome) {
                   "element is that large; split its content");
     }
   }
-  static constexpr std::pair<std::string_view, std::string_view> prefixes[] = {
-      {"{http://www.google.com/schemas/sitemap-image/1.1}", "image:"},
-      {"{http://www.google.com/schemas/sitemap-video/1.1}", "video:"},
-      {"{http://www.google.com/schemas/sitemap-news/0.9}", "news:"},
-      {"{http://www.w3.org/1999/xhtml}", "xhtml:"},
-  };
   for (auto& p : ext_problems_) {
     xsd_ok_ = false;
     // libxml2 writes names as {namespace}local; the usual prefixes read
     // better.
-    for (const auto& [uri, prefix] : prefixes)
+    for (std::size_t k = 0; k < extension_kind_count; ++k) {
+      const extension_namespace& ns =
+          namespace_of(static_cast<extension_kind>(k));
+      const std::string uri = "{" + std::string(ns.uri) + "}";
+      const std::string prefix = std::string(ns.prefix) + ":";
       for (std::size_t at; (at = p.message.find(uri)) != std::string::npos;)
         p.message.replace(at, uri.size(), prefix);
+    }
     doc_.report(
         doc_code::xsd_extension, p.at,
         "extension content does not match its bundled schema: " + p.message +
             " (search engines may ignore this extension data)");
   }
   ext_problems_.clear();
+}
+
+// What an item held that the extension table does not model. check says
+// it through the schema validation (xsd-extension); a reader that only
+// extracts (generate --from-sitemap) hears it here, because it is dropped.
+void xml_reader::report_not_kept() {
+  auto& missed = capture_.not_kept();
+  if (!doc_.checks())
+    for (auto& m : missed)
+      doc_.report(doc_code::extension_not_kept, m.at,
+                  m.what +
+                      " is not part of the extension's schema, so it is not "
+                      "kept (sitemill writes only what the schemas define)");
+  missed.clear();
 }
 
 void xml_reader::end_field() {
@@ -1083,6 +1100,7 @@ void xml_reader::end_sitemap_entry() {
   set(e.lastmod, lastmod_);
   set(e.changefreq, changefreq_);
   set(e.priority, priority_);
+  if (!index_) e.extensions = capture_.values();
   doc_.note_lastmod(e.lastmod.text);
   doc_.deliver(e);
 }

@@ -23,6 +23,8 @@
 #include <vector>
 
 #include "parse/context.h"
+#include "parse/attribute_value.h"
+#include "parse/extension_capture.h"
 #include "parse/extension_schema.h"
 
 namespace sitemill::detail {
@@ -110,6 +112,7 @@ class xml_reader {
   void end_sitemap_entry();
   void end_feed_entry();
   void end_extension(extension_validator::outcome outcome);
+  void report_not_kept();
   bool same_ns(const unsigned char* uri) const noexcept;
 
   doc_context& doc_;
@@ -154,6 +157,8 @@ class xml_reader {
   text_pos doctype_at_;
   std::vector<std::string> unknown_ns_;  // reported once each
   extension_validator extensions_;
+  extension_capture capture_;  // the open <url>'s extension values
+  bool capturing_ = false;     // the skipped subtree is an item being read
   std::vector<extension_validator::problem> ext_problems_;
   std::string scratch_;
   std::string stray_error_;  // what libxml2 said past the parser context

@@ -29,7 +29,25 @@ constexpr std::size_t queue_capacity = 4'096;
 struct owned_record {
   std::string source, loc, lastmod, changefreq, priority, problem;
   std::uint64_t line = 0;
+  // Extension values, their text in ext_text (offsets, because the record
+  // moves through the queue and a moved string may move its bytes).
+  struct ext {
+    extension_field_id field;
+    std::uint32_t item;
+    std::size_t begin, size;
+  };
+  std::vector<ext> exts;
+  std::string ext_text;
 };
+
+// `url` with `from` replaced by `to` when it starts with it (--rewrite-base).
+std::string rebased(std::string_view url,
+                    const std::optional<std::pair<std::string, std::string>>&
+                        rewrite) {
+  if (rewrite && url.starts_with(rewrite->first))
+    return rewrite->second + std::string(url.substr(rewrite->first.size()));
+  return std::string(url);
+}
 
 class collecting_handler final : public parse_handler {
  public:
@@ -45,10 +63,18 @@ class collecting_handler final : public parse_handler {
     owned_record r;
     r.source = source_;
     r.line = e.line;
-    r.loc = std::string(e.loc.text);
-    if (o_.rewrite_base && r.loc.starts_with(o_.rewrite_base->first))
-      r.loc =
-          o_.rewrite_base->second + r.loc.substr(o_.rewrite_base->first.size());
+    r.loc = rebased(e.loc.text, o_.rewrite_base);
+    // Every extension value is kept; URLs on the old base move with the
+    // pages (an alternate or image on the site being migrated).
+    const auto fields = extension_fields();
+    for (const extension_value& v : e.extensions) {
+      const std::size_t begin = r.ext_text.size();
+      if (fields[v.field].type == value_type::url)
+        r.ext_text += rebased(detail::trim(v.text), o_.rewrite_base);
+      else
+        r.ext_text += v.text;
+      r.exts.push_back({v.field, v.item, begin, r.ext_text.size() - begin});
+    }
     if (e.lastmod.present) {
       r.lastmod = std::string(e.lastmod.text);
       // Feeds carry RFC 822 (RSS) or RFC 3339 (Atom) dates; the entry stage
@@ -66,9 +92,18 @@ class collecting_handler final : public parse_handler {
   void on_diagnostic(const diagnostic& d) override {
     if (d.level == severity::error && first_error_.empty())
       first_error_ = "line " + std::to_string(d.line) + ": " + d.message;
+    // Extension content that cannot be written again is named, never
+    // dropped without a word.
+    if (d.code == "extension-not-kept" ||
+        d.code == "extension-unknown-namespace")
+      // Line 0: the line is the document's, named in the message, not the
+      // input's.
+      warnings_.push_back(
+          {0, source_ + ":" + std::to_string(d.line) + ": " + d.message});
   }
 
   const std::string& first_error() const { return first_error_; }
+  std::vector<record_reader::note>& warnings() { return warnings_; }
 
  private:
   std::string source_;
@@ -76,6 +111,7 @@ class collecting_handler final : public parse_handler {
   sink emit_;
   document_kind kind_ = document_kind::unknown;
   std::string first_error_;
+  std::vector<record_reader::note> warnings_;
 };
 
 // Why a document was not read, in the words of a record's problem (or, for
@@ -167,6 +203,12 @@ class sitemap_reader final : public record_reader, walk_observer {
     out.priority = current_.priority;
     out.problem = current_.problem;
     out.source = current_.source;
+    ext_values_.clear();
+    for (const auto& x : current_.exts)
+      ext_values_.push_back(
+          {x.field, x.item,
+           std::string_view(current_.ext_text).substr(x.begin, x.size)});
+    out.extensions = ext_values_;
     return true;
   }
 
@@ -204,12 +246,22 @@ class sitemap_reader final : public record_reader, walk_observer {
   }
 
   void on_done(const walk_document&, const walk_read&) override {
-    handlers_.pop_back();
+    close_handler();
   }
 
   void on_failed(const walk_document& doc, const walk_skip& why) override {
-    handlers_.pop_back();
+    close_handler();
     not_read(doc, why);
+  }
+
+  // The document's warnings become the input's notes.
+  void close_handler() {
+    {
+      std::lock_guard lock(mu_);
+      for (auto& w : handlers_.back()->warnings())
+        notes_.push_back(std::move(w));
+    }
+    handlers_.pop_back();
   }
 
   void on_skip(const walk_document& doc, const walk_skip& why) override {
@@ -282,6 +334,7 @@ class sitemap_reader final : public record_reader, walk_observer {
   std::condition_variable data_, space_;
   std::deque<owned_record> queue_;
   owned_record current_;
+  std::vector<extension_value> ext_values_;  // views of current_.ext_text
   bool done_ = false;
   bool stop_ = false;
   std::string error_;

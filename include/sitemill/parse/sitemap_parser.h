@@ -45,10 +45,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "sitemill/diagnostic.h"
+#include "sitemill/entry/extensions.h"
 #include "sitemill/limits.h"
 #include "sitemill/result.h"
 
@@ -93,6 +95,10 @@ struct parsed_entry {
   std::uint64_t line = 0;     ///< where the entry starts
   std::uint64_t column = 0;
   std::uint64_t index = 0;    ///< 0-based position among the document's entries
+  /// A <url>'s image, video, news and xhtml:link items, as written (text
+  /// resolved, not trimmed or judged; sitemill/entry/extensions.h). What the
+  /// extension table does not model is not here (see extension-not-kept).
+  std::span<const extension_value> extensions;
 };
 
 /// Receives what the parser reads. Defaults ignore everything. The calls
