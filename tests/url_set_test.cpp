@@ -36,5 +36,13 @@ TEST(UrlSet, KeepsEveryOneOfAMillionDistinctUrlsAcrossGrowth) {
   EXPECT_GE(s.memory_bytes(), 8u * 1'000'000u);
 }
 
+TEST(UrlSet, ContainsWhatWasInserted) {
+  url_set set;
+  EXPECT_FALSE(set.contains("https://example.com/a"));
+  EXPECT_TRUE(set.insert("https://example.com/a"));
+  EXPECT_TRUE(set.contains("https://example.com/a"));
+  EXPECT_FALSE(set.contains("https://example.com/b"));
+}
+
 }  // namespace
 }  // namespace sitemill::detail

@@ -26,6 +26,11 @@ bool url_set::insert(key k) {
   return true;
 }
 
+bool url_set::contains(std::string_view url) const {
+  const key k = hash(url);
+  return shards_[k.shard].find(k.fingerprint) != fingerprint_table<>::npos;
+}
+
 std::size_t url_set::memory_bytes() const noexcept {
   std::size_t n = 0;
   for (const auto& s : shards_) n += s.memory_bytes();

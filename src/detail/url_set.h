@@ -45,6 +45,9 @@ class url_set {
   /// fingerprint) was there.
   bool insert(key k);
   bool insert(std::string_view url) { return insert(prepare(url)); }
+  /// True when the URL behind `url` (or one with the same fingerprint) was
+  /// inserted.
+  bool contains(std::string_view url) const;
   std::size_t size() const noexcept { return size_; }
   /// Bytes of table memory in use.
   std::size_t memory_bytes() const noexcept;

@@ -38,6 +38,8 @@ void record_batch::clear() {
   last_of_input = false;
   xml.clear();
   results.clear();
+  links.clear();
+  text.clear();
   messages.clear();
 }
 
@@ -137,6 +139,49 @@ struct entry_stage::impl {
     finish_reading({});
   }
 
+  // Moves the entry's hreflang alternates (rel="alternate" links with an
+  // hreflang) out of its extensions into the batch's links, so generate can
+  // write each page's complete cluster in their place.
+  static void take_hreflang_links(record_batch& b, record_batch::result& res,
+                                  url_entry& entry,
+                                  std::vector<extension_value>& rest) {
+    const auto fields = extension_fields();
+    res.links_begin = res.links_end =
+        static_cast<std::uint32_t>(b.links.size());
+    rest.clear();
+    const auto& values = entry.extensions;
+    for (std::size_t i = 0; i < values.size();) {
+      std::size_t end = i;
+      while (end < values.size() && values[end].item == values[i].item) ++end;
+      std::string_view hreflang, href;
+      bool alternate =
+          fields[values[i].field].kind == extension_kind::alternate;
+      for (std::size_t k = i; alternate && k < end; ++k) {
+        const std::string_view key = fields[values[k].field].key;
+        if (key == "@hreflang") hreflang = values[k].text;
+        if (key == "@href") href = values[k].text;
+        if (key == "@rel" && values[k].text != "alternate") alternate = false;
+        if (key == "@media") alternate = false;  // a media alternate stays
+      }
+      if (alternate && !hreflang.empty() && !href.empty()) {
+        auto put = [&](std::string_view s) {
+          b.text += s;
+          return static_cast<std::uint32_t>(b.text.size() - s.size());
+        };
+        const std::uint32_t h = put(hreflang);
+        const std::uint32_t u = put(href);
+        b.links.push_back({h, static_cast<std::uint32_t>(hreflang.size()), u,
+                           static_cast<std::uint32_t>(href.size())});
+      } else {
+        rest.insert(rest.end(), values.begin() + static_cast<std::ptrdiff_t>(i),
+                    values.begin() + static_cast<std::ptrdiff_t>(end));
+      }
+      i = end;
+    }
+    res.links_end = static_cast<std::uint32_t>(b.links.size());
+    if (res.links_end != res.links_begin) entry.extensions = rest;
+  }
+
   // A record's extension values, viewing the batch's arena.
   static void raw_extensions(const record_batch& b,
                              const record_batch::raw_record& r,
@@ -151,7 +196,8 @@ struct entry_stage::impl {
 
   void process(record_batch& b, entry_builder& builder, url_entry& entry,
                std::vector<field_warning>& warnings,
-               std::vector<extension_value>& raw) {
+               std::vector<extension_value>& raw,
+               std::vector<extension_value>& rest) {
     b.results.resize(b.records.size());
     for (std::size_t i = 0; i < b.records.size(); ++i) {
       const auto& r = b.records[i];
@@ -183,6 +229,9 @@ struct entry_stage::impl {
       }
       res.written = true;
       res.key = url_set::hash(entry.loc);
+      res.loc_offset = static_cast<std::uint32_t>(b.text.size());
+      res.loc_length = static_cast<std::uint32_t>(entry.loc.size());
+      b.text += entry.loc;
       builder.build_fields(b.field(r, lastmod_field),
                            b.field(r, changefreq_field),
                            b.field(r, priority_field), entry, warnings);
@@ -194,6 +243,7 @@ struct entry_stage::impl {
         } else {
           raw_extensions(b, r, raw);
           builder.build_extensions(raw, entry, warnings);
+          take_hreflang_links(b, res, entry, rest);
           res.uses = extensions_used(entry.extensions);
         }
       }
@@ -205,7 +255,9 @@ struct entry_stage::impl {
       res.warnings_end = static_cast<std::uint32_t>(b.messages.size());
       res.lastmod = entry.lastmod;
       res.xml_offset = static_cast<std::uint32_t>(b.xml.size());
-      append_entry(b.xml, entry, type);
+      std::size_t links_at = 0;
+      append_entry(b.xml, entry, type, &links_at);
+      res.links_at = static_cast<std::uint32_t>(links_at - res.xml_offset);
       res.xml_length =
           static_cast<std::uint32_t>(b.xml.size() - res.xml_offset);
     }
@@ -215,7 +267,7 @@ struct entry_stage::impl {
     entry_builder builder(normalizer);
     url_entry entry;
     std::vector<field_warning> warnings;
-    std::vector<extension_value> raw;
+    std::vector<extension_value> raw, rest;
     for (;;) {
       record_batch* b = nullptr;
       {
@@ -227,7 +279,7 @@ struct entry_stage::impl {
         work.pop_front();
       }
       if (before_batch) before_batch(b->seq);
-      process(*b, builder, entry, warnings, raw);
+      process(*b, builder, entry, warnings, raw, rest);
       std::lock_guard lock(mu);
       done.emplace(b->seq, b);
       done_ready.notify_all();

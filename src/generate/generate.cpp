@@ -9,8 +9,11 @@
 
 #include "detail/text.h"
 #include "detail/url_set.h"
+#include "generate/entry_spool.h"
 #include "generate/entry_stage.h"
+#include "generate/hreflang_clusters.h"
 #include "sitemill/entry/entry.h"
+#include "sitemill/parse/sitemap_parser.h"
 
 namespace sitemill {
 namespace {
@@ -82,16 +85,12 @@ class run {
     }
     if (o_.gzip) pool_.emplace(o_.threads);
 
-    writer_options wo;
-    wo.type = o_.type;
-    wo.max_urls = o_.max_urls;
-    wo.max_bytes = o_.max_bytes;
-    wo.xsl_href = o_.xsl_href;
-    sitemap_writer writer(wo,
-                          [this](std::size_t part) { return make_sink(part); });
-
-    if (status s = read_inputs(writer); !s) return fail(s.err());
+    new_writer();
+    if (status s = read_inputs(); !s) return fail(s.err());
     if (report_.outcome == generate_outcome::cancelled) return finish_early();
+    if (spool_)
+      if (status s = write_spooled(); !s) return fail(s.err());
+    sitemap_writer& writer = *writer_;
     status finished = writer.finish();
     status compressed = pool_ ? pool_->wait() : status{};
     if (!finished) return fail(finished.err());
@@ -177,6 +176,111 @@ class run {
     }
   }
 
+  void new_writer() {
+    writer_options wo;
+    wo.type = o_.type;
+    wo.max_urls = o_.max_urls;
+    wo.max_bytes = o_.max_bytes;
+    wo.xsl_href = o_.xsl_href;
+    writer_.emplace(wo, [this](std::size_t part) { return make_sink(part); });
+  }
+
+  // --- hreflang clusters ---------------------------------------------------
+  // Entries are written as they come until the first one lists hreflang
+  // alternates. From then on every entry waits in the spool, so that once
+  // all inputs are read each page of a cluster can be written with the
+  // whole cluster. What was written before is read back from its temporary
+  // files into the spool first, since any of those pages may be named later.
+
+  status start_spooling() {
+    status finished = writer_->finish();
+    status compressed = pool_ ? pool_->wait() : status{};
+    if (!finished) return finished;
+    if (!compressed) return compressed;
+    auto spool = detail::entry_spool::create(pub_->temp_path("spool"));
+    if (!spool) return spool.err();
+    spool_.emplace(std::move(*spool));
+    for (const std::string& path : temp_paths_)
+      if (status s = respool(path); !s) return s;
+    for (const std::string& path : temp_paths_) ::unlink(path.c_str());
+    temp_paths_.clear();
+    digests_.clear();
+    new_writer();
+    return {};
+  }
+
+  // Reads back a sitemap this run wrote and spools its entries (which are
+  // valid and carry no hreflang links: they came before the first).
+  status respool(const std::string& path) {
+    struct reader final : parse_handler {
+      run* self;
+      status failed;
+      void on_entry(const parsed_entry& e) override {
+        if (failed) failed = self->respool_entry(e);  // until one fails
+      }
+    } handler;
+    handler.self = this;
+    parse_options po;
+    po.schema_checks = false;
+    auto read = parse_file(path, handler, po);
+    if (!read) return read.err();
+    if (!read->complete)
+      return error{"cannot read back " + path +
+                   " to complete hreflang clusters"};
+    return handler.failed;
+  }
+
+  status respool_entry(const parsed_entry& e) {
+    url_entry entry;
+    if (builder_.build_loc(e.loc.text, entry).problem != url_problem::ok)
+      return error{"cannot read back " + std::string(e.loc.text)};
+    builder_.build_fields(e.lastmod.text, e.changefreq.text, e.priority.text,
+                          entry, scratch_warnings_);
+    builder_.build_extensions(e.extensions, entry, scratch_warnings_);
+    scratch_xml_.clear();
+    std::size_t links_at = 0;
+    append_entry(scratch_xml_, entry, o_.type, &links_at);
+    return spool_->add({entry.loc, scratch_xml_,
+                        static_cast<std::uint32_t>(links_at), entry.lastmod,
+                        extensions_used(entry.extensions)});
+  }
+
+  // Every spooled entry, in order, with its cluster's links in place.
+  status write_spooled() {
+    clusters_.resolve(
+        [this](const detail::hreflang_clusters::issue& i) {
+          issue(false, names_[i.at.input], i.at.line, i.message);
+        },
+        builder_.normalizer().base_url(),
+        [this](std::string_view url) { return seen_.contains(url); });
+    if (status s = spool_->rewind(); !s) return s;
+    while (auto e = spool_->next()) {
+      extension_mask uses = e->uses;
+      std::string_view xml = e->xml;
+      scratch_xml_.assign(xml.substr(0, e->links_at));
+      if (clusters_.append_links(e->loc, scratch_xml_)) {
+        uses |= mask_of(extension_kind::alternate);
+        scratch_xml_ += xml.substr(e->links_at);
+        xml = scratch_xml_;
+      }
+      switch (writer_->add_serialized(xml, e->lastmod, uses)) {
+        case add_status::added:
+          break;
+        case add_status::too_large:
+          --report_.written;
+          issue(true, "", 0,
+                "the entry for " + std::string(e->loc) +
+                    " with its hreflang cluster is larger than `max_bytes` "
+                    "allows in one file");
+          break;
+        case add_status::failed:
+          return error{writer_->error()};
+      }
+    }
+    if (!spool_->error().empty()) return error{spool_->error()};
+    return {};
+  }
+
   // Each source becomes an input of the entry stage, opened on its reader
   // thread when its turn comes.
   std::vector<detail::entry_stage::input> resolve_inputs() {
@@ -197,7 +301,7 @@ class run {
   // The entry -> writer end: batches come back from the parallel entry
   // stage in input order and are reported, deduplicated and written here,
   // on one thread, exactly as records were read.
-  status read_inputs(sitemap_writer& writer) {
+  status read_inputs() {
     detail::entry_stage stage(resolve_inputs(), builder_.normalizer(), o_.type,
                               entry_workers());
     std::uint64_t next_progress = progress_every;
@@ -213,12 +317,12 @@ class run {
       for (std::size_t k = 0; k < ahead; ++k) prefetch(k);
       for (std::size_t i = 0; i < b->records.size(); ++i) {
         prefetch(i + ahead);
-        if (status s = take(*b, i, name, writer); !s) return s;
+        if (status s = take(*b, i, name); !s) return s;
       }
       for (const auto& n : b->notes) issue(false, name, n.line, n.message);
       stage.release(b);
       if (report_.records >= next_progress || b->last_of_input) {
-        obs_.progress(report_.records, writer.parts().size());
+        obs_.progress(report_.records, writer_->parts().size());
         next_progress = report_.records + progress_every;
       }
       if (obs_.cancelled()) {
@@ -235,7 +339,7 @@ class run {
   // One record of a batch: reported, counted, and written unless it is a
   // duplicate or --strict has already failed.
   status take(const detail::record_batch& b, std::size_t i,
-              const std::string& name, sitemap_writer& writer) {
+              const std::string& name) {
     const auto& rec = b.records[i];
     const auto& res = b.results[i];
     // A reader that reads several documents (an index and its children)
@@ -265,20 +369,39 @@ class run {
       ++report_.written;
       return {};
     }
-    switch (writer.add_serialized(
-        std::string_view(b.xml).substr(res.xml_offset, res.xml_length),
-        res.lastmod, res.uses)) {
-      case add_status::added:
-        ++report_.written;
-        break;
-      case add_status::too_large:
-        issue(true, where, rec.line,
-              "entry is larger than `max_bytes` allows in one file");
-        break;
-      case add_status::failed:
-        return error{writer.error()};
+    const std::string_view xml =
+        std::string_view(b.xml).substr(res.xml_offset, res.xml_length);
+    if (!spool_ && res.links_begin == res.links_end) {
+      switch (writer_->add_serialized(xml, res.lastmod, res.uses)) {
+        case add_status::added:
+          ++report_.written;
+          break;
+        case add_status::too_large:
+          issue(true, where, rec.line,
+                "entry is larger than `max_bytes` allows in one file");
+          break;
+        case add_status::failed:
+          return error{writer_->error()};
+      }
+      return {};
     }
-    return {};
+    if (!spool_)
+      if (status s = start_spooling(); !s) return s;
+    const std::string_view loc = b.text_at(res.loc_offset, res.loc_length);
+    if (res.links_begin != res.links_end) {
+      links_.clear();
+      for (std::uint32_t k = res.links_begin; k < res.links_end; ++k) {
+        const auto& l = b.links[k];
+        links_.push_back({b.text_at(l.hreflang_offset, l.hreflang_length),
+                          b.text_at(l.href_offset, l.href_length)});
+      }
+      clusters_.add_page(loc, links_,
+                         {static_cast<std::uint32_t>(b.input), rec.line});
+    }
+    // Counted as written now; one that turns out too large with its
+    // cluster is taken back when it is written.
+    ++report_.written;
+    return spool_->add({loc, xml, res.links_at, res.lastmod, res.uses});
   }
 
   unsigned entry_workers() const {
@@ -316,6 +439,12 @@ class run {
   std::deque<file_digest> digests_;  // stable addresses: sinks report into them
   std::vector<std::string> temp_paths_;  // parallel to digests_
   detail::url_set seen_;
+  std::optional<sitemap_writer> writer_;
+  std::optional<detail::entry_spool> spool_;  // see start_spooling()
+  detail::hreflang_clusters clusters_;
+  std::vector<detail::hreflang_clusters::link> links_;  // scratch
+  std::vector<field_warning> scratch_warnings_;
+  std::string scratch_xml_;
   std::vector<std::string> names_;  // each input's name in diagnostics
   std::unique_ptr<state_db> state_;
   std::string source_name_;  // scratch for a record's source document

@@ -252,7 +252,8 @@ sitemap_writer::sitemap_writer(writer_options options, sink_factory make_sink)
 
 sitemap_writer::~sitemap_writer() = default;
 
-void append_entry(std::string& out, const url_entry& e, document_type type) {
+void append_entry(std::string& out, const url_entry& e, document_type type,
+                  std::size_t* extensions_at) {
   if (type == document_type::text) {
     // Text sitemaps carry the URL alone, percent-encoded, never
     // entity-escaped.
@@ -279,6 +280,7 @@ void append_entry(std::string& out, const url_entry& e, document_type type) {
     out += e.prio->text();
     out += "</priority>";
   }
+  if (extensions_at != nullptr) *extensions_at = out.size();
   append_extensions(out, e.extensions);
   out += "</url>\n";
 }

@@ -66,8 +66,10 @@ enum class add_status : std::uint8_t {
 /// Appends `entry` as sitemap_writer::add() writes it: a <url> element and
 /// a newline for urlset, the URL and a newline for text (which carries no
 /// extensions). Lets callers serialise on other threads and hand the bytes
-/// to add_serialized().
-void append_entry(std::string& out, const url_entry& entry, document_type type);
+/// to add_serialized(). With `extensions_at`, stores the offset in `out`
+/// where extension elements start (or would), after the core fields.
+void append_entry(std::string& out, const url_entry& entry, document_type type,
+                  std::size_t* extensions_at = nullptr);
 
 /// Appends the XML of extension values in the order url_entry::extensions
 /// holds them, with the prefixes of extensions.h's namespaces.

@@ -1,0 +1,63 @@
+// Serialised entries parked on disk, for generate runs whose entries cannot
+// be written in reading order: an hreflang cluster is only complete once the
+// last page naming one of its members has been read. Entries go to a
+// temporary file in the output directory, in order, and are read back in
+// the same order once the clusters are known, so memory stays flat however
+// many entries wait. Sequential writes and reads of a page-cache-warm file.
+//
+// Not thread-safe; generate's consumer thread owns it.
+#ifndef SITEMILL_GENERATE_ENTRY_SPOOL_H
+#define SITEMILL_GENERATE_ENTRY_SPOOL_H
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "sitemill/date/w3c_datetime.h"
+#include "sitemill/entry/extensions.h"
+#include "sitemill/result.h"
+
+namespace sitemill::detail {
+
+/// One entry as it waits.
+struct spooled_entry {
+  std::string_view loc;        ///< normalised, to find its cluster
+  std::string_view xml;        ///< the <url> element without its hreflang links
+  std::uint32_t links_at = 0;  ///< where in `xml` the links go
+  std::optional<w3c_datetime> lastmod;
+  extension_mask uses = 0;  ///< extensions in `xml`
+};
+
+class entry_spool {
+ public:
+  /// Creates `path` (which must not exist); removed by the destructor.
+  static result<entry_spool> create(std::string path);
+  entry_spool(entry_spool&& other) noexcept;
+  entry_spool& operator=(entry_spool&&) = delete;
+  ~entry_spool();
+
+  [[nodiscard]] status add(const spooled_entry& e);
+  /// Switches from adding to reading, from the first entry.
+  [[nodiscard]] status rewind();
+  /// The next entry, views valid until the next call; std::nullopt at the
+  /// end. A read error ends reading: see error().
+  std::optional<spooled_entry> next();
+  const std::string& error() const noexcept { return error_; }
+  std::uint64_t entries() const noexcept { return entries_; }
+
+ private:
+  entry_spool(std::string path, std::FILE* file);
+  status fail(const char* what);
+
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  std::uint64_t entries_ = 0;
+  std::string buffer_;
+  std::string error_;
+};
+
+}  // namespace sitemill::detail
+
+#endif  // SITEMILL_GENERATE_ENTRY_SPOOL_H

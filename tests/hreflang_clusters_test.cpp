@@ -1,0 +1,253 @@
+// hreflang clusters made complete by generate: every page of a cluster lists
+// every page of it, itself included, whatever the input said; conflicts and
+// links that cannot be returned are reported. Read through --from-sitemap,
+// which carries <xhtml:link> alternates today.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "sitemill/generate/generate.h"
+#include "sitemill/parse/sitemap_parser.h"
+#include "sitemill/source/sitemap_source.h"
+#include "support/run.h"
+
+namespace sitemill {
+namespace {
+
+using testing::read_file;
+using testing::temp_dir;
+
+constexpr std::string_view head =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" "
+    "xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n";
+
+std::string link(std::string_view lang, std::string_view href) {
+  return "<xhtml:link rel=\"alternate\" hreflang=\"" + std::string(lang) +
+         "\" href=\"" + std::string(href) + "\"/>";
+}
+
+std::string url(std::string_view loc, std::string links = "") {
+  return "<url><loc>" + std::string(loc) + "</loc>" + links + "</url>\n";
+}
+
+struct collecting_observer : generate_observer {
+  std::vector<record_issue> rejects, warns;
+  void rejected(const record_issue& r) override { rejects.push_back(r); }
+  void warning(const record_issue& r) override { warns.push_back(r); }
+};
+
+// Each written page's hreflang -> href links, read back with the parser.
+struct written_set {
+  std::map<std::string, std::map<std::string, std::string>> links;
+  std::vector<std::string> order;  // locs in file order
+  bool schema_valid = false;
+  std::string bytes;
+};
+
+written_set read_back(const std::string& path) {
+  struct collect final : parse_handler {
+    written_set* out;
+    void on_entry(const parsed_entry& e) override {
+      const std::string loc(e.loc.text);
+      out->order.push_back(loc);
+      auto& m = out->links[loc];
+      std::string lang;
+      for (const auto& v : e.extensions) {
+        const auto& f = extension_fields()[v.field];
+        if (f.key == "@hreflang") lang = v.text;
+        if (f.key == "@href") m[lang] = v.text;
+      }
+    }
+  } handler;
+  written_set w;
+  handler.out = &w;
+  w.bytes = read_file(path);
+  w.schema_valid = parse_bytes(w.bytes, handler).schema_valid;
+  return w;
+}
+
+struct run_result {
+  generate_report report;
+  collecting_observer obs;
+  written_set set;
+};
+
+run_result run(const temp_dir& d, const std::string& body,
+               std::string out_name = "out", bool gzip = false,
+               std::size_t max_urls = max_urls_per_sitemap) {
+  const std::string in = d / "in.xml";
+  std::ofstream(in) << head << body << "</urlset>\n";
+  generate_options o;
+  sitemap_source_options s;
+  s.location = in;
+  o.sources.push_back(sitemap_source(s));
+  o.base_url = "https://example.com/";
+  o.out_dir = d / out_name;
+  o.gzip = gzip;
+  o.max_urls = max_urls;
+  run_result r;
+  r.report = generate(o, r.obs);
+  if (r.report.outcome != generate_outcome::published) return r;
+  // Every sitemap of the set (the entry may be an index).
+  r.set.schema_valid = true;
+  for (const auto& f : r.report.files) {
+    if (f.type != document_type::urlset) continue;
+    written_set part = read_back(o.out_dir + "/" + f.path);
+    r.set.schema_valid = r.set.schema_valid && part.schema_valid;
+    r.set.bytes += part.bytes;
+    r.set.order.insert(r.set.order.end(), part.order.begin(), part.order.end());
+    r.set.links.merge(part.links);
+  }
+  return r;
+}
+
+const std::map<std::string, std::string> full_cluster = {
+    {"de", "https://example.com/de/"},
+    {"en", "https://example.com/en/"},
+    {"fr", "https://example.com/fr/"}};
+
+TEST(HreflangClusters, EveryMemberListsTheWholeClusterIncludingItself) {
+  temp_dir d;
+  // /de/ names nothing and comes first (written before any alternate is
+  // seen); /en/ names /de/; /fr/ names only itself and /en/.
+  auto r = run(d, url("https://example.com/de/") +
+                      url("https://example.com/en/",
+                          link("en", "https://example.com/en/") +
+                              link("de", "https://example.com/de/")) +
+                      url("https://example.com/fr/",
+                          link("fr", "https://example.com/fr/") +
+                              link("en", "https://example.com/en/")) +
+                      url("https://example.com/other"));
+  ASSERT_EQ(r.report.outcome, generate_outcome::published) << r.report.message;
+  EXPECT_TRUE(r.obs.warns.empty()) << r.obs.warns.front().reason;
+  EXPECT_EQ(r.report.written, 4u);
+  EXPECT_TRUE(r.set.schema_valid) << r.set.bytes;
+  EXPECT_EQ(r.set.order,
+            (std::vector<std::string>{
+                "https://example.com/de/", "https://example.com/en/",
+                "https://example.com/fr/", "https://example.com/other"}));
+  for (const auto& page : {"https://example.com/de/", "https://example.com/en/",
+                           "https://example.com/fr/"})
+    EXPECT_EQ(r.set.links[page], full_cluster) << page;
+  EXPECT_TRUE(r.set.links["https://example.com/other"].empty());
+  // Sorted by hreflang in the file.
+  EXPECT_NE(
+      r.set.bytes.find("hreflang=\"de\" href=\"https://example.com/de/\"/>"
+                       "<xhtml:link rel=\"alternate\" hreflang=\"en\""),
+      std::string::npos);
+}
+
+TEST(HreflangClusters, PagesWrittenBeforeTheFirstAlternateAreReadBack) {
+  // Five gzipped files of two URLs are written before the last page names
+  // the first: they are read back, and the set comes out whole.
+  temp_dir d;
+  std::string body;
+  for (int i = 0; i < 9; ++i)
+    body += url("https://example.com/p" + std::to_string(i));
+  body += url("https://example.com/de/p0",
+              link("de", "https://example.com/de/p0") +
+                  link("en", "https://example.com/p0"));
+  auto r = run(d, body, "out", true, 2);
+  ASSERT_EQ(r.report.outcome, generate_outcome::published) << r.report.message;
+  EXPECT_TRUE(r.obs.warns.empty()) << r.obs.warns.front().reason;
+  EXPECT_TRUE(r.set.schema_valid);
+  ASSERT_EQ(r.set.order.size(), 10u);
+  EXPECT_EQ(r.set.order.front(), "https://example.com/p0");
+  EXPECT_EQ(r.set.order.back(), "https://example.com/de/p0");
+  const std::map<std::string, std::string> pair = {
+      {"de", "https://example.com/de/p0"}, {"en", "https://example.com/p0"}};
+  EXPECT_EQ(r.set.links["https://example.com/p0"], pair);
+  EXPECT_EQ(r.set.links["https://example.com/de/p0"], pair);
+  EXPECT_TRUE(r.set.links["https://example.com/p1"].empty());
+  // Only the set is left in the directory: no spool, no first attempt.
+  std::size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(d / "out"))
+    files += !e.path().filename().string().starts_with(".sitemill");
+  EXPECT_EQ(files, r.report.files.size());
+}
+
+TEST(HreflangClusters, TheSameInputGivesTheSameBytes) {
+  temp_dir d;
+  const std::string body = url("https://example.com/a",
+                               link("x-default", "https://example.com/a") +
+                                   link("en", "https://example.com/a") +
+                                   link("es-419", "https://example.com/b")) +
+                           url("https://example.com/b");
+  auto first = run(d, body, "one");
+  auto second = run(d, body, "two");
+  ASSERT_EQ(first.report.outcome, generate_outcome::published);
+  EXPECT_EQ(first.set.bytes, second.set.bytes);
+  // x-default comes last; one URL may hold two languages.
+  EXPECT_NE(first.set.bytes.find("hreflang=\"es-419\" href=\"https://example."
+                                 "com/b\"/><xhtml:link rel=\"alternate\" "
+                                 "hreflang=\"x-default\""),
+            std::string::npos)
+      << first.set.bytes;
+  EXPECT_EQ(first.set.links["https://example.com/b"].size(), 3u);
+}
+
+TEST(HreflangClusters, TwoUrlsForOneLanguageAreReportedAndTheFirstKept) {
+  temp_dir d;
+  auto r = run(
+      d, url("https://example.com/a", link("en", "https://example.com/a") +
+                                          link("de", "https://example.com/b")) +
+             url("https://example.com/b") +
+             url("https://example.com/c",
+                 link("de", "https://example.com/c") +
+                     link("en", "https://example.com/a")));
+  ASSERT_EQ(r.report.outcome, generate_outcome::published);
+  ASSERT_EQ(r.obs.warns.size(), 2u);
+  EXPECT_NE(r.obs.warns[0].reason.find(
+                "hreflang \"de\" names both https://example.com/b and "
+                "https://example.com/c"),
+            std::string::npos)
+      << r.obs.warns[0].reason;
+  EXPECT_EQ(r.obs.warns[0].line, 5u);
+  // c lost its language to b: it is told so, and still gets the others.
+  EXPECT_NE(r.obs.warns[1].reason.find("https://example.com/c is in an "
+                                       "hreflang cluster but no link names "
+                                       "its own language"),
+            std::string::npos)
+      << r.obs.warns[1].reason;
+  EXPECT_EQ(r.set.links["https://example.com/c"].at("de"),
+            "https://example.com/b");
+}
+
+TEST(HreflangClusters, LinksThatCannotBeReturnedAreReported) {
+  temp_dir d;
+  auto r = run(d, url("https://example.com/a",
+                      link("en", "https://example.com/a") +
+                          link("de", "https://example.de/a") +
+                          link("fr", "https://example.com/fr/a")));
+  ASSERT_EQ(r.report.outcome, generate_outcome::published);
+  ASSERT_EQ(r.obs.warns.size(), 2u);
+  EXPECT_NE(r.obs.warns[0].reason.find("https://example.de/a is outside the "
+                                       "base URL"),
+            std::string::npos)
+      << r.obs.warns[0].reason;
+  EXPECT_NE(r.obs.warns[1].reason.find("https://example.com/fr/a is not in "
+                                       "the input"),
+            std::string::npos)
+      << r.obs.warns[1].reason;
+  // The page still lists them all: they are its alternates.
+  EXPECT_EQ(r.set.links["https://example.com/a"].size(), 3u);
+}
+
+TEST(HreflangClusters, OtherLinksStayWithTheirPage) {
+  temp_dir d;
+  auto r = run(d, url("https://example.com/a",
+                      "<xhtml:link rel=\"amphtml\" "
+                      "href=\"https://example.com/a.amp\"/>" +
+                          link("en", "https://example.com/a")));
+  ASSERT_EQ(r.report.outcome, generate_outcome::published);
+  EXPECT_NE(r.set.bytes.find("rel=\"amphtml\""), std::string::npos);
+  EXPECT_NE(r.set.bytes.find("hreflang=\"en\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sitemill
