@@ -48,6 +48,7 @@ struct generate_cli_options {
   std::string indexnow_key;
   std::string indexnow_endpoint{indexnow_default_endpoint};
   std::string indexnow_key_location;
+  std::string now;  // --now, a W3C datetime
 };
 
 // Prints issues to stderr as FILE:LINE: kind: reason (the first few hundred),
@@ -299,6 +300,17 @@ int run_generate(generate_cli_options& o) {
             : o.compression_name == "best" ? compression::best
                                            : compression::normal;
   g.index = o.index == "always" ? index_mode::always : index_mode::automatic;
+  if (!o.now.empty()) {
+    w3c_datetime when;
+    if (parse_w3c_datetime(o.now, when) != datetime_problem::ok) {
+      std::fprintf(stderr,
+                   "sitemill generate: --now takes a W3C datetime "
+                   "(2026-11-23T12:00:00Z)\n");
+      return exit_usage;
+    }
+    g.now = std::chrono::system_clock::time_point(
+        std::chrono::seconds(when.unix_seconds()));
+  }
 
   // The directory source. --include and --exclude patterns keep the order
   // they were given in, since a later pattern wins (as in .gitignore).
@@ -546,6 +558,15 @@ command_runner setup_generate(CLI::App& app) {
   cmd->add_option("--indexnow-key-location", o->indexnow_key_location,
                   "URL of the key file when it is not https://HOST/KEY.txt")
       ->group(notify);
+  cmd->add_flag("--news", o->run.news,
+                "Write Google News sitemaps: articles (entries with news:news) "
+                "of the last two days go to NAME-news-*.xml files of at most "
+                "1,000 URLs, listed in the index; older ones keep their page "
+                "in the other sitemaps without the news block. Without "
+                "--news, news blocks are kept whatever their age");
+  cmd->add_option("--now", o->now,
+                  "The time --news measures article age from (a W3C "
+                  "datetime; default: the system clock)");
   cmd->add_flag("--strict", o->run.strict,
                 "Publish nothing if any record is rejected or any field is "
                 "invalid (exit 1)");

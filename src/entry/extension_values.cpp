@@ -217,6 +217,19 @@ std::string extension_field_name(const extension_field& f) {
   return name;
 }
 
+std::optional<w3c_datetime> news_publication_date(
+    std::span<const extension_value> values) noexcept {
+  const auto fields = extension_fields();
+  for (const extension_value& v : values) {
+    const extension_field& f = fields[v.field];
+    if (f.kind != extension_kind::news || f.key != "publication_date") continue;
+    w3c_datetime when;
+    if (parse_w3c_datetime(detail::trim(v.text), when) == datetime_problem::ok)
+      return when;
+  }
+  return std::nullopt;
+}
+
 void entry_builder::build_extensions(std::span<const extension_value> raw,
                                      url_entry& out,
                                      std::vector<field_warning>& warnings) {

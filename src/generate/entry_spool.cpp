@@ -19,7 +19,9 @@ struct record_head {
   std::uint32_t links_at;
   extension_mask uses;
   bool has_lastmod;
+  bool has_news;
   w3c_datetime lastmod;
+  w3c_datetime news_published;
 };
 
 // Big sequential blocks: the spool is written and read once, in order.
@@ -77,6 +79,8 @@ status entry_spool::add(const spooled_entry& e) {
   h.uses = e.uses;
   h.has_lastmod = e.lastmod.has_value();
   if (e.lastmod) h.lastmod = *e.lastmod;
+  h.has_news = e.news_published.has_value();
+  if (e.news_published) h.news_published = *e.news_published;
   if (std::fwrite(&h, sizeof h, 1, file_) != 1 ||
       std::fwrite(e.loc.data(), 1, e.loc.size(), file_) != e.loc.size() ||
       std::fwrite(e.xml.data(), 1, e.xml.size(), file_) != e.xml.size())
@@ -109,6 +113,7 @@ std::optional<spooled_entry> entry_spool::next() {
   e.links_at = h.links_at;
   e.uses = h.uses;
   if (h.has_lastmod) e.lastmod = h.lastmod;
+  if (h.has_news) e.news_published = h.news_published;
   return e;
 }
 

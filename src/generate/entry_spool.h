@@ -28,6 +28,7 @@ struct spooled_entry {
   std::uint32_t links_at = 0;  ///< where in `xml` the links go
   std::optional<w3c_datetime> lastmod;
   extension_mask uses = 0;  ///< extensions in `xml`
+  std::optional<w3c_datetime> news_published;
 };
 
 class entry_spool {

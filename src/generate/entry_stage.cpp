@@ -115,14 +115,16 @@ struct entry_stage::impl {
         copy_field(*b, r, problem_field, rec.problem);
         copy_field(*b, r, skipped_field, rec.skipped);
         copy_field(*b, r, source_field, rec.source);
-        r.ext_begin = static_cast<std::uint32_t>(b->extensions.size());
-        for (const extension_value& v : rec.extensions) {
-          b->extensions.push_back({v.field, v.item,
-                                   static_cast<std::uint32_t>(b->raw.size()),
-                                   static_cast<std::uint32_t>(v.text.size())});
-          b->raw += v.text;
+        if (!rec.extensions.empty()) {  // most records carry none
+          r.ext_begin = static_cast<std::uint32_t>(b->extensions.size());
+          for (const extension_value& v : rec.extensions) {
+            b->extensions.push_back(
+                {v.field, v.item, static_cast<std::uint32_t>(b->raw.size()),
+                 static_cast<std::uint32_t>(v.text.size())});
+            b->raw += v.text;
+          }
+          r.ext_end = static_cast<std::uint32_t>(b->extensions.size());
         }
-        r.ext_end = static_cast<std::uint32_t>(b->extensions.size());
         if (b->records.size() >= batch_records ||
             b->raw.size() >= batch_raw_bytes) {
           push(b);
@@ -229,9 +231,6 @@ struct entry_stage::impl {
       }
       res.written = true;
       res.key = url_set::hash(entry.loc);
-      res.loc_offset = static_cast<std::uint32_t>(b.text.size());
-      res.loc_length = static_cast<std::uint32_t>(entry.loc.size());
-      b.text += entry.loc;
       builder.build_fields(b.field(r, lastmod_field),
                            b.field(r, changefreq_field),
                            b.field(r, priority_field), entry, warnings);
@@ -245,6 +244,8 @@ struct entry_stage::impl {
           builder.build_extensions(raw, entry, warnings);
           take_hreflang_links(b, res, entry, rest);
           res.uses = extensions_used(entry.extensions);
+          if (res.uses & mask_of(extension_kind::news))
+            res.news_published = news_publication_date(entry.extensions);
         }
       }
       res.warnings_begin = static_cast<std::uint32_t>(b.messages.size());

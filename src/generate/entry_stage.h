@@ -62,22 +62,20 @@ struct record_batch {
     url_set::key key{};
     std::optional<w3c_datetime> lastmod;
     extension_mask uses = 0;  ///< extensions in the serialised entry
+    std::optional<w3c_datetime> news_published;  ///< of its news:news
     /// Where hreflang links go in the entry's xml (after the core fields),
     /// relative to xml_offset. The entry's own hreflang alternates are not
     /// in its xml: they are [links_begin, links_end) of `links`, for
     /// generate to complete their clusters.
     std::uint32_t links_at = 0;
     std::uint32_t links_begin = 0, links_end = 0;
-    /// The entry's normalised loc, in `text`.
-    std::uint32_t loc_offset = 0, loc_length = 0;
     std::uint32_t warnings_begin = 0, warnings_end = 0;  ///< into `messages`
     std::uint32_t field_warnings = 0;  ///< of those, invalid fields
     std::uint32_t reject_message = 0;  ///< into `messages`, when rejected
   };
   std::string xml;
   std::vector<result> results;
-  /// The hreflang alternates entries list, their text (and each entry's
-  /// loc) in `text`.
+  /// The hreflang alternates entries list, their text in `text`.
   struct link_ref {
     std::uint32_t hreflang_offset, hreflang_length;
     std::uint32_t href_offset, href_length;

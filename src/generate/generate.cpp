@@ -12,8 +12,10 @@
 #include "generate/entry_spool.h"
 #include "generate/entry_stage.h"
 #include "generate/hreflang_clusters.h"
+#include "generate/set_writers.h"
 #include "sitemill/entry/entry.h"
 #include "sitemill/parse/sitemap_parser.h"
+#include "sitemill/write/xml_escape.h"
 
 namespace sitemill {
 namespace {
@@ -85,13 +87,12 @@ class run {
     }
     if (o_.gzip) pool_.emplace(o_.threads);
 
-    new_writer();
+    writers_.emplace(o_, *pub_, pool_ ? &*pool_ : nullptr);
     if (status s = read_inputs(); !s) return fail(s.err());
     if (report_.outcome == generate_outcome::cancelled) return finish_early();
     if (spool_)
       if (status s = write_spooled(); !s) return fail(s.err());
-    sitemap_writer& writer = *writer_;
-    status finished = writer.finish();
+    status finished = writers_->finish();
     status compressed = pool_ ? pool_->wait() : status{};
     if (!finished) return fail(finished.err());
     if (!compressed) return fail(compressed.err());
@@ -109,7 +110,12 @@ class run {
                         " invalid fields; nothing was published";
       return finish_early();
     }
-    if (status s = stage_and_publish(writer.parts()); !s) return fail(s.err());
+    if (writers_->stale_news() > 0)
+      issue(false, "", 0,
+            detail::with_commas(writers_->stale_news()) +
+                " articles are older than two days: written without their "
+                "news:news block, as Google asks");
+    if (status s = stage_and_publish(); !s) return fail(s.err());
     report_.outcome = generate_outcome::published;
     if (state_) commit_state();
     return std::move(report_);
@@ -150,20 +156,6 @@ class run {
     return std::move(report_);
   }
 
-  // A temporary file in the output directory for sitemap `part`; its digest
-  // and path are kept for naming and publishing it.
-  result<std::unique_ptr<sink>> make_sink(std::size_t part) {
-    std::string path = pub_->temp_path("part-" + std::to_string(part));
-    auto file = file_sink::create(path);
-    if (!file) return file.err();
-    digests_.emplace_back();
-    (*file)->report_to(&digests_.back());
-    temp_paths_.push_back(path);
-    if (!o_.gzip) return std::unique_ptr<sink>(std::move(*file));
-    return std::unique_ptr<sink>(
-        std::make_unique<gzip_sink>(std::move(*file), o_.level, &*pool_));
-  }
-
   void issue(bool reject, const std::string& input, std::uint64_t line,
              std::string reason) {
     record_issue r{input, line, std::move(reason)};
@@ -176,15 +168,6 @@ class run {
     }
   }
 
-  void new_writer() {
-    writer_options wo;
-    wo.type = o_.type;
-    wo.max_urls = o_.max_urls;
-    wo.max_bytes = o_.max_bytes;
-    wo.xsl_href = o_.xsl_href;
-    writer_.emplace(wo, [this](std::size_t part) { return make_sink(part); });
-  }
-
   // --- hreflang clusters ---------------------------------------------------
   // Entries are written as they come until the first one lists hreflang
   // alternates. From then on every entry waits in the spool, so that once
@@ -193,19 +176,16 @@ class run {
   // files into the spool first, since any of those pages may be named later.
 
   status start_spooling() {
-    status finished = writer_->finish();
+    status finished = writers_->finish();
     status compressed = pool_ ? pool_->wait() : status{};
     if (!finished) return finished;
     if (!compressed) return compressed;
     auto spool = detail::entry_spool::create(pub_->temp_path("spool"));
     if (!spool) return spool.err();
     spool_.emplace(std::move(*spool));
-    for (const std::string& path : temp_paths_)
+    for (const std::string& path : writers_->files())
       if (status s = respool(path); !s) return s;
-    for (const std::string& path : temp_paths_) ::unlink(path.c_str());
-    temp_paths_.clear();
-    digests_.clear();
-    new_writer();
+    writers_->restart();
     return {};
   }
 
@@ -242,7 +222,8 @@ class run {
     append_entry(scratch_xml_, entry, o_.type, &links_at);
     return spool_->add({entry.loc, scratch_xml_,
                         static_cast<std::uint32_t>(links_at), entry.lastmod,
-                        extensions_used(entry.extensions)});
+                        extensions_used(entry.extensions),
+                        news_publication_date(entry.extensions)});
   }
 
   // Every spooled entry, in order, with its cluster's links in place.
@@ -263,7 +244,7 @@ class run {
         scratch_xml_ += xml.substr(e->links_at);
         xml = scratch_xml_;
       }
-      switch (writer_->add_serialized(xml, e->lastmod, uses)) {
+      switch (writers_->add(xml, e->lastmod, uses, e->news_published)) {
         case add_status::added:
           break;
         case add_status::too_large:
@@ -274,7 +255,7 @@ class run {
                     "allows in one file");
           break;
         case add_status::failed:
-          return error{writer_->error()};
+          return error{writers_->error()};
       }
     }
     if (!spool_->error().empty()) return error{spool_->error()};
@@ -322,7 +303,7 @@ class run {
       for (const auto& n : b->notes) issue(false, name, n.line, n.message);
       stage.release(b);
       if (report_.records >= next_progress || b->last_of_input) {
-        obs_.progress(report_.records, writer_->parts().size());
+        obs_.progress(report_.records, writers_->file_count());
         next_progress = report_.records + progress_every;
       }
       if (obs_.cancelled()) {
@@ -372,7 +353,7 @@ class run {
     const std::string_view xml =
         std::string_view(b.xml).substr(res.xml_offset, res.xml_length);
     if (!spool_ && res.links_begin == res.links_end) {
-      switch (writer_->add_serialized(xml, res.lastmod, res.uses)) {
+      switch (writers_->add(xml, res.lastmod, res.uses, res.news_published)) {
         case add_status::added:
           ++report_.written;
           break;
@@ -381,13 +362,20 @@ class run {
                 "entry is larger than `max_bytes` allows in one file");
           break;
         case add_status::failed:
-          return error{writer_->error()};
+          return error{writers_->error()};
       }
       return {};
     }
     if (!spool_)
       if (status s = start_spooling(); !s) return s;
-    const std::string_view loc = b.text_at(res.loc_offset, res.loc_length);
+    // The loc as the worker normalised it, from the entry's own bytes
+    // (<url><loc>...</loc>): kept nowhere else, to keep the batches small.
+    constexpr std::string_view open_loc = "<url><loc>";
+    const std::string_view escaped =
+        xml.substr(open_loc.size(), xml.find("</loc>") - open_loc.size());
+    loc_.clear();
+    append_xml_unescaped(loc_, escaped);
+    const std::string_view loc = loc_;
     if (res.links_begin != res.links_end) {
       links_.clear();
       for (std::uint32_t k = res.links_begin; k < res.links_end; ++k) {
@@ -401,7 +389,8 @@ class run {
     // Counted as written now; one that turns out too large with its
     // cluster is taken back when it is written.
     ++report_.written;
-    return spool_->add({loc, xml, res.links_at, res.lastmod, res.uses});
+    return spool_->add(
+        {loc, xml, res.links_at, res.lastmod, res.uses, res.news_published});
   }
 
   unsigned entry_workers() const {
@@ -411,10 +400,8 @@ class run {
   }
 
   // The writer's parts become a named, indexed set, published atomically.
-  status stage_and_publish(const std::vector<part_info>& parts) {
-    std::vector<finished_sitemap> sitemaps;
-    for (std::size_t i = 0; i < parts.size(); ++i)
-      sitemaps.push_back({temp_paths_[i], parts[i], digests_[i].xxh3});
+  status stage_and_publish() {
+    std::vector<finished_sitemap> sitemaps = writers_->finished();
     set_layout layout;
     layout.name = o_.name;
     layout.extension = extension_for(o_);
@@ -436,15 +423,14 @@ class run {
   entry_builder builder_;
   std::unique_ptr<publisher> pub_;
   std::optional<compress_pool> pool_;
-  std::deque<file_digest> digests_;  // stable addresses: sinks report into them
-  std::vector<std::string> temp_paths_;  // parallel to digests_
   detail::url_set seen_;
-  std::optional<sitemap_writer> writer_;
+  std::optional<detail::set_writers> writers_;
   std::optional<detail::entry_spool> spool_;  // see start_spooling()
   detail::hreflang_clusters clusters_;
   std::vector<detail::hreflang_clusters::link> links_;  // scratch
   std::vector<field_warning> scratch_warnings_;
   std::string scratch_xml_;
+  std::string loc_;                 // scratch: a spooled entry's loc
   std::vector<std::string> names_;  // each input's name in diagnostics
   std::unique_ptr<state_db> state_;
   std::string source_name_;  // scratch for a record's source document

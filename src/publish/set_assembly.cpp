@@ -1,6 +1,7 @@
 #include "sitemill/publish/set_assembly.h"
 
 #include <deque>
+#include <map>
 #include <memory>
 
 #include "detail/text.h"
@@ -67,15 +68,19 @@ result<assembled_set> assemble_set(publisher& pub, const set_layout& layout,
          {std::move(name), layout.type, s.part.urls, s.part.bytes, s.digest}});
   };
 
-  if (sitemaps.size() == 1 && layout.index == index_mode::automatic) {
+  if (sitemaps.size() == 1 && sitemaps.front().group.empty() &&
+      layout.index == index_mode::automatic) {
     out.entry = layout.name + layout.extension;
     add(sitemaps.front(), out.entry);
     return out;
   }
-  for (std::size_t i = 0; i < sitemaps.size(); ++i)
-    add(sitemaps[i], layout.name + "-" + std::to_string(i + 1) + "-" +
-                         detail::to_hex(sitemaps[i].digest, name_hash_digits) +
-                         layout.extension);
+  std::map<std::string, std::size_t> numbers;  // per group
+  for (const finished_sitemap& s : sitemaps) {
+    const std::string stem =
+        s.group.empty() ? layout.name : layout.name + "-" + s.group;
+    add(s, stem + "-" + std::to_string(++numbers[s.group]) + "-" +
+               detail::to_hex(s.digest, name_hash_digits) + layout.extension);
+  }
   if (status s = write_index(pub, layout, sitemaps, out); !s) return s.err();
   return out;
 }

@@ -31,7 +31,7 @@ constexpr std::string_view xml_declaration =
 // Bytes of a file held back before its header is written, so that the
 // namespaces its first entries use are declared on its root. Past this, an
 // entry that needs an undeclared namespace starts a new file.
-constexpr std::size_t header_hold = 4 * 1024 * 1024;
+constexpr std::size_t header_hold = 256 * 1024;
 
 // ' xmlns:image="..."' for each extension in `m`, in extension_kind order.
 std::string declarations(extension_mask m) {
@@ -112,16 +112,19 @@ class document_core {
       pending_.resize(mark);
       return add_status::failed;
     }
-    if (header_.size() + declarations_size(uses) + size + footer_.size() >
+    // Most entries use no extension, or only what their file declares: the
+    // declarations are measured only when something new is needed.
+    const extension_mask fresh = open_ ? uses & ~declared_ : uses;
+    const std::size_t fresh_bytes = fresh != 0 ? declarations_size(fresh) : 0;
+    if (header_.size() + (uses != 0 ? declarations_size(uses) : 0) + size +
+            footer_.size() >
         max_bytes_) {
       pending_.resize(mark);
       return add_status::too_large;
     }
-    const extension_mask fresh = open_ ? uses & ~declared_ : uses;
     if (!open_ || entries_ + 1 > max_entries_ ||
         (fresh != 0 && header_written_) ||
-        file_bytes_ + declarations_size(fresh) + size + footer_.size() >
-            max_bytes_) {
+        file_bytes_ + fresh_bytes + size + footer_.size() > max_bytes_) {
       scratch_.assign(pending_, mark, size);
       pending_.resize(mark);
       if (open_ && !close_file()) return add_status::failed;

@@ -103,4 +103,32 @@ std::size_t xml_escaped_size(std::string_view text) noexcept {
   return n;
 }
 
+void append_xml_unescaped(std::string& out, std::string_view escaped) {
+  static constexpr std::pair<std::string_view, char> references[] = {
+      {"&amp;", '&'},
+      {"&apos;", '\''},
+      {"&quot;", '"'},
+      {"&lt;", '<'},
+      {"&gt;", '>'}};
+  while (!escaped.empty()) {
+    const std::size_t amp = escaped.find('&');
+    out.append(escaped.substr(0, amp));
+    if (amp == std::string_view::npos) return;
+    escaped.remove_prefix(amp);
+    bool known = false;
+    for (const auto& [ref, c] : references) {
+      if (escaped.starts_with(ref)) {
+        out += c;
+        escaped.remove_prefix(ref.size());
+        known = true;
+        break;
+      }
+    }
+    if (!known) {
+      out += '&';
+      escaped.remove_prefix(1);
+    }
+  }
+}
+
 }  // namespace sitemill

@@ -96,6 +96,11 @@ class entry_builder {
   std::string ext_text_;
 };
 
+/// The news:publication_date among `values` (judged ones, so it parses);
+/// std::nullopt when there is none.
+std::optional<w3c_datetime> news_publication_date(
+    std::span<const extension_value> values) noexcept;
+
 /// How diagnostics name an extension field: "image:loc",
 /// "news:publication.name", "video:price currency", "xhtml:link hreflang".
 std::string extension_field_name(const extension_field& field);

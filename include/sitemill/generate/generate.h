@@ -15,6 +15,7 @@
 #ifndef SITEMILL_GENERATE_H
 #define SITEMILL_GENERATE_H
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -56,6 +57,15 @@ struct generate_options {
   /// succeeds, and the report lists the run's changes. Sources see it
   /// through source_context.
   std::string state_path;
+  /// Google News sitemaps: entries whose news:publication_date is within
+  /// the two days before `now` go to files of their own (NAME-news-...,
+  /// at most 1,000 URLs each, listed in the index); older ones are written
+  /// to the other sitemaps without their news:news block, as Google asks.
+  /// Off, news blocks are kept whatever their age (a migration loses
+  /// nothing).
+  bool news = false;
+  /// The time news age is measured from; the system clock when unset.
+  std::optional<std::chrono::system_clock::time_point> now;
 };
 
 /// A record that was rejected, or a field or note worth a warning.

@@ -31,6 +31,9 @@ struct finished_sitemap {
   std::string temp_path;     ///< from publisher::temp_path, closed and synced
   part_info part;            ///< what the writer counted in it
   std::uint64_t digest = 0;  ///< XXH3-64 of its bytes on disk
+  /// "" for the set's sitemaps; "news" for Google News sitemaps, named
+  /// NAME-news-K-<hash>EXT and numbered on their own.
+  std::string group;
 };
 
 /// How a set's files are named and indexed.
@@ -58,10 +61,10 @@ struct assembled_set {
 /// index (NAME.xml; NAME-index-K.xml when there are more sitemaps than one
 /// index may list) into `pub`'s directory, listing the sitemaps in the order
 /// given with their newest lastmod. With index_mode::automatic and a single
-/// sitemap there is no index and the sitemap is NAME+EXT. Index files are
-/// never compressed: they are small and some consumers read only plain ones.
-/// Fails when an index file cannot be written; its temporaries are then left
-/// for publisher::discard_temporaries().
+/// sitemap outside any group there is no index and the sitemap is NAME+EXT.
+/// Index files are never compressed: they are small and some consumers read
+/// only plain ones. Fails when an index file cannot be written; its temporaries
+/// are then left for publisher::discard_temporaries().
 result<assembled_set> assemble_set(publisher& pub, const set_layout& layout,
                                    std::vector<finished_sitemap> sitemaps);
 

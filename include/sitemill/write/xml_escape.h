@@ -15,6 +15,11 @@ void append_xml_escaped(std::string& out, std::string_view text);
 /// The escaped length of `text`, without building it.
 std::size_t xml_escaped_size(std::string_view text) noexcept;
 
+/// Appends `escaped`, text that append_xml_escaped() wrote, with the five
+/// references turned back into their characters (the inverse, for callers
+/// that kept only the written bytes). Other references are copied as is.
+void append_xml_unescaped(std::string& out, std::string_view escaped);
+
 }  // namespace sitemill
 
 #endif  // SITEMILL_XML_ESCAPE_H

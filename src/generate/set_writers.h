@@ -1,0 +1,77 @@
+// The sitemap files one generate run writes: the set's own sitemaps and,
+// with generate_options::news, its Google News sitemaps, each through its
+// own sitemap_writer into temporary files of the publisher's directory.
+// Entries are routed here, so the direct path and the spooled one (hreflang
+// clusters) write by one rule.
+//
+// Not thread-safe; generate's consumer thread owns it.
+#ifndef SITEMILL_GENERATE_SET_WRITERS_H
+#define SITEMILL_GENERATE_SET_WRITERS_H
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sitemill/generate/generate.h"
+#include "sitemill/publish/set_assembly.h"
+#include "sitemill/write/writer.h"
+
+namespace sitemill::detail {
+
+class set_writers {
+ public:
+  /// Google's limit of news:news per news sitemap.
+  static constexpr std::size_t max_news_urls = 1000;
+  /// Google: "articles that were created in the last two days".
+  static constexpr std::int64_t news_window_seconds = 2 * 24 * 3600;
+
+  /// `pool` (may be null) compresses when `o.gzip`; both outlive this.
+  set_writers(const generate_options& o, publisher& pub, compress_pool* pool);
+
+  /// Where an entry goes and how: a recent article to the news sitemaps,
+  /// an older one to the set's sitemaps without its news:news block.
+  [[nodiscard]] add_status add(std::string_view xml,
+                               const std::optional<w3c_datetime>& lastmod,
+                               extension_mask uses,
+                               const std::optional<w3c_datetime>& news);
+  /// Closes the last files. Compression may still run: wait on the pool.
+  [[nodiscard]] status finish();
+  /// Removes every file written so far and starts again (generate reads
+  /// them back first); call after finish() and the pool's wait().
+  void restart();
+
+  /// Temporary files written so far, in order (the set's, then news).
+  std::vector<std::string> files() const;
+  /// The finished files for assemble_set(), after finish() and the wait.
+  std::vector<finished_sitemap> finished() const;
+  /// Files started so far, for progress.
+  std::size_t file_count() const;
+  const std::string& error() const;
+  /// Entries whose news block was dropped as older than two days.
+  std::uint64_t stale_news() const noexcept { return stale_news_; }
+
+ private:
+  struct slot {
+    std::string group;
+    std::optional<sitemap_writer> writer;
+    std::deque<file_digest> digests;  // stable: sinks report into them
+    std::vector<std::string> temp_paths;
+  };
+  void open(slot& s, std::size_t max_urls);
+  result<std::unique_ptr<sink>> make_sink(slot& s, std::size_t part);
+
+  const generate_options& o_;
+  publisher& pub_;
+  compress_pool* pool_;
+  std::int64_t now_;  // unix seconds
+  slot main_, news_;
+  std::string scratch_;
+  std::uint64_t stale_news_ = 0;
+};
+
+}  // namespace sitemill::detail
+
+#endif  // SITEMILL_GENERATE_SET_WRITERS_H
