@@ -165,6 +165,25 @@ TEST(ExtensionCapture, ReadsEveryKindByTheTable) {
   EXPECT_EQ(copy(r.entries[0].raw), expected);
 }
 
+TEST(ExtensionCapture, AttributeReferencesAreResolvedOnceLeftToRight) {
+  // libxml2 hands "&amp;#38;" back as "&#38;#38;"; read once, that is the
+  // text "&#38;" (a copy that looped would make it "&").
+  const std::string xml =
+      std::string(head) +
+      "<url><loc>https://example.com/a</loc><video:video>"
+      "<video:thumbnail_loc>https://example.com/t.jpg</video:thumbnail_loc>"
+      "<video:title>T</video:title><video:description>D</video:description>"
+      "<video:player_loc autoplay=\"a=1&amp;#38;b&amp;c\">"
+      "https://example.com/p</video:player_loc></video:video></url>\n"
+      "</urlset>\n";
+  const reading r = parse(xml, false);
+  ASSERT_EQ(r.entries.size(), 1u);
+  const auto values = copy(r.entries[0].raw);
+  ASSERT_EQ(values.size(), 5u);
+  EXPECT_EQ(values[4],
+            (value_copy{"video:player_loc autoplay", 0, "a=1&#38;b&c"}));
+}
+
 TEST(ExtensionCapture, WhatTheTableDoesNotModelIsReportedWhenExtracting) {
   const std::string xml =
       std::string(head) +
