@@ -133,9 +133,10 @@ std::string judge(const extension_field& f, std::string_view value,
                  : std::string(detail::describe(p));
     }
     case news_language:
+      // Google's rule: an ISO 639 code, two or three letters, with
+      // zh-cn and zh-tw as the only two that carry a region.
       return value == "zh-cn" || value == "zh-tw" ||
-                     ((value.size() == 2 || value.size() == 3) &&
-                      std::all_of(value.begin(), value.end(), is_lower))
+                     detail::is_iso639_1(value) || detail::is_iso639_2(value)
                  ? std::string()
                  : "not an ISO 639 language code (en, de, zh-cn, zh-tw)";
     case country_list:
