@@ -69,6 +69,8 @@ vocabulary generate_words(std::string_view indexnow_key) {
       {"lastmod", "--lastmod"},
       {"state", "--state FILE"},
       {"state_path", "--state FILE"},
+      {"format", "--input-format"},
+      {"patterns", "--include or --exclude"},
       {"location", "--from-sitemap"},
       {"key", "--indexnow-key"},
       {"endpoint", "--indexnow-endpoint"},

@@ -142,9 +142,9 @@ TEST(RecordSource, AListSourceTakesItsFormatFromTheExtensionOrIsTold) {
   testing::write_file(d / "urls.dat", "/a\n");
   source_context context;
   context.base_url = "https://www.example.com/";
-  EXPECT_FALSE(
-      static_cast<bool>(list_source(d / "urls.dat")->validate(context)))
-      << "an unknown extension is refused up front";
+  const status unknown = list_source(d / "urls.dat")->validate(context);
+  EXPECT_FALSE(unknown) << "an unknown extension is refused up front";
+  EXPECT_EQ(unknown.field(), "format") << "names the option to set";
   EXPECT_TRUE(static_cast<bool>(
       list_source(d / "urls.dat", input_format::txt)->validate(context)));
   EXPECT_TRUE(static_cast<bool>(list_source("-")->validate(context)))

@@ -349,7 +349,7 @@ TEST_F(SiteSource, RefusesWhatItCannotWorkWith) {
        std::string(base),
        lastmod_policy::none,
        {{"", true}},
-       "empty"},
+       "an empty pattern in `patterns`"},
   };
   for (const auto& c : cases) {
     site_source_options o;

@@ -19,8 +19,8 @@ class list_file final : public record_source {
 
   status validate(const source_context&) const override {
     if (!resolve())
-      return error{path_ +
-                   ": unknown input format; name it with --input-format"};
+      return error{path_ + ": unknown input format; name it with `format`",
+                   "format"};
     // Found now rather than when the list's turn comes, so that a typo in
     // the last of several inputs costs nothing.
     if (path_ != "-" && ::access(path_.c_str(), R_OK) != 0)
@@ -32,8 +32,8 @@ class list_file final : public record_source {
       const source_context&) const override {
     const std::optional<input_format> format = resolve();
     if (!format)
-      return error{path_ +
-                   ": unknown input format; name it with --input-format"};
+      return error{path_ + ": unknown input format; name it with `format`",
+                   "format"};
     reader_options options;
     options.format = *format;
     options.columns = columns_;

@@ -207,7 +207,8 @@ result<site_patterns> site_patterns::make(
   for (const site_pattern& p : patterns) {
     std::string_view glob = p.glob;
     const std::string quoted = "pattern \"" + p.glob + "\"";
-    if (glob.empty()) return error{"empty --include or --exclude pattern"};
+    if (glob.empty())
+      return error{"an empty pattern in `patterns`", "patterns"};
     compiled c;
     c.include = p.include;
     while (!glob.empty() && glob.back() == '/') {

@@ -41,9 +41,9 @@ struct owned_record {
 };
 
 // `url` with `from` replaced by `to` when it starts with it (--rewrite-base).
-std::string rebased(std::string_view url,
-                    const std::optional<std::pair<std::string, std::string>>&
-                        rewrite) {
+std::string rebased(
+    std::string_view url,
+    const std::optional<std::pair<std::string, std::string>>& rewrite) {
   if (rewrite && url.starts_with(rewrite->first))
     return rewrite->second + std::string(url.substr(rewrite->first.size()));
   return std::string(url);

@@ -146,8 +146,10 @@ result<std::unique_ptr<state_db>> state_db::open(const std::string& path) {
                  std::to_string(*version) + "); upgrade sitemill"};
   }
   if ((*app != 0 && *app != application_id) || (*app == 0 && *tables != 0)) {
-    return error{"state database " + path +
-                 " belongs to another program; give --state a new file"};
+    return error{
+        "state database " + path +
+            " belongs to another program; point `state_path` at a new file",
+        "state_path"};
   }
   // A rollback journal keeps the state in one file between runs (WAL would
   // leave -wal and -shm files beside it); FULL makes a commit durable.

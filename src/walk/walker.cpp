@@ -250,19 +250,26 @@ void sitemap_walker::impl::follow(
         detail::may_fetch_child(child_url, index_url,
                                 index.cross_submit.has_value());
 
+    // One rule for every child that is fetched, whether its index was
+    // fetched or a local child is missing: in scope, or reported off-site.
+    const auto fetch_in_scope = [&] {
+      if (!in_scope) {
+        observer.on_skip(child, skip(walk_skip_reason::off_site));
+        return false;
+      }
+      child.fetched = true;
+      child.url = std::string(child_url.href());
+      child.source = child.url;
+      return true;
+    };
+
     if (index.fetched) {
       if (p != url_problem::ok) {
         observer.on_skip(
             child, skip(walk_skip_reason::bad_url, std::string(describe(p))));
         continue;
       }
-      if (!in_scope) {
-        observer.on_skip(child, skip(walk_skip_reason::off_site));
-        continue;
-      }
-      child.fetched = true;
-      child.url = std::string(child_url.href());
-      child.source = child.url;
+      if (!fetch_in_scope()) continue;
     } else {
       detail::local_child local =
           detail::local_child_path(index.path, local_dir, child_url, c.loc);
@@ -271,13 +278,7 @@ void sitemap_walker::impl::follow(
         child.source = child.path;
         child.url = std::string(child_url.href());
       } else if (options.fetch_missing_children && p == url_problem::ok) {
-        if (!in_scope) {
-          observer.on_skip(child, skip(walk_skip_reason::off_site));
-          continue;
-        }
-        child.fetched = true;
-        child.url = std::string(child_url.href());
-        child.source = child.url;
+        if (!fetch_in_scope()) continue;
       } else {
         walk_skip s = skip(walk_skip_reason::child_not_found);
         s.path = std::move(local.path);

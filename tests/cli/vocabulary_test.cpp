@@ -45,6 +45,18 @@ TEST(CliVocabulary, GivesEachCommandItsOwnFlags) {
             "(sitemill indexnow --key abcd1234 --write-key DIR)");
 }
 
+// What the sources say about their options reads as generate's flags.
+TEST(CliVocabulary, GenerateSaysSourceOptionsAsFlags) {
+  const vocabulary words = generate_words("k");
+  EXPECT_EQ(
+      in_cli_words("x: unknown input format; name it with `format`", words),
+      "x: unknown input format; name it with --input-format");
+  EXPECT_EQ(in_cli_words("an empty pattern in `patterns`", words),
+            "an empty pattern in --include or --exclude");
+  EXPECT_EQ(in_cli_words("point `state_path` at a new file", words),
+            "point --state FILE at a new file");
+}
+
 // check's caps and scope are option fields in the library's messages and the
 // flags a user typed in the CLI's.
 TEST(CliVocabulary, CheckSaysItsCapsAndScopeAsFlags) {
