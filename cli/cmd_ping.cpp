@@ -10,7 +10,6 @@
 
 #include "command.h"
 #include "sitemill/notify/ping.h"
-#include "sitemill/notify/ping.h"
 #include "sitemill/url/url.h"
 
 namespace sitemill::cli {

@@ -10,7 +10,6 @@
 #include <string>
 
 #include "sitemill/net/http.h"
-#include "sitemill/net/http.h"
 #include "sitemill/write/sink.h"
 
 namespace sitemill::cli {

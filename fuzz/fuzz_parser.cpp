@@ -23,8 +23,8 @@
 
 #include "parse/codes.h"
 #include "parse/value_checks.h"
-#include "sitemill/parse/sitemap_parser.h"
 #include "sitemill/date/w3c_datetime.h"
+#include "sitemill/parse/sitemap_parser.h"
 
 namespace {
 

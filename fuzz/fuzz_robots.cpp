@@ -21,8 +21,8 @@
 #include "detail/text.h"
 #include "robots/robots_lexer.h"
 #include "sitemill/limits.h"
-#include "sitemill/robots/robots_edit.h"
 #include "sitemill/robots/robots.h"
+#include "sitemill/robots/robots_edit.h"
 #include "sitemill/robots/robots_rules.h"
 #include "sitemill/url/url.h"
 

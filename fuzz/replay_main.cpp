@@ -10,7 +10,8 @@
 #include <string>
 #include <vector>
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
+                                      std::size_t size);
 
 int main(int argc, char** argv) {
   std::size_t runs = 0;
@@ -20,8 +21,10 @@ int main(int argc, char** argv) {
       if (e.is_regular_file()) files.push_back(e.path());
     for (const auto& f : files) {
       std::ifstream in(f, std::ios::binary);
-      std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+      std::string bytes((std::istreambuf_iterator<char>(in)),
+                        std::istreambuf_iterator<char>());
+      LLVMFuzzerTestOneInput(
+          reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
       ++runs;
     }
   }

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "sitemill/limits.h"
-#include "sitemill/robots/robots_edit.h"
 #include "sitemill/robots/robots.h"
+#include "sitemill/robots/robots_edit.h"
 #include "support/run.h"
 
 namespace sitemill {

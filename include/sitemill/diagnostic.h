@@ -25,11 +25,11 @@ struct diagnostic {
   /// Stable identifier, kebab-case ("loc-not-absolute", "lastmod-no-zone");
   /// the full list is in docs/diagnostics.md. Scripts match on it.
   std::string code;
-  std::uint64_t line = 0;    ///< 1-based; 0 when about the document as a whole
+  std::uint64_t line = 0;  ///< 1-based; 0 when about the document as a whole
   /// 1-based, in characters (Unicode code points, as libxml2 counts them,
   /// so a UTF-8 BOM is none); 0 when unknown.
   std::uint64_t column = 0;
-  std::string message;       ///< what is wrong and how to fix it
+  std::string message;  ///< what is wrong and how to fix it
 };
 
 }  // namespace sitemill

@@ -8,6 +8,7 @@
 
 namespace sitemill::detail::tables {
 
+// clang-format off
 inline constexpr std::array<std::string_view, 183> iso639_1 = {
     "aa", "ab", "ae", "af", "ak", "am", "an", "ar", "as", "av", "ay", "az",
     "ba", "be", "bg", "bi", "bm", "bn", "bo", "br", "bs", "ca", "ce", "ch",
@@ -130,6 +131,7 @@ inline constexpr std::array<std::string_view, 180> iso15924 = {
     "Wara", "Wole", "Xpeo", "Xsux", "Yiii", "Zinh", "Zmth", "Zsye",
     "Zsym", "Zxxx", "Zyyy", "Zzzz",
 };
+// clang-format on
 
 }  // namespace sitemill::detail::tables
 

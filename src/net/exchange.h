@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "sitemill/net/http.h"
-#include "sitemill/net/http.h"
 
 namespace sitemill::detail {
 

@@ -11,6 +11,8 @@
 //   * A batch refused for good (400, 403, 422) or still throttled after the
 //     retries ends the run: the next batches would get the same answer, and
 //     engines treat repeated bad submissions as spam.
+#include "sitemill/notify/indexnow.h"
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -26,7 +28,6 @@
 #include "detail/text.h"
 #include "net/exchange.h"
 #include "sitemill/notify/announce.h"
-#include "sitemill/notify/indexnow.h"
 #include "sitemill/report/generate_json.h"
 #include "sitemill/url/url.h"
 

@@ -1,12 +1,13 @@
 // sitemill: the legacy sitemap ping (PROTOCOL.md 1.9 and 4.1) and the
 // check that a sitemap answers before it is announced.
+#include "sitemill/notify/ping.h"
+
 #include <string>
 #include <string_view>
 #include <utility>
 
 #include "detail/text.h"
 #include "net/exchange.h"
-#include "sitemill/notify/ping.h"
 #include "sitemill/net/http.h"
 #include "sitemill/url/url.h"
 

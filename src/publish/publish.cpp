@@ -119,7 +119,8 @@ publisher::~publisher() {
 
 result<std::unique_ptr<publisher>> publisher::open(std::string dir,
                                                    std::string set) {
-  if (!is_safe_name(set)) return error{"set name \"" + set + "\" is not a plain name"};
+  if (!is_safe_name(set))
+    return error{"set name \"" + set + "\" is not a plain name"};
   if (dir.empty()) dir = ".";
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
   // mkdir -p, one level at a time.
@@ -256,8 +257,7 @@ status publisher::recover() {
   auto j = d.read_json(journal_name_);
   if (!j) return j.err();
   auto fresh = files_from_json((*j)["new"]);
-  if (!fresh)
-    return error{d.path(journal_name_) + ": " + fresh.err().message};
+  if (!fresh) return error{d.path(journal_name_) + ": " + fresh.err().message};
   std::unordered_set<std::string> old_names;
   for (const auto& o : (*j)["old"])
     if (o.is_string()) old_names.insert(o.get<std::string>());
@@ -271,8 +271,7 @@ status publisher::recover() {
     committed = digest && *digest == entry_digest;
   }
   if (committed) {
-    if (status s =
-            d.write_json(manifest_name_, manifest_json(entry, *fresh));
+    if (status s = d.write_json(manifest_name_, manifest_json(entry, *fresh));
         !s)
       return s;
     std::unordered_set<std::string> keep;
@@ -373,8 +372,7 @@ status publisher::publish(std::vector<staged_file> files,
   if (status s = d.sync(); !s) return s;
   step(publish_step::entry_renamed);
 
-  if (status s = d.write_json(manifest_name_, manifest_json(entry, fresh));
-      !s)
+  if (status s = d.write_json(manifest_name_, manifest_json(entry, fresh)); !s)
     return s;
   step(publish_step::manifest_written);
 

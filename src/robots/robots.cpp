@@ -32,7 +32,6 @@
 namespace sitemill {
 namespace {
 
-
 std::string quoted(std::string_view s) {
   std::string out = "\"";
   detail::append_printable(out, s);

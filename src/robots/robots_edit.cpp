@@ -6,6 +6,8 @@
 // records). Lines are copied as byte ranges of the input: whatever is not a
 // Sitemap record cannot change. The whole file is read, past the parsing
 // limit too: every byte must be kept.
+#include "sitemill/robots/robots_edit.h"
+
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -21,7 +23,6 @@
 #include "detail/text.h"
 #include "robots/robots_lexer.h"
 #include "sitemill/limits.h"
-#include "sitemill/robots/robots_edit.h"
 #include "sitemill/url/url.h"
 
 namespace sitemill {

@@ -1,5 +1,5 @@
-// End-to-end tests of atomic publishing (include/sitemill/publish/publish.h): a run
-// that fails or is killed leaves the published set byte-identical, the next
+// End-to-end tests of atomic publishing (include/sitemill/publish/publish.h): a
+// run that fails or is killed leaves the published set byte-identical, the next
 // run cleans up, stale files of earlier runs go but users' files stay, two
 // runs cannot interleave, and an unchanged rerun touches nothing.
 #include <fcntl.h>

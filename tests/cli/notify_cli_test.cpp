@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "support/http_server.h"
 #include "sitemill/notify/indexnow.h"
+#include "support/http_server.h"
 #include "support/run.h"
 
 namespace sitemill::testing {

@@ -1,4 +1,5 @@
-// sitemill: W3C datetime (https://www.w3.org/TR/NOTE-datetime), the lastmod format.
+// sitemill: W3C datetime (https://www.w3.org/TR/NOTE-datetime), the lastmod
+// format.
 //
 // The W3C profile and sitemap.xsd disagree in both directions (PROTOCOL.md
 // section 2): "2005" and "2005-07-16T19:20+01:00" are W3C-valid but
@@ -16,24 +17,25 @@ namespace sitemill {
 
 /// Which of the six W3C forms a value was written in.
 enum class datetime_form : std::uint8_t {
-  year,            ///< YYYY
-  year_month,      ///< YYYY-MM
-  date,            ///< YYYY-MM-DD
-  minutes,         ///< YYYY-MM-DDThh:mmTZD
-  seconds,         ///< YYYY-MM-DDThh:mm:ssTZD
-  fraction,        ///< YYYY-MM-DDThh:mm:ss.sTZD
+  year,        ///< YYYY
+  year_month,  ///< YYYY-MM
+  date,        ///< YYYY-MM-DD
+  minutes,     ///< YYYY-MM-DDThh:mmTZD
+  seconds,     ///< YYYY-MM-DDThh:mm:ssTZD
+  fraction,    ///< YYYY-MM-DDThh:mm:ss.sTZD
 };
 
 /// A parsed W3C datetime. Fields a form lacks are at their lowest value
 /// (month 1, day 1, 00:00:00, offset 0).
 struct w3c_datetime {
-  std::int16_t year = 0;                 ///< 0001..9999
-  std::uint8_t month = 1, day = 1;       ///< calendar-checked, leap years included
+  std::int16_t year = 0;            ///< 0001..9999
+  std::uint8_t month = 1, day = 1;  ///< calendar-checked, leap years included
   std::uint8_t hour = 0, minute = 0, second = 0;  ///< 00..23, 00..59, 00..59
-  std::uint32_t nanos = 0;               ///< fraction of a second, in nanoseconds
-  std::uint8_t fraction_digits = 0;      ///< digits written (1..9); extra digits are truncated
-  std::int16_t offset_minutes = 0;       ///< zone offset east of UTC; Z is 0
-  bool zulu = false;                     ///< the zone was written as "Z"
+  std::uint32_t nanos = 0;  ///< fraction of a second, in nanoseconds
+  std::uint8_t fraction_digits =
+      0;  ///< digits written (1..9); extra digits are truncated
+  std::int16_t offset_minutes = 0;  ///< zone offset east of UTC; Z is 0
+  bool zulu = false;                ///< the zone was written as "Z"
   /// The zone was written "-00:00" (RFC 3339: local offset unknown), which
   /// offset_minutes alone cannot tell from "+00:00"; format_lastmod() keeps it.
   bool negative_zero_offset = false;
@@ -47,8 +49,10 @@ struct w3c_datetime {
 /// Why a value is not a W3C datetime.
 enum class datetime_problem : std::uint8_t {
   ok = 0,
-  malformed,        ///< not one of the six forms (wrong punctuation, digits, separators)
-  no_timezone,      ///< a time without a zone designator (Google: "invalid date error")
+  malformed,        ///< not one of the six forms (wrong punctuation, digits,
+                    ///< separators)
+  no_timezone,      ///< a time without a zone designator (Google: "invalid date
+                    ///< error")
   impossible_date,  ///< month 13, 2024-02-30, year 0000, ...
   impossible_time,  ///< hour 24 or more, minute or second 60 or more
   bad_offset,       ///< zone offset beyond +-14:00 (xsd) or minutes 60 or more

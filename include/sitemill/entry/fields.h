@@ -11,7 +11,14 @@ namespace sitemill {
 
 /// The seven changefreq values of sitemaps.org (a hint, not a command).
 enum class changefreq : std::uint8_t {
-  unset = 0, always, hourly, daily, weekly, monthly, yearly, never
+  unset = 0,
+  always,
+  hourly,
+  daily,
+  weekly,
+  monthly,
+  yearly,
+  never
 };
 
 /// Parses a changefreq in any letter case, surrounding ASCII whitespace

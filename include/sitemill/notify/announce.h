@@ -25,9 +25,9 @@
 
 #include "sitemill/generate/generate.h"
 #include "sitemill/net/http.h"
-#include "sitemill/robots/robots_edit.h"
 #include "sitemill/notify/indexnow.h"
 #include "sitemill/result.h"
+#include "sitemill/robots/robots_edit.h"
 
 namespace sitemill {
 

@@ -58,7 +58,8 @@ namespace sitemill {
 
 /// What a document turned out to be.
 enum class document_kind : std::uint8_t {
-  unknown,       ///< nothing usable was read (empty, or not well-formed before the root)
+  unknown,  ///< nothing usable was read (empty, or not well-formed before the
+            ///< root)
   urlset,
   sitemapindex,
   text,
@@ -92,9 +93,9 @@ struct parsed_entry {
   parsed_field lastmod;
   parsed_field changefreq;
   parsed_field priority;
-  std::uint64_t line = 0;     ///< where the entry starts
+  std::uint64_t line = 0;  ///< where the entry starts
   std::uint64_t column = 0;
-  std::uint64_t index = 0;    ///< 0-based position among the document's entries
+  std::uint64_t index = 0;  ///< 0-based position among the document's entries
   /// A <url>'s image, video, news and xhtml:link items, as written (text
   /// resolved, not trimmed or judged; sitemill/entry/extensions.h). What the
   /// extension table does not model is not here (see extension-not-kept).
@@ -128,9 +129,9 @@ struct parse_options {
 /// What the parse found, available after finish().
 struct parse_summary {
   document_kind kind = document_kind::unknown;
-  std::uint64_t entries = 0;       ///< entries delivered to the handler
-  std::uint64_t bytes = 0;         ///< decompressed bytes read
-  bool gzipped = false;            ///< sniffed by the magic bytes 1F 8B
+  std::uint64_t entries = 0;  ///< entries delivered to the handler
+  std::uint64_t bytes = 0;    ///< decompressed bytes read
+  bool gzipped = false;       ///< sniffed by the magic bytes 1F 8B
   /// Read to the end without a fatal error: false after broken XML, a cut
   /// (truncated file or gzip stream), a DOCTYPE with declarations, binary
   /// content, or the byte cap. Entries read before the stop still count.
@@ -163,7 +164,8 @@ class sitemap_parser {
 
 /// Parses a whole file (read in blocks). An error only when the file cannot
 /// be opened or read; everything about its content goes to the handler.
-result<parse_summary> parse_file(const std::string& path, parse_handler& handler,
+result<parse_summary> parse_file(const std::string& path,
+                                 parse_handler& handler,
                                  parse_options options = {});
 
 /// Parses bytes held in memory.

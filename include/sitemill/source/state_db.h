@@ -41,8 +41,8 @@
 #include <string_view>
 #include <vector>
 
-#include "sitemill/source/html_page.h"
 #include "sitemill/result.h"
+#include "sitemill/source/html_page.h"
 
 struct sqlite3;
 struct sqlite3_stmt;
