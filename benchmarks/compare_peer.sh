@@ -45,135 +45,18 @@ bench=$SHARED_DIR/bench
 xsd=$root/schemas/sitemap.xsd
 index_xsd=$root/schemas/siteindex.xsd
 out_root=$BENCH_DIR/out
-logs=$BENCH_DIR/logs
 
-say() { printf '%s\n' "$*" >&2; }
+# shellcheck source=bench_lib.sh
+. "$here/bench_lib.sh"
+bench_prerequisites
+[[ -f $bench/peer_sitemapjs.mjs ]] || { say "missing $bench/peer_sitemapjs.mjs (set SHARED_DIR)"; exit 2; }
+mkdir -p "$out_root"
 
-as_root() {
-  if [[ $EUID -eq 0 ]]; then
-    "$@"
-  elif command -v sudo > /dev/null; then
-    sudo "$@"
-  else
-    say "need root to run: $*"
-    exit 1
-  fi
-}
-
-# --- prerequisites ------------------------------------------------------------
-# Checked by command rather than by package: a node from another source
-# (nodesource bundles npm) must not be "fixed" by apt's conflicting npm.
-missing=()
-need() { command -v "$1" > /dev/null 2>&1 || missing+=("$2"); }
-need node nodejs
-need npm npm
-[[ -x /usr/bin/time ]] || missing+=(time) # GNU time: the shell keyword has no -v
-need python3 python3
-need gzip gzip
-need xmllint libxml2-utils
-if ((${#missing[@]})); then
-  say "installing: ${missing[*]}"
-  as_root apt-get update >&2
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}" >&2
-fi
-
-if [[ ! -f $PEERS_DIR/node_modules/sitemap/package.json ]]; then
-  say "installing sitemap@9 into $PEERS_DIR"
-  mkdir -p "$PEERS_DIR"
-  npm install --prefix "$PEERS_DIR" --no-audit --no-fund sitemap@9 >&2
-fi
-
-if [[ ! -x $SITEMILL ]]; then
-  if [[ $SITEMILL != "$default_sitemill" ]]; then
-    say "SITEMILL=$SITEMILL is not an executable"
-    exit 2
-  fi
-  say "building sitemill"
-  "$root/scripts/build.sh"
-fi
-for f in make_urls.py peer_sitemapjs.mjs; do
-  [[ -f $bench/$f ]] || { say "missing $bench/$f (set SHARED_DIR)"; exit 2; }
-done
-
-mkdir -p "$BENCH_DIR/data" "$out_root" "$logs"
-
-# Makes (once) and prints the path of the n-URL input.
-make_input() {
-  local n=$1 tsv=$BENCH_DIR/data/urls-$1.tsv tmp=$BENCH_DIR/data/.tmp-urls-$1
-  if [[ ! -s $tsv ]]; then
-    say "making $n URLs (about 9 s per million)"
-    python3 "$bench/make_urls.py" "$n" "$tmp"
-    rm -f "$tmp.txt"     # only the TSV is used; the .txt is as large again
-    mv "$tmp.tsv" "$tsv" # renamed last, so an interrupted run is not cached
-  fi
-  printf '%s\n' "$tsv"
-}
-
-# --- formatting ---------------------------------------------------------------
-urls_per_s() { awk -v n="${COUNT[$1]}" -v w="${WALL[$1]}" 'BEGIN {printf "%.0f", n / w}'; }
-human_rate() {
-  awk -v r="$1" 'BEGIN {
-    if (r >= 1e6) printf "%.2fM", r / 1e6; else if (r >= 1e4) printf "%.0fk", r / 1e3;
-    else if (r >= 1e3) printf "%.1fk", r / 1e3; else printf "%.0f", r }'
-}
-commas() { awk -v n="$1" 'BEGIN { s = sprintf("%.0f", n); o = "";
-  while (length(s) > 3) { o = "," substr(s, length(s) - 2) o; s = substr(s, 1, length(s) - 3) }
-  print s o }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
-
-# --- measuring ----------------------------------------------------------------
 # Per configuration id: what the table shows.
 declare -A LABEL WALL RSS_KB CPU BYTES COUNT VERIFY
 failed=0
 
-# Bytes of the published files; sitemill's bookkeeping dot-files are not output.
-output_bytes() {
-  find "$1" -maxdepth 1 -type f ! -name '.*' -printf '%s\n' |
-    awk '{s += $1} END {print s + 0}'
-}
-
-# run_timed ID RUN TIMEOUT_S OUTDIR -- COMMAND...: one run under /usr/bin/time
-# -v into a fresh OUTDIR; keeps the best wall and the highest RSS of an ID's
-# runs (the memory target is about the worst case).
-run_timed() {
-  local id=$1 run=$2 tmo=$3 out=$4
-  shift 5
-  local log=$logs/$id-$run rc=0 t0 t1 wall rss cpu
-  rm -rf "$out"
-  sync # so earlier runs' writeback is not billed to this one
-  t0=$(date +%s%N)
-  /usr/bin/time -v -o "$log.time" timeout "$tmo" "$@" > "$log.out" 2>&1 || rc=$?
-  t1=$(date +%s%N)
-  wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", (b - a) / 1e9}')
-  rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$log.time")
-  cpu=$(awk -F': ' '/Percent of CPU this job got/ {print $2}' "$log.time")
-  say "  $id run $run: ${wall} s, $((rss / 1024)) MiB, CPU $cpu, exit $rc"
-  if ((rc != 0)); then
-    say "  $id failed (exit $rc); its output: $log.out"
-    VERIFY[$id]="run failed (exit $rc)"
-    failed=1
-    return 1
-  fi
-  if [[ -z ${WALL[$id]:-} ]] || awk -v a="$wall" -v b="${WALL[$id]}" 'BEGIN {exit !(a < b)}'; then
-    WALL[$id]=$wall
-    CPU[$id]=$cpu
-  fi
-  if [[ -z ${RSS_KB[$id]:-} ]] || ((rss > ${RSS_KB[$id]})); then RSS_KB[$id]=$rss; fi
-  BYTES[$id]=$(output_bytes "$out")
-}
-
-# verify ID OUTDIR N: counts the URLs back and checks the set (verify_set.py).
-verify() {
-  local id=$1 out=$2 n=$3 msg
-  [[ -n ${VERIFY[$id]:-} ]] && return 0 # the run failed: already reported
-  if msg=$(python3 "$here/verify_set.py" "$out" "$n" --xsd "$xsd" --index-xsd "$index_xsd"); then
-    VERIFY[$id]=OK
-  else
-    VERIFY[$id]=FAIL
-    failed=1
-  fi
-  say "  $msg"
-}
+verify() { verify_output "$1" "$2" "$3" --xsd "$xsd" --index-xsd "$index_xsd"; }
 
 # sitemill ID LABEL N TIMEOUT_S RUNS [OPTIONS...]
 sitemill_config() {
@@ -227,16 +110,10 @@ if [[ $RSS10M == 1 ]]; then
   order+=(sm_10x)
 fi
 
-# gzip -6 of each file of the same tool's --no-gzip run: the same files and the
-# same split, so the ratio isolates the compressor.
-ref_bytes() { # GZ_ID PLAIN_ID
-  [[ ${VERIFY[$1]:-} == OK && ${VERIFY[$2]:-} == OK ]] || return 0
-  python3 "$here/verify_set.py" --gzip6-ref "$out_root/$1" "$out_root/$2"
-}
 say "gzip -6 references"
-ref_sm=$(ref_bytes sm_default sm_plain)
-ref_sj=$(ref_bytes sj_coalesce sj_plain)
-[[ -n $ref_sj ]] || ref_sj=$(ref_bytes sj_readme sj_plain)
+ref_sm=$(ref_bytes "$out_root/sm_default" sm_default "$out_root/sm_plain" sm_plain)
+ref_sj=$(ref_bytes "$out_root/sj_coalesce" sj_coalesce "$out_root/sj_plain" sj_plain)
+[[ -n $ref_sj ]] || ref_sj=$(ref_bytes "$out_root/sj_readme" sj_readme "$out_root/sj_plain" sj_plain)
 
 # --- the table ----------------------------------------------------------------
 tuned_rate=
@@ -261,22 +138,13 @@ row() {
     "$(commas "${BYTES[$id]}")" "$speed" "$vs"
 }
 
-# Target checks print "met" or "MISSED"; misses are news, not errors.
-check() { # DESCRIPTION VALUE OP LIMIT
-  local verdict=MISSED
-  awk -v v="$2" -v l="$4" -v op="$3" 'BEGIN {
-    exit !((op == "<=" && v <= l) || (op == ">=" && v >= l)) }' && verdict=met
-  printf -- '- %s: %s (target %s %s): **%s**\n' "$1" "$2" "$3" "$4" "$verdict"
-}
-
-cpu_model=$(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo)
 build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$root/build/CMakeCache.txt" 2> /dev/null || true)
 sitemap_version=$(node -p "require('$PEERS_DIR/node_modules/sitemap/package.json').version")
 report=$BENCH_DIR/compare.md
 {
   echo "## sitemill vs sitemap.js, $(commas "$N") URLs"
   echo
-  echo "Machine: $(nproc) cores, ${cpu_model:-unknown CPU}; $started; load average at start $load."
+  machine_line "$started" "$load"
   echo "$("$SITEMILL" --version) (${build_type:-unknown} build), sitemap.js $sitemap_version on node $(node --version)," \
     "input $(commas "$(stat -c %s "$input")") bytes of TSV."
   echo "sitemill: best wall of $RUNS run(s), highest RSS of them; sitemap.js: 1 run."
@@ -307,6 +175,6 @@ report=$BENCH_DIR/compare.md
 cat "$report"
 say "written to $report"
 if ((failed)); then
-  say "some runs failed or did not verify: see above and $logs"
+  say "some runs failed or did not verify: see above and $BENCH_DIR/logs"
 fi
 exit "$failed"

@@ -3,6 +3,7 @@
 
 Usage:
     python3 verify_set.py OUTDIR EXPECTED_URLS [--xsd FILE] [--index-xsd FILE]
+                          [--elements PREFIX:NAME=TOTAL ...]
     python3 verify_set.py --gzip6-ref GZDIR PLAINDIR
 
 Verify mode: every file in OUTDIR whose name does not start with "." (sitemill
@@ -17,7 +18,9 @@ children sitemap-K.xml.gz) are both understood. Checks:
     <url> and is at most 52,428,800 bytes uncompressed;
   * the <url> counts sum to EXPECTED_URLS and every <loc> is distinct;
   * `xmllint --noout --schema` passes on the first child (and on the index
-    with --index-xsd).
+    with --index-xsd);
+  * with --elements, the urlsets hold exactly TOTAL start tags <PREFIX:NAME
+    in all (xhtml:link=4000000: every hreflang link was written).
 Prints one line (OK or FAIL plus the reasons); exit status 0 when all pass.
 
 --gzip6-ref mode prints the bytes the set in GZDIR would take if each of its
@@ -95,14 +98,25 @@ def xmllint(xsd, name, data, errors):
         tmp = os.path.join(td, re.sub(r"\.gz$", "", name))
         with open(tmp, "wb") as f:
             f.write(data)
+        # The extension schemas import xml.xsd by its w3.org URL: the catalog
+        # beside them maps it to the bundled copy, so nothing is fetched.
+        env = dict(os.environ)
+        catalog = os.path.join(os.path.dirname(os.path.abspath(xsd)), "catalog.xml")
+        if os.path.exists(catalog):
+            env["XML_CATALOG_FILES"] = catalog
         r = subprocess.run(["xmllint", "--noout", "--nonet", "--schema", xsd, tmp],
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, env=env)
         if r.returncode != 0:
             errors.append(f"xmllint --schema {name}: {r.stderr.strip()[:300]}")
 
 
-def verify(outdir, expected, xsd, index_xsd):
+def verify(outdir, expected, xsd, index_xsd, elements=()):
     errors = []
+    wanted = {}
+    for spec in elements:
+        name, _, total = spec.partition("=")
+        wanted[name] = (re.compile(b"<" + re.escape(name.encode()) + rb"[\s/>]"), int(total))
+    found = {name: 0 for name in wanted}
     names = sorted(f for f in os.listdir(outdir)
                    if not f.startswith(".") and os.path.isfile(os.path.join(outdir, f)))
     indexes, urlsets = [], {}
@@ -140,6 +154,8 @@ def verify(outdir, expected, xsd, index_xsd):
             if h in loc_hashes:
                 dup_locs += 1
             loc_hashes.add(h)
+        for ename, (pattern, _) in wanted.items():
+            found[ename] += len(pattern.findall(data))
         urlsets[name] = count
         total += count
         if first_child is None:
@@ -172,6 +188,9 @@ def verify(outdir, expected, xsd, index_xsd):
         errors.append(f"url count {total} != expected {expected}")
     if dup_locs:
         errors.append(f"{dup_locs} duplicate <loc> values")
+    for ename, (_, want) in wanted.items():
+        if found[ename] != want:
+            errors.append(f"{found[ename]} <{ename}> elements, expected {want}")
     if xsd and first_child:
         xmllint(xsd, first_child[0], first_child[1], errors)
 
@@ -218,10 +237,12 @@ def main():
     ap.add_argument("b")
     ap.add_argument("--xsd")
     ap.add_argument("--index-xsd")
+    ap.add_argument("--elements", action="append", default=[],
+                    metavar="PREFIX:NAME=TOTAL")
     args = ap.parse_args()
     if args.gzip6_ref:
         return gzip6_ref(args.a, args.b)
-    return verify(args.a, int(args.b), args.xsd, args.index_xsd)
+    return verify(args.a, int(args.b), args.xsd, args.index_xsd, args.elements)
 
 
 if __name__ == "__main__":
