@@ -45,7 +45,7 @@ std::optional<double> parse_number(std::string_view s, bool integer) {
   if (integer && dot != std::string_view::npos) return std::nullopt;
   std::string_view whole = s.substr(0, dot);
   std::string_view fraction =
-      dot == std::string_view::npos ? std::string() : s.substr(dot + 1);
+      dot == std::string_view::npos ? std::string_view() : s.substr(dot + 1);
   const bool negative = !whole.empty() && whole.front() == '-';
   if (negative) whole.remove_prefix(1);
   if (whole.empty() && fraction.empty()) return std::nullopt;

@@ -82,6 +82,14 @@ std::string make_header(std::string_view root, const std::string& xsl) {
   return h;
 }
 
+// <lastmod>, as a <url> and a <sitemap> write it.
+void append_lastmod(std::string& out, const w3c_datetime& lastmod) {
+  char buf[max_lastmod_length];
+  out += "<lastmod>";
+  out.append(buf, format_lastmod(lastmod, buf));
+  out += "</lastmod>";
+}
+
 }  // namespace
 
 namespace detail {
@@ -270,12 +278,7 @@ void append_entry(std::string& out, const url_entry& e, document_type type,
   out += "<url><loc>";
   append_xml_escaped(out, e.loc);
   out += "</loc>";
-  if (e.lastmod) {
-    char buf[max_lastmod_length];
-    out += "<lastmod>";
-    out.append(buf, format_lastmod(*e.lastmod, buf));
-    out += "</lastmod>";
-  }
+  if (e.lastmod) append_lastmod(out, *e.lastmod);
   if (e.freq != changefreq::unset) {
     out += "<changefreq>";
     out += to_string(e.freq);
@@ -343,12 +346,7 @@ add_status index_writer::add(const index_entry& e) {
   out += "<sitemap><loc>";
   append_xml_escaped(out, e.loc);
   out += "</loc>";
-  if (e.lastmod) {
-    char buf[max_lastmod_length];
-    out += "<lastmod>";
-    out.append(buf, format_lastmod(*e.lastmod, buf));
-    out += "</lastmod>";
-  }
+  if (e.lastmod) append_lastmod(out, *e.lastmod);
   out += "</sitemap>\n";
   // The index's own newest lastmod is not used; entries carry their files'.
   return impl_->core.commit(mark, std::nullopt);
