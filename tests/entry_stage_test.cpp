@@ -83,7 +83,7 @@ struct test_input {
       std::make_shared<std::atomic<int>>(0);
 
   entry_stage::input make() const {
-    return {[this]() -> result<std::unique_ptr<record_reader>> {
+    return {[this](const std::atomic<bool>*) -> result<std::unique_ptr<record_reader>> {
       ++*opens;
       return std::unique_ptr<record_reader>(
           std::make_unique<vector_reader>(records, error, notes));
@@ -129,7 +129,7 @@ class counting_reader final : public record_reader {
 
 entry_stage::input counting_input(std::uint64_t count,
                                   std::atomic<std::uint64_t>& made) {
-  return {[count, &made]() -> result<std::unique_ptr<record_reader>> {
+  return {[count, &made](const std::atomic<bool>*) -> result<std::unique_ptr<record_reader>> {
     return std::unique_ptr<record_reader>(
         std::make_unique<counting_reader>(count, made));
   }};
@@ -557,7 +557,8 @@ class gated_reader final : public record_reader {
 TEST(EntryStage, CancelWakesAConsumerWaitingInNext) {
   std::promise<void> gate;
   std::shared_future<void> open = gate.get_future().share();
-  entry_stage stage({{[open]() -> result<std::unique_ptr<record_reader>> {
+  entry_stage stage({{[open](const std::atomic<bool>*)
+                          -> result<std::unique_ptr<record_reader>> {
                       return std::unique_ptr<record_reader>(
                           std::make_unique<gated_reader>(open));
                     }}},
@@ -572,13 +573,60 @@ TEST(EntryStage, CancelWakesAConsumerWaitingInNext) {
   gate.set_value();
 }
 
+// Ends only when the stage's stop flag is set (or after ten seconds, so a
+// broken stop cannot hang the suite); says which.
+class stop_polling_reader final : public record_reader {
+ public:
+  stop_polling_reader(const std::atomic<bool>* stop, bool& saw_stop)
+      : stop_(stop), saw_stop_(saw_stop) {}
+  bool next(input_record&) override {
+    const auto give_up =
+        std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (std::chrono::steady_clock::now() < give_up) {
+      if (stop_ != nullptr && stop_->load()) {
+        saw_stop_ = true;
+        return false;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return false;
+  }
+  const std::string& error() const noexcept override { return none_; }
+  const std::vector<note>& notes() const noexcept override { return notes_; }
+
+ private:
+  const std::atomic<bool>* stop_;
+  bool& saw_stop_;
+  std::string none_;
+  std::vector<note> notes_;
+};
+
+TEST(EntryStage, NextAsksWhetherToCancelWhileAnInputSendsNothing) {
+  bool saw_stop = false;
+  int asked = 0;
+  {
+    entry_stage stage(
+        {{[&saw_stop](const std::atomic<bool>* stop)
+              -> result<std::unique_ptr<record_reader>> {
+          return std::unique_ptr<record_reader>(
+              std::make_unique<stop_polling_reader>(stop, saw_stop));
+        }}},
+        url_normalizer{}, document_type::urlset, 2);
+    // The input sends nothing: only the question asked while waiting can
+    // end next(), and the answer reaches the reader through its stop flag.
+    EXPECT_EQ(stage.next([&asked] { return ++asked == 2; }), nullptr);
+  }
+  EXPECT_EQ(asked, 2);
+  EXPECT_TRUE(saw_stop);
+}
+
 TEST(EntryStage, AnInputThatCannotBeOpenedEndsReadingWithItsError) {
   std::vector<test_input> inputs;
   inputs.push_back(make_input(0, 1500, false));
   inputs.push_back(make_input(2, 10, false));
   std::vector<entry_stage::input> made = {
       inputs[0].make(),
-      {[]() -> result<std::unique_ptr<record_reader>> {
+      {[](const std::atomic<bool>*) -> result<std::unique_ptr<record_reader>> {
         return error{"cannot open b.txt: No such file or directory"};
       }},
       inputs[1].make()};

@@ -1,5 +1,7 @@
 #include "generate/entry_stage.h"
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -60,6 +62,7 @@ struct entry_stage::impl {
   std::uint64_t next_out = 0;  // the batch next() returns next
   bool reader_finished = false;
   bool stopping = false;
+  std::atomic<bool> stop_flag{false};  // `stopping`, for readers to poll
   std::string error;
 
   std::thread reader_thread;
@@ -98,7 +101,7 @@ struct entry_stage::impl {
 
   void read_all() {
     for (std::size_t i = 0; i < inputs.size(); ++i) {
-      auto opened = inputs[i].open();
+      auto opened = inputs[i].open(&stop_flag);
       if (!opened) return finish_reading(opened.err().message);
       record_reader& reader = **opened;
       record_batch* b = take_free();
@@ -316,12 +319,23 @@ entry_stage::~entry_stage() {
   for (auto& t : impl_->workers) t.join();
 }
 
-record_batch* entry_stage::next() {
+record_batch* entry_stage::next(const std::function<bool()>& cancelled) {
   std::unique_lock lock(impl_->mu);
-  impl_->done_ready.wait(lock, [&] {
+  auto ready = [&] {
     return impl_->stopping || impl_->done.count(impl_->next_out) ||
            (impl_->reader_finished && impl_->next_out == impl_->produced);
-  });
+  };
+  if (!cancelled) {
+    impl_->done_ready.wait(lock, ready);
+  } else {
+    while (!impl_->done_ready.wait_for(lock, std::chrono::milliseconds(100),
+                                       ready)) {
+      lock.unlock();
+      const bool stop = cancelled();
+      if (stop) cancel();
+      lock.lock();
+    }
+  }
   auto it = impl_->done.find(impl_->next_out);
   if (impl_->stopping || it == impl_->done.end()) return nullptr;
   record_batch* b = it->second;
@@ -338,6 +352,7 @@ void entry_stage::release(record_batch* batch) {
 }
 
 void entry_stage::cancel() {
+  impl_->stop_flag = true;
   std::lock_guard lock(impl_->mu);
   impl_->stopping = true;
   impl_->free_ready.notify_all();

@@ -11,6 +11,7 @@
 #ifndef SITEMILL_DETAIL_ENTRY_STAGE_H
 #define SITEMILL_DETAIL_ENTRY_STAGE_H
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -98,9 +99,12 @@ struct record_batch {
 class entry_stage {
  public:
   /// One source of records: a list file, a directory, a sitemap. Opened on
-  /// the reader thread when its turn comes.
+  /// the reader thread when its turn comes, with the stage's stop flag, which
+  /// cancel() sets: a reader that can block polls it (source_context::stop).
   struct input {
-    std::function<result<std::unique_ptr<record_reader>>()> open;
+    std::function<result<std::unique_ptr<record_reader>>(
+        const std::atomic<bool>* stop)>
+        open;
   };
 
   /// Called on a worker thread with a batch's `seq` just before the worker
@@ -118,8 +122,11 @@ class entry_stage {
   entry_stage& operator=(const entry_stage&) = delete;
 
   /// The next batch in input order; nullptr when every input has been read,
-  /// reading failed (see error()) or the stage was cancelled.
-  record_batch* next();
+  /// reading failed (see error()) or the stage was cancelled. While it
+  /// waits, `cancelled` (when given) is asked every 100 ms or so, on the
+  /// calling thread; when it says yes the stage is cancelled, so a reader
+  /// blocked on an input that sends nothing cannot hold the caller.
+  record_batch* next(const std::function<bool()>& cancelled = {});
   /// Gives a batch from next() back for reuse.
   void release(record_batch* batch);
   /// Stops reading; next() returns nullptr soon after.

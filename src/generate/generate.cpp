@@ -268,11 +268,12 @@ class run {
     std::vector<detail::entry_stage::input> inputs;
     for (const auto& source : o_.sources) {
       names_.push_back(source->name());
-      inputs.push_back({[this, source] {
+      inputs.push_back({[this, source](const std::atomic<bool>* stop) {
         source_context context;
         context.base_url = builder_.normalizer().base();
         context.has_state = state_ != nullptr;
         context.state = state_.get();
+        context.stop = stop;
         return source->open(context);
       }});
     }
@@ -286,7 +287,10 @@ class run {
     detail::entry_stage stage(resolve_inputs(), builder_.normalizer(), o_.type,
                               entry_workers());
     std::uint64_t next_progress = progress_every;
-    while (detail::record_batch* b = stage.next()) {
+    // Asked while the stage waits too: an input that sends nothing (a FIFO,
+    // a stalled fetch) must not keep a cancel waiting.
+    const auto cancelled = [this] { return obs_.cancelled(); };
+    while (detail::record_batch* b = stage.next(cancelled)) {
       const std::string& name = names_[b->input];
       // Prefetch a few records ahead of the probe: far enough to hide a
       // cache miss, near enough that the line is still in L1 when used.
@@ -306,12 +310,13 @@ class run {
         obs_.progress(report_.records, writers_->file_count());
         next_progress = report_.records + progress_every;
       }
-      if (obs_.cancelled()) {
-        stage.cancel();
-        report_.outcome = generate_outcome::cancelled;
-        report_.message = "interrupted; nothing was published";
-        return {};
-      }
+      if (obs_.cancelled()) break;
+    }
+    if (obs_.cancelled()) {
+      stage.cancel();
+      report_.outcome = generate_outcome::cancelled;
+      report_.message = "interrupted; nothing was published";
+      return {};
     }
     if (std::string why = stage.error(); !why.empty()) return error{why};
     return {};

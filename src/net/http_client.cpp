@@ -68,6 +68,8 @@ struct transfer {
   std::uint64_t body_bytes = 0;
   bool over_cap = false;
   bool receiver_stopped = false;
+  const std::atomic<bool>* cancel = nullptr;
+  bool cancelled = false;
   std::exception_ptr receiver_threw;
   std::optional<std::string> retry_after;
 };
@@ -93,6 +95,13 @@ std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
     return 0;
   }
   return bytes;
+}
+
+// libcurl calls it while a transfer runs, idle ones too; non-zero aborts.
+int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  auto& t = *static_cast<transfer*>(user);
+  t.cancelled = t.cancel->load(std::memory_order_relaxed);
+  return t.cancelled ? 1 : 0;
 }
 
 std::size_t on_header(char* data, std::size_t size, std::size_t n, void* user) {
@@ -195,6 +204,14 @@ result<http_response> http_client::send(const http_request& request,
   curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
   curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, &on_header);
   curl_easy_setopt(h, CURLOPT_HEADERDATA, &t);
+  if (options_.cancel != nullptr) {
+    if (options_.cancel->load(std::memory_order_relaxed))
+      return fail("cancelled");
+    t.cancel = options_.cancel;
+    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, &on_progress);
+    curl_easy_setopt(h, CURLOPT_XFERINFODATA, &t);
+    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+  }
 
   if (request.method == "GET") {
     curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
@@ -250,6 +267,7 @@ result<http_response> http_client::send(const http_request& request,
                   std::to_string(options_.max_body_bytes) + " bytes");
     }
     if (t.receiver_stopped) return fail("the receiver stopped the transfer");
+    if (t.cancelled) return fail("cancelled");
     if (code == CURLE_TOO_MANY_REDIRECTS) {
       return fail("more than " + std::to_string(max_redirects) + " redirects");
     }

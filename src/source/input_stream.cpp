@@ -7,7 +7,12 @@
 #include <cstring>
 #include <limits>
 
+#include "detail/fd_wait.h"
+
 namespace sitemill::detail {
+
+fd_source::fd_source(int fd, bool owned, const std::atomic<bool>* stop) noexcept
+    : fd_(fd), owned_(owned), stop_(stop), may_block_(may_block(fd)) {}
 
 fd_source::~fd_source() {
   if (owned_) ::close(fd_);
@@ -15,6 +20,12 @@ fd_source::~fd_source() {
 
 std::size_t fd_source::read(char* dst, std::size_t n, int& err) {
   for (;;) {
+    // Checked before every block, so an endless input (/dev/zero) ends too.
+    if (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) {
+      err = ECANCELED;
+      return 0;
+    }
+    if (may_block_ && !wait_readable(fd_, fd_wait_step_ms)) continue;
     const ssize_t got = ::read(fd_, dst, n);
     if (got >= 0) return static_cast<std::size_t>(got);
     if (errno != EINTR) {

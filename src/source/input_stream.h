@@ -3,6 +3,7 @@
 #ifndef SITEMILL_SOURCE_INPUT_STREAM_H
 #define SITEMILL_SOURCE_INPUT_STREAM_H
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -22,9 +23,14 @@ class byte_source {
 };
 
 /// A file descriptor, read with read(2); closed on destruction when owned.
+/// On a descriptor that can block (a pipe, a FIFO, a terminal, a socket) it
+/// waits for data in steps (detail/fd_wait.h) before reading, so with a
+/// `stop` flag a FIFO that never sends a byte is left within a step of the
+/// flag; a read ends with ECANCELED once the flag is set.
 class fd_source final : public byte_source {
  public:
-  fd_source(int fd, bool owned) noexcept : fd_(fd), owned_(owned) {}
+  fd_source(int fd, bool owned,
+            const std::atomic<bool>* stop = nullptr) noexcept;
   ~fd_source() override;
   fd_source(const fd_source&) = delete;
   fd_source& operator=(const fd_source&) = delete;
@@ -33,6 +39,8 @@ class fd_source final : public byte_source {
  private:
   int fd_;
   bool owned_;
+  const std::atomic<bool>* stop_;
+  bool may_block_;  // not a regular file: wait in steps before reading
 };
 
 /// Bytes in memory (tests and fuzzing). Borrows `data`, which must outlive it.

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "detail/fd_wait.h"
 #include "detail/text.h"
 #include "source/readers.h"
 
@@ -151,14 +152,16 @@ result<std::unique_ptr<record_reader>> open_reader(
     const std::string& path, const reader_options& options,
     reader_tuning tuning) {
   if (path == "-") {
-    return make_reader(std::make_unique<fd_source>(STDIN_FILENO, false),
+    return make_reader(
+        std::make_unique<fd_source>(STDIN_FILENO, false, options.stop),
                        "<stdin>", options, tuning);
   }
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // A FIFO's writer may never come: do not wait for it in open(2).
+  const int fd = detail::open_for_reading(path.c_str());
   if (fd < 0) {
     return error{"cannot open " + path + ": " + std::strerror(errno)};
   }
-  auto source = std::make_unique<fd_source>(fd, true);
+  auto source = std::make_unique<fd_source>(fd, true, options.stop);
   struct stat st {};
   if (::fstat(fd, &st) == 0) {
     // open(2) accepts a directory; say so now rather than as a read error.

@@ -29,7 +29,7 @@ class list_file final : public record_source {
   }
 
   result<std::unique_ptr<record_reader>> open(
-      const source_context&) const override {
+      const source_context& context) const override {
     const std::optional<input_format> format = resolve();
     if (!format)
       return error{path_ + ": unknown input format; name it with `format`",
@@ -37,6 +37,7 @@ class list_file final : public record_source {
     reader_options options;
     options.format = *format;
     options.columns = columns_;
+    options.stop = context.stop;
     return record_reader::open(path_, options);
   }
 

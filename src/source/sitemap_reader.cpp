@@ -268,7 +268,10 @@ class sitemap_reader final : public record_reader, walk_observer {
     not_read(doc, why);
   }
 
-  bool cancelled() override { return stopped(); }
+  bool cancelled() override {
+    return stopped() || (o_.http.cancel != nullptr &&
+                         o_.http.cancel->load(std::memory_order_relaxed));
+  }
 
   void not_read(const walk_document& doc, const walk_skip& why) {
     if (doc.listing.source.empty()) {
@@ -364,8 +367,12 @@ class sitemap_location final : public record_source {
   explicit sitemap_location(sitemap_source_options o) : o_(std::move(o)) {}
   std::string name() const override { return o_.location; }
   result<std::unique_ptr<record_reader>> open(
-      const source_context&) const override {
-    return open_sitemap_source(o_);
+      const source_context& context) const override {
+    if (context.stop == nullptr || o_.http.cancel != nullptr)
+      return open_sitemap_source(o_);
+    sitemap_source_options o = o_;
+    o.http.cancel = context.stop;  // the walk polls it too: cancelled()
+    return open_sitemap_source(o);
   }
 
  private:

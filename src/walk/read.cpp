@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "detail/fd_wait.h"
 #include "detail/text.h"
 #include "walk/walker_impl.h"
 
@@ -36,18 +37,23 @@ std::optional<walk_skip> sitemap_walker::impl::read_local(
     const walk_document& doc, parse_handler& handler, walk_read& out) {
   const bool from_stdin = doc.path == "-";
   const int fd =
-      from_stdin ? 0 : ::open(doc.path.c_str(), O_RDONLY | O_CLOEXEC);
+      from_stdin ? 0 : detail::open_for_reading(doc.path.c_str());
   if (fd < 0)
     return failure(walk_skip_reason::read_failed,
                    "cannot open " + doc.path + ": " + std::strerror(errno));
   if (!buffer) buffer = std::make_unique<char[]>(block_size);
   sitemap_parser parser(handler, options.parse);
   std::uint64_t total = 0;
+  // A pipe or FIFO may send nothing for ever: wait in steps, so a cancel or
+  // the time cap is seen between them.
+  const bool wait_first = detail::may_block(fd);
   for (;;) {
     if (should_stop()) {
       out.stop = stop_inside();
       break;
     }
+    if (wait_first && !detail::wait_readable(fd, detail::fd_wait_step_ms))
+      continue;
     const ssize_t n = ::read(fd, buffer.get(), block_size);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {

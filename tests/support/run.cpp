@@ -201,11 +201,12 @@ run_result run_sitemill(const std::vector<std::string>& args,
 // --- background_process ------------------------------------------------------
 
 background_process::background_process(
-    const std::vector<std::string>& sitemill_args) {
+    const std::vector<std::string>& sitemill_args,
+    const std::string& stdin_path, int stdin_flags) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
-                                   O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, stdin_path.c_str(),
+                                   stdin_flags, 0);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null",
                                    O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null",

@@ -45,12 +45,16 @@ run_result run_program(const std::string& program,
                        const std::vector<std::string>& args,
                        const run_options& options = {});
 
-/// A child that runs in the background with stdin, stdout and stderr on
-/// /dev/null, for tests that kill it at some moment. The destructor kills
-/// and reaps it if the test did not.
+/// A child that runs in the background with stdout and stderr on /dev/null
+/// and stdin on `stdin_path` opened with `stdin_flags` (a FIFO opened
+/// O_RDWR is a stdin that never sends a byte and never ends), for tests that
+/// kill it at some moment. The destructor kills and reaps it if the test
+/// did not.
 class background_process {
  public:
-  explicit background_process(const std::vector<std::string>& sitemill_args);
+  explicit background_process(const std::vector<std::string>& sitemill_args,
+                              const std::string& stdin_path = "/dev/null",
+                              int stdin_flags = 0 /* O_RDONLY */);
   ~background_process();
   background_process(const background_process&) = delete;
   background_process& operator=(const background_process&) = delete;

@@ -8,6 +8,7 @@
 #ifndef SITEMILL_HTTP_H
 #define SITEMILL_HTTP_H
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -31,6 +32,11 @@ struct http_options {
   std::uint64_t max_body_bytes = 64ull * 1024 * 1024;
   /// Sent on every request; the default names sitemill and its version.
   std::string user_agent;
+  /// Polled during a transfer, also while the server sends nothing
+  /// (libcurl's progress callback, about once a second at worst): once it
+  /// is true the request ends with the error "cancelled". Not owned;
+  /// nullptr: never.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct http_request {

@@ -7,6 +7,7 @@
 #ifndef SITEMILL_RECORD_READER_H
 #define SITEMILL_RECORD_READER_H
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -68,6 +69,11 @@ struct reader_options {
   /// For tsv/csv: the columns in order, when the input has no header row
   /// (--columns loc,lastmod). Empty: the first row is the header.
   std::vector<column> columns;
+  /// Polled while reading: once it is true, next() returns false within
+  /// about 100 ms, even on a pipe or FIFO that sends nothing or an input that
+  /// never ends, and error() says the read was cancelled. Not owned; nullptr:
+  /// read to the end.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 /// Reads records from a file or stdin, streaming in fixed-size blocks (memory

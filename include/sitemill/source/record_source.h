@@ -18,6 +18,7 @@
 #ifndef SITEMILL_SOURCE_RECORD_SOURCE_H
 #define SITEMILL_SOURCE_RECORD_SOURCE_H
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,6 +42,11 @@ struct source_context {
   /// In open(): the run's state database, its run begun; nullptr without
   /// one, and always nullptr in validate(). Not owned.
   state_db* state = nullptr;
+  /// In open(): set when the run is cancelled (a signal, an embedder's
+  /// observer). A reader whose input can block or never end (a pipe, a
+  /// FIFO, a fetch) polls it and ends within about 100 ms; nullptr in
+  /// validate(). Not owned; valid while the reader lives.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 /// One place records come from.
