@@ -527,6 +527,13 @@ command_runner setup_generate(CLI::App& app) {
   cmd->add_flag("--ignore-robots", o->ignore_robots,
                 "List pages the site's robots.txt disallows")
       ->group(site);
+  cmd->add_flag("--images", o->site.images,
+                "Also list each page's content images as image:image: <img> "
+                "(the largest of srcset, data-src of lazy loaders), "
+                "og:image; absolute http(s), any host, first 1,000 per page; "
+                "not 1-pixel trackers, data: URIs or <picture> sources. "
+                "hreflang alternates in <head> are always read")
+      ->group(site);
   auto* maps = "Sources: existing sitemaps";
   cmd->add_option("--from-sitemap", o->from_sitemaps,
                   "Read an existing sitemap, index (children followed), text "
