@@ -17,13 +17,6 @@ const field_ids& fields() {
   return ids;
 }
 
-std::string quoted(std::string_view s) {
-  std::string out = "\"";
-  append_printable(out, s);
-  out += '"';
-  return out;
-}
-
 }  // namespace
 
 void page_links::add(extension_field_id field, std::uint32_t item,
@@ -48,14 +41,14 @@ void page_links::resolve(const normalized_url& page, const html_facts& facts,
     if (p == url_problem::ok)
       base_ = scratch_;
     else
-      notes_.push_back("base URL " + quoted(facts.base) +
+      notes_.push_back("base URL " + quoted_printable(facts.base) +
                        " ignored: " + std::string(describe(p)));
   }
 
   if (options.canonical && facts.has_canonical && !facts.canonical.empty()) {
     const url_problem p = resolve_url(facts.canonical, base_, canonical_);
     if (p != url_problem::ok)
-      notes_.push_back("canonical link " + quoted(facts.canonical) +
+      notes_.push_back("canonical link " + quoted_printable(facts.canonical) +
                        " ignored: " + std::string(describe(p)));
   }
 
@@ -65,8 +58,8 @@ void page_links::resolve(const normalized_url& page, const html_facts& facts,
     for (const html_alternate& a : facts.alternates) {
       const url_problem p = resolve_url(a.href, base_, scratch_);
       if (p != url_problem::ok) {
-        notes_.push_back("hreflang alternate " + quoted(a.href) + " (" +
-                         quoted(a.hreflang) +
+        notes_.push_back("hreflang alternate " + quoted_printable(a.href) +
+                         " (" + quoted_printable(a.hreflang) +
                          ") ignored: " + std::string(describe(p)));
         continue;
       }
@@ -84,7 +77,7 @@ void page_links::resolve(const normalized_url& page, const html_facts& facts,
       const url_problem p = resolve_url(raw, base_, scratch_);
       if (p == url_problem::not_http) continue;  // blob:, about:blank
       if (p != url_problem::ok) {
-        notes_.push_back("image " + quoted(raw) +
+        notes_.push_back("image " + quoted_printable(raw) +
                          " not listed: " + std::string(describe(p)));
         continue;
       }
