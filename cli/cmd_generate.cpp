@@ -359,6 +359,15 @@ int run_generate(generate_cli_options& o) {
     g.sources.push_back(sitemap_source(std::move(sitemap)));
   }
 
+  // Lists and sitemaps carry their images themselves; a flag that would
+  // change nothing is a mistake worth saying.
+  if (o.site.images && o.from_dirs.empty()) {
+    std::fprintf(stderr,
+                 "sitemill generate: --images lists the images of the pages "
+                 "of --from-dir; give a site directory\n");
+    return exit_usage;
+  }
+
   if (!o.indexnow_key.empty()) {
     if (!is_valid_indexnow_key(o.indexnow_key)) {
       std::fprintf(stderr,

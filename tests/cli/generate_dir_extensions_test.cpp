@@ -181,6 +181,17 @@ TEST(GenerateDirExtensions, ImagesAreListedOnlyWithTheFlag) {
   EXPECT_EQ(got.links.size(), 3u);  // the alternates are always read
 }
 
+TEST(GenerateDirExtensions, ImagesWithoutADirectoryIsAUsageError) {
+  temp_dir t;
+  write_file(t / "urls.txt", base + "\n");
+  const run_result r = run_sitemill({"generate", "--base-url", base, "--out",
+                                     t / "out", "--images", t / "urls.txt"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--images lists the images of the pages of "
+                               "--from-dir"));
+  EXPECT_FALSE(std::filesystem::exists(t / "out"));
+}
+
 TEST(GenerateDirExtensions, HelpExplainsTheImagesFlag) {
   const run_result r = run_sitemill({"generate", "--help"});
   ASSERT_EQ(r.exit_code, 0);
