@@ -346,6 +346,8 @@ TEST(HtmlPage, TakesTheLargestImageOfAnImg) {
       // An invalid descriptor drops its candidate only.
       {R"(<img src="a.jpg" srcset="huge.jpg 9q, b.jpg 2x">)", v{"b.jpg"}},
       {R"(<img src="a.jpg" srcset="huge.jpg 10w 2x">)", v{"a.jpg"}},
+      {R"(<img src="a.jpg" srcset="huge.jpg infx, neg.jpg -2x, p.jpg +3x">)",
+       v{"a.jpg"}},
       // Lazy loaders keep the real image in data-src and data-srcset.
       {R"(<img src="data:image/gif;base64,R0lG" data-src="/real.jpg">)",
        v{"/real.jpg"}},

@@ -221,11 +221,15 @@ bool parse_descriptors(std::string_view list, image_candidate& c) {
     if (token.empty()) break;
     const char kind = token.back();
     const std::string_view number = token.substr(0, token.size() - 1);
+    // HTML's numbers start with a digit or '.': not "+2", "inf" or "nan".
+    if (number.empty() ||
+        !((number[0] >= '0' && number[0] <= '9') || number[0] == '.')) {
+      return false;
+    }
     double value = 0;
     const auto [ptr, ec] =
         std::from_chars(number.data(), number.data() + number.size(), value);
-    if (ec != std::errc() || ptr != number.data() + number.size() ||
-        number.empty()) {
+    if (ec != std::errc() || ptr != number.data() + number.size()) {
       return false;
     }
     if (kind == 'w' && !width && !density && value > 0 &&
