@@ -359,6 +359,15 @@ int run_generate(generate_cli_options& o) {
     g.sources.push_back(sitemap_source(std::move(sitemap)));
   }
 
+  // Lists and sitemaps carry their images themselves; a flag that would
+  // change nothing is a mistake worth saying.
+  if (o.site.images && o.from_dirs.empty()) {
+    std::fprintf(stderr,
+                 "sitemill generate: --images lists the images of the pages "
+                 "of --from-dir; give a site directory\n");
+    return exit_usage;
+  }
+
   if (!o.indexnow_key.empty()) {
     if (!is_valid_indexnow_key(o.indexnow_key)) {
       std::fprintf(stderr,
@@ -526,6 +535,13 @@ command_runner setup_generate(CLI::App& app) {
       ->group(site);
   cmd->add_flag("--ignore-robots", o->ignore_robots,
                 "List pages the site's robots.txt disallows")
+      ->group(site);
+  cmd->add_flag("--images", o->site.images,
+                "Also list each page's content images as image:image: <img> "
+                "(the largest of srcset, data-src of lazy loaders), "
+                "og:image; absolute http(s), any host, first 1,000 per page; "
+                "not 1-pixel trackers, data: URIs or <picture> sources. "
+                "hreflang alternates in <head> are always read")
       ->group(site);
   auto* maps = "Sources: existing sitemaps";
   cmd->add_option("--from-sitemap", o->from_sitemaps,

@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sitemill {
 namespace {
@@ -208,6 +209,216 @@ TEST(HtmlPage, WalksDeeplyNestedPagesWithoutRecursion) {
   const html_facts deep = scan_html(html);
   html += "er";
   EXPECT_NE(scan_html(html).hash, deep.hash);
+}
+
+// A German page of a multilingual site, with everything the scan reads.
+constexpr std::string_view lachs =
+    "<!DOCTYPE html><html lang=\"de\"><head><meta charset=\"utf-8\">"
+    "<title>Lachs</title><base href=\"/de/\">"
+    "<link rel=\"canonical\" href=\"https://www.example.com/de/lachs.html\">"
+    "<link rel=\"alternate\" hreflang=\"en\" href=\"/en/salmon.html\">"
+    "<link rel=\"alternate\" hreflang=\"de\" href=\"lachs.html\">"
+    "<meta property=\"og:image\" content=\"https://cdn.example.net/og.jpg\">"
+    "</head><body><h1>Lachs</h1><p>Lachse schwimmen.</p>"
+    "<img src=\"a.jpg\" srcset=\"a-400.jpg 400w, a-800.jpg 800w\" alt=\"A\">"
+    "<img data-src=\"lazy.jpg\" src=\"data:image/gif;base64,R0lGOD\">"
+    "<picture><source srcset=\"p.webp\"><img src=\"p.jpg\"></picture>"
+    "<img src=\"/pixel.gif\" width=\"1\" height=\"1\">"
+    "</body></html>\n";
+
+// Rule version 1 is a promise to every state database: reading alternates
+// and images must not move a page's hash. The value was computed by the
+// scan before it read them.
+TEST(HtmlPage, HashOfRuleVersionOneIsUnchanged) {
+  html_scan_options with_images;
+  with_images.images = true;
+  const content_hash want{0x231035cc2ea3d909, 0x9f2aa372b96a47cf};
+  EXPECT_EQ(scan_html(lachs).hash, want);
+  EXPECT_EQ(scan_html(lachs, with_images).hash, want);
+}
+
+TEST(HtmlPage, ReadsEverythingOfAMultilingualPageInOneScan) {
+  html_scan_options with_images;
+  with_images.images = true;
+  const html_facts facts = scan_html(lachs, with_images);
+  EXPECT_TRUE(facts.has_base);
+  EXPECT_EQ(facts.base, "/de/");
+  EXPECT_EQ(facts.canonical, "https://www.example.com/de/lachs.html");
+  EXPECT_EQ(facts.alternates,
+            (std::vector<html_alternate>{{"en", "/en/salmon.html"},
+                                         {"de", "lachs.html"}}));
+  EXPECT_EQ(facts.images,
+            (std::vector<std::string>{"https://cdn.example.net/og.jpg",
+                                      "a-800.jpg", "lazy.jpg", "p.jpg"}));
+  EXPECT_FALSE(facts.images_truncated);
+}
+
+TEST(HtmlPage, ReadsImagesOnlyWhenAsked) {
+  const html_facts facts = scan_html(lachs);
+  EXPECT_TRUE(facts.images.empty());
+  EXPECT_EQ(facts.alternates.size(), 2u);
+}
+
+TEST(HtmlPage, TakesHreflangAlternatesFromTheHeadOnly) {
+  const struct {
+    std::string_view head;
+    std::string_view body;
+    std::vector<html_alternate> want;
+  } cases[] = {
+      {R"(<link rel="alternate" hreflang="de" href="/de/">)",
+       "",
+       {{"de", "/de/"}}},
+      {R"(<link rel="ALTERNATE" hreflang=" x-default " href=" / ">)",
+       "",
+       {{"x-default", "/"}}},
+      {R"(<link rel="nofollow alternate" hreflang="fr" href="/fr/">)",
+       "",
+       {{"fr", "/fr/"}}},
+      {R"(<link rel="alternate" type="text/html" hreflang="fr" href="/fr/">)",
+       "",
+       {{"fr", "/fr/"}}},
+      // A feed in a language is not a language version of the page.
+      {R"(<link rel="alternate" type="application/rss+xml" hreflang="fr" )"
+       R"(href="/fr/feed.xml">)",
+       "",
+       {}},
+      {R"(<link rel="alternate" href="/fr/">)", "", {}},
+      {R"(<link rel="alternate" hreflang="fr">)", "", {}},
+      {R"(<link rel="alternates" hreflang="fr" href="/fr/">)", "", {}},
+      {R"(<a rel="alternate" hreflang="fr" href="/fr/">fr</a>)", "", {}},
+      // Google reads hreflang links in <head> only.
+      {"", R"(<p>x</p><link rel="alternate" hreflang="it" href="/it/">)", {}},
+      {R"(<!-- <link rel="alternate" hreflang="es" href="/es/"> -->)", "", {}},
+      {R"(<link rel="alternate" hreflang="en" href="/en/">)"
+       R"(<link rel="alternate" hreflang="de" href="/de/">)",
+       "",
+       {{"en", "/en/"}, {"de", "/de/"}}},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(scan_html(page(c.head, c.body)).alternates, c.want)
+        << c.head << c.body;
+  }
+}
+
+TEST(HtmlPage, TakesTheFirstBaseWithAnHref) {
+  EXPECT_FALSE(scan_html(page("", body)).has_base);
+  EXPECT_FALSE(scan_html(page(R"(<base target="_top">)", body)).has_base);
+  const html_facts facts = scan_html(page(
+      R"(<base target="_top"><base href=" /x/ "><base href="/y/">)", body));
+  EXPECT_TRUE(facts.has_base);
+  EXPECT_EQ(facts.base, "/x/");
+}
+
+// The images one page body gives, with --images.
+std::vector<std::string> images_of(std::string_view page_body,
+                                   std::string_view head = "") {
+  html_scan_options o;
+  o.images = true;
+  return scan_html(page(head, page_body), o).images;
+}
+
+TEST(HtmlPage, TakesTheLargestImageOfAnImg) {
+  using v = std::vector<std::string>;
+  const struct {
+    std::string_view img;
+    v want;
+  } cases[] = {
+      {R"(<img src="a.jpg">)", v{"a.jpg"}},
+      {R"(<img src=" a.jpg ">)", v{"a.jpg"}},
+      {R"(<img>)", v{}},
+      {R"(<img src="">)", v{}},
+      // By width when srcset has widths; src is then no candidate.
+      {R"(<img src="a.jpg" srcset="a-800.jpg 800w, a-1600.jpg 1600w, )"
+       R"(a-400.jpg 400w">)",
+       v{"a-1600.jpg"}},
+      {R"(<img srcset="a-400.jpg 400w,a-1200.jpg 1200w" sizes="50vw">)",
+       v{"a-1200.jpg"}},
+      // By density otherwise; src counts as 1x.
+      {R"(<img src="a.jpg" srcset="a@2x.jpg 2x, a@3x.jpg 3x">)", v{"a@3x.jpg"}},
+      {R"(<img src="a.jpg" srcset="a@1.5x.jpg 1.5x">)", v{"a@1.5x.jpg"}},
+      {R"(<img src="big.jpg" srcset="small.jpg 0.5x">)", v{"big.jpg"}},
+      {R"(<img src="a.jpg" srcset="b.jpg">)", v{"b.jpg"}},
+      // The first of equals wins.
+      {R"(<img srcset="first.jpg 2x, second.jpg 2x">)", v{"first.jpg"}},
+      // Commas inside a URL, and a candidate that ends at its commas.
+      {R"(<img srcset="/i/a,b.jpg 1x, /i/c.jpg,, /i/d.jpg 4x">)",
+       v{"/i/d.jpg"}},
+      // An invalid descriptor drops its candidate only.
+      {R"(<img src="a.jpg" srcset="huge.jpg 9q, b.jpg 2x">)", v{"b.jpg"}},
+      {R"(<img src="a.jpg" srcset="huge.jpg 10w 2x">)", v{"a.jpg"}},
+      {R"(<img src="a.jpg" srcset="huge.jpg infx, neg.jpg -2x, p.jpg +3x">)",
+       v{"a.jpg"}},
+      // Lazy loaders keep the real image in data-src and data-srcset.
+      {R"(<img src="data:image/gif;base64,R0lG" data-src="/real.jpg">)",
+       v{"/real.jpg"}},
+      {R"(<img src="/placeholder.gif" data-srcset="r-1.jpg 1x, r-2.jpg 2x">)",
+       v{"r-2.jpg"}},
+      // Tracking pixels and spacers.
+      {R"(<img src="/t.gif" width="1" height="1">)", v{}},
+      {R"(<img src="/t.gif" width="0">)", v{}},
+      {R"(<img src="/s.gif" height=" 1px">)", v{}},
+      {R"(<img src="/photo.jpg" width="10" height="100">)", v{"/photo.jpg"}},
+      {R"(<img src="/photo.jpg" width="auto">)", v{"/photo.jpg"}},
+      // data: URIs are never listed.
+      {R"(<img src="data:image/png;base64,iVBOR">)", v{}},
+      {R"(<img src="DATA:image/png;base64,iVBOR">)", v{}},
+      {R"(<img src="a.jpg" srcset="data:image/png;base64,AA 2x">)", v{"a.jpg"}},
+      // A <picture>'s sources are its <img> in other formats.
+      {R"(<picture><source srcset="p.avif" type="image/avif">)"
+       R"(<source srcset="p.webp"><img src="p.jpg"></picture>)",
+       v{"p.jpg"}},
+  };
+  for (const auto& c : cases) EXPECT_EQ(images_of(c.img), c.want) << c.img;
+}
+
+TEST(HtmlPage, TakesOpenGraphImages) {
+  using v = std::vector<std::string>;
+  const struct {
+    std::string_view head;
+    v want;
+  } cases[] = {
+      {R"(<meta property="og:image" content="https://cdn.example.net/a.jpg">)",
+       v{"https://cdn.example.net/a.jpg"}},
+      {R"(<meta property="OG:Image:URL" content="/b.jpg">)", v{"/b.jpg"}},
+      // The https twin of og:image: one picture.
+      {R"(<meta property="og:image:secure_url" content="https://x/c.jpg">)",
+       v{}},
+      {R"(<meta property="og:image:width" content="1200">)", v{}},
+      {R"(<meta property="og:image" content="">)", v{}},
+      {R"(<meta name="description" content="/d.jpg">)", v{}},
+  };
+  for (const auto& c : cases)
+    EXPECT_EQ(images_of("", c.head), c.want) << c.head;
+}
+
+TEST(HtmlPage, ListsEachImageReferenceOnceInDocumentOrder) {
+  EXPECT_EQ(images_of(R"(<img src="b.jpg"><img src="a.jpg"><img src="b.jpg">)"
+                      R"(<noscript><img src="a.jpg"></noscript>)",
+                      R"(<meta property="og:image" content="a.jpg">)"),
+            (std::vector<std::string>{"a.jpg", "b.jpg"}));
+}
+
+TEST(HtmlPage, NeverReadsImagesInsideScriptsTemplatesOrComments) {
+  EXPECT_EQ(images_of("<script>document.write('<img src=\"s.jpg\">')</script>"
+                      "<template><img src=\"t.jpg\"></template>"
+                      "<!-- <img src=\"c.jpg\"> -->"),
+            std::vector<std::string>{});
+}
+
+TEST(HtmlPage, KeepsAtMostTheBoundOfImageReferences) {
+  std::string many;
+  for (int i = 0; i < 30; ++i)
+    many += "<img src=\"/i/" + std::to_string(i % 12) + ".jpg\">";
+  html_scan_options o;
+  o.images = true;
+  o.max_images = 10;
+  const html_facts facts = scan_html(page("", many), o);
+  ASSERT_EQ(facts.images.size(), 10u);
+  EXPECT_EQ(facts.images.front(), "/i/0.jpg");
+  EXPECT_EQ(facts.images.back(), "/i/9.jpg");
+  EXPECT_TRUE(facts.images_truncated);
+  o.max_images = 12;
+  EXPECT_FALSE(scan_html(page("", many), o).images_truncated);
 }
 
 TEST(HtmlPage, HashesBytesWithXxh3) {

@@ -52,6 +52,8 @@ rec skipped(std::uint64_t line, std::string path, std::string reason) {
 
 struct outcome {
   std::vector<rec> records;
+  /// Each record's extension values as "key=text", in order.
+  std::vector<std::vector<std::string>> extensions;
   std::string error;
   std::vector<record_reader::note> notes;
 };
@@ -65,6 +67,11 @@ outcome read_site(const site_source_options& options) {
   while ((*reader)->next(r)) {
     o.records.push_back(rec{r.line, std::string(r.loc), std::string(r.lastmod),
                             std::string(r.skipped), std::string(r.problem)});
+    auto& ext = o.extensions.emplace_back();
+    for (const extension_value& v : r.extensions) {
+      ext.push_back(std::string(extension_fields()[v.field].key) + "=" +
+                    std::string(v.text));
+    }
   }
   EXPECT_FALSE((*reader)->next(r));  // reading stays finished
   o.error = (*reader)->error();
@@ -254,6 +261,85 @@ TEST_F(SiteSource, EachSkipRuleCanBeSwitchedOff) {
     listed = locs(read_site(o));
     EXPECT_EQ(std::count(listed.begin(), listed.end(), url), 1) << c.name;
   }
+}
+
+// The extension values of the record for `path`, which must be listed.
+std::vector<std::string> extensions_of(const outcome& o,
+                                       std::string_view path) {
+  for (std::size_t i = 0; i < o.records.size(); ++i) {
+    if (o.records[i].loc == std::string(base) + std::string(path)) {
+      EXPECT_EQ(o.records[i].skipped, "") << path;
+      return o.extensions[i];
+    }
+  }
+  ADD_FAILURE() << path << " not listed";
+  return {};
+}
+
+using strings = std::vector<std::string>;
+
+TEST_F(SiteSource, GivesAPagesHreflangAlternatesResolvedAgainstItsUrl) {
+  write(root_ / "en" / "index.html",
+        html(R"(<link rel="alternate" hreflang="en" href="./">)"
+             R"(<link rel="alternate" hreflang="de" href="../de/">)"
+             R"(<link rel="alternate" hreflang="fr" )"
+             R"(href="https://example.fr/">)",
+             R"(<link rel="alternate" hreflang="it" href="/it/">)"));
+  write(root_ / "de" / "index.html", html("", "kein Link"));
+  const outcome o = read_site(options());
+  EXPECT_EQ(extensions_of(o, "en/"),
+            (strings{"@hreflang=en", "@href=https://www.example.com/en/",
+                     "@hreflang=de", "@href=https://www.example.com/de/",
+                     "@hreflang=fr", "@href=https://example.fr/"}));
+  EXPECT_EQ(extensions_of(o, "de/"), strings{});
+  EXPECT_TRUE(o.notes.empty());
+}
+
+TEST_F(SiteSource, ListsImagesOnlyWithTheImagesOption) {
+  write(
+      root_ / "p.html",
+      html(
+          R"(<base href="/media/">)"
+          R"(<meta property="og:image" content="https://cdn.example.net/og.jpg">)",
+          R"(<img src="a.jpg" srcset="a-1x.jpg 1x, a-2x.jpg 2x">)"
+          R"(<img src="/t.gif" width="1" height="1">)"
+          R"(<img src="data:image/png;base64,AAAA">)"
+          R"(<img src="https://www.example.com/media/a-2x.jpg">)"));
+  site_source_options o = options();
+  EXPECT_EQ(extensions_of(read_site(o), "p.html"), strings{});
+  o.images = true;
+  EXPECT_EQ(extensions_of(read_site(o), "p.html"),
+            (strings{"loc=https://cdn.example.net/og.jpg",
+                     "loc=https://www.example.com/media/a-2x.jpg"}));
+}
+
+// With every skip rule off and lastmod from the file time, nothing else
+// needs the page read: its alternates still do.
+TEST_F(SiteSource, ReadsAlternatesWhenNoSkipRuleNeedsThePage) {
+  write(root_ / "a.html",
+        html(R"(<link rel="alternate" hreflang="de" href="/de.html">)", "a"));
+  site_source_options o = options();
+  o.honour_noindex = o.honour_canonical = o.honour_robots = false;
+  o.lastmod = lastmod_policy::mtime;
+  EXPECT_EQ(extensions_of(read_site(o), "a.html"),
+            (strings{"@hreflang=de", "@href=https://www.example.com/de.html"}));
+  o.alternates = false;
+  EXPECT_EQ(extensions_of(read_site(o), "a.html"), strings{});
+}
+
+TEST_F(SiteSource, NotesLinksThatAreNoUsableUrlsAtTheirPage) {
+  write(root_ / "a.html",
+        html(R"(<link rel="alternate" hreflang="de" href="http://[x/">)", "a"));
+  // A page skipped as a copy says nothing about its links.
+  write(root_ / "b.html",
+        html(R"(<link rel="canonical" href="/a.html">)"
+             R"(<link rel="alternate" hreflang="de" href="http://[x/">)",
+             "b"));
+  const outcome o = read_site(options());
+  ASSERT_EQ(o.notes.size(), 1u);
+  EXPECT_EQ(o.notes[0].line, 1u);
+  EXPECT_EQ(o.notes[0].message.find("hreflang alternate \"http://[x/\""), 0u)
+      << o.notes[0].message;
 }
 
 TEST_F(SiteSource, KeepsIndexFilesAsFilesWhenAsked) {
@@ -522,6 +608,32 @@ class ContentLastmod : public SiteSource {
 
   std::string state_;
 };
+
+// The state keeps hashes, never page facts: a rerun over unchanged pages
+// reads their alternates and images again, so they are never lost.
+TEST_F(ContentLastmod, UnchangedPagesKeepTheirAlternatesAndImages) {
+  write(root_ / "a.html",
+        html(R"(<link rel="alternate" hreflang="de" href="/b.html">)",
+             R"(<img src="/fish.jpg">)"));
+  set_mtime(root_ / "a.html", T1);
+  const strings want = {"@hreflang=de", "@href=https://www.example.com/b.html",
+                        "loc=https://www.example.com/fish.jpg"};
+  for (int rerun = 0; rerun < 2; ++rerun) {
+    auto db = state_db::open(state_);
+    ASSERT_TRUE(db.has_value());
+    ASSERT_TRUE((*db)->begin_run());
+    site_source_options o = options();
+    o.lastmod = lastmod_policy::content;
+    o.state = db->get();
+    o.images = true;
+    const outcome read = read_site(o);
+    EXPECT_EQ(extensions_of(read, "a.html"), want) << "run " << rerun;
+    auto changes = (*db)->changes();
+    ASSERT_TRUE(changes.has_value());
+    EXPECT_EQ(changes->added.empty(), rerun == 1);
+    ASSERT_TRUE((*db)->commit_run());
+  }
+}
 
 TEST_F(ContentLastmod, FirstRunUsesModificationTimesAndAddsEverything) {
   const run_result r = run();

@@ -35,6 +35,11 @@ TEST(Text, PrintableCutsLongValues) {
   EXPECT_EQ(printable("abc", 3), "abc");
 }
 
+TEST(Text, QuotedPrintableQuotesWhatPrintableWrites) {
+  EXPECT_EQ(quoted_printable("a\tb"), "\"a\\x09b\"");
+  EXPECT_EQ(quoted_printable("abcdef", 3), "\"abc...\"");
+}
+
 TEST(Text, TrimRemovesAsciiWhitespaceOnly) {
   EXPECT_EQ(trim(" \t\r\n x y \n"), "x y");
   EXPECT_EQ(trim("\xC2\xA0x"), "\xC2\xA0x");  // NBSP is not ASCII whitespace

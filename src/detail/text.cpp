@@ -26,6 +26,13 @@ void append_printable(std::string& out, std::string_view s, std::size_t limit) {
   if (cut) out += "...";
 }
 
+std::string quoted_printable(std::string_view s, std::size_t limit) {
+  std::string out = "\"";
+  append_printable(out, s, limit);
+  out += '"';
+  return out;
+}
+
 std::string to_hex(std::uint64_t value, int digits) {
   static constexpr char hex[] = "0123456789abcdef";
   std::string out(static_cast<std::size_t>(digits), '0');

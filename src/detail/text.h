@@ -55,6 +55,10 @@ constexpr std::string_view trim(std::string_view s) noexcept {
 void append_printable(std::string& out, std::string_view s,
                       std::size_t limit = 120);
 
+/// `s` in double quotes, as append_printable() writes it: a value quoted
+/// in a message ("image \"x.jpg\" not listed").
+std::string quoted_printable(std::string_view s, std::size_t limit = 120);
+
 // One way to write counts, shared with front ends through the public API.
 using ::sitemill::with_commas;
 

@@ -32,12 +32,7 @@
 namespace sitemill {
 namespace {
 
-std::string quoted(std::string_view s) {
-  std::string out = "\"";
-  detail::append_printable(out, s);
-  out.push_back('"');
-  return out;
-}
+using detail::quoted_printable;
 
 class sitemap_finder final : public detail::robots_handler {
  public:
@@ -52,7 +47,7 @@ class sitemap_finder final : public detail::robots_handler {
     const std::uint64_t number = line.number;
     if (has_http_scheme(content)) {
       add(severity::info, "robots-bare-url", number, line.column(content),
-          "line holds only a URL, " + quoted(content) +
+          "line holds only a URL, " + quoted_printable(content) +
               ", which robots.txt gives no meaning; if it names a sitemap, "
               "write \"Sitemap: \" before it");
       return;
@@ -64,7 +59,7 @@ class sitemap_finder final : public detail::robots_handler {
                                     detail::robots_key::sitemap) {
         add(severity::warning, "robots-missing-colon", number,
             line.column(line.name),
-            quoted(line.name) +
+            quoted_printable(line.name) +
                 " is not followed by ':' and more than one word follows, "
                 "so crawlers read no record here and nothing was taken; "
                 "write \"Sitemap: <URL>\", one URL per line");
@@ -76,13 +71,13 @@ class sitemap_finder final : public detail::robots_handler {
 
     if (line.misspelled) {
       add(severity::warning, "robots-sitemap-misspelled", number, key_column,
-          quoted(line.name) +
+          quoted_printable(line.name) +
               " is read as \"Sitemap\", but not every crawler forgives the "
               "spelling; write \"Sitemap:\"");
     }
     if (line.missing_colon) {
       add(severity::warning, "robots-missing-colon", number, key_column,
-          quoted(line.name) +
+          quoted_printable(line.name) +
               " is not followed by ':'; write \"Sitemap: <URL>\"");
     }
     if (line.value.empty()) {
@@ -110,7 +105,7 @@ class sitemap_finder final : public detail::robots_handler {
     if (problem == url_problem::relative_without_base) {
       if (base_.empty()) {
         add(severity::error, "robots-relative-sitemap", number, column,
-            "Sitemap: " + quoted(value) +
+            "Sitemap: " + quoted_printable(value) +
                 " is relative and the robots.txt URL is not known to "
                 "resolve it; give the full URL, e.g. "
                 "\"https://www.example.com/sitemap.xml\"");
@@ -121,7 +116,7 @@ class sitemap_finder final : public detail::robots_handler {
       url = resolved.href();
       if (problem == url_problem::ok) {
         add(severity::error, "robots-relative-sitemap", number, column,
-            "Sitemap: " + quoted(value) +
+            "Sitemap: " + quoted_printable(value) +
                 " is relative; the protocol wants the full URL, so write "
                 "\"Sitemap: " +
                 url + "\" (it was read as that here)");
@@ -129,13 +124,14 @@ class sitemap_finder final : public detail::robots_handler {
     }
     if (problem != url_problem::ok) {
       add(severity::error, "robots-sitemap-invalid", number, column,
-          "Sitemap: " + quoted(value) + ": " + std::string(describe(problem)));
+          "Sitemap: " + quoted_printable(value) + ": " +
+              std::string(describe(problem)));
       return;
     }
     for (const char c : value) {
       if (detail::is_ascii_space(c)) {
         add(severity::warning, "robots-sitemap-whitespace", number, column,
-            "Sitemap: " + quoted(value) +
+            "Sitemap: " + quoted_printable(value) +
                 " contains a space, read as part of the URL (" + url +
                 "); put one URL per Sitemap: line and write a space in a "
                 "URL as %20");
@@ -146,8 +142,8 @@ class sitemap_finder final : public detail::robots_handler {
     if (!inserted) {
       // Spelled differently, the two can still be one URL ("HTTP://A/x"
       // and "http://a/x"); saying the common form shows why.
-      std::string message = "Sitemap: " + quoted(value) + " repeats line " +
-                            std::to_string(it->second);
+      std::string message = "Sitemap: " + quoted_printable(value) +
+                            " repeats line " + std::to_string(it->second);
       if (value != url) message += " (both are " + url + ")";
       message += "; remove one of them";
       add(severity::info, "robots-duplicate-sitemap", number, column,

@@ -3,12 +3,16 @@
 #include <gumbo.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
+
+#include "detail/text.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -25,18 +29,10 @@ constexpr bool is_html_space(char c) noexcept {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
 }
 
-bool iequals(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    char c = a[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    char d = b[i];
-    if (d >= 'A' && d <= 'Z') d = static_cast<char>(d - 'A' + 'a');
-    if (c != d) return false;
-  }
-  return true;
-}
+using detail::iequals;
+using detail::istarts_with;
 
+// HTML's whitespace, which is ASCII whitespace without \v.
 std::string_view trim(std::string_view s) noexcept {
   while (!s.empty() && is_html_space(s.front())) s.remove_prefix(1);
   while (!s.empty() && is_html_space(s.back())) s.remove_suffix(1);
@@ -165,6 +161,185 @@ bool excluded_from_hash(const GumboElement& e) {
   }
 }
 
+bool is_hreflang_alternate(const GumboElement& e) {
+  if (!has_token(attribute_value(e, "rel"), "alternate", false) ||
+      find_attribute(e, "hreflang") == nullptr ||
+      find_attribute(e, "href") == nullptr) {
+    return false;
+  }
+  // A feed or a PDF in a language is not a language version of the page.
+  const GumboAttribute* type = find_attribute(e, "type");
+  if (type == nullptr) return true;
+  const std::string_view t = trim(type->value);
+  return t.empty() || iequals(t, "text/html") || istarts_with(t, "text/html;");
+}
+
+// Open Graph's image properties that name the page's image. secure_url is
+// left out: it is the https twin of og:image, the same picture.
+bool is_og_image(const GumboElement& e) {
+  const std::string_view property = trim(attribute_value(e, "property"));
+  return iequals(property, "og:image") || iequals(property, "og:image:url");
+}
+
+// True for an <img> sized 0 or 1 pixels in either direction: a tracking
+// pixel or a spacer, never content. Read as HTML's non-negative integers
+// ("1", " 1px").
+bool is_pixel(const GumboElement& e) {
+  for (const char* name : {"width", "height"}) {
+    const std::string_view v = trim(attribute_value(e, name));
+    std::size_t n = 0;
+    while (n < v.size() && v[n] >= '0' && v[n] <= '9') ++n;
+    if (n == 0) continue;
+    unsigned value = 2;
+    std::from_chars(v.data(), v.data() + n, value);
+    if (value <= 1) return true;
+  }
+  return false;
+}
+
+bool is_data_uri(std::string_view url) {
+  return istarts_with(trim(url), "data:");
+}
+
+// One candidate of a srcset: its URL and its descriptor.
+struct image_candidate {
+  std::string_view url;
+  double width = 0;    // a `w` descriptor, 0 when none
+  double density = 1;  // an `x` descriptor, 1 when none
+};
+
+// Parses one candidate's descriptors ("640w", "2x", "100h"); false for an
+// invalid list, which drops the candidate as the HTML standard does.
+bool parse_descriptors(std::string_view list, image_candidate& c) {
+  bool width = false, density = false, height = false;
+  while (!list.empty()) {
+    while (!list.empty() && is_html_space(list.front())) list.remove_prefix(1);
+    std::size_t end = 0;
+    while (end < list.size() && !is_html_space(list[end])) ++end;
+    const std::string_view token = list.substr(0, end);
+    list.remove_prefix(end);
+    if (token.empty()) break;
+    const char kind = token.back();
+    const std::string_view number = token.substr(0, token.size() - 1);
+    // HTML's numbers start with a digit or '.': not "+2", "inf" or "nan".
+    if (number.empty() ||
+        !((number[0] >= '0' && number[0] <= '9') || number[0] == '.')) {
+      return false;
+    }
+    double value = 0;
+    const auto [ptr, ec] =
+        std::from_chars(number.data(), number.data() + number.size(), value);
+    if (ec != std::errc() || ptr != number.data() + number.size()) {
+      return false;
+    }
+    if (kind == 'w' && !width && !density && value > 0 &&
+        number.find_first_not_of("0123456789") == std::string_view::npos) {
+      width = true;
+      c.width = value;
+    } else if (kind == 'x' && !width && !density && value >= 0) {
+      density = true;
+      c.density = value;
+    } else if (kind == 'h' && !height && value > 0) {
+      height = true;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The largest image of an <img>'s srcset and src, as the HTML standard's
+// source set orders them: by width when any candidate has a `w`
+// descriptor (src is then no candidate), else by density, src counting as
+// 1x unless srcset has a 1x. The first wins a tie. data: URIs are passed
+// over. Empty when there is none.
+std::string_view largest_image(std::string_view srcset, std::string_view src) {
+  image_candidate best_width{}, best_density{};
+  bool any_width = false, any_density = false, has_1x = false;
+  auto consider = [&](const image_candidate& c) {
+    if (c.url.empty() || is_data_uri(c.url)) return;
+    if (c.width > 0) {
+      if (!any_width || c.width > best_width.width) best_width = c;
+      any_width = true;
+    } else {
+      if (!any_density || c.density > best_density.density) best_density = c;
+      any_density = true;
+    }
+  };
+  // The standard's tokenizer: a URL runs to whitespace (commas at its end
+  // end the candidate); descriptors run to a comma outside parentheses.
+  std::string_view s = srcset;
+  while (!s.empty()) {
+    while (!s.empty() && (is_html_space(s.front()) || s.front() == ','))
+      s.remove_prefix(1);
+    if (s.empty()) break;
+    std::size_t end = 0;
+    while (end < s.size() && !is_html_space(s[end])) ++end;
+    image_candidate c;
+    c.url = s.substr(0, end);
+    s.remove_prefix(end);
+    bool valid = true;
+    if (c.url.back() == ',') {
+      while (!c.url.empty() && c.url.back() == ',') c.url.remove_suffix(1);
+    } else {
+      std::size_t stop = 0;
+      int depth = 0;
+      while (stop < s.size() && (s[stop] != ',' || depth > 0)) {
+        if (s[stop] == '(') ++depth;
+        if (s[stop] == ')' && depth > 0) --depth;
+        ++stop;
+      }
+      valid = parse_descriptors(s.substr(0, stop), c);
+      s.remove_prefix(std::min(stop + 1, s.size()));
+    }
+    if (!valid) continue;
+    if (c.width == 0 && c.density == 1) has_1x = true;
+    consider(c);
+  }
+  if (any_width) return best_width.url;
+  if (!has_1x) consider(image_candidate{trim(src), 0, 1});
+  return any_density ? best_density.url : std::string_view{};
+}
+
+// The distinct image references of a page, in document order, up to a
+// bound. Views in `seen_` point into the gumbo tree, which outlives it.
+class image_list {
+ public:
+  image_list(std::vector<std::string>& out, bool& truncated, std::size_t max)
+      : out_(out), truncated_(truncated), max_(max) {}
+
+  void add(std::string_view url) {
+    url = trim(url);
+    if (url.empty() || is_data_uri(url) || seen_.contains(url)) return;
+    if (out_.size() >= max_) {
+      truncated_ = true;
+      return;
+    }
+    seen_.insert(url);
+    out_.emplace_back(url);
+  }
+
+  // An <img>: its one image, the largest.
+  void add_img(const GumboElement& e) {
+    if (is_pixel(e)) return;
+    const std::string_view lazy_src = trim(attribute_value(e, "data-src"));
+    const std::string_view lazy_srcset =
+        trim(attribute_value(e, "data-srcset"));
+    if (!lazy_src.empty() || !lazy_srcset.empty()) {
+      add(largest_image(lazy_srcset, lazy_src));
+    } else {
+      add(largest_image(attribute_value(e, "srcset"),
+                        attribute_value(e, "src")));
+    }
+  }
+
+ private:
+  std::vector<std::string>& out_;
+  bool& truncated_;
+  std::size_t max_;
+  std::unordered_set<std::string_view> seen_;
+};
+
 struct frame {
   const GumboNode* node;
   unsigned next_child = 0;
@@ -179,8 +354,11 @@ content_hash hash_bytes(std::string_view bytes) noexcept {
   return content_hash{h.high64, h.low64};
 }
 
-html_facts scan_html(std::string_view html) {
+html_facts scan_html(std::string_view html,
+                     const html_scan_options& scan_options) {
   html_facts facts;
+  image_list images(facts.images, facts.images_truncated,
+                    scan_options.max_images);
   GumboOptions options = kGumboDefaultOptions;
   options.max_errors = 0;  // parse errors are of no use here; skip the work
   GumboOutput* output =
@@ -220,6 +398,24 @@ html_facts scan_html(std::string_view html) {
             is_canonical_link(e) && find_attribute(e, "href") != nullptr) {
           facts.has_canonical = true;
           facts.canonical = std::string(trim(attribute_value(e, "href")));
+        }
+        if (e.tag == GUMBO_TAG_LINK && parent_in_head &&
+            is_hreflang_alternate(e)) {
+          facts.alternates.push_back(
+              {std::string(trim(attribute_value(e, "hreflang"))),
+               std::string(trim(attribute_value(e, "href")))});
+        }
+        if (e.tag == GUMBO_TAG_BASE && !facts.has_base &&
+            find_attribute(e, "href") != nullptr) {
+          facts.has_base = true;
+          facts.base = std::string(trim(attribute_value(e, "href")));
+        }
+        if (scan_options.images) {
+          if (e.tag == GUMBO_TAG_IMG) {
+            images.add_img(e);
+          } else if (e.tag == GUMBO_TAG_META && is_og_image(e)) {
+            images.add(attribute_value(e, "content"));
+          }
         }
         const bool hashed = parent_hashed && !excluded_from_hash(e);
         if (hashed) {

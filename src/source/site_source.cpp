@@ -25,6 +25,7 @@
 #include "sitemill/source/html_page.h"
 #include "sitemill/source/state_db.h"
 #include "sitemill/url/url.h"
+#include "source/page_links.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -436,8 +437,11 @@ class site_reader final : public record_reader {
 
     const bool html = is_html_name(name);
     const bool content = options_.lastmod == lastmod_policy::content;
-    const bool inspect = html && (options_.honour_noindex ||
-                                  options_.honour_canonical || content);
+    // Every listed HTML page is read and parsed on every run, state or no
+    // state: its alternates and images come from this run's bytes.
+    const bool inspect =
+        html && (options_.honour_noindex || options_.honour_canonical ||
+                 content || options_.alternates || options_.images);
     content_hash hash;
     if (inspect) {
       bool too_large = false;
@@ -448,26 +452,24 @@ class site_reader final : public record_reader {
         return fail(out, "cannot read " + rel +
                              ": an HTML page over 64 MiB is not read");
       }
-      const html_facts facts = scan_html(bytes_);
+      html_scan_options scan;
+      scan.images = options_.images;
+      const html_facts facts = scan_html(bytes_, scan);
       hash = facts.hash;
       if (options_.honour_noindex && facts.noindex) {
         return skip(out, "noindex (meta robots)");
       }
-      if (options_.honour_canonical && facts.has_canonical &&
-          !facts.canonical.empty()) {
-        normalized_url canonical;
-        url_notes ignored;
-        const url_problem p =
-            resolve_url(facts.canonical, url_, canonical, &ignored);
-        if (p != url_problem::ok) {
-          std::string message = "canonical link \"" + facts.canonical +
-                                "\" ignored: " + std::string(describe(p));
-          notes_.push_back(note{out.line, std::move(message)});
-        } else if (canonical.href() != url_.href()) {
-          return skip(out,
-                      "canonical points to " + std::string(canonical.href()));
-        }
+      links_.resolve(
+          url_, facts,
+          {options_.honour_canonical, options_.alternates, options_.images});
+      if (!links_.canonical().empty() &&
+          links_.canonical().href() != url_.href()) {
+        return skip(out, "canonical points to " +
+                             std::string(links_.canonical().href()));
       }
+      for (const std::string& n : links_.notes())
+        notes_.push_back(note{out.line, n});
+      out.extensions = links_.extensions();
     } else if (content) {
       if (!hash_file(path, hash)) {
         return fail(out, "cannot read " + rel + ": " + describe_errno(errno));
@@ -508,6 +510,7 @@ class site_reader final : public record_reader {
   // The current record's text (input_record holds views into these).
   std::string loc_, lastmod_, skipped_, problem_, bytes_;
   normalized_url url_;
+  detail::page_links links_;  // the current page's; out.extensions views it
   std::string error_;
   std::vector<note> notes_;
 };

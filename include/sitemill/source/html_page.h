@@ -8,6 +8,27 @@
 // canonical: the href of the first <link rel="canonical"> inside <head>
 //   (rel is a list of words; any case). Google ignores one in <body>, and so
 //   does this. The href is returned raw; the caller resolves it.
+// base: the href of the first <base href> of the document (as browsers
+//   read it), raw.
+// hreflang alternates: every <link rel="alternate" hreflang="..." href>
+//   inside <head> (rel a list of words, any case), in document order; not
+//   one with a `type` other than text/html (a feed in a language is not a
+//   language version of the page). Google reads them in <head> only. Raw.
+// images, when asked (html_scan_options::images): one reference per
+//   content image, raw, distinct, in document order:
+//   * <img>: of its srcset's candidates and its src, the largest, chosen
+//     as the HTML standard's source set: by `w` descriptor when srcset has
+//     any, else by `x` density (no descriptor is 1x, and src counts as 1x
+//     when srcset has no 1x). A lazy-loading <img> (data-src or
+//     data-srcset) is read from those instead of src and srcset, which
+//     then hold a placeholder. An <img> whose width or height attribute is
+//     0 or 1 (a tracking pixel, a spacer) is not read;
+//   * <meta property="og:image"> and "og:image:url" (anywhere), their
+//     content; og:image:secure_url is not read (the https twin of
+//     og:image, one picture);
+//   * <picture><source srcset> is not read: its <img> is the picture, the
+//     sources the same picture in other formats or sizes;
+//   * data: URIs are never taken (an inline placeholder, nothing to list).
 // content hash (XXH3-128), version 1. The document is parsed as HTML5
 //   (so markup that parses to the same tree hashes the same) and walked in
 //   document order. Hashed:
@@ -33,9 +54,11 @@
 #ifndef SITEMILL_HTML_PAGE_H
 #define SITEMILL_HTML_PAGE_H
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sitemill {
 
@@ -49,18 +72,48 @@ struct content_hash {
 /// XXH3-128 of `bytes` as they are (for files other than HTML).
 content_hash hash_bytes(std::string_view bytes) noexcept;
 
-/// What scan_html() found.
+/// An hreflang alternate as a page's <head> names it.
+struct html_alternate {
+  std::string hreflang;  ///< raw, trimmed of whitespace
+  std::string href;      ///< raw, trimmed of whitespace
+  bool operator==(const html_alternate&) const = default;
+};
+
+/// What scan_html() reads besides what it always reads.
+struct html_scan_options {
+  /// Collect the page's content images (html_facts::images).
+  bool images = false;
+  /// Distinct image references kept per page; past it they are only
+  /// counted (html_facts::images_truncated), so memory stays bounded
+  /// whatever the page. Twice Google's 1,000 per URL, so that two
+  /// spellings of one image (relative, absolute) cannot cost a page its
+  /// 1,000th.
+  std::size_t max_images = 2000;
+};
+
+/// What scan_html() found. Every URL is raw (as written, entities decoded,
+/// trimmed): page_links (src/source/page_links.h) resolves them.
 struct html_facts {
   bool noindex = false;
   bool has_canonical = false;  ///< a <link rel=canonical> with an href
-  std::string canonical;       ///< its href, raw (trimmed of whitespace)
-  content_hash hash;           ///< of the content, as the header describes
+  std::string canonical;       ///< its href
+  bool has_base = false;       ///< a <base> with an href
+  std::string base;            ///< its href
+  /// <link rel="alternate" hreflang> of <head>, in document order.
+  std::vector<html_alternate> alternates;
+  /// Content images, distinct, in document order (only when asked).
+  std::vector<std::string> images;
+  /// More distinct image references than html_scan_options::max_images.
+  bool images_truncated = false;
+  content_hash hash;  ///< of the content, as the header describes
 };
 
-/// Parses `html` (UTF-8; invalid bytes are read as U+FFFD) and reports its
-/// robots meta, canonical link and content hash. Never fails: HTML5 parsing
+/// Parses `html` (UTF-8; invalid bytes are read as U+FFFD) in one walk and
+/// reports its robots meta, canonical link, base, hreflang alternates,
+/// images when `options` ask, and content hash. Never fails: HTML5 parsing
 /// recovers from any input. Thread-safe.
-html_facts scan_html(std::string_view html);
+html_facts scan_html(std::string_view html,
+                     const html_scan_options& options = {});
 
 }  // namespace sitemill
 

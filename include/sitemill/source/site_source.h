@@ -20,6 +20,8 @@
 // (input_record::skipped), with the reason: <meta name="robots"
 // content="noindex">, a <link rel="canonical"> to another URL, or a
 // Disallow of the robots.txt in the root that applies to every crawler.
+// A page's <link rel="alternate" hreflang> become its alternates, and with
+// `images` its content images are listed (docs/site-source.md).
 //
 // URLs: the path relative to the root is appended to the base URL, each
 // UTF-8 name as is (the URL normaliser percent-encodes it later), but '%',
@@ -116,6 +118,13 @@ struct site_source_options {
   bool honour_noindex = true;    ///< skip pages with meta robots noindex
   bool honour_canonical = true;  ///< skip pages canonical to another URL
   bool honour_robots = true;     ///< skip pages robots.txt disallows for '*'
+  /// A page's <link rel="alternate" hreflang> in <head> become its
+  /// hreflang alternates (docs/site-source.md).
+  bool alternates = true;
+  /// Also list a page's content images: <img> (srcset's largest),
+  /// og:image (docs/site-source.md has the rules). Off by default: not
+  /// every icon and badge of a page belongs in a sitemap.
+  bool images = false;
   /// Required for lastmod_policy::content: the run must have been begun
   /// (state_db::begin_run()); the source asks it for every listed page's
   /// lastmod, keyed by the page's normalised URL. Not owned.
@@ -127,8 +136,12 @@ struct site_source_options {
 /// running 1-based count of records (pages, skipped ones and problems), or
 /// a page skipped on purpose (`skipped` says why, `loc` names it), or a file
 /// or directory that could not be read (`problem`, naming its path). error()
-/// is set only when the state database fails, which ends reading. Notes: a
-/// canonical link that is not a usable URL (it is ignored).
+/// is set only when the state database fails, which ends reading. A page's
+/// `extensions` are its hreflang alternates and, when asked, its images
+/// (src/source/page_links.h), viewed until the next call. Notes: a
+/// canonical link, base URL or alternate that is not a usable URL (it is
+/// ignored), an image that does not resolve, a page with more than 1,000
+/// images.
 ///
 /// Fails when the root is not a readable directory, the base URL is not
 /// usable, a pattern is invalid, or the content policy has no state_db.
