@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -473,6 +474,63 @@ TEST(HttpClient, LetsTheReceiverStopTheTransfer) {
   const auto again = client.get(server.url("/long"));
   ASSERT_TRUE(again) << again.err().message;
   EXPECT_EQ(again->second.size(), 500'000u);
+}
+
+// Issue 14, defect 3: a body cut at the cap still has the headers that came
+// before it, so nobody says "served without a Content-Type".
+TEST(HttpClient, KeepsTheHeadersOfAResponseCutShort) {
+  http_server server;
+  http_reply big = text_reply(200, pattern(50'000), "application/xml");
+  big.headers.emplace_back("Retry-After", "7");
+  server.route("/big", big);
+  server.route("/moved", redirect_reply("/big", 302));
+  http_options options = fast_options();
+  options.max_body_bytes = 1'000;
+  http_client client(options);
+
+  for (const char* path : {"/big", "/moved"}) {
+    SCOPED_TRACE(path);
+    ASSERT_FALSE(client.get(server.url(path)));
+    const http_response& seen = client.last_response();
+    EXPECT_EQ(seen.status, 200);
+    EXPECT_EQ(seen.content_type, "application/xml");
+    EXPECT_EQ(seen.retry_after, "7");
+    EXPECT_EQ(seen.effective_url, server.url("/big"));
+  }
+  EXPECT_EQ(client.last_response().redirects, 1);
+
+  // A receiver that stops keeps them too; a refused connection has none.
+  ASSERT_FALSE(client.send(request_to(server.url("/big")),
+                           [](const char*, std::size_t) { return false; }));
+  EXPECT_EQ(client.last_response().content_type, "application/xml");
+  ASSERT_FALSE(client.get("http://127.0.0.1:1/"));
+  EXPECT_EQ(client.last_response().status, 0);
+  EXPECT_EQ(client.last_response().content_type, "");
+}
+
+// Issue 14, defect 1: a cancel ends a request the server never answers.
+TEST(HttpClient, ACancelEndsARequestThatGetsNoAnswer) {
+  http_server server;
+  http_reply stalled = text_reply(200, "late");
+  stalled.delay = std::chrono::milliseconds(60'000);
+  server.route("/stalled", stalled);
+  std::atomic<bool> cancel{false};
+  http_options options = fast_options();
+  options.total_timeout = std::chrono::milliseconds(120'000);
+  options.cancel = &cancel;
+  http_client client(options);
+  std::thread canceller([&cancel] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    cancel = true;
+  });
+  const auto r = client.get(server.url("/stalled"));
+  canceller.join();
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.err().message, server.url("/stalled") + ": cancelled");
+  // Already cancelled: nothing is sent.
+  const std::size_t before = server.requests().size();
+  EXPECT_FALSE(client.get(server.url("/stalled")));
+  EXPECT_EQ(server.requests().size(), before);
 }
 
 // The server the tests above rely on must never hold a test up: its

@@ -199,6 +199,20 @@ TEST(Walk, FetchesOverHttpAndTellsTheUrlAfterRedirects) {
   EXPECT_EQ(r.opened[0].url, server.url("/old.xml"));
 }
 
+// Issue 14, defect 3: a body cut off after a fatal parse error (the walker
+// drains at most 1 MiB more) keeps the Content-Type that was sent.
+TEST(Walk, KeepsTheContentTypeOfABodyItCutOff) {
+  http_server server;
+  std::string body = urlset({server.url("/1")});
+  body.insert(body.find("</urlset>"), "<broken");  // fatal: not well-formed
+  body += std::string(3 * 1024 * 1024, 'x');
+  server.route("/cut.xml", xml_reply(body));
+  recorder r = walk_one(server.url("/cut.xml"));
+  ASSERT_EQ(r.reads.size(), 1u);
+  EXPECT_EQ(r.reads[0].summary.kind, document_kind::urlset);
+  EXPECT_EQ(r.reads[0].content_type, "application/xml");
+}
+
 TEST(Walk, TellsWhyATargetCannotBeRead) {
   temp_dir t;
   std::filesystem::create_directory(t / "dir");

@@ -71,7 +71,9 @@ struct transfer {
   const std::atomic<bool>* cancel = nullptr;
   bool cancelled = false;
   std::exception_ptr receiver_threw;
-  std::optional<std::string> retry_after;
+  /// The current response's status line and headers as they arrive; a
+  /// redirect's are replaced by the next response's.
+  http_response seen;
 };
 
 std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
@@ -112,14 +114,21 @@ std::size_t on_header(char* data, std::size_t size, std::size_t n, void* user) {
     // Each response of a redirect chain (and each 1xx) starts with a status
     // line; only the headers of the last one describe what was received.
     if (line.starts_with("HTTP/")) {
-      t.retry_after.reset();
+      t.seen = http_response{};
+      // "HTTP/1.1 200 OK", "HTTP/2 404"
+      std::string_view rest = line.substr(line.find(' ') + 1);
+      long status = 0;
+      for (char c : rest.substr(0, 3))
+        status = c >= '0' && c <= '9' ? status * 10 + (c - '0') : 0;
+      t.seen.status = status;
       return bytes;
     }
     const std::size_t colon = line.find(':');
-    if (colon != std::string_view::npos &&
-        iequals(detail::trim(line.substr(0, colon)), "retry-after")) {
-      t.retry_after = std::string(detail::trim(line.substr(colon + 1)));
-    }
+    if (colon == std::string_view::npos) return bytes;
+    const std::string_view name = detail::trim(line.substr(0, colon));
+    const std::string_view value = detail::trim(line.substr(colon + 1));
+    if (iequals(name, "retry-after")) t.seen.retry_after = std::string(value);
+    if (iequals(name, "content-type")) t.seen.content_type = std::string(value);
   } catch (...) {
     return 0;  // std::bad_alloc: abort the transfer rather than unwind
   }
@@ -139,6 +148,7 @@ struct http_client::impl {
   std::array<char, CURL_ERROR_SIZE> error_buffer{};
   std::string user_agent;
   std::string no_proxy;
+  http_response last;
 
   ~impl() {
     if (handle != nullptr) curl_easy_cleanup(handle);
@@ -173,6 +183,7 @@ result<http_response> http_client::send(const http_request& request,
   curl_easy_reset(h);
   impl_->error_buffer[0] = '\0';
 
+  impl_->last = http_response{};
   transfer t;
   t.receive = &receive;
   t.max_body_bytes = options_.max_body_bytes;
@@ -260,6 +271,12 @@ result<http_response> http_client::send(const http_request& request,
 
   long redirects = 0;
   curl_easy_getinfo(h, CURLINFO_REDIRECT_COUNT, &redirects);
+  impl_->last = std::move(t.seen);
+  impl_->last.body_bytes = t.body_bytes;
+  impl_->last.redirects = static_cast<int>(redirects);
+  if (char* url = nullptr;
+      curl_easy_getinfo(h, CURLINFO_EFFECTIVE_URL, &url) == CURLE_OK && url)
+    impl_->last.effective_url = url;
 
   if (code != CURLE_OK) {
     if (t.over_cap) {
@@ -297,10 +314,15 @@ result<http_response> http_client::send(const http_request& request,
   char* content_type = nullptr;
   curl_easy_getinfo(h, CURLINFO_CONTENT_TYPE, &content_type);
   if (content_type != nullptr) response.content_type = content_type;
-  response.retry_after = std::move(t.retry_after);
+  response.retry_after = impl_->last.retry_after;
   response.body_bytes = t.body_bytes;
   response.redirects = static_cast<int>(redirects);
+  impl_->last = response;
   return response;
+}
+
+const http_response& http_client::last_response() const noexcept {
+  return impl_->last;
 }
 
 result<std::pair<http_response, std::string>> http_client::get(

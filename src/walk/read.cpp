@@ -105,8 +105,10 @@ std::optional<walk_skip> sitemap_walker::impl::fetch(const walk_document& doc,
   if (!r && hit_deadline()) interrupted = true;
   if (!r) {
     if (interrupted || cut_off) {
-      // Stopped by us: what was read is the document, its status unknown.
+      // Stopped by us: what was read is the document, with the headers
+      // that came before the stop.
       if (interrupted) out.stop = stop_inside();
+      out.content_type = http().last_response().content_type;
       return std::nullopt;
     }
     return failure(walk_skip_reason::fetch_failed, r.err().message);

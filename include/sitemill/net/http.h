@@ -88,6 +88,12 @@ class http_client {
   /// Convenience: GET `url`, body collected in memory (up to the cap).
   result<std::pair<http_response, std::string>> get(const std::string& url);
 
+  /// What is known of the last send()'s final response, also when it ended
+  /// in an error after its headers came (the byte cap, a receiver that
+  /// stopped, a cancel): status, Content-Type, Retry-After and the bytes
+  /// received, as they arrived; `status` 0 when no response came.
+  const http_response& last_response() const noexcept;
+
   const http_options& options() const noexcept { return options_; }
 
  private:
