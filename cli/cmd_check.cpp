@@ -5,7 +5,6 @@
 
 #include "command.h"
 #include "sitemill/check/check.h"
-#include "sitemill/date/w3c_datetime.h"
 #include "sitemill/report/check_json.h"
 #include "sitemill/report/numbers.h"
 #include "sitemill/url/url.h"
@@ -118,17 +117,7 @@ int run_check(check_cli_options& o) {
   c.http.connect_timeout =
       std::min(c.http.connect_timeout, c.http.total_timeout);
   c.max_time = std::chrono::seconds(static_cast<std::int64_t>(o.max_time_s));
-  if (!o.now.empty()) {
-    w3c_datetime when;
-    if (parse_w3c_datetime(o.now, when) != datetime_problem::ok) {
-      std::fprintf(stderr,
-                   "sitemill check: --now takes a W3C datetime "
-                   "(2026-11-23T12:00:00Z)\n");
-      return exit_usage;
-    }
-    c.parse.now = std::chrono::system_clock::time_point(
-        std::chrono::seconds(when.unix_seconds()));
-  }
+  if (!parse_now_flag(o.now, "check", c.parse.now)) return exit_usage;
 
   cli_observer observer;
   check_report r = check(o.targets, c, observer);
