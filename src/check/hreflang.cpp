@@ -108,10 +108,25 @@ void checker::report_hreflang() {
       std::uint64_t line = 0, column = 0;
       if (const auto w = where[doc].find(f->page); w != where[doc].end())
         std::tie(line, column) = w->second;
-      const std::string page = quoted(names, f->page, "a page of this file");
-      const std::string target = quoted(names, f->target, "its alternate");
+      const std::string page = quoted(names, f->page, "");
+      const std::string target = quoted(names, f->target, "");
       const std::string lang = quote_text(hreflang_.language(f->language));
-      if (f->what == hreflang_set::finding::kind::no_return) {
+      if (page.empty() || target.empty()) {
+        // Not read again (stdin is read once, or the second read failed).
+        const bool no_return =
+            f->what == hreflang_set::finding::kind::no_return;
+        list.add(severity::error,
+                 no_return ? "hreflang-no-return" : "hreflang-conflict", line,
+                 column,
+                 std::string("a page of this document names a ") + lang +
+                     (no_return ? " alternate that, a page of this check, "
+                                  "does not name it back"
+                                : " alternate that another page of its "
+                                  "cluster names differently") +
+                     "; the URLs could not be read again to name them (a "
+                     "document from stdin is read once): check the file by "
+                     "its path to see them");
+      } else if (f->what == hreflang_set::finding::kind::no_return) {
         list.add_lazy(severity::error, "hreflang-no-return", line, column, [&] {
           return page + " names " + target + " as its " + lang +
                  " alternate, but " + target +

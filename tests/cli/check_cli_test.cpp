@@ -384,7 +384,16 @@ TEST(CheckCli, ExitsOneOnAMissingReturnLinkAndNamesBothUrls) {
   EXPECT_THAT(f[0][7].str(), HasSubstr(en));
   EXPECT_THAT(f[0][7].str(), HasSubstr(de));
 
-  // Returned, the set passes; with a child index the same.
+  // From stdin, read once: still found, though the URLs cannot be named.
+  run_options in;
+  in.stdin_data =
+      alternates({{en, {{"en", en}, {"de", de}}}, {de, {{"de", de}}}});
+  run_result piped = run_sitemill({"check", "-"}, in);
+  EXPECT_EQ(piped.exit_code, 1) << piped.out;
+  EXPECT_THAT(piped.out, HasSubstr("[hreflang-no-return]"));
+  EXPECT_THAT(piped.out, HasSubstr("check the file by its path"));
+
+  // Returned, the set passes.
   write_file(t / "de.xml", alternates({{de, {{"de", de}, {"en", en}}}}));
   r = run_sitemill({"check", "--json", t / "en.xml", t / "de.xml"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
