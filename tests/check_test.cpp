@@ -897,6 +897,14 @@ TEST(CheckHreflang, StopsWholeAtTheCapAndSaysSo) {
   EXPECT_EQ(count_code(r, "hreflang-check-stopped"), 1u) << dump(r);
   EXPECT_EQ(count_code(r, "hreflang-no-return"), 0u)
       << "a partial record would call returned links missing";
+  // Pages past the cap in a run without links: nothing to say, until a
+  // link comes.
+  write_file(t / "plain.xml", urlset(pages("https://www.example.com/p", 5)));
+  r = run({t / "plain.xml"}, o);
+  EXPECT_EQ(count_code(r, "hreflang-check-stopped"), 0u) << dump(r);
+  r = run({t / "plain.xml", t / "s.xml"}, o);
+  EXPECT_EQ(count_code(r, "hreflang-check-stopped"), 1u) << dump(r);
+  EXPECT_EQ(with_code(r.documents[1], "hreflang-check-stopped").size(), 1u);
   o.max_hreflang_links = 5;
   r = run({t / "s.xml"}, o);
   EXPECT_EQ(count_code(r, "hreflang-check-stopped"), 0u) << dump(r);

@@ -51,9 +51,20 @@ std::uint32_t hreflang_set::intern(std::string_view hreflang) {
 hreflang_set::added hreflang_set::add_page(
     std::uint32_t doc, std::uint64_t page,
     std::span<const extension_value> values) {
-  if (stopped_) return added::stopped;
-  pages_.insert(page);
   const auto fields = extension_fields();
+  if (stopped_) {
+    // Said once, and only to a run that has links to judge: a large run
+    // without hreflang passes the page cap and needs no word about it.
+    if (announced_) return added::stopped;
+    for (const extension_value& v : values)
+      if (fields[v.field].kind == extension_kind::alternate &&
+          fields[v.field].key == "@hreflang") {
+        announced_ = true;
+        return added::stopped_now;
+      }
+    return added::stopped;
+  }
+  pages_.insert(page);
   // An item's @hreflang and @href, adjacent as the capture delivers them.
   for (std::size_t i = 0; i < values.size();) {
     const std::uint32_t item = values[i].item;
@@ -73,8 +84,9 @@ hreflang_set::added hreflang_set::add_page(
   }
   if (links_.size() > max_links_ || pages_.size() > max_pages_ ||
       languages_.size() > 0xFFFF) {
+    announced_ = !links_.empty();
     stop();
-    return added::stopped_now;
+    return announced_ ? added::stopped_now : added::stopped;
   }
   return added::ok;
 }

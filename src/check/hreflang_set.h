@@ -50,7 +50,9 @@ class hreflang_set {
   enum class added : std::uint8_t { ok, stopped_now, stopped };
   /// The page `loc` (fingerprint `page`) of document `doc` with its
   /// extension values; its hreflang links (valid or not, as written) are
-  /// recorded. `stopped_now` once, when a cap is first exceeded.
+  /// recorded. `stopped_now` once: when a cap is first exceeded with links
+  /// recorded, or at the first page with links after a cap stopped a run
+  /// that had none (a run without hreflang never hears of the caps).
   added add_page(std::uint32_t doc, std::uint64_t page,
                  std::span<const extension_value> values);
   /// Forgets every link of `doc` (a document whose report was withdrawn).
@@ -95,6 +97,7 @@ class hreflang_set {
 
   std::size_t max_links_, max_pages_;
   bool stopped_ = false;
+  bool announced_ = false;     // stopped_now was returned
   fingerprint_table<> pages_;  // every <loc> of the set's urlsets
   std::vector<link> links_;
   std::vector<std::string> languages_;
