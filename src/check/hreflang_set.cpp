@@ -40,7 +40,13 @@ void hreflang_set::stop() {
 }
 
 std::uint32_t hreflang_set::intern(std::string_view hreflang) {
-  std::string key(trim(hreflang));
+  hreflang = trim(hreflang);
+  // A set uses a few dozen languages: a scan beats hashing a fresh string
+  // for every link; the map serves a hostile run of many.
+  if (languages_.size() <= 64)
+    for (std::uint32_t i = 0; i < languages_.size(); ++i)
+      if (iequals(languages_[i], hreflang)) return i;
+  std::string key(hreflang);
   for (char& c : key) c = ascii_lower(c);
   const auto [it, fresh] = language_ids_.try_emplace(
       key, static_cast<std::uint32_t>(languages_.size()));
