@@ -18,7 +18,7 @@ struct check_cli_options {
   check_options run;
   std::string sitemap_url;
   bool json_out = false;
-  bool warnings_as_errors = false;
+  std::string now;  // --now, a W3C datetime
   bool no_follow = false;
   bool quiet = false;
   double timeout_s = 60;
@@ -117,6 +117,7 @@ int run_check(check_cli_options& o) {
   c.http.connect_timeout =
       std::min(c.http.connect_timeout, c.http.total_timeout);
   c.max_time = std::chrono::seconds(static_cast<std::int64_t>(o.max_time_s));
+  if (!parse_now_flag(o.now, "check", c.parse.now)) return exit_usage;
 
   cli_observer observer;
   check_report r = check(o.targets, c, observer);
@@ -128,13 +129,17 @@ int run_check(check_cli_options& o) {
   else
     print_human(r, o.quiet);
 
-  if (r.cancelled) {
-    std::fprintf(stderr, "sitemill check: interrupted\n");
-    return exit_interrupted;
+  switch (r.outcome) {
+    case check_outcome::cancelled:
+      std::fprintf(stderr, "sitemill check: interrupted\n");
+      return exit_interrupted;
+    case check_outcome::unreadable:
+      return exit_usage;
+    case check_outcome::failed:
+      return exit_data;
+    case check_outcome::passed:
+      break;
   }
-  if (r.any_unreadable) return exit_usage;
-  if (r.errors > 0) return exit_data;
-  if (o.warnings_as_errors && r.warnings > 0) return exit_data;
   return exit_ok;
 }
 
@@ -155,13 +160,21 @@ command_runner setup_check(CLI::App& app) {
       "the XSD\n"
       "structure and values, lastmod/changefreq/priority, the 50,000-entry "
       "and\n"
-      "52,428,800-byte limits; then, in context: duplicate URLs (warning), "
-      "one host per\n"
-      "file, and the location rule (every URL at or below the sitemap's "
-      "directory, on\n"
-      "its scheme, host and port) when the sitemap's URL is known: fetched, "
-      "or\n"
-      "--sitemap-url for a local file. An index's children are checked too "
+      "52,428,800-byte limits, the image, video, news and hreflang "
+      "extensions (at most\n"
+      "1,000 images per URL, a video's required fields, news of the last "
+      "two days and at\n"
+      "most 1,000 per file, hreflang codes and self links); then, in "
+      "context: duplicate\n"
+      "URLs (warning), hreflang return links and one URL per language "
+      "across every\n"
+      "document of the run (index children included), one host per file, "
+      "and the\n"
+      "location rule (every URL at or below the sitemap's directory, on its "
+      "scheme,\n"
+      "host and port) when the sitemap's URL is known: fetched, or "
+      "--sitemap-url for a\n"
+      "local file. An index's children are checked too "
       "(a local\n"
       "index's beside it, by their URL path); an index in an index is a "
       "warning, cycles\n"
@@ -179,8 +192,22 @@ command_runner setup_check(CLI::App& app) {
                 "Print one JSON object on stdout: {documents: [{source, type, "
                 "urls, bytes, diagnostics: [{severity, code, line, column, "
                 "message}], ...}], errors, warnings, ...}");
-  cmd->add_flag("--warnings-as-errors", o->warnings_as_errors,
+  cmd->add_flag("--warnings-as-errors", o->run.warnings_as_errors,
                 "Exit 1 when there is any warning, too");
+  cmd->add_flag("--lenient-schema", o->run.lenient_schema,
+                "Do not count a sitemap the official schemas reject as an "
+                "error by itself (schema-invalid): report only the findings "
+                "at its elements, most of them warnings that search engines "
+                "forgive (elements out of order, a legacy namespace)");
+  cmd->add_option("--now", o->now,
+                  "The time of the check, which lastmod-future and "
+                  "news-too-old measure from (a W3C datetime; default: the "
+                  "system clock)");
+  cmd->add_option("--max-hreflang-links", o->run.max_hreflang_links,
+                  "hreflang links (and pages) judged across the set at most; "
+                  "about 24 bytes each while reading, twice that at the end")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--sitemap-url", o->sitemap_url,
                   "The URL the one local target is served at, for the "
                   "location rule (e.g. https://www.example.com/sitemap.xml)");
@@ -221,18 +248,25 @@ command_runner setup_check(CLI::App& app) {
   cmd->footer(
       "Exit codes: 0 no errors (warnings allowed); 1 at least one error (or "
       "a warning,\n"
-      "with --warnings-as-errors); 2 a target could not be read at all "
-      "(missing file,\n"
-      "network failure, HTTP status other than 200), or a usage error; 130 "
-      "interrupted.\n"
-      "A child of an index that cannot be read is an error of the index "
-      "(exit 1).\n"
+      "with --warnings-as-errors). A sitemap the official schemas reject is "
+      "an error\n"
+      "(schema-invalid, exit 1) unless --lenient-schema. 2 a target could "
+      "not be read\n"
+      "at all (missing file, network failure, HTTP status other than 200), "
+      "or a usage\n"
+      "error; 130 interrupted. A child of an index that cannot be read is an "
+      "error of\n"
+      "the index (exit 1).\n"
       "Examples:\n"
       "  sitemill check public/sitemap.xml.gz\n"
       "  sitemill check --sitemap-url https://www.example.com/sitemap.xml "
       "public/sitemap.xml\n"
       "  sitemill check https://www.example.com/sitemap.xml\n"
-      "  sitemill check --json https://www.example.com/   # via robots.txt");
+      "  sitemill check --json https://www.example.com/   # via robots.txt\n"
+      "  sitemill check en.xml de.xml fr.xml   # hreflang return links "
+      "across all three\n"
+      "  sitemill check --lenient-schema --now 2026-11-23T12:00:00Z "
+      "news.xml");
   return [o] { return run_check(*o); };
 }
 

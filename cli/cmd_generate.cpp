@@ -300,17 +300,7 @@ int run_generate(generate_cli_options& o) {
             : o.compression_name == "best" ? compression::best
                                            : compression::normal;
   g.index = o.index == "always" ? index_mode::always : index_mode::automatic;
-  if (!o.now.empty()) {
-    w3c_datetime when;
-    if (parse_w3c_datetime(o.now, when) != datetime_problem::ok) {
-      std::fprintf(stderr,
-                   "sitemill generate: --now takes a W3C datetime "
-                   "(2026-11-23T12:00:00Z)\n");
-      return exit_usage;
-    }
-    g.now = std::chrono::system_clock::time_point(
-        std::chrono::seconds(when.unix_seconds()));
-  }
+  if (!parse_now_flag(o.now, "generate", g.now)) return exit_usage;
 
   // The directory source. --include and --exclude patterns keep the order
   // they were given in, since a later pattern wins (as in .gitignore).

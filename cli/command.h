@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "sitemill/net/http.h"
@@ -50,6 +51,12 @@ struct retry_flags {
   /// says what it waits for as `who`.
   void apply(retry_policy& policy, const char* who, bool quiet) const;
 };
+
+/// --now: the time a run measures ages from, as a W3C datetime
+/// (2026-11-23T12:00:00Z) in `text`. Leaves `out` alone for an empty text;
+/// false after telling stderr that `command`'s --now is not one.
+bool parse_now_flag(const std::string& text, const char* command,
+                    std::optional<std::chrono::system_clock::time_point>& out);
 
 /// stdout as a sink, where the report renderers write --json; close()
 /// flushes.

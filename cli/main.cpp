@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "command.h"
+#include "sitemill/date/w3c_datetime.h"
 
 namespace sitemill::cli {
 namespace {
@@ -59,6 +60,22 @@ void retry_flags::apply(retry_policy& policy, const char* who,
   policy.sleep = [who, quiet](std::chrono::milliseconds d) {
     return retry_sleep(d, who, quiet);
   };
+}
+
+bool parse_now_flag(const std::string& text, const char* command,
+                    std::optional<std::chrono::system_clock::time_point>& out) {
+  if (text.empty()) return true;
+  w3c_datetime when;
+  if (parse_w3c_datetime(text, when) != datetime_problem::ok) {
+    std::fprintf(stderr,
+                 "sitemill %s: --now takes a W3C datetime "
+                 "(2026-11-23T12:00:00Z)\n",
+                 command);
+    return false;
+  }
+  out = std::chrono::system_clock::time_point(
+      std::chrono::seconds(when.unix_seconds()));
+  return true;
 }
 
 status stdout_sink::write(const char* data, std::size_t size) {

@@ -98,7 +98,9 @@ vocabulary check_words() {
           {"max_depth", "--max-depth"},
           {"max_documents", "--max-documents"},
           {"max_total_bytes", "--max-bytes"},
-          {"max_time", "--max-time"}};
+          {"max_time", "--max-time"},
+          {"lenient_schema", "--lenient-schema"},
+          {"max_hreflang_links", "--max-hreflang-links"}};
 }
 
 vocabulary robots_words() { return {{"replace", "--replace"}}; }

@@ -21,7 +21,9 @@
 #include <vector>
 
 #include "check/context.h"
+#include "check/hreflang_set.h"
 #include "parse/codes.h"
+#include "sitemill/entry/extensions.h"
 #include "sitemill/limits.h"
 #include "sitemill/robots/robots.h"
 #include "support/http_server.h"
@@ -742,6 +744,282 @@ TEST(Check, FinishesHostileInputQuicklyInBoundedMemory) {
 }
 
 // --- remote
+
+// --- the extensions across the set (PROTOCOL.md 3, checklist 14) ----------
+
+// A page and its hreflang alternates: (language, URL).
+struct page {
+  std::string loc;
+  std::vector<std::pair<std::string, std::string>> links;
+};
+
+// A urlset declaring the xhtml namespace, one <url> per line (page i on
+// line i + 3).
+std::string alternates(const std::vector<page>& pages) {
+  std::string s =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset "
+      "xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" "
+      "xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n";
+  for (const page& p : pages) {
+    s += "<url><loc>" + p.loc + "</loc>";
+    for (const auto& [lang, href] : p.links)
+      s += "<xhtml:link rel=\"alternate\" hreflang=\"" + lang + "\" href=\"" +
+           href + "\"/>";
+    s += "</url>\n";
+  }
+  return s + "</urlset>\n";
+}
+
+const std::string en = "https://www.example.com/en/";
+const std::string de = "https://www.example.com/de/";
+const std::string fr = "https://www.example.com/fr/";
+
+TEST(CheckHreflang, JudgesReturnLinksAcrossOneFile) {
+  struct row {
+    std::string name;
+    std::vector<page> pages;
+    std::size_t no_return;
+  };
+  const row rows[] = {
+      {"returned",
+       {{en, {{"en", en}, {"de", de}}}, {de, {{"en", en}, {"de", de}}}},
+       0},
+      {"not returned", {{en, {{"en", en}, {"de", de}}}, {de, {{"de", de}}}}, 1},
+      {"the other page has no links at all",
+       {{en, {{"en", en}, {"de", de}}}, {de, {}}},
+       1},
+      {"both directions missing",
+       {{en, {{"en", en}, {"de", de}}},
+        {de, {{"de", de}, {"fr", fr}}},
+        {fr, {}}},
+       2},
+      {"the alternate is not in the set", {{en, {{"en", en}, {"de", de}}}}, 0},
+      {"returned under another language",
+       {{en, {{"en", en}, {"de", de}}}, {de, {{"de", de}, {"en-GB", en}}}},
+       0},
+  };
+  for (const row& rw : rows) {
+    SCOPED_TRACE(rw.name);
+    temp_dir t;
+    write_file(t / "s.xml", alternates(rw.pages));
+    check_report r = run({t / "s.xml"});
+    EXPECT_EQ(count_code(r, "hreflang-no-return"), rw.no_return) << dump(r);
+    EXPECT_EQ(r.outcome,
+              rw.no_return > 0 ? check_outcome::failed : check_outcome::passed)
+        << dump(r);
+  }
+}
+
+TEST(CheckHreflang, NamesBothUrlsAtTheLinkingPagesLine) {
+  temp_dir t;
+  write_file(t / "s.xml", alternates({{"https://www.example.com/", {}},
+                                      {de, {{"de", de}}},
+                                      {en, {{"en", en}, {"de", de}}}}));
+  check_report r = run({t / "s.xml"});
+  ASSERT_EQ(r.documents.size(), 1u);
+  const auto found = with_code(r.documents[0], "hreflang-no-return");
+  ASSERT_EQ(found.size(), 1u) << dump(r);
+  EXPECT_EQ(found[0]->level, severity::error);
+  EXPECT_EQ(found[0]->line, 5u) << "the <url> of the page whose link is unmet";
+  EXPECT_EQ(found[0]->column, 1u);
+  EXPECT_THAT(found[0]->message, HasSubstr("\"" + en + "\" names \"" + de +
+                                           "\" as its \"de\" alternate"));
+  EXPECT_THAT(found[0]->message, HasSubstr("does not name \"" + en + "\""));
+  EXPECT_EQ(r.documents[0].errors, 1u);
+  EXPECT_EQ(r.errors, 1u);
+}
+
+TEST(CheckHreflang, FollowsAClusterOverTwoChildSitemapsOfAnIndex) {
+  for (const bool returned : {true, false}) {
+    SCOPED_TRACE(returned);
+    temp_dir t;
+    write_file(t / "index.xml",
+               sitemapindex({"https://www.example.com/en.xml",
+                             "https://www.example.com/de.xml"}));
+    write_file(t / "en.xml", alternates({{en, {{"en", en}, {"de", de}}}}));
+    write_file(
+        t / "de.xml",
+        alternates(
+            {{de,
+              returned
+                  ? std::vector<std::pair<std::string, std::string>>{{"en", en},
+                                                                     {"de", de}}
+                  : std::vector<std::pair<std::string, std::string>>{
+                        {"de", de}}}}));
+    check_options o;
+    o.sitemap_url = "https://www.example.com/index.xml";
+    check_report r = run({t / "index.xml"}, o);
+    ASSERT_EQ(r.documents.size(), 3u) << dump(r);
+    const document_report* en_doc = find_doc(r, t / "en.xml");
+    ASSERT_NE(en_doc, nullptr);
+    EXPECT_EQ(with_code(*en_doc, "hreflang-no-return").size(),
+              returned ? 0u : 1u)
+        << dump(r);
+    EXPECT_EQ(r.errors, returned ? 0u : 1u) << dump(r);
+    if (!returned)
+      EXPECT_THAT(with_code(*en_doc, "hreflang-no-return")[0]->message,
+                  HasSubstr(de));
+  }
+}
+
+TEST(CheckHreflang, JudgesAClusterSpreadOverTwoTargets) {
+  temp_dir t;
+  write_file(t / "en.xml", alternates({{en, {{"en", en}, {"de", de}}}}));
+  write_file(t / "de.xml", alternates({{de, {{"de", de}}}}));
+  check_report r = run({t / "en.xml", t / "de.xml"});
+  EXPECT_EQ(count_code(r, "hreflang-no-return"), 1u) << dump(r);
+  EXPECT_EQ(with_code(r.documents[0], "hreflang-no-return").size(), 1u);
+}
+
+TEST(CheckHreflang, ReportsTwoUrlsForOneLanguageInACluster) {
+  temp_dir t;
+  const std::string de2 = "https://www.example.com/de2/";
+  write_file(t / "s.xml",
+             alternates({{en, {{"en", en}, {"de", de}, {"fr", fr}}},
+                         {de, {{"en", en}, {"de", de}, {"fr", fr}}},
+                         {fr, {{"en", en}, {"de", de2}, {"fr", fr}}}}));
+  check_report r = run({t / "s.xml"});
+  const auto conflict = with_code(r.documents[0], "hreflang-conflict");
+  ASSERT_EQ(conflict.size(), 1u) << dump(r);
+  EXPECT_EQ(conflict[0]->line, 5u);
+  EXPECT_THAT(conflict[0]->message, HasSubstr(de2));
+  EXPECT_THAT(conflict[0]->message, HasSubstr(de));
+}
+
+TEST(CheckHreflang, StopsWholeAtTheCapAndSaysSo) {
+  temp_dir t;
+  write_file(t / "s.xml", alternates({{en, {{"en", en}, {"de", de}}},
+                                      {de, {{"de", de}}},
+                                      {fr, {{"fr", fr}, {"de", de}}}}));
+  check_options o;
+  o.max_hreflang_links = 3;
+  check_report r = run({t / "s.xml"}, o);
+  EXPECT_EQ(count_code(r, "hreflang-check-stopped"), 1u) << dump(r);
+  EXPECT_EQ(count_code(r, "hreflang-no-return"), 0u)
+      << "a partial record would call returned links missing";
+  // Pages past the cap in a run without links: nothing to say, until a
+  // link comes.
+  write_file(t / "plain.xml", urlset(pages("https://www.example.com/p", 5)));
+  r = run({t / "plain.xml"}, o);
+  EXPECT_EQ(count_code(r, "hreflang-check-stopped"), 0u) << dump(r);
+  r = run({t / "plain.xml", t / "s.xml"}, o);
+  EXPECT_EQ(count_code(r, "hreflang-check-stopped"), 1u) << dump(r);
+  EXPECT_EQ(with_code(r.documents[1], "hreflang-check-stopped").size(), 1u);
+  o.max_hreflang_links = 5;
+  r = run({t / "s.xml"}, o);
+  EXPECT_EQ(count_code(r, "hreflang-check-stopped"), 0u) << dump(r);
+  EXPECT_EQ(count_code(r, "hreflang-no-return"), 2u) << dump(r);
+}
+
+TEST(CheckHreflang, KeepsAboutTwentyFourBytesPerLinkWhileReading) {
+  detail::hreflang_set set(std::size_t{1} << 22, std::size_t{1} << 22);
+  constexpr std::size_t pages_n = 201'000;  // clusters of three
+  const auto href = *find_extension_field(extension_kind::alternate, "@href");
+  const auto lang =
+      *find_extension_field(extension_kind::alternate, "@hreflang");
+  std::vector<std::string> urls;
+  for (std::size_t i = 0; i < pages_n; ++i)
+    urls.push_back("https://www.example.com/p/" + std::to_string(i));
+  const char* langs[] = {"en", "de", "fr"};
+  for (std::size_t i = 0; i < pages_n; ++i) {
+    std::vector<extension_value> v;
+    for (std::uint32_t k = 0; k < 3; ++k) {
+      v.push_back({lang, k, langs[k]});
+      v.push_back({href, k, urls[(i / 3) * 3 + k]});
+    }
+    ASSERT_EQ(set.add_page(0, detail::hreflang_set::fingerprint(urls[i]), v),
+              detail::hreflang_set::added::ok);
+  }
+  EXPECT_EQ(set.links(), 3 * pages_n);
+  const double per_link = static_cast<double>(set.memory_bytes()) /
+                          static_cast<double>(set.links());
+  // 24 bytes of record, up to half again of growth, and the page table's
+  // 10 to 15 bytes per page (a third of a page per link here).
+  EXPECT_LE(per_link, 24 * 1.5 + 15.0 / 3) << per_link;
+  std::printf("hreflang: %.1f bytes per link (%zu links, %zu pages)\n",
+              per_link, set.links(), set.pages());
+  EXPECT_TRUE(set.judge().empty()) << "every cluster of three is complete";
+}
+
+// --- the XSD verdict (checklist 28; PROTOCOL.md 9.6) --------------------
+
+TEST(CheckSchema, MakesADocumentTheSchemasRejectAnErrorUnlessLenient) {
+  const std::string mobile =
+      "<m:mobile "
+      "xmlns:m=\"http://www.google.com/schemas/sitemap-mobile/1.0\"/>";
+  const std::string image20 =
+      "<i:image xmlns:i=\"http://www.google.com/schemas/sitemap-image/2.0\">"
+      "<i:loc>https://www.example.com/a.jpg</i:loc></i:image>";
+  struct row {
+    std::string name;
+    std::string url;  // the inside of one <url>
+    bool schema_invalid;
+  };
+  const row rows[] = {
+      {"valid", "<loc>https://www.example.com/</loc>", false},
+      {"out of order",
+       "<lastmod>2024-01-01</lastmod><loc>https://www.example.com/</loc>",
+       true},
+      {"a namespace no schema judges",
+       "<loc>https://www.example.com/</loc>" + mobile, false},
+      {"a namespace one version off",
+       "<loc>https://www.example.com/</loc>" + image20, true},
+  };
+  for (const row& rw : rows) {
+    SCOPED_TRACE(rw.name);
+    temp_dir t;
+    write_file(t / "s.xml",
+               "<?xml version=\"1.0\"?>\n<urlset "
+               "xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<url>" +
+                   rw.url + "</url>\n</urlset>\n");
+    check_report r = run({t / "s.xml"});
+    EXPECT_EQ(count_code(r, "schema-invalid"), rw.schema_invalid ? 1u : 0u)
+        << dump(r);
+    EXPECT_EQ(r.outcome,
+              rw.schema_invalid ? check_outcome::failed : check_outcome::passed)
+        << dump(r);
+    check_options lenient;
+    lenient.lenient_schema = true;
+    r = run({t / "s.xml"}, lenient);
+    EXPECT_EQ(count_code(r, "schema-invalid"), 0u);
+    EXPECT_EQ(r.outcome, check_outcome::passed) << dump(r);
+  }
+}
+
+TEST(CheckSchema, DecidesTheOutcomeInTheLibrary) {
+  temp_dir t;
+  write_file(t / "warn.xml", urlset({"https://www.example.com/a",
+                                     "https://www.example.com/a"}));
+  check_report r = run({t / "warn.xml"});
+  EXPECT_EQ(r.outcome, check_outcome::passed);
+  check_options strict;
+  strict.warnings_as_errors = true;
+  EXPECT_EQ(run({t / "warn.xml"}, strict).outcome, check_outcome::failed);
+  EXPECT_EQ(run({t / "missing.xml"}).outcome, check_outcome::unreadable);
+}
+
+TEST(CheckContext, DocumentsEveryCodeItAddsWithItsSeverity) {
+  std::ifstream in(std::string(SITEMILL_SOURCE_DIR) +
+                   "/docs/diagnostics-context.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::set<std::string> documented;
+  std::istringstream lines(text.str());
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with("| `")) continue;
+    const std::string code = line.substr(3, line.find('`', 3) - 3);
+    documented.insert(code);
+    const auto* known = find_context_code(code);
+    ASSERT_NE(known, nullptr) << code << " is documented but never reported";
+    EXPECT_NE(line.find("| " + std::string(to_string(known->level)) + " |"),
+              std::string::npos)
+        << code;
+  }
+  for (const auto& c : detail::all_context_codes())
+    EXPECT_TRUE(documented.contains(std::string(c.name)))
+        << c.name << " is not documented";
+}
+
 // ------------------------------------------------------------------------
 
 TEST(CheckRemote, StreamsASitemapAndHoldsItToItsOwnDirectory) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -47,6 +48,30 @@ std::string read_file(const std::filesystem::path& p) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// A <news:news> published at `date`.
+std::string news(std::string_view date) {
+  return "<news:news><news:publication><news:name>The Daily</news:name>"
+         "<news:language>en</news:language></news:publication>"
+         "<news:publication_date>" +
+         std::string(date) +
+         "</news:publication_date><news:title>T</news:title></news:news>";
+}
+
+// An <xhtml:link> alternate.
+std::string link(std::string_view hreflang, std::string_view href) {
+  return "<xhtml:link rel=\"alternate\" hreflang=\"" + std::string(hreflang) +
+         "\" href=\"" + std::string(href) + "\"/>";
+}
+
+// The pinned time of the news tests: 2026-11-23T12:00:00Z.
+std::chrono::system_clock::time_point news_time() {
+  w3c_datetime when;
+  EXPECT_EQ(parse_w3c_datetime("2026-11-23T12:00:00Z", when),
+            datetime_problem::ok);
+  return std::chrono::system_clock::time_point(
+      std::chrono::seconds(when.unix_seconds()));
+}
+
 const std::string rss_head =
     "<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel>\n";
 
@@ -76,6 +101,15 @@ std::vector<code_case> code_cases() {
     same_dates += "<url><loc>https://www.example.com/" + std::to_string(i) +
                   "</loc><lastmod>2024-01-01T00:00:00Z</lastmod></url>\n";
   const std::string a2048 = "https://www.example.com/" + std::string(2024, 'a');
+  const std::string image =
+      "<image:image><image:loc>https://www.example.com/a.jpg</image:loc>"
+      "</image:image>";
+  parse_options at_news_time;
+  at_news_time.now = news_time();
+  std::string news_flood;
+  for (int i = 0; i < 1'001; ++i)
+    news_flood += "<url><loc>https://www.example.com/" + std::to_string(i) +
+                  "</loc>" + news("2026-11-23") + "</url>\n";
   return {
       // The bytes.
       {"empty-document", "", 0, 0},
@@ -166,10 +200,50 @@ std::vector<code_case> code_cases() {
            "xmlns:m=\"http://www.google.com/schemas/sitemap-mobile/1.0\"/>"),
        3, 41},
       {"xsd-extension",
-       ext_urlset("<url><loc>https://www.example.com/</loc>\n<xhtml:link "
-                  "rel=\"alternate\" hreflang=\"de_DE\" "
-                  "href=\"https://www.example.com/de\"/></url>"),
+       ext_urlset("<url><loc>https://www.example.com/</loc>\n<image:image>"
+                  "<image:caption>no loc</image:caption></image:image></url>"),
+       4, 14},
+      {"extension-namespace-wrong",
+       one_url("https://www.example.com/",
+               "<i:image xmlns:i=\"http://www.google.com/schemas/"
+               "sitemap-image/2.0\"><i:loc>https://www.example.com/a.jpg"
+               "</i:loc></i:image>"),
+       3, 41},
+      {"image-too-many",
+       ext_urlset("<url><loc>https://www.example.com/</loc>" +
+                  repeat(image, 1'000) + "\n" + image + "</url>"),
        4, 1},
+      {"video-missing-field",
+       ext_urlset("<url><loc>https://www.example.com/</loc>\n<video:video>"
+                  "<video:thumbnail_loc>https://www.example.com/t.jpg"
+                  "</video:thumbnail_loc><video:title>T</video:title>"
+                  "<video:description>D</video:description></video:video>"
+                  "</url>"),
+       4, 1},
+      {"news-too-old",
+       ext_urlset("<url><loc>https://www.example.com/</loc>\n" +
+                  news("2020-01-01") + "</url>"),
+       4, 1},
+      {"news-too-many", ext_urlset(news_flood), 1'003, 45, at_news_time},
+      {"hreflang-invalid",
+       ext_urlset("<url><loc>https://www.example.com/</loc>\n<xhtml:link "
+                  "rel=\"alternate\" hreflang=\"en-UK\" "
+                  "href=\"https://www.example.com/\"/></url>"),
+       4, 1},
+      {"hreflang-no-self",
+       ext_urlset("<url><loc>https://www.example.com/</loc>" +
+                  link("de", "https://www.example.com/de") + "</url>"),
+       3, 1},
+      {"hreflang-duplicate-language",
+       ext_urlset("<url><loc>https://www.example.com/</loc>" +
+                  link("en", "https://www.example.com/") +
+                  link("de", "https://www.example.com/de") +
+                  link("DE", "https://www.example.com/de2") + "</url>"),
+       3, 1},
+      {"hreflang-x-default-only",
+       ext_urlset("<url><loc>https://www.example.com/</loc>" +
+                  link("x-default", "https://www.example.com/") + "</url>"),
+       3, 1},
       {"extension-too-large", ext_urlset(image_flood), 3, 41},
       {"extension-not-kept",
        ext_urlset("<url><loc>https://www.example.com/</loc>\n<image:image>"
@@ -189,6 +263,7 @@ std::vector<code_case> code_cases() {
       {"loc-non-ascii", one_url("https://www.example.com/\xC3\xBC"), 3, 6},
       {"loc-whitespace", one_url("&#160;https://www.example.com/"), 3, 6},
       {"loc-not-xsd", one_url("https://www.example.com/a[1]"), 3, 6},
+      {"loc-fragment", one_url("https://www.example.com/a#top"), 3, 6},
       // lastmod.
       {"lastmod-malformed",
        one_url("https://www.example.com/", "<lastmod>yesterday</lastmod>"), 3,
@@ -504,7 +579,7 @@ std::vector<edge_case> edge_cases() {
                   "rel=\"alternate\" hreflang=\"de_DE\" "
                   "href=\"https://www.example.com/de\"/></url>"),
        false,
-       {"xsd-extension"},
+       {"hreflang-invalid"},
        1},
       {"E34 hreflang dash",
        ext_urlset("<url><loc>https://www.example.com/</loc><xhtml:link "
@@ -857,7 +932,7 @@ TEST(Parser, ChecksEachLocAgainstTheProtocolAndTheXsd) {
   };
   const std::vector<loc_case> cases = {
       {"https://www.example.com/", true, {}},
-      {"http://www.example.com:8080/a/b?c=d&amp;e=f#g", true, {}},
+      {"http://www.example.com:8080/a/b?c=d&amp;e=f#g", true, {"loc-fragment"}},
       {"HTTPS://WWW.EXAMPLE.COM/", true, {}},
       {"https://www.example.com/%C3%BC", true, {}},
       {"https://www.example.com/\xC3\xBC", true, {"loc-non-ascii"}},
@@ -865,7 +940,7 @@ TEST(Parser, ChecksEachLocAgainstTheProtocolAndTheXsd) {
       {"https://www.example.com/%zz", false, {"loc-bad-percent"}},
       {"https://www.example.com/%2", false, {"loc-bad-percent"}},
       {"https://www.example.com/a[1]", false, {"loc-not-xsd"}},
-      {"https://www.example.com/#a#b", false, {"loc-not-xsd"}},
+      {"https://www.example.com/#a#b", false, {"loc-not-xsd", "loc-fragment"}},
       {"https://www.example.com:/", false, {"loc-not-xsd"}},
       {"https://www.example.com/a\"b", true, {"loc-unsafe-char"}},
       {"mailto:someone@example.com", true, {"loc-not-http"}},
@@ -1417,6 +1492,202 @@ TEST(Parser, ReportsAFileItCannotRead) {
       parse_file(std::filesystem::temp_directory_path().string(), r);
   ASSERT_FALSE(dir.has_value());
   EXPECT_NE(dir.err().message.find("cannot read"), std::string::npos);
+}
+
+// ---------------------------------------------------------------------------
+// Google's rules for the extensions beyond their schemas (PROTOCOL.md 3).
+
+TEST(ParserExtensions, ReportsTheImageAfterTheThousandthOfAUrl) {
+  const std::string image =
+      "<image:image><image:loc>https://www.example.com/a.jpg</image:loc>"
+      "</image:image>";
+  for (const std::size_t n : {1'000u, 1'001u, 2'000u}) {
+    SCOPED_TRACE(n);
+    const parse_run run = parse(ext_urlset(
+        "<url><loc>https://www.example.com/</loc>" + repeat(image, n) +
+        "</url><url><loc>https://www.example.com/b</loc>" + image + "</url>"));
+    EXPECT_EQ(run.count("image-too-many"), n > 1'000 ? 1u : 0u)
+        << run.describe();
+    EXPECT_TRUE(run.summary.schema_valid) << "the schema has no such limit";
+  }
+}
+
+TEST(ParserExtensions, MeasuresNewsAgeFromThePinnedTimeOfTheCheck) {
+  parse_options o;
+  o.now = news_time();  // 2026-11-23T12:00:00Z
+  struct row {
+    std::string_view date;
+    bool too_old;
+  };
+  for (const row& r : {row{"2026-11-23T12:00:00Z", false},
+                       row{"2026-11-21T12:00:00Z", false},  // exactly 2 days
+                       row{"2026-11-21T11:59:59Z", true},
+                       row{"2026-11-21T13:00:00+01:00", false},
+                       row{"2026-11-21", true},  // midnight UTC
+                       row{"2020-01-01", true}, row{"2027-01-01", false}}) {
+    SCOPED_TRACE(r.date);
+    const parse_run run =
+        parse(ext_urlset("<url><loc>https://www.example.com/</loc>" +
+                         news(r.date) + "</url>"),
+              o);
+    EXPECT_EQ(run.has("news-too-old"), r.too_old) << run.describe();
+  }
+}
+
+TEST(ParserExtensions, CountsNewsPerDocumentUpToAThousand) {
+  parse_options o;
+  o.now = news_time();
+  for (const int n : {1'000, 1'001}) {
+    std::string body;
+    for (int i = 0; i < n; ++i)
+      body += "<url><loc>https://www.example.com/" + std::to_string(i) +
+              "</loc>" + news("2026-11-23") + "</url>\n";
+    const parse_run run = parse(ext_urlset(body), o);
+    EXPECT_EQ(run.count("news-too-many"), n > 1'000 ? 1u : 0u) << n;
+  }
+}
+
+TEST(ParserExtensions, NamesEachMissingVideoFieldOnceAtTheElement) {
+  const std::string thumb =
+      "<video:thumbnail_loc>https://www.example.com/t.jpg"
+      "</video:thumbnail_loc>";
+  const std::string title = "<video:title>T</video:title>";
+  const std::string description = "<video:description>D</video:description>";
+  const std::string content =
+      "<video:content_loc>https://www.example.com/v.mp4</video:content_loc>";
+  const std::string player =
+      "<video:player_loc>https://www.example.com/p</video:player_loc>";
+  struct row {
+    std::string inner;
+    std::vector<std::string_view> missing;  // named in the message
+  };
+  const row rows[] = {
+      {thumb + title + description + content, {}},
+      {thumb + title + description + player, {}},
+      {thumb + title + description, {"content_loc or video:player_loc"}},
+      {title + description + content, {"video:thumbnail_loc"}},
+      {thumb + description + content, {"video:title"}},
+      {thumb + title + content, {"video:description"}},
+      {content, {"thumbnail_loc", "title", "description"}},
+  };
+  for (const row& r : rows) {
+    SCOPED_TRACE(r.inner);
+    const parse_run run =
+        parse(ext_urlset("<url><loc>https://www.example.com/</loc>\n"
+                         "<video:video>" +
+                         r.inner + "</video:video></url>"));
+    const diagnostic* d = run.find("video-missing-field");
+    ASSERT_EQ(d != nullptr, !r.missing.empty()) << run.describe();
+    if (d == nullptr) continue;
+    EXPECT_EQ(d->line, 4u);
+    EXPECT_EQ(d->column, 1u);
+    for (auto m : r.missing)
+      EXPECT_NE(d->message.find(m), std::string::npos) << d->message;
+    EXPECT_FALSE(run.has("xsd-extension")) << "said once, with its own code\n"
+                                           << run.describe();
+  }
+}
+
+TEST(ParserExtensions, JudgesHreflangCodesWithTheRealTablesAndSuggests) {
+  struct row {
+    std::string_view tag;
+    bool valid;
+    std::string_view suggestion;  // "" when none
+  };
+  const row rows[] = {
+      {"de", true, ""},          {"de-AT", true, ""},
+      {"zh-Hant", true, ""},     {"es-419", true, ""},
+      {"x-default", true, ""},   {"EN-gb", true, ""},
+      {"de_DE", false, "de-DE"}, {"en-UK", false, "en-GB"},
+      {"en_uk", false, "en-GB"}, {"eng", false, ""},
+      {"de-XX", false, ""},      {"xx", false, ""},
+  };
+  for (const row& r : rows) {
+    SCOPED_TRACE(r.tag);
+    const parse_run run =
+        parse(ext_urlset("<url><loc>https://www.example.com/</loc>" +
+                         link(r.tag, "https://www.example.com/") + "</url>"));
+    const diagnostic* d = run.find("hreflang-invalid");
+    ASSERT_EQ(d == nullptr, r.valid) << run.describe();
+    if (d != nullptr && !r.suggestion.empty())
+      EXPECT_NE(
+          d->message.find("did you mean \"" + std::string(r.suggestion) + "\""),
+          std::string::npos)
+          << d->message;
+    EXPECT_FALSE(run.has("xsd-extension")) << run.describe();
+  }
+}
+
+TEST(ParserExtensions, ChecksEachPagesOwnAlternates) {
+  const std::string self = link("en", "https://www.example.com/");
+  const std::string de = link("de", "https://www.example.com/de");
+  struct row {
+    std::string links;
+    std::vector<std::string_view> codes;
+  };
+  const row rows[] = {
+      {self + de, {}},
+      {self + de + link("x-default", "https://www.example.com/"), {}},
+      {de, {"hreflang-no-self"}},
+      {self + de + link("de", "https://www.example.com/de"), {}},
+      {self + de + link("de", "https://www.example.com/de2"),
+       {"hreflang-duplicate-language"}},
+      {self + link("x-default", "https://www.example.com/a") +
+           link("x-default", "https://www.example.com/b"),
+       {"hreflang-duplicate-language"}},
+      {link("x-default", "https://www.example.com/"),
+       {"hreflang-x-default-only"}},
+      {"<xhtml:link rel=\"alternate\" href=\"android-app://a/b\"/>", {}},
+  };
+  for (const row& r : rows) {
+    SCOPED_TRACE(r.links);
+    const parse_run run = parse(ext_urlset(
+        "<url><loc>https://www.example.com/</loc>" + r.links + "</url>"));
+    std::size_t found = 0;
+    for (const auto& d : run.diagnostics)
+      found += d.code.starts_with("hreflang-");
+    EXPECT_EQ(found, r.codes.size()) << run.describe();
+    for (auto c : r.codes) EXPECT_TRUE(run.has(c)) << c;
+  }
+}
+
+TEST(ParserExtensions, WarnsOfANamespaceOneVersionOffAKnownExtension) {
+  struct row {
+    std::string_view uri;
+    std::string_view meant;  // "" for an unknown namespace
+  };
+  const row rows[] = {
+      {"http://www.google.com/schemas/sitemap-image/2.0",
+       "http://www.google.com/schemas/sitemap-image/1.1"},
+      {"https://www.google.com/schemas/sitemap-image/1.1",
+       "http://www.google.com/schemas/sitemap-image/1.1"},
+      {"http://www.google.com/schemas/sitemap-image/1.1/",
+       "http://www.google.com/schemas/sitemap-image/1.1"},
+      {"http://google.com/schemas/sitemap-video/1.0",
+       "http://www.google.com/schemas/sitemap-video/1.1"},
+      {"http://www.google.com/schemas/sitemap-news/1.0",
+       "http://www.google.com/schemas/sitemap-news/0.9"},
+      {"https://www.w3.org/1999/xhtml", "http://www.w3.org/1999/xhtml"},
+      {"http://www.w3.org/1999/xlink", ""},
+      {"http://www.google.com/schemas/sitemap-mobile/1.0", ""},
+  };
+  for (const row& r : rows) {
+    SCOPED_TRACE(r.uri);
+    const parse_run run =
+        parse(one_url("https://www.example.com/",
+                      "<x:image xmlns:x=\"" + std::string(r.uri) + "\"/>"));
+    const diagnostic* d = run.find("extension-namespace-wrong");
+    ASSERT_EQ(d != nullptr, !r.meant.empty()) << run.describe();
+    EXPECT_EQ(run.has("extension-unknown-namespace"), r.meant.empty());
+    EXPECT_FALSE(run.summary.schema_valid);
+    EXPECT_EQ(run.summary.valid_but_unknown_namespaces, r.meant.empty())
+        << "only a namespace nothing can judge is forgiven";
+    if (d != nullptr)
+      EXPECT_NE(
+          d->message.find("Did you mean \"" + std::string(r.meant) + "\""),
+          std::string::npos)
+          << d->message;
+  }
 }
 
 }  // namespace

@@ -548,6 +548,7 @@ TEST(CheckJson, WritesEveryFieldOfEveryDocument) {
   r.warnings = 1;
   r.infos = 2;
   r.any_unreadable = true;
+  r.outcome = check_outcome::unreadable;
 
   std::string text;
   memory_sink out(&text);
@@ -569,7 +570,8 @@ TEST(CheckJson, WritesEveryFieldOfEveryDocument) {
        "schema_valid": false, "errors": 0, "warnings": 1, "infos": 2,
        "unreadable": true, "robots_txt": true,
        "parent": "https://www.example.com/sitemap.xml"}],
-    "errors": 1, "warnings": 1, "infos": 2, "unreadable": true})"));
+    "errors": 1, "warnings": 1, "infos": 2, "unreadable": true,
+    "outcome": "unreadable"})"));
   // Keys in the order the README documents.
   EXPECT_EQ(text.rfind(R"({"documents":[{"source":)", 0), 0u);
 }

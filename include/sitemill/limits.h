@@ -35,6 +35,13 @@ inline constexpr std::size_t min_loc_length = 12;
 /// crawler finds too.
 inline constexpr std::size_t max_robots_txt_bytes = 500 * 1024;
 
+/// Google News sitemaps: "Only include recent URLs for articles that were
+/// created in the last two days" (PROTOCOL.md 3, S9).
+inline constexpr std::int64_t max_news_age_seconds = 2 * 24 * 3600;
+
+/// Google News sitemaps: at most 1,000 news:news per sitemap (PROTOCOL.md 3).
+inline constexpr std::size_t max_news_per_sitemap = 1'000;
+
 /// The one namespace URI of both urlset and sitemapindex (http, www, no slash).
 inline constexpr std::string_view sitemap_namespace =
     "http://www.sitemaps.org/schemas/sitemap/0.9";

@@ -26,19 +26,29 @@ walk_options walk_options_of(const check_options& o) {
 checker::checker(const check_options& options, check_observer& observer)
     : options_(options),
       observer_(observer),
-      walker_(walk_options_of(options), *this) {}
+      walker_(walk_options_of(options), *this),
+      hreflang_(options.max_hreflang_links, options.max_hreflang_links) {}
 
 check_report checker::run(const std::vector<std::string>& targets) {
   for (const std::string& t : targets) {
     if (walker_.stopped()) break;
     check_target(t);
   }
+  if (!report_.cancelled) report_hreflang();
   for (const auto& d : report_.documents) {
     report_.errors += d.errors;
     report_.warnings += d.warnings;
     report_.infos += d.infos;
     report_.any_unreadable = report_.any_unreadable || d.unreadable;
   }
+  // The one place a run's verdict is decided; the CLI maps it to an exit
+  // code and the JSON report prints it.
+  report_.outcome = report_.cancelled        ? check_outcome::cancelled
+                    : report_.any_unreadable ? check_outcome::unreadable
+                    : report_.errors > 0 || (options_.warnings_as_errors &&
+                                             report_.warnings > 0)
+                        ? check_outcome::failed
+                        : check_outcome::passed;
   return std::move(report_);
 }
 
@@ -63,6 +73,20 @@ void checker::check_target(const std::string& target) {
 }
 
 }  // namespace detail
+
+std::string_view to_string(check_outcome outcome) noexcept {
+  switch (outcome) {
+    case check_outcome::passed:
+      return "passed";
+    case check_outcome::failed:
+      return "failed";
+    case check_outcome::unreadable:
+      return "unreadable";
+    case check_outcome::cancelled:
+      return "cancelled";
+  }
+  return "failed";
+}
 
 check_report check(const std::vector<std::string>& targets,
                    const check_options& options, check_observer& observer) {

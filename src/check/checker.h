@@ -72,9 +72,25 @@ class checker final : public walk_observer {
   /// Closes a report: its diagnostics in, and the observer told.
   void finish(std::size_t slot, diagnostic_list& diags);
 
+  // hreflang.cpp: the cross-set hreflang findings, once every document is
+  // read, with the URLs they name read again from their documents.
+  void report_hreflang();
+  /// Reads document `doc` again through `handler` (extraction only);
+  /// false when it cannot be (stdin) or the read fails.
+  bool reread(std::uint32_t doc, parse_handler& handler);
+
   const check_options& options_;
   check_observer& observer_;
   sitemap_walker walker_;
+  hreflang_set hreflang_;
+  // The documents whose entries went to hreflang_, by their id there.
+  struct hreflang_source {
+    std::size_t slot = 0;  // in report_.documents
+    std::string path;      // local file; "-" for stdin
+    std::string url;       // fetched from (after redirects)
+    bool withdrawn = false;
+  };
+  std::vector<hreflang_source> hreflang_docs_;
   check_report report_;
   std::vector<open_document> open_;  // innermost last
   bool bad_sitemap_url_ = false;

@@ -51,6 +51,10 @@ std::span<const context_code_info> all_context_codes() noexcept {
       {"robots-txt-missing", info, "5"},
       {"no-sitemap-line", info, "5, 1.9"},
       {"no-sitemap-found", error, "5, 1.9"},
+      {"schema-invalid", error, "6.D 28, 9.6"},
+      {"hreflang-no-return", error, "3, 6.A 14"},
+      {"hreflang-conflict", error, "3, 6.A 14"},
+      {"hreflang-check-stopped", info, "3"},
       {"more-not-listed", info, "-"},
   };
   return codes;
@@ -145,6 +149,16 @@ void context_checker::on_entry(const parsed_entry& e) {
                            kind_ == document_kind::sitemapindex))
     check_location(loc, e.loc.line, e.loc.column, scope_url_,
                    settings_.scope_origin, normalized_, diagnostics_);
+
+  if (settings_.hreflang != nullptr && kind_ != document_kind::sitemapindex &&
+      settings_.hreflang->add_page(settings_.doc, fingerprint, e.extensions) ==
+          hreflang_set::added::stopped_now)
+    diagnostics_.add(
+        severity::info, "hreflang-check-stopped", e.loc.line, e.loc.column,
+        "hreflang return links and clusters are not checked in this run: "
+        "it holds more hreflang links or pages than `max_hreflang_links` "
+        "allows (the cap that bounds the memory they take); check fewer "
+        "sitemaps at a time, or raise the cap");
 
   check_duplicate();
   pending_.present = true;

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "check/hreflang_set.h"
 #include "detail/fingerprint_table.h"
 #include "sitemill/check/check.h"
 #include "sitemill/diagnostic.h"
@@ -59,6 +60,9 @@ class diagnostic_list {
   void remove_code(std::string_view code);
   /// Adds everything `other` holds, kept or counted.
   void merge(diagnostic_list&& other);
+  /// Adds what this list holds to a report finish_into() already filled
+  /// (findings that need the whole run), keeping its order and counts.
+  void add_into(document_report& r);
 
   std::uint64_t errors() const noexcept { return errors_; }
 
@@ -126,6 +130,10 @@ struct context_settings {
   /// index, PROTOCOL.md 1.7); its sitemaps' URLs are still held to `scope`.
   bool waive_scope_for_index = false;
   std::size_t max_listed_per_code = 100;
+  /// Where the run's hreflang links go (every <loc> of a urlset, text or
+  /// feed, with its links), as document `doc`; none: not recorded.
+  hreflang_set* hreflang = nullptr;
+  std::uint32_t doc = 0;
 };
 
 /// The parse_handler that applies the per-document context rules while the

@@ -39,6 +39,9 @@ parse_handler& checker::on_open(const walk_document& doc) {
     cs.scope = doc.url;
   }
   cs.scope_origin = scope_origin(doc);
+  cs.hreflang = &hreflang_;
+  cs.doc = static_cast<std::uint32_t>(hreflang_docs_.size());
+  hreflang_docs_.push_back({slot, doc.path, doc.fetched ? doc.url : "", false});
   auto ctx = std::make_unique<context_checker>(std::move(cs));
   if (doc.listing.source.empty() && !doc.fetched && bad_sitemap_url_)
     ctx->diagnostics().add(
@@ -72,6 +75,24 @@ void checker::on_read(const walk_document& doc, const walk_read& read) {
       recheck_location(read.final_url, ctx, read.summary);
   }
   if (doc.fetched) note_content_type(read, ctx);
+  if (!read.final_url.empty()) hreflang_docs_.back().url = read.final_url;
+  const parse_summary& sum = read.summary;
+  if (!options_.lenient_schema && options_.parse.schema_checks &&
+      !sum.schema_valid && !sum.valid_but_unknown_namespaces &&
+      (sum.kind == document_kind::urlset ||
+       sum.kind == document_kind::sitemapindex)) {
+    const bool index = sum.kind == document_kind::sitemapindex;
+    ctx.diagnostics().add(
+        severity::error, "schema-invalid", 0, 0,
+        std::string("this ") + (index ? "sitemap index" : "sitemap") +
+            " is not valid against the official " +
+            (index ? "siteindex.xsd"
+                   : "sitemap.xsd (with the image, video, news and xhtml "
+                     "schemas)") +
+            ": the findings above say where. Search engines may read it "
+            "anyway, but validators and stricter crawlers reject it: fix "
+            "them (`lenient_schema` reports only those findings)");
+  }
   document_report& rep = report_.documents[d.slot];
   rep.kind = read.summary.kind;
   rep.urls = read.summary.entries;
@@ -96,6 +117,12 @@ void checker::on_done(const walk_document& doc, const walk_read& read) {
 
 void checker::on_failed(const walk_document& doc, const walk_skip& why) {
   const std::size_t slot = open_.back().slot;
+  // Its report is withdrawn, and with it what its entries said.
+  for (std::uint32_t i = 0; i < hreflang_docs_.size(); ++i) {
+    if (hreflang_docs_[i].slot != slot || hreflang_docs_[i].withdrawn) continue;
+    hreflang_docs_[i].withdrawn = true;
+    hreflang_.forget(i);
+  }
   open_.pop_back();
   report_.documents.erase(report_.documents.begin() +
                           static_cast<std::ptrdiff_t>(slot));

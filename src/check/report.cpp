@@ -4,6 +4,7 @@
 // target in a report of its own). A report's findings are kept in a
 // diagnostic_list (context.h), which this file implements too.
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "check/checker.h"
@@ -124,6 +125,24 @@ void diagnostic_list::finish_into(document_report& r) {
   r.errors = errors_;
   r.warnings = warnings_;
   r.infos = infos_;
+}
+
+void diagnostic_list::add_into(document_report& r) {
+  document_report more;
+  finish_into(more);
+  for (diagnostic& d : more.diagnostics) r.diagnostics.push_back(std::move(d));
+  std::stable_sort(r.diagnostics.begin(), r.diagnostics.end(),
+                   [](const diagnostic& a, const diagnostic& b) {
+                     auto key = [](const diagnostic& d) {
+                       return d.line == 0
+                                  ? std::numeric_limits<std::uint64_t>::max()
+                                  : d.line;
+                     };
+                     return key(a) < key(b);
+                   });
+  r.errors += more.errors;
+  r.warnings += more.warnings;
+  r.infos += more.infos;
 }
 
 // --- the checker's reports ---------------------------------------------------

@@ -1,5 +1,6 @@
 #include "sitemill/entry/extensions.h"
 
+#include <algorithm>
 #include <array>
 
 namespace sitemill {
@@ -141,6 +142,55 @@ const extension_namespace& namespace_of(extension_kind kind) noexcept {
 const extension_namespace* namespace_for_uri(std::string_view uri) noexcept {
   for (const auto& ns : namespaces)
     if (ns.uri == uri) return &ns;
+  return nullptr;
+}
+
+namespace {
+
+// A URI without what namespace typos change: scheme, "www.", trailing
+// slashes, letter case.
+std::string_view strip_uri(std::string_view uri, char (&buffer)[256]) noexcept {
+  for (std::string_view scheme : {"http://", "https://"})
+    if (uri.size() >= scheme.size() &&
+        std::equal(scheme.begin(), scheme.end(), uri.begin(),
+                   [](char a, char b) { return a == (b | 0x20); }))
+      uri.remove_prefix(scheme.size());
+  while (!uri.empty() && uri.back() == '/') uri.remove_suffix(1);
+  const std::size_t n = std::min(uri.size(), sizeof buffer);
+  for (std::size_t i = 0; i < n; ++i)
+    buffer[i] = uri[i] >= 'A' && uri[i] <= 'Z'
+                    ? static_cast<char>(uri[i] | 0x20)
+                    : uri[i];
+  std::string_view out(buffer, n);
+  if (out.starts_with("www.")) out.remove_prefix(4);
+  return out;
+}
+
+// "google.com/schemas/sitemap-image" of ".../sitemap-image/1.1"; empty when
+// the last segment is not a version (digits and dots), so that
+// "w3.org/1999/xlink" is never taken for "w3.org/1999/xhtml".
+std::string_view unversioned(std::string_view stripped) noexcept {
+  const std::size_t slash = stripped.rfind('/');
+  if (slash == std::string_view::npos || slash + 1 == stripped.size())
+    return {};
+  const std::string_view version = stripped.substr(slash + 1);
+  for (char c : version)
+    if (!(c >= '0' && c <= '9') && c != '.') return {};
+  return stripped.substr(0, slash);
+}
+
+}  // namespace
+
+const extension_namespace* namespace_near_uri(std::string_view uri) noexcept {
+  if (uri.size() > 255 || namespace_for_uri(uri) != nullptr) return nullptr;
+  char a[256], b[256];
+  const std::string_view given = strip_uri(uri, a);
+  for (const auto& ns : namespaces) {
+    const std::string_view known = strip_uri(ns.uri, b);
+    if (given == known) return &ns;
+    const std::string_view stem = unversioned(known);
+    if (!stem.empty() && unversioned(given) == stem) return &ns;
+  }
   return nullptr;
 }
 

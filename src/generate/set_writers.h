@@ -23,10 +23,10 @@ namespace sitemill::detail {
 
 class set_writers {
  public:
-  /// Google's limit of news:news per news sitemap.
-  static constexpr std::size_t max_news_urls = 1000;
-  /// Google: "articles that were created in the last two days".
-  static constexpr std::int64_t news_window_seconds = 2 * 24 * 3600;
+  /// Google's limit of news:news per news sitemap (limits.h).
+  static constexpr std::size_t max_news_urls = max_news_per_sitemap;
+  /// Google: "articles that were created in the last two days" (limits.h).
+  static constexpr std::int64_t news_window_seconds = max_news_age_seconds;
 
   /// `pool` (may be null) compresses when `o.gzip`; both outlive this.
   set_writers(const generate_options& o, publisher& pub, compress_pool* pool);

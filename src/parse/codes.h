@@ -55,9 +55,19 @@ enum class doc_code : std::uint8_t {
   unexpected_attribute,
   index_entry_field,
   extension_unknown_namespace,
+  extension_namespace_wrong,
   xsd_extension,
   extension_too_large,
   extension_not_kept,
+  // What Google asks of the extensions beyond their schemas (section 3).
+  image_too_many,
+  video_missing_field,
+  news_too_old,
+  news_too_many,
+  hreflang_invalid,
+  hreflang_no_self,
+  hreflang_duplicate_language,
+  hreflang_x_default_only,
   // <loc> (and a text line, a feed link).
   loc_empty,
   loc_not_absolute,
@@ -71,6 +81,7 @@ enum class doc_code : std::uint8_t {
   loc_non_ascii,
   loc_whitespace,
   loc_not_xsd,
+  loc_fragment,
   // <lastmod>.
   lastmod_malformed,
   lastmod_no_zone,

@@ -53,6 +53,7 @@ void extension_capture::begin_item(const extension_namespace& ns,
   depth_ = 1;
   current_text_.clear();
   open_element root;
+  item_modelled_ = local == ns.item;
   if (local != ns.item) {
     root.ignored = true;
     not_kept_.push_back(
@@ -172,6 +173,18 @@ std::span<const extension_value> extension_capture::values() {
     values_.push_back(
         {s.field, s.item, std::string_view(text_).substr(s.begin, s.size)});
   return values_;
+}
+
+std::span<const extension_value> extension_capture::last_item() {
+  last_item_.clear();
+  if (items_ == 0) return last_item_;
+  std::size_t first = stored_.size();
+  while (first > 0 && stored_[first - 1].item == items_ - 1) --first;
+  for (std::size_t i = first; i < stored_.size(); ++i)
+    last_item_.push_back(
+        {stored_[i].field, stored_[i].item,
+         std::string_view(text_).substr(stored_[i].begin, stored_[i].size)});
+  return last_item_;
 }
 
 }  // namespace sitemill::detail

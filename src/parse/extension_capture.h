@@ -54,6 +54,14 @@ class extension_capture {
 
   /// The current <url>'s values, views valid until the next begin_entry().
   std::span<const extension_value> values();
+  /// The values of the item end_element() has just closed, views valid
+  /// until the next call that changes the capture.
+  std::span<const extension_value> last_item();
+  /// The namespace of the last item begun; nullptr before the first.
+  const extension_namespace* item_namespace() const noexcept { return ns_; }
+  /// The last item begun is an element the table models (<image:image>,
+  /// not <image:foo>).
+  bool item_modelled() const noexcept { return item_modelled_; }
   /// What was not kept since begin_entry(); the caller reports and clears.
   std::vector<unmodelled>& not_kept() noexcept { return not_kept_; }
 
@@ -75,6 +83,7 @@ class extension_capture {
   void keep(extension_field_id field, std::string_view text);
 
   const extension_namespace* ns_ = nullptr;
+  bool item_modelled_ = false;
   int depth_ = 0;  // open elements of the current item; 0 outside
   std::uint32_t items_ = 0;
   std::vector<open_element> stack_;
@@ -84,6 +93,7 @@ class extension_capture {
   std::vector<stored> stored_;
   std::string text_;
   std::vector<extension_value> values_;
+  std::vector<extension_value> last_item_;
   std::vector<unmodelled> not_kept_;
 };
 

@@ -69,7 +69,12 @@ bool is_space(char c) {
 
 struct sitemap_parser::impl {
   impl(parse_handler& h, parse_options o)
-      : options(o), doc(h, options, summary, now_unix()) {}
+      : options(o),
+        doc(h, options, summary,
+            options.now ? std::chrono::duration_cast<std::chrono::seconds>(
+                              options.now->time_since_epoch())
+                              .count()
+                        : now_unix()) {}
 
   void feed(const char* data, std::size_t size);
   void raw(const char* data, std::size_t size);
@@ -419,6 +424,9 @@ parse_summary sitemap_parser::impl::finish() {
   summary.complete = !stopped && !gzip_truncated && !reader_fatal;
   summary.schema_valid =
       summary.complete && xml != nullptr && xml->schema_valid() && !utf16;
+  summary.valid_but_unknown_namespaces = summary.complete && xml != nullptr &&
+                                         !utf16 &&
+                                         xml->valid_but_unknown_namespaces();
   summary.bytes = bytes;
   return summary;
 }

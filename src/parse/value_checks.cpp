@@ -386,6 +386,14 @@ loc_verdict check_loc(std::string_view raw, text_pos at, loc_source source,
         doc.report(doc_code::loc_not_absolute, at,
                    quoted(std::string(what), value) +
                        " has no host: write it as https://host/path");
+      } else if (value.find('#') != std::string_view::npos) {
+        // RFC 3986 3.5: the first '#' starts the fragment. Crawlers drop it,
+        // so the entry names the page without it (generate removes it).
+        doc.report(doc_code::loc_fragment, at,
+                   quoted(std::string(what), value) +
+                       " has a #fragment, which search engines drop (it "
+                       "names the page without it): remove it, and list "
+                       "the page once");
       }
     }
   }

@@ -328,8 +328,14 @@ void xml_reader::finish() {
 
 bool xml_reader::schema_valid() const noexcept {
   return finished_ && doc_.checks() && mode_ == mode::sitemap && ns_exact_ &&
-         xsd_ok_ && !fatal_ && !recovered_ && root_closed_ &&
-         entry_elements_ > 0;
+         xsd_ok_ && !unknown_ns_seen_ && !fatal_ && !recovered_ &&
+         root_closed_ && entry_elements_ > 0;
+}
+
+bool xml_reader::valid_but_unknown_namespaces() const noexcept {
+  return unknown_ns_seen_ && finished_ && doc_.checks() &&
+         mode_ == mode::sitemap && ns_exact_ && xsd_ok_ && !fatal_ &&
+         !recovered_ && root_closed_ && entry_elements_ > 0;
 }
 
 text_pos xml_reader::shift(std::uint64_t line, std::uint64_t column) const {
@@ -652,10 +658,11 @@ void xml_reader::start_sitemap_field(const uchar* local, const uchar* prefix,
   const std::string_view entry = index_ ? "<sitemap>" : "<url>";
   if (!same_ns(uri)) {
     last_rank_ = 5;
-    if (const extension_namespace* ns = index_ || uri == nullptr
-                                            ? nullptr
-                                            : namespace_for_uri(sv(uri))) {
+    if (const extension_namespace* ns =
+            index_ || uri == nullptr ? nullptr : namespace_for_uri(sv(uri))) {
       capturing_ = true;
+      item_at_ = at;
+      covered_.clear();
       capture_.begin_item(*ns, sv(local), nb_attributes, attributes, at);
     }
     start_foreign(local, prefix, uri, nb_attributes, attributes, at);
@@ -761,7 +768,14 @@ void xml_reader::start_foreign(const uchar* local, const uchar* prefix,
                               at);
     return;
   }
-  xsd_ok_ = false;
+  // One version or a typo off a known extension: search engines ignore
+  // every element of it, so it is the author's mistake, not an extension
+  // sitemill merely cannot judge.
+  const extension_namespace* near = index_ ? nullptr : namespace_near_uri(ns);
+  if (near != nullptr)
+    xsd_ok_ = false;
+  else
+    unknown_ns_seen_ = true;
   if (std::find(unknown_ns_.begin(), unknown_ns_.end(), ns.substr(0, 512)) !=
           unknown_ns_.end() ||
       unknown_ns_.size() >= max_unknown_namespaces)
@@ -770,6 +784,16 @@ void xml_reader::start_foreign(const uchar* local, const uchar* prefix,
   unknown_ns_.emplace_back(ns.substr(0, 512));
   std::string m = element_name(prefix, local) + " is in the namespace \"";
   append_printable(m, ns);
+  if (near != nullptr) {
+    m += "\", which is not the ";
+    m += near->name;
+    m += " extension's: search engines ignore every element of it. Did you "
+         "mean \"";
+    m += near->uri;
+    m += "\"? Declare exactly that URI";
+    doc_.report(doc_code::extension_namespace_wrong, at, std::move(m));
+    return;
+  }
   if (index_) {
     m += "\": siteindex.xsd allows no extension elements, so strict schema "
          "validation fails; search engines ignore them";
@@ -856,6 +880,7 @@ void xml_reader::begin_entry(text_pos at) {
   stray_cdata_ = false;
   last_rank_ = 0;
   capture_.begin_entry();
+  rules_.begin_entry();
 }
 
 void xml_reader::begin_field(field f, text_pos at) {
@@ -875,8 +900,8 @@ void xml_reader::on_characters(const uchar* text, int len, bool cdata) {
   if (skip_ != 0) {
     if (ext_) extensions_.characters(text, len);
     if (capturing_)
-      capture_.characters(std::string_view(
-          reinterpret_cast<const char*>(text), static_cast<std::size_t>(len)));
+      capture_.characters(std::string_view(reinterpret_cast<const char*>(text),
+                                           static_cast<std::size_t>(len)));
     return;
   }
   if (field_ != field::none) {
@@ -931,13 +956,16 @@ void xml_reader::on_characters(const uchar* text, int len, bool cdata) {
 
 void xml_reader::on_end() {
   if (skip_ != 0) {
+    // The item's own rules first: what they explain, the schema's messages
+    // need not repeat.
+    if (capturing_ && capture_.end_element()) {
+      capturing_ = false;
+      end_item();
+      report_not_kept();
+    }
     if (ext_) {
       const auto outcome = extensions_.end_element(ext_problems_);
       if (outcome != extension_validator::outcome::open) end_extension(outcome);
-    }
-    if (capturing_ && capture_.end_element()) {
-      capturing_ = false;
-      report_not_kept();
     }
     if (depth_ == skip_) {
       skip_ = 0;
@@ -985,12 +1013,24 @@ void xml_reader::end_extension(extension_validator::outcome outcome) {
       for (std::size_t at; (at = p.message.find(uri)) != std::string::npos;)
         p.message.replace(at, uri.size(), prefix);
     }
+    if (std::any_of(covered_.begin(), covered_.end(),
+                    [&](const std::string& c) {
+                      return p.message.find(c) != std::string::npos;
+                    }))
+      continue;
     doc_.report(
         doc_code::xsd_extension, p.at,
         "extension content does not match its bundled schema: " + p.message +
             " (search engines may ignore this extension data)");
   }
   ext_problems_.clear();
+  covered_.clear();
+}
+
+void xml_reader::end_item() {
+  const extension_namespace* ns = capture_.item_namespace();
+  if (!doc_.checks() || ns == nullptr || !capture_.item_modelled()) return;
+  rules_.item(*ns, capture_.last_item(), item_at_, doc_, covered_);
 }
 
 // What an item held that the extension table does not model. check says
@@ -1100,7 +1140,11 @@ void xml_reader::end_sitemap_entry() {
   set(e.lastmod, lastmod_);
   set(e.changefreq, changefreq_);
   set(e.priority, priority_);
-  if (!index_) e.extensions = capture_.values();
+  if (!index_) {
+    e.extensions = capture_.values();
+    if (doc_.checks() && !e.extensions.empty())
+      rules_.entry(e.loc.text, e.extensions, entry_at_, doc_);
+  }
   doc_.note_lastmod(e.lastmod.text);
   doc_.deliver(e);
 }

@@ -22,9 +22,10 @@
 #include <string_view>
 #include <vector>
 
-#include "parse/context.h"
 #include "parse/attribute_value.h"
+#include "parse/context.h"
 #include "parse/extension_capture.h"
+#include "parse/extension_rules.h"
 #include "parse/extension_schema.h"
 
 namespace sitemill::detail {
@@ -48,6 +49,9 @@ class xml_reader {
   bool fatal() const noexcept { return fatal_; }
   /// The XSD verdict, once finished.
   bool schema_valid() const noexcept;
+  /// Not schema_valid() only because of elements in namespaces without a
+  /// bundled schema (parse_summary::valid_but_unknown_namespaces).
+  bool valid_but_unknown_namespaces() const noexcept;
 
   // SAX callbacks, public for the C trampolines only.
   void on_start_document();
@@ -113,6 +117,7 @@ class xml_reader {
   void end_feed_entry();
   void end_extension(extension_validator::outcome outcome);
   void report_not_kept();
+  void end_item();
   bool same_ns(const unsigned char* uri) const noexcept;
 
   doc_context& doc_;
@@ -159,6 +164,12 @@ class xml_reader {
   extension_validator extensions_;
   extension_capture capture_;  // the open <url>'s extension values
   bool capturing_ = false;     // the skipped subtree is an item being read
+  extension_rules rules_;      // Google's rules beyond the schemas
+  text_pos item_at_;           // where the item being read starts
+  // Parts of libxml2's messages about the item that a finding of rules_
+  // already explains; such messages are not repeated.
+  std::vector<std::string> covered_;
+  bool unknown_ns_seen_ = false;  // elements no bundled schema can judge
   std::vector<extension_validator::problem> ext_problems_;
   std::string scratch_;
   std::string stray_error_;  // what libxml2 said past the parser context

@@ -29,11 +29,10 @@ status write_check_json(sink& out, const check_report& r) {
          {"robots_txt", d.robots_txt},
          {"parent", d.parent.empty() ? json(nullptr) : json(d.parent)}});
   }
-  const json top = {{"documents", std::move(docs)},
-                    {"errors", r.errors},
-                    {"warnings", r.warnings},
-                    {"infos", r.infos},
-                    {"unreadable", r.any_unreadable}};
+  const json top = {
+      {"documents", std::move(docs)},   {"errors", r.errors},
+      {"warnings", r.warnings},         {"infos", r.infos},
+      {"unreadable", r.any_unreadable}, {"outcome", to_string(r.outcome)}};
   std::string text = top.dump(-1, ' ', false, json::error_handler_t::replace);
   text.push_back('\n');
   return out.write(text.data(), text.size());

@@ -175,6 +175,11 @@ TEST(CheckCli, ExitsZeroOneOrTwoAsTheContractSays) {
                                      "https://www.example.com/a"}));
   write_file(t / "error.xml",
              urlset({"https://www.example.com/a", "https://b.example.com/b"}));
+  write_file(t / "order.xml",
+             "<?xml version=\"1.0\"?>\n<urlset "
+             "xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<url>"
+             "<lastmod>2024-01-01</lastmod><loc>https://www.example.com/</loc>"
+             "</url>\n</urlset>\n");
   struct row {
     std::vector<std::string> args;
     int exit_code;
@@ -201,6 +206,13 @@ TEST(CheckCli, ExitsZeroOneOrTwoAsTheContractSays) {
       {{"check", "--sitemap-url", "https://www.example.com/sub/s.xml",
         t / "clean.xml"},
        1},
+      // Schema-invalid is an error by default, a warning's worth with
+      // --lenient-schema (the rule before issue 11).
+      {{"check", t / "order.xml"}, 1},
+      {{"check", "--lenient-schema", t / "order.xml"}, 0},
+      {{"check", "--lenient-schema", "--warnings-as-errors", t / "order.xml"},
+       1},
+      {{"check", "--now", "yesterday", t / "clean.xml"}, 2},
   };
   for (const row& rw : rows) {
     run_result r = run_sitemill(rw.args);
@@ -227,9 +239,10 @@ TEST(CheckCli, HelpDocumentsRulesExitCodesAndExamples) {
   EXPECT_EQ(r.exit_code, 0);
   for (const char* s :
        {"Exit codes", "--sitemap-url", "--json", "--warnings-as-errors",
-        "--max-depth", "--max-documents", "--max-bytes", "--timeout",
-        "--max-time", "--user-agent", "--no-follow", "robots.txt",
-        "location rule", "sitemill check https://"})
+        "--lenient-schema", "schema-invalid", "--now", "--max-hreflang-links",
+        "hreflang return links", "--max-depth", "--max-documents",
+        "--max-bytes", "--timeout", "--max-time", "--user-agent", "--no-follow",
+        "robots.txt", "location rule", "sitemill check https://"})
     EXPECT_THAT(r.out, HasSubstr(s));
 }
 
@@ -329,6 +342,105 @@ TEST(CheckCli, SpotChecksTheSharedConformanceFiles) {
     }
     EXPECT_EQ(r.exit_code, rw.exit_code) << rw.file << "\n" << j.dump(2);
   }
+}
+
+// --- the extensions (issue 11)
+// ---------------------------------------------------------
+
+// A urlset with hreflang alternates: each page's (language, URL) pairs.
+std::string alternates(
+    const std::vector<std::pair<
+        std::string, std::vector<std::pair<std::string, std::string>>>>&
+        pages) {
+  std::string s =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset "
+      "xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" "
+      "xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n";
+  for (const auto& [loc, links] : pages) {
+    s += "<url><loc>" + loc + "</loc>";
+    for (const auto& [lang, href] : links)
+      s += "<xhtml:link rel=\"alternate\" hreflang=\"" + lang + "\" href=\"" +
+           href + "\"/>";
+    s += "</url>\n";
+  }
+  return s + "</urlset>\n";
+}
+
+TEST(CheckCli, ExitsOneOnAMissingReturnLinkAndNamesBothUrls) {
+  temp_dir t;
+  const std::string en = "https://www.example.com/en/";
+  const std::string de = "https://www.example.com/de/";
+  write_file(t / "en.xml", alternates({{en, {{"en", en}, {"de", de}}}}));
+  write_file(t / "de.xml", alternates({{de, {{"de", de}}}}));
+  run_result r = run_sitemill({"check", t / "en.xml", t / "de.xml"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  std::vector<std::string> storage;
+  const auto f = findings(r.out, storage);
+  ASSERT_EQ(f.size(), 1u) << r.out;
+  EXPECT_EQ(f[0][1].str(), t / "en.xml");
+  EXPECT_EQ(f[0][3].str(), "3");
+  EXPECT_EQ(f[0][6].str(), "error");
+  EXPECT_EQ(f[0][8].str(), "hreflang-no-return");
+  EXPECT_THAT(f[0][7].str(), HasSubstr(en));
+  EXPECT_THAT(f[0][7].str(), HasSubstr(de));
+
+  // From stdin, read once: still found, though the URLs cannot be named.
+  run_options in;
+  in.stdin_data =
+      alternates({{en, {{"en", en}, {"de", de}}}, {de, {{"de", de}}}});
+  run_result piped = run_sitemill({"check", "-"}, in);
+  EXPECT_EQ(piped.exit_code, 1) << piped.out;
+  EXPECT_THAT(piped.out, HasSubstr("[hreflang-no-return]"));
+  EXPECT_THAT(piped.out, HasSubstr("check the file by its path"));
+
+  // Returned, the set passes.
+  write_file(t / "de.xml", alternates({{de, {{"de", de}, {"en", en}}}}));
+  r = run_sitemill({"check", "--json", t / "en.xml", t / "de.xml"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(parse_report(r)["outcome"], "passed");
+}
+
+TEST(CheckCli, PinsTheTimeOfTheCheckForNewsAge) {
+  temp_dir t;
+  write_file(
+      t / "news.xml",
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset "
+      "xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" "
+      "xmlns:news=\"http://www.google.com/schemas/sitemap-news/0.9\">\n"
+      "<url><loc>https://www.example.com/a</loc><news:news><news:publication>"
+      "<news:name>The Daily</news:name><news:language>en</news:language>"
+      "</news:publication><news:publication_date>2026-11-20T12:00:00Z"
+      "</news:publication_date><news:title>A</news:title></news:news></url>\n"
+      "</urlset>\n");
+  run_result fresh =
+      run_sitemill({"check", "--now", "2026-11-22T12:00:00Z", t / "news.xml"});
+  EXPECT_EQ(fresh.exit_code, 0) << fresh.out;
+  EXPECT_THAT(fresh.out, Not(HasSubstr("[news-too-old]")));
+  run_result old =
+      run_sitemill({"check", "--now", "2026-11-22T12:00:01Z", t / "news.xml"});
+  EXPECT_EQ(old.exit_code, 0) << "a warning: " << old.out;
+  EXPECT_THAT(old.out, HasSubstr("[news-too-old]"));
+}
+
+TEST(CheckCli, SaysASchemaInvalidFileIsAnErrorAndHowToBeLenient) {
+  temp_dir t;
+  write_file(t / "s.xml",
+             "<?xml version=\"1.0\"?>\n<urlset "
+             "xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<url>"
+             "<lastmod>2024-01-01</lastmod><loc>https://www.example.com/</loc>"
+             "</url>\n</urlset>\n");
+  run_result r = run_sitemill({"check", t / "s.xml"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.out, HasSubstr("[element-order]"));
+  EXPECT_THAT(r.out, HasSubstr("[schema-invalid]"));
+  EXPECT_THAT(r.out, HasSubstr("--lenient-schema"))
+      << "the flag, not the option";
+  run_result lenient =
+      run_sitemill({"check", "--json", "--lenient-schema", t / "s.xml"});
+  EXPECT_EQ(lenient.exit_code, 0);
+  const json j = parse_report(lenient);
+  EXPECT_EQ(j["outcome"], "passed");
+  EXPECT_EQ(j["documents"][0]["schema_valid"], false);
 }
 
 }  // namespace

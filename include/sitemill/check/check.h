@@ -22,6 +22,16 @@
 //     and is followed; cycles (error "index-cycle") and depth beyond
 //     check_options::max_depth (error "max-depth") are reported, never
 //     followed; a document reached twice is checked once;
+//   * the document's XSD verdict (error "schema-invalid" when the official
+//     schemas reject it, unless check_options::lenient_schema);
+//   * hreflang across the whole run (PROTOCOL.md 3): a page that an
+//     alternate names and that is a <loc> of the run must name it back
+//     (error "hreflang-no-return", naming both URLs), and the pages joined
+//     by their links give one URL per language (error "hreflang-conflict").
+//     These are added to the reports after the last document, so the
+//     observer hears of a document before them. An alternate that is not a
+//     <loc> of the run is not judged (its page may be on another site, or
+//     carry its links in HTML);
 //   * a site URL ("https://www.example.com/", path "/" and no query) is
 //     checked through its robots.txt Sitemap: lines, falling back to
 //     /sitemap.xml when there are none. The robots.txt is reported as a
@@ -40,7 +50,9 @@
 //
 // Memory stays flat: documents stream through the parser (files read in
 // blocks, HTTP bodies as they arrive), duplicates are remembered as 16-byte
-// fingerprints, and diagnostics of one code beyond
+// fingerprints, the hreflang rules keep fingerprints only (a 24-byte record
+// per link, up to check_options::max_hreflang_links, and re-read the few
+// URLs their messages name), and diagnostics of one code beyond
 // check_options::max_listed_per_code in one document are counted, not kept.
 //
 // Not thread-safe: one check() per thread; the observer is called on the
@@ -52,6 +64,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sitemill/diagnostic.h"
@@ -79,7 +92,33 @@ struct check_options : walk_caps {
   bool fetch_children = false;
   std::size_t max_listed_per_code =
       100;  ///< per document; the rest are counted
+  /// Off (the default), a sitemap or index that the official schemas reject
+  /// is an error of its own ("schema-invalid"), even where search engines
+  /// would read it anyway (an element out of order, a legacy namespace).
+  /// On, only the findings at the elements are reported, most of them
+  /// warnings. Elements of namespaces without a bundled schema are never
+  /// held against a document.
+  bool lenient_schema = false;
+  /// A run with warnings fails too (check_outcome::failed).
+  bool warnings_as_errors = false;
+  /// hreflang links (and pages: every <loc> of the run) judged across the
+  /// set at most; beyond, the cross-set hreflang rules stop for the run,
+  /// with an info ("hreflang-check-stopped"). About 24 bytes per link and
+  /// 10 to 15 per page while reading, twice that while judging at the end:
+  /// the default bounds them to some 250 MiB.
+  std::size_t max_hreflang_links = std::size_t{1} << 22;
 };
+
+/// The verdict of a run, which the CLI maps to its exit code.
+enum class check_outcome : std::uint8_t {
+  passed,      ///< no error (and no warning, with warnings_as_errors)
+  failed,      ///< an error, or a warning with warnings_as_errors
+  unreadable,  ///< some target could not be read at all
+  cancelled,   ///< check_observer::cancelled() stopped the run
+};
+
+/// "passed", "failed", "unreadable" or "cancelled".
+std::string_view to_string(check_outcome outcome) noexcept;
 
 /// The findings about one document (a sitemap, an index, robots.txt).
 struct document_report {
@@ -106,6 +145,8 @@ struct check_report {
   std::uint64_t errors = 0, warnings = 0, infos = 0;  ///< sums over documents
   bool any_unreadable = false;  ///< some target could not be read at all
   bool cancelled = false;       ///< check_observer::cancelled() stopped the run
+  /// The verdict: cancelled, else unreadable, else failed or passed.
+  check_outcome outcome = check_outcome::passed;
 };
 
 /// Told about each document as soon as it is done, for progress output.

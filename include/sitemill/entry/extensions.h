@@ -48,6 +48,12 @@ struct extension_namespace {
 const extension_namespace& namespace_of(extension_kind kind) noexcept;
 /// The extension whose namespace is exactly `uri`; nullptr for any other.
 const extension_namespace* namespace_for_uri(std::string_view uri) noexcept;
+/// The extension whose namespace `uri` almost is (a mistake search engines
+/// do not forgive: they ignore every element of the wrong namespace): the
+/// same URI with https, without or with "www.", a trailing slash, other
+/// letter case, or another version ("sitemap-image/2.0"). nullptr when
+/// `uri` is exactly a namespace of the table, or nothing like one.
+const extension_namespace* namespace_near_uri(std::string_view uri) noexcept;
 
 /// What a field's text must be; the entry stage and check judge values by it.
 enum class value_type : std::uint8_t {

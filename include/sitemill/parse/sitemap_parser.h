@@ -42,9 +42,11 @@
 #ifndef SITEMILL_SITEMAP_PARSER_H
 #define SITEMILL_SITEMAP_PARSER_H
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -124,6 +126,10 @@ struct parse_options {
   /// encoding and what extraction needs are checked (faster, for
   /// generate --from-sitemap).
   bool schema_checks = true;
+  /// The time of the check, which lastmod-future and news-too-old measure
+  /// from; none: the system clock when the parse starts. Tests and
+  /// `check --now` pin it.
+  std::optional<std::chrono::system_clock::time_point> now;
 };
 
 /// What the parse found, available after finish().
@@ -141,6 +147,11 @@ struct parse_summary {
   /// text, feeds, documents that are not well-formed, and when
   /// parse_options::schema_checks is off.
   bool schema_valid = false;
+  /// schema_valid is false only because of elements in namespaces that have
+  /// no bundled schema (mobile, PageMap, your own; any extension in an
+  /// index): the protocol allows them and nothing here can judge them, so
+  /// check does not hold them against the document.
+  bool valid_but_unknown_namespaces = false;
   std::uint64_t errors = 0, warnings = 0, infos = 0;
 };
 
