@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "check/context.h"
+#include "detail/text.h"
 #include "sitemill/check/check.h"
 #include "sitemill/url/url.h"
 #include "sitemill/walk/walker.h"
@@ -96,8 +97,11 @@ class checker final : public walk_observer {
   bool bad_sitemap_url_ = false;
 };
 
-/// `s` in quotes, non-printable bytes escaped, cut at 300 bytes.
-std::string quote_text(std::string_view s);
+/// `s` in quotes, non-printable bytes escaped, cut at 300 bytes: a whole
+/// URL named in a finding.
+inline std::string quote_text(std::string_view s) {
+  return quoted_printable(s, 300);
+}
 
 }  // namespace sitemill::detail
 

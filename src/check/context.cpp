@@ -19,13 +19,6 @@ namespace {
 // so) rather than let memory follow the input.
 constexpr std::size_t max_fingerprints = 1u << 20;
 
-std::string quote_text(std::string_view s) {
-  std::string out = "\"";
-  append_printable(out, s);
-  out += '"';
-  return out;
-}
-
 }  // namespace
 
 std::span<const context_code_info> all_context_codes() noexcept {
@@ -181,7 +174,7 @@ void context_checker::check_duplicate() {
     case loc_fingerprints::outcome::seen:
       diagnostics_.add_lazy(
           severity::warning, "duplicate-url", p.line, p.column, [&] {
-            return "URL " + quote_text(p.text) +
+            return "URL " + quoted_printable(p.text) +
                    " is listed again (first on line " +
                    with_commas(first_line) +
                    "): list each URL once; repeats only spend the file's "
@@ -212,7 +205,7 @@ void context_checker::check_host(std::string_view loc, const parsed_entry& e) {
   if (host == first_host_) return;
   diagnostics_.add_lazy(
       severity::error, "mixed-hosts", e.loc.line, e.loc.column, [&] {
-        return "URL " + quote_text(loc) + " is on host " + std::string(host) +
+        return "URL " + quoted_printable(loc) + " is on host " + std::string(host) +
                ", but this file's first URL (line " +
                with_commas(first_host_line_) + ") is on " + first_host_ +
                ": all URLs in a sitemap must be on one host; put each host's "
@@ -228,7 +221,7 @@ void check_location(std::string_view loc, std::uint64_t line,
   if (normalize_url(loc, buffer) != url_problem::ok) return;
   if (within_scope(buffer, scope)) return;
   out.add_lazy(severity::error, "outside-location", line, column, [&] {
-    std::string m = "URL " + quote_text(loc) + " is outside " +
+    std::string m = "URL " + quoted_printable(loc) + " is outside " +
                     std::string(scope.scope_directory());
     m += ", the ";
     m += scope_origin;

@@ -12,13 +12,6 @@
 
 namespace sitemill::detail {
 
-std::string quote_text(std::string_view s) {
-  std::string out = "\"";
-  append_printable(out, s, 300);
-  out += '"';
-  return out;
-}
-
 // --- diagnostic_list ---------------------------------------------------------
 
 bool diagnostic_list::count(severity level, std::string_view code) {

@@ -384,9 +384,15 @@ xmlExternalEntityLoader default_loader = nullptr;
 
 // Only the bundled schemas may be read: no DTD, entity or network fetch, so
 // a document cannot make validation depend on anything but its own bytes.
+// xhtml1-strict.xsd imports xml.xsd by its w3.org URL: the bundled copy
+// answers for it, as schemas/catalog.xml maps it for xmllint.
 xmlParserInputPtr offline_loader(const char* url, const char* id,
                                  xmlParserCtxtPtr ctxt) {
   static const std::string allowed = std::string(SITEMILL_SCHEMA_DIR) + "/";
+  static const std::string xml_xsd = allowed + "xml.xsd";
+  if (url != nullptr &&
+      std::string_view(url) == "http://www.w3.org/2001/xml.xsd")
+    return default_loader(xml_xsd.c_str(), id, ctxt);
   if (url != nullptr && std::string_view(url).starts_with(allowed) &&
       std::string_view(url).find("..") == std::string_view::npos)
     return default_loader(url, id, ctxt);
@@ -479,7 +485,9 @@ std::string validate_xml(std::string_view bytes,
   if (!expected_root.empty() && name != expected_root)
     return "root is <" + name + ">, expected <" + std::string(expected_root) +
            ">";
-  std::string file = name == "urlset"         ? "sitemap.xsd"
+  // all.xsd: sitemap.xsd with the image, video, news and xhtml schemas, so
+  // extension content is validated too (a plain urlset validates alike).
+  std::string file = name == "urlset"         ? "all.xsd"
                      : name == "sitemapindex" ? "siteindex.xsd"
                                               : "";
   if (file.empty())
