@@ -112,10 +112,11 @@ std::vector<std::string> list_all(const std::string& dir);
 /// a snapshot to compare before and after a run.
 std::map<std::string, std::string> snapshot(const std::string& dir);
 
-/// Validates `bytes` against the bundled sitemap.xsd or siteindex.xsd,
-/// chosen by the root element, with libxml2 offline (no network, no entity
-/// loading). When `expected_root` is not empty the root must have that
-/// name. Returns "" when valid, the errors otherwise.
+/// Validates `bytes` against the bundled all.xsd (sitemap.xsd and every
+/// extension schema) or siteindex.xsd, chosen by the root element, with
+/// libxml2 offline (no network, no entity loading). When `expected_root` is
+/// not empty the root must have that name. Returns "" when valid, the errors
+/// otherwise.
 std::string validate_xml(std::string_view bytes,
                          std::string_view expected_root = {});
 
