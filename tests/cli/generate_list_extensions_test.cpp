@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include "sitemill/entry/extensions.h"
@@ -240,6 +241,22 @@ TEST(GenerateListExtensions, BadValuesAndUnknownKeysWarnWithTheirLine) {
   EXPECT_EQ(got.at(base + "a"),
             (items{"image: loc=https://cdn.example.com/ok.jpg"}));
   EXPECT_EQ(got.at(base + "b"), items{}) << "the URL is kept";
+}
+
+TEST(GenerateListExtensions, StrictRefusesAValueOfTheWrongTypeNotAnUnknownKey) {
+  temp_dir t;
+  write_file(t / "unknown.jsonl",
+             "{\"loc\": \"" + base + "a\", \"colour\": \"red\"}\n");
+  write_file(t / "wrong.jsonl",
+             "{\"loc\": \"" + base + "a\", \"image\": true}\n");
+  auto passes = run_sitemill({"generate", "--base-url", base, "--out", t / "o1",
+                              "--strict", t / "unknown.jsonl"});
+  EXPECT_EQ(passes.exit_code, 0) << passes.err;
+  auto refused = run_sitemill({"generate", "--base-url", base, "--out",
+                               t / "o2", "--strict", t / "wrong.jsonl"});
+  EXPECT_EQ(refused.exit_code, 1) << refused.err;
+  EXPECT_THAT(refused.err, HasSubstr("image:loc dropped: true or false"));
+  EXPECT_FALSE(std::filesystem::exists(t / "o2/sitemap.xml"));
 }
 
 TEST(GenerateListExtensions, ColumnsFlagNamesExtensionColumns) {
