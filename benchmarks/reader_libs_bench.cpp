@@ -553,7 +553,7 @@ class libcsv_reader {
       out.line = start_line_;
       const std::size_t n = std::min(count_, map_.kinds.size());
       for (std::size_t i = 0; i < n; ++i)
-        detail::assign_field(out, map_.kinds[i], values_[i]);
+        detail::assign_field(out, map_.kinds[i].what, values_[i]);
       t_.add(out);
     }
     count_ = 0;
@@ -627,7 +627,7 @@ void read_getline_split(const std::string& data, tally& t) {
     input_record out;
     out.line = number;
     for (std::size_t i = 0; i < std::min(count, map.kinds.size()); ++i)
-      detail::assign_field(out, map.kinds[i], f[i]);
+      detail::assign_field(out, map.kinds[i].what, f[i]);
     t.add(out);
   }
 }

@@ -196,48 +196,23 @@ class jsonl_reader final : public line_record_reader {
       problem_ = "invalid JSON: the line is not a JSON object";
       return false;
     }
-    ++p_;
-    skip_space();
-    if (p_ != end_ && *p_ == '}') {
-      ++p_;
-    } else {
-      for (;;) {
-        if (p_ == end_ || *p_ != '"') return fail("expected a string key");
-        std::string_view key;
-        if (!parse_string(key, scratch_)) return false;
-        std::size_t k = 0;
-        while (k < field_count && key != key_names[k]) ++k;
-        skip_space();
-        if (p_ == end_ || *p_ != ':') return fail("expected ':' after a key");
-        ++p_;
-        skip_space();
-        if (k == field_count) {
-          if (const auto kind = extension_key(key)) {
-            top_key_.assign(key);
-            if (!parse_extension(*kind)) return false;
-          } else {
-            unknown_key({}, key);
-            if (!skip_value(0)) return false;
-          }
-        } else {
-          if (seen_[k] && type_problem.empty())
-            type_problem = duplicate_problems[k];
-          seen_[k] = true;
-          if (!parse_field(k, type_problem)) return false;
-        }
-        skip_space();
-        if (p_ != end_ && *p_ == ',') {
-          ++p_;
-          skip_space();
-          continue;
-        }
-        if (p_ != end_ && *p_ == '}') {
-          ++p_;
-          break;
-        }
-        return fail("expected ',' or '}'");
+    const bool ok = each_member([&](std::string_view key) {
+      std::size_t k = 0;
+      while (k < field_count && key != key_names[k]) ++k;
+      if (k < field_count) {
+        if (seen_[k] && type_problem.empty())
+          type_problem = duplicate_problems[k];
+        seen_[k] = true;
+        return parse_field(k, type_problem);
       }
-    }
+      if (const auto kind = extension_key(key)) {
+        top_key_.assign(key);
+        return parse_extension(*kind);
+      }
+      unknown_key({}, key);
+      return skip_value(0);
+    });
+    if (!ok) return false;
     skip_space();
     if (p_ != end_) return fail("unexpected text after the object");
     // Only a well-formed line gets a type problem: "invalid JSON" comes first.
@@ -246,6 +221,68 @@ class jsonl_reader final : public line_record_reader {
       return false;
     }
     return true;
+  }
+
+  // Calls member(key) for each member of the object at p_ (its '{'), with
+  // p_ on the member's value, which member() parses; false when the JSON
+  // is invalid. `key` may view scratch_: good until the next string.
+  template <class F>
+  bool each_member(F&& member) {
+    ++p_;
+    skip_space();
+    if (p_ != end_ && *p_ == '}') {
+      ++p_;
+      return true;
+    }
+    for (;;) {
+      if (p_ == end_ || *p_ != '"') return fail("expected a string key");
+      std::string_view key;
+      if (!parse_string(key, scratch_)) return false;
+      skip_space();
+      if (p_ == end_ || *p_ != ':') return fail("expected ':' after a key");
+      ++p_;
+      skip_space();
+      if (p_ == end_) return fail("expected a value");
+      if (!member(key)) return false;
+      skip_space();
+      if (p_ != end_ && *p_ == ',') {
+        ++p_;
+        skip_space();
+        continue;
+      }
+      if (p_ != end_ && *p_ == '}') {
+        ++p_;
+        return true;
+      }
+      return fail("expected ',' or '}'");
+    }
+  }
+
+  // Calls element() for each element of the list at p_ (its '['), with p_
+  // on the element, which element() parses.
+  template <class F>
+  bool each_element(F&& element) {
+    ++p_;
+    skip_space();
+    if (p_ != end_ && *p_ == ']') {
+      ++p_;
+      return true;
+    }
+    for (;;) {
+      if (p_ == end_) return fail("expected a value");
+      if (!element()) return false;
+      skip_space();
+      if (p_ != end_ && *p_ == ',') {
+        ++p_;
+        skip_space();
+        continue;
+      }
+      if (p_ != end_ && *p_ == ']') {
+        ++p_;
+        return true;
+      }
+      return fail("expected ',' or ']'");
+    }
   }
 
   bool parse_field(std::size_t k, std::string_view& type_problem) {
@@ -278,26 +315,7 @@ class jsonl_reader final : public line_record_reader {
     if (*p_ == '{' && kind == extension_kind::alternate)
       return parse_language_map();
     if (*p_ != '[') return parse_item(kind);
-    ++p_;
-    skip_space();
-    if (p_ != end_ && *p_ == ']') {
-      ++p_;
-      return true;
-    }
-    for (;;) {
-      if (!parse_item(kind)) return false;
-      skip_space();
-      if (p_ != end_ && *p_ == ',') {
-        ++p_;
-        skip_space();
-        continue;
-      }
-      if (p_ != end_ && *p_ == ']') {
-        ++p_;
-        return true;
-      }
-      return fail("expected ',' or ']'");
-    }
+    return each_element([&] { return parse_item(kind); });
   }
 
   // One item: an object of the kind's fields, or for a kind with a loc
@@ -331,135 +349,60 @@ class jsonl_reader final : public line_record_reader {
         *find_extension_field(extension_kind::alternate, "@hreflang");
     const extension_field_id href =
         *find_extension_field(extension_kind::alternate, "@href");
-    ++p_;
-    skip_space();
-    if (p_ != end_ && *p_ == '}') {
-      ++p_;
-      return true;
-    }
-    for (;;) {
-      if (p_ == end_ || *p_ != '"') return fail("expected a string key");
-      std::string_view language;
-      if (!parse_string(language, scratch_)) return false;
+    return each_member([&](std::string_view language) {
       if (language.data() == scratch_.data()) language = own(language);
-      skip_space();
-      if (p_ == end_ || *p_ != ':') return fail("expected ':' after a key");
-      ++p_;
-      skip_space();
-      if (p_ == end_) return fail("expected a value");
       const std::size_t first = ext_.size();
-      if (*p_ == 'n') {
-        if (!literal("null")) return false;
-      } else {
-        ext_.push_back({hreflang, next_item_, language});
-        if (*p_ == '{') {
-          if (!parse_fields(extension_kind::alternate, {}, 2)) return false;
-        } else if (!parse_scalar(href)) {
-          return false;
-        }
-        // An href of the wrong type: no link at all, not a bare hreflang.
-        if (ext_.size() == first + 1) ext_.pop_back();
-      }
+      if (*p_ == 'n') return literal("null");
+      ext_.push_back({hreflang, next_item_, language});
+      const bool ok = *p_ == '{'
+                          ? parse_fields(extension_kind::alternate, {}, 2)
+                          : parse_scalar(href);
+      // An href of the wrong type: no link at all, not a bare hreflang.
+      if (ext_.size() == first + 1) ext_.pop_back();
       end_item(first);
-      skip_space();
-      if (p_ != end_ && *p_ == ',') {
-        ++p_;
-        skip_space();
-        continue;
-      }
-      if (p_ != end_ && *p_ == '}') {
-        ++p_;
-        return true;
-      }
-      return fail("expected ',' or '}'");
-    }
+      return ok;
+    });
   }
 
   // The members of an item object, or of a nested element's object
   // (`group` "tvshow." for "tvshow": {...}): each key names a field
   // group + key of the table.
   bool parse_fields(extension_kind kind, std::string_view group, int depth) {
-    ++p_;
-    skip_space();
-    if (p_ != end_ && *p_ == '}') {
-      ++p_;
-      return true;
-    }
-    for (;;) {
-      if (p_ == end_ || *p_ != '"') return fail("expected a string key");
-      std::string_view key;
-      if (!parse_string(key, scratch_)) return false;
-      skip_space();
-      if (p_ == end_ || *p_ != ':') return fail("expected ':' after a key");
-      ++p_;
-      skip_space();
-      if (p_ == end_) return fail("expected a value");
+    return each_member([&](std::string_view key) {
       name_.assign(group).append(key);
-      if (const auto id = find_extension_field(kind, name_)) {
-        if (!parse_values(*id, depth + 1)) return false;
-      } else if (name_.push_back('.'); is_group(kind, name_)) {
-        const std::string nested = name_;
-        if (*p_ == '{') {
-          if (!parse_fields(kind, nested, depth + 1)) return false;
-        } else if (*p_ == 'n') {
-          if (!literal("null")) return false;
-        } else {
-          const char c = *p_;
-          if (!skip_value(depth + 1)) return false;
-          name_.pop_back();
-          wrong_type(std::string(input_name(kind)) + " \"" + name_ + "\"", c,
-                     "an object");
-        }
-      } else {
+      if (const auto id = find_extension_field(kind, name_))
+        return parse_values(*id, depth + 1);
+      name_.push_back('.');
+      if (!is_group(kind, name_)) {
         name_.pop_back();
         unknown_key(kind, name_);
-        if (!skip_value(depth + 1)) return false;
+        return skip_value(depth + 1);
       }
-      skip_space();
-      if (p_ != end_ && *p_ == ',') {
-        ++p_;
-        skip_space();
-        continue;
+      if (*p_ == '{') {
+        const std::string nested = name_;
+        return parse_fields(kind, nested, depth + 1);
       }
-      if (p_ != end_ && *p_ == '}') {
-        ++p_;
-        return true;
-      }
-      return fail("expected ',' or '}'");
-    }
+      if (*p_ == 'n') return literal("null");
+      const char c = *p_;
+      if (!skip_value(depth + 1)) return false;
+      name_.pop_back();
+      wrong_type(std::string(input_name(kind)) + " \"" + name_ + "\"", c,
+                 "an object");
+      return true;
+    });
   }
 
   // A field's value: text, or a list of them (a repeatable field, or one
   // given twice for the entry stage to report).
   bool parse_values(extension_field_id id, int depth) {
     if (*p_ != '[') return parse_value(id, depth);
-    ++p_;
-    skip_space();
-    if (p_ != end_ && *p_ == ']') {
-      ++p_;
+    return each_element([&] {
+      if (*p_ != '[') return parse_value(id, depth + 1);
+      if (!skip_value(depth + 1)) return false;
+      wrong_type(extension_field_name(extension_fields()[id]), '[',
+                 "a string or a number");
       return true;
-    }
-    for (;;) {
-      if (p_ == end_) return fail("expected a value");
-      if (*p_ == '[') {
-        if (!skip_value(depth + 1)) return false;
-        wrong_type(extension_field_name(extension_fields()[id]), '[',
-                   "a string or a number");
-      } else if (!parse_value(id, depth + 1)) {
-        return false;
-      }
-      skip_space();
-      if (p_ != end_ && *p_ == ',') {
-        ++p_;
-        skip_space();
-        continue;
-      }
-      if (p_ != end_ && *p_ == ']') {
-        ++p_;
-        return true;
-      }
-      return fail("expected ',' or ']'");
-    }
+    });
   }
 
   // One value of a field: a scalar, or for an element with attributes an
@@ -468,46 +411,17 @@ class jsonl_reader final : public line_record_reader {
     if (*p_ != '{' || !has_attributes(id)) return parse_scalar(id);
     const extension_field& f = extension_fields()[id];
     const std::size_t first = ext_.size();
-    ++p_;
-    skip_space();
-    if (p_ != end_ && *p_ == '}') {
-      ++p_;
-      return true;
-    }
-    for (;;) {
-      if (p_ == end_ || *p_ != '"') return fail("expected a string key");
-      std::string_view key;
-      if (!parse_string(key, scratch_)) return false;
-      skip_space();
-      if (p_ == end_ || *p_ != ':') return fail("expected ':' after a key");
-      ++p_;
-      skip_space();
-      if (p_ == end_) return fail("expected a value");
-      std::optional<extension_field_id> target;
-      if (key == value_key) {
-        target = id;
-      } else {
+    const bool ok = each_member([&](std::string_view key) {
+      std::optional<extension_field_id> target = id;
+      if (key != value_key) {
         name_.assign(f.key).append("@").append(key);
         target = find_extension_field(f.kind, name_);
       }
-      if (!target) {
-        unknown_key(f.kind, name_);
-        if (!skip_value(depth + 1)) return false;
-      } else if (!parse_scalar(*target)) {
-        return false;
-      }
-      skip_space();
-      if (p_ != end_ && *p_ == ',') {
-        ++p_;
-        skip_space();
-        continue;
-      }
-      if (p_ != end_ && *p_ == '}') {
-        ++p_;
-        break;
-      }
-      return fail("expected ',' or '}'");
-    }
+      if (target) return parse_scalar(*target);
+      unknown_key(f.kind, name_);
+      return skip_value(depth + 1);
+    });
+    if (!ok) return false;
     // {"currency": "EUR", "value": "1.99"}: the value goes first.
     for (std::size_t v = first; v < ext_.size(); ++v) {
       if (ext_[v].field == id) {
@@ -827,41 +741,12 @@ class jsonl_reader final : public line_record_reader {
       case 'n':
         return literal("null");
       case '{':
-      case '[': {
         if (depth == max_depth) return fail("values nested too deeply");
-        const char close = *p_ == '{' ? '}' : ']';
-        const bool object = close == '}';
-        ++p_;
-        skip_space();
-        if (p_ != end_ && *p_ == close) {
-          ++p_;
-          return true;
-        }
-        for (;;) {
-          if (object) {
-            if (p_ == end_ || *p_ != '"') return fail("expected a string key");
-            std::string_view ignored;
-            if (!parse_string(ignored, scratch_)) return false;
-            skip_space();
-            if (p_ == end_ || *p_ != ':')
-              return fail("expected ':' after a key");
-            ++p_;
-            skip_space();
-          }
-          if (!skip_value(depth + 1)) return false;
-          skip_space();
-          if (p_ != end_ && *p_ == ',') {
-            ++p_;
-            skip_space();
-            continue;
-          }
-          if (p_ != end_ && *p_ == close) {
-            ++p_;
-            return true;
-          }
-          return fail(object ? "expected ',' or '}'" : "expected ',' or ']'");
-        }
-      }
+        return each_member(
+            [&](std::string_view) { return skip_value(depth + 1); });
+      case '[':
+        if (depth == max_depth) return fail("values nested too deeply");
+        return each_element([&] { return skip_value(depth + 1); });
       default:
         if (*p_ == '-' || is_digit(*p_)) return skip_number();
         return fail("unexpected character");
