@@ -231,11 +231,16 @@ TEST(RecordReaderJsonl, ValuesAreNotJudged) {
 TEST(RecordReaderJsonl, RecordsWithoutExtensionsHaveNone) {
   const outcome o = read(
       "{\"loc\": \"https://a.example/\", \"images\": [], \"news\": null}\n"
-      "{\"loc\": \"https://b.example/\"}\n",
+      "{\"loc\": \"https://b.example/\", \"image\": \"https://b.example/1\"}\n"
+      "{\"loc\": \"https://c.example/\"}\n"
+      "{\"loc\": \"https://d.example/\", \"image\": "
+      "\"https://d.example/\u0031\"}\n",
       input_format::jsonl);
-  ASSERT_EQ(o.records.size(), 2u);
+  ASSERT_EQ(o.records.size(), 4u);
   EXPECT_TRUE(o.records[0].values.empty());
-  EXPECT_TRUE(o.records[1].values.empty());
+  EXPECT_EQ(o.records[1].values, (values{"0 image:loc=https://b.example/1"}));
+  EXPECT_TRUE(o.records[2].values.empty()) << "nothing left from line 2";
+  EXPECT_EQ(o.records[3].values, (values{"0 image:loc=https://d.example/1"}));
   EXPECT_TRUE(o.notes.empty());
 }
 

@@ -52,6 +52,8 @@ std::optional<extension_kind> extension_key(std::string_view key) noexcept {
   for (std::size_t k = 0; k < extension_kind_count; ++k) {
     const auto kind = static_cast<extension_kind>(k);
     const std::string_view name = input_name(kind);
+    // Called for every unknown key of every line: most differ at once.
+    if (key.empty() || key.front() != name.front()) continue;
     if (key == name || (key.size() == name.size() + 1 && key.back() == 's' &&
                         name.back() != 's' && key.starts_with(name)))
       return kind;
@@ -162,13 +164,19 @@ class jsonl_reader final : public line_record_reader {
         out.problem = too_long_;
       } else if (!parse(l.text)) {
         out.problem = problem_;
+        // An invalid line is one problem, without its notes.
+        if (has_notes_) {
+          line_notes_.clear();
+          new_keys_.clear();
+          has_notes_ = false;
+        }
       } else {
         out.loc = values_[0];
         out.lastmod = values_[1];
         out.changefreq = values_[2];
         out.priority = values_[3];
-        out.extensions = ext_;
-        if (!new_keys_.empty() || !line_notes_.empty()) commit_notes(l.number);
+        if (has_extensions_) out.extensions = ext_;
+        if (has_notes_) commit_notes(l.number);
       }
       return true;
     }
@@ -185,11 +193,7 @@ class jsonl_reader final : public line_record_reader {
       values_[k] = {};
       seen_[k] = false;
     }
-    ext_.clear();
-    arena_.clear();
-    next_item_ = 0;
-    line_notes_.clear();
-    new_keys_.clear();
+    has_extensions_ = false;  // the rest is reset at the first extension key
     std::string_view type_problem;
     skip_space();
     if (p_ == end_ || *p_ != '{') {
@@ -206,6 +210,12 @@ class jsonl_reader final : public line_record_reader {
         return parse_field(k, type_problem);
       }
       if (const auto kind = extension_key(key)) {
+        if (!has_extensions_) {
+          ext_.clear();
+          arena_.clear();
+          next_item_ = 0;
+          has_extensions_ = true;
+        }
         top_key_.assign(key);
         return parse_extension(*kind);
       }
@@ -525,6 +535,7 @@ class jsonl_reader final : public line_record_reader {
     for (const auto& seen : new_keys_)
       if (seen.kind == k && seen.key == key) return;
     new_keys_.push_back({k, std::string(key)});
+    has_notes_ = true;
   }
 
   void wrong_type(std::string what, char c, std::string_view expected) {
@@ -535,6 +546,7 @@ class jsonl_reader final : public line_record_reader {
     m += expected;
     m += " was expected";
     line_notes_.push_back(std::move(m));
+    has_notes_ = true;
   }
 
   // The notes of a line that parsed: kept only for lines that did, so an
@@ -576,6 +588,7 @@ class jsonl_reader final : public line_record_reader {
     }
     new_keys_.clear();
     line_notes_.clear();
+    has_notes_ = false;
   }
 
   void skip_space() noexcept {
@@ -763,6 +776,9 @@ class jsonl_reader final : public line_record_reader {
   std::string_view problem_;
   std::string problem_text_;
 
+  // Plain lines pay one flag for the extensions: ext_, arena_ and
+  // next_item_ are reset at a line's first extension key.
+  bool has_extensions_ = false;
   std::vector<extension_value> ext_;  // the line's extension values
   std::string arena_;                 // their decoded text (own())
   std::uint32_t next_item_ = 0;
@@ -775,6 +791,7 @@ class jsonl_reader final : public line_record_reader {
   std::vector<std::string> line_notes_;  // until the line parses
   std::vector<unknown> new_keys_;        // until the line parses
   std::vector<unknown> unknown_keys_;    // noted already in this input
+  bool has_notes_ = false;               // line_notes_ or new_keys_ hold some
   bool unknown_capped_ = false;
   std::size_t value_notes_ = 0;
 };
