@@ -87,16 +87,16 @@ class tsv_reader final : public line_record_reader {
   void split(std::string_view text, input_record& out) {
     const char* p = text.data();
     const char* const end = p + text.size();
-    const std::size_t n = map_.kinds.size();
+    const std::size_t n = map_.roles.size();
     if (!map_.slots.empty()) cells_.assign(n, {});
     for (std::size_t i = 0;; ++i) {
       const char* tab = static_cast<const char*>(std::memchr(p, '\t', end - p));
       const char* field_end = tab != nullptr ? tab : end;
       const std::string_view value(p, field_end - p);
-      if (map_.kinds[i].what == column::role::extension) {
+      if (map_.roles[i] == column::role::extension) {
         cells_[i] = value;
       } else {
-        assign_field(out, map_.kinds[i].what, value);
+        assign_field(out, map_.roles[i], value);
       }
       if (tab == nullptr || i + 1 == n) return;
       p = tab + 1;
@@ -131,16 +131,16 @@ class csv_reader final : public line_record_reader {
         continue;
       }
       const std::uint64_t start = l.number;
-      const outcome o = split(l, map_.kinds.size());
+      const outcome o = split(l, map_.roles.size());
       if (o == outcome::stop) return false;
       out = input_record{};
       out.line = start;
       if (o == outcome::problem) {
         out.problem = problem_;
       } else {
-        const std::size_t n = std::min(count_, map_.kinds.size());
+        const std::size_t n = std::min(count_, map_.roles.size());
         for (std::size_t i = 0; i < n; ++i) {
-          assign_field(out, map_.kinds[i].what, fields_[i].value());
+          assign_field(out, map_.roles[i], fields_[i].value());
         }
         if (!map_.slots.empty()) {
           extension_values(

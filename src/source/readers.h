@@ -85,6 +85,8 @@ struct extension_slot {
 /// Which record field each column of a tsv or csv row feeds.
 struct column_map {
   std::vector<column> kinds;  // by column index; trailing ignored ones dropped
+  /// kinds[i].what, packed: the split loops read one byte per cell.
+  std::vector<column::role> roles;
   bool has_loc = false;
   /// The extension columns, in the order their values go into a record:
   /// item by item, an attribute after its element.

@@ -202,6 +202,7 @@ column_map map_columns(const std::vector<column>& columns) {
   map.kinds = columns;
   while (!map.kinds.empty() && map.kinds.back() == column::ignored)
     map.kinds.pop_back();
+  for (const column& c : map.kinds) map.roles.push_back(c.what);
   // Items: one per (kind, number) and one per alternate:LANG, numbered in
   // the writer's order of kinds; within an item, values by element in the
   // table's order, the n-th column of a repeated field with the n-th of
