@@ -551,9 +551,9 @@ class libcsv_reader {
     } else {
       input_record out;
       out.line = start_line_;
-      const std::size_t n = std::min(count_, map_.kinds.size());
+      const std::size_t n = std::min(count_, map_.roles.size());
       for (std::size_t i = 0; i < n; ++i)
-        detail::assign_field(out, map_.kinds[i], values_[i]);
+        detail::assign_field(out, map_.roles[i], values_[i]);
       t_.add(out);
     }
     count_ = 0;
@@ -626,8 +626,8 @@ void read_getline_split(const std::string& data, tally& t) {
     }
     input_record out;
     out.line = number;
-    for (std::size_t i = 0; i < std::min(count, map.kinds.size()); ++i)
-      detail::assign_field(out, map.kinds[i], f[i]);
+    for (std::size_t i = 0; i < std::min(count, map.roles.size()); ++i)
+      detail::assign_field(out, map.roles[i], f[i]);
     t.add(out);
   }
 }

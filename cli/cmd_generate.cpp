@@ -148,25 +148,24 @@ void print_json(const generate_report& r, const reporter& rep,
                  written.message().c_str());
 }
 
-std::optional<std::vector<column>> parse_columns(const std::string& spec) {
+// --columns: the names a header row may hold (parse_column), "-" or
+// nothing for a column to skip; std::nullopt names the first unknown one.
+std::optional<std::vector<column>> parse_columns(const std::string& spec,
+                                                 std::string& unknown) {
   std::vector<column> cols;
   std::size_t start = 0;
   while (start <= spec.size()) {
-    std::size_t comma = spec.find(',', start);
-    std::string name = spec.substr(
+    const std::size_t comma = spec.find(',', start);
+    const std::string name = spec.substr(
         start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (name == "loc")
-      cols.push_back(column::loc);
-    else if (name == "lastmod")
-      cols.push_back(column::lastmod);
-    else if (name == "changefreq")
-      cols.push_back(column::changefreq);
-    else if (name == "priority")
-      cols.push_back(column::priority);
-    else if (name == "-" || name.empty())
+    if (name == "-" || name.empty()) {
       cols.push_back(column::ignored);
-    else
+    } else if (auto c = parse_column(name)) {
+      cols.push_back(std::move(*c));
+    } else {
+      unknown = name;
       return std::nullopt;
+    }
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -283,12 +282,16 @@ int run_generate(generate_cli_options& o) {
   }
   std::vector<column> columns;
   if (!o.columns.empty()) {
-    auto cols = parse_columns(o.columns);
+    std::string unknown;
+    auto cols = parse_columns(o.columns, unknown);
     if (!cols) {
       std::fprintf(stderr,
-                   "sitemill generate: --columns takes loc, lastmod, "
-                   "changefreq, priority "
-                   "or - (ignore), separated by commas\n");
+                   "sitemill generate: --columns: unknown column \"%s\"; it "
+                   "takes loc, lastmod, changefreq, priority, extension "
+                   "columns (image, image2:caption, alternate:de, "
+                   "news:title, video:thumbnail_loc; docs/inputs.md) or - "
+                   "(ignore), separated by commas\n",
+                   unknown.c_str());
       return exit_usage;
     }
     columns = std::move(*cols);
@@ -413,6 +416,14 @@ command_runner setup_generate(CLI::App& app) {
       "lastmod, changefreq, priority), .jsonl/.ndjson (one object per line), "
       "or - for\n"
       "stdin (txt unless --input-format); gzipped inputs are read as well.\n"
+      "Extensions (docs/inputs.md): JSONL keys alternates, images, videos, "
+      "news, e.g.\n"
+      "  {\"loc\": \"https://ex.com/a\", \"alternates\": {\"de\": "
+      "\"https://ex.com/de/a\"},\n"
+      "   \"images\": [\"https://ex.com/a.jpg\"]}\n"
+      "and CSV/TSV columns such as image, image2, image:caption, "
+      "alternate:de,\n"
+      "video:title, news:title, news:publication_date.\n"
       "URLs are normalised (RFC 3986), must be http(s) under --base-url, and "
       "are written\n"
       "once each; files split at 50,000 URLs / 52,428,800 bytes and get an "
@@ -435,8 +446,10 @@ command_runner setup_generate(CLI::App& app) {
   cmd->add_option("--input-format", o->input_format, "Force the input format")
       ->check(CLI::IsMember({"txt", "tsv", "csv", "jsonl", "ndjson"}));
   cmd->add_option("--columns", o->columns,
-                  "tsv/csv without a header row: the columns in order, e.g. "
-                  "loc,lastmod,changefreq,priority (- skips a column)");
+                  "tsv/csv without a header row: the columns in order, named "
+                  "as a header row names them, e.g. "
+                  "loc,lastmod,image,image:caption,alternate:de,news:title "
+                  "(- skips a column; docs/inputs.md lists every name)");
   cmd->add_option("--format", o->format,
                   "Sitemap format: xml (urlset) or txt (one URL per line)")
       ->check(CLI::IsMember({"xml", "txt"}))

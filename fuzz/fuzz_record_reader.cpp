@@ -6,6 +6,8 @@
 //    line of its own), and stay within the input's lines;
 //  - a record with a problem has no fields; txt locs are trimmed, non-empty,
 //    and not comments; no tsv or txt field spans a line break;
+//  - extension values: none on a problem record, fields of the table, the
+//    values of one item adjacent;
 //  - the block size changes nothing: same records, notes and error;
 //  - every byte of every view is readable (ASan checks the reads).
 #include <cstddef>
@@ -66,6 +68,18 @@ run read_all(std::string_view data, const reader_options& options,
       flat.push_back('\x01');
       flat.append(f);  // reads every byte of the view
     }
+    // Extension values: none with a problem; known fields; the values of
+    // one item adjacent (item numbers never go back).
+    if (!r.problem.empty()) check(r.extensions.empty());
+    std::uint32_t item = 0;
+    for (const auto& v : r.extensions) {
+      check(v.field < sitemill::extension_fields().size());
+      check(v.item >= item);
+      item = v.item;
+      flat.push_back('\x02');
+      flat.append(std::to_string(v.field) + "/" + std::to_string(v.item) + "=");
+      flat.append(v.text);
+    }
     flat.push_back('\x01');
     flat.append(r.problem);
     if (options.format == input_format::txt && r.problem.empty()) {
@@ -108,6 +122,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
        {column::ignored, column::priority, column::loc, column::lastmod,
         column::changefreq}},
       {input_format::csv, {column::loc, column::ignored, column::lastmod}},
+      {input_format::csv,
+       {column::loc, *sitemill::parse_column("image"),
+        *sitemill::parse_column("alternate:de"),
+        *sitemill::parse_column("image:caption"),
+        *sitemill::parse_column("video:price@currency"),
+        *sitemill::parse_column("video:price")}},
   };
   for (const auto& options : variants) {
     for (const std::size_t max_line : {std::size_t{1} << 20, std::size_t{24}}) {

@@ -187,20 +187,6 @@ std::string judge(const extension_field& f, std::string_view value,
   return "unknown";
 }
 
-// The id of the element field an attribute field belongs to ("price" for
-// "price@currency"); the field itself for elements and for attributes of
-// the item element (which the writer puts on the item's start tag).
-extension_field_id element_id(extension_field_id id) {
-  const auto fields = extension_fields();
-  const extension_field& f = fields[id];
-  const std::size_t at = f.key.find('@');
-  if (at == std::string_view::npos || at == 0) return id;
-  const std::string_view element = f.key.substr(0, at);
-  for (extension_field_id e = id; e-- > 0;)
-    if (fields[e].key == element) return e;
-  return id;
-}
-
 }  // namespace
 
 std::string extension_field_name(const extension_field& f) {
@@ -266,9 +252,9 @@ void entry_builder::build_extensions(std::span<const extension_value> raw,
                                       : judge(f, value, normalised);
       if (why.empty() && attribute &&
           (kept_.size() == first ||
-           element_id(kept_.back().field) != element_id(raw[v].field)))
+           element_field(kept_.back().field) != element_field(raw[v].field)))
         why = "it is an attribute of " +
-              extension_field_name(fields[element_id(raw[v].field)]) +
+              extension_field_name(fields[element_field(raw[v].field)]) +
               ", which does not come before it";
       if (why.empty() && !f.repeatable && !attribute) {
         for (std::size_t k = first; k < kept_.size(); ++k)
@@ -309,7 +295,7 @@ void entry_builder::build_extensions(std::span<const extension_value> raw,
          ++id) {
       const extension_field& f = fields[id];
       if (!f.required) continue;
-      const extension_field_id owner = element_id(id);
+      const extension_field_id owner = element_field(id);
       auto has = [&](extension_field_id want) {
         for (std::size_t k = first; k < kept_.size(); ++k)
           if (kept_[k].field == want) return true;
@@ -361,7 +347,7 @@ void entry_builder::build_extensions(std::span<const extension_value> raw,
                      const auto kb = fields[b.field].kind;
                      if (ka != kb) return ka < kb;
                      if (a.item != b.item) return a.item < b.item;
-                     return element_id(a.field) < element_id(b.field);
+                     return element_field(a.field) < element_field(b.field);
                    });
   std::uint32_t renumbered = 0;
   for (std::size_t k = 0; k < kept_.size(); ++k) {

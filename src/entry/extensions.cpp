@@ -228,6 +228,16 @@ bool is_attribute(const extension_field& field) noexcept {
   return field.key.find('@') != std::string_view::npos;
 }
 
+extension_field_id element_field(extension_field_id id) noexcept {
+  const std::string_view key = table[id].key;
+  const std::size_t at = key.find('@');
+  if (at == std::string_view::npos || at == 0) return id;
+  const std::string_view element = key.substr(0, at);
+  for (extension_field_id e = id; e-- > 0;)
+    if (table[e].key == element) return e;
+  return id;
+}
+
 extension_mask extensions_used(
     std::span<const extension_value> values) noexcept {
   extension_mask m = 0;

@@ -304,7 +304,10 @@ class run {
         prefetch(i + ahead);
         if (status s = take(*b, i, name); !s) return s;
       }
-      for (const auto& n : b->notes) issue(false, name, n.line, n.message);
+      for (const auto& n : b->notes) {
+        issue(false, name, n.line, n.message);
+        field_warnings_ += n.dropped_value;
+      }
       stage.release(b);
       if (report_.records >= next_progress || b->last_of_input) {
         obs_.progress(report_.records, writers_->file_count());

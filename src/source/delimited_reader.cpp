@@ -11,15 +11,6 @@
 namespace sitemill::detail {
 namespace {
 
-column_map map_from_options(const std::vector<column>& columns) {
-  column_map map;
-  map.kinds = columns;
-  while (!map.kinds.empty() && map.kinds.back() == column::ignored)
-    map.kinds.pop_back();
-  map.has_loc = true;  // make_reader checked
-  return map;
-}
-
 // The error for a header row without loc, with a hint when the row looks like
 // data: the usual cause is a headerless file read without a column list.
 std::string no_loc_message(const std::vector<std::string_view>& names) {
@@ -38,7 +29,7 @@ class tsv_reader final : public line_record_reader {
              const std::vector<column>& columns, reader_tuning tuning)
       : line_record_reader(std::move(source), std::move(name), tuning) {
     if (!columns.empty()) {
-      map_ = map_from_options(columns);
+      map_ = map_columns(columns);
       have_header_ = true;
     }
   }
@@ -58,6 +49,11 @@ class tsv_reader final : public line_record_reader {
         out.problem = too_long_;
       } else {
         split(l.text, out);
+        if (!map_.slots.empty()) {
+          extension_values(
+              map_, [&](std::size_t i) { return cells_[i]; }, values_);
+          out.extensions = values_;
+        }
       }
       return true;
     }
@@ -88,14 +84,20 @@ class tsv_reader final : public line_record_reader {
   }
 
   // The hot path: memchr from tab to tab, only as far as the last column read.
-  void split(std::string_view text, input_record& out) const {
+  void split(std::string_view text, input_record& out) {
     const char* p = text.data();
     const char* const end = p + text.size();
-    const std::size_t n = map_.kinds.size();
+    const std::size_t n = map_.roles.size();
+    if (!map_.slots.empty()) cells_.assign(n, {});
     for (std::size_t i = 0;; ++i) {
       const char* tab = static_cast<const char*>(std::memchr(p, '\t', end - p));
       const char* field_end = tab != nullptr ? tab : end;
-      assign_field(out, map_.kinds[i], std::string_view(p, field_end - p));
+      const std::string_view value(p, field_end - p);
+      if (map_.roles[i] == column::role::extension) {
+        cells_[i] = value;
+      } else {
+        assign_field(out, map_.roles[i], value);
+      }
       if (tab == nullptr || i + 1 == n) return;
       p = tab + 1;
     }
@@ -103,6 +105,8 @@ class tsv_reader final : public line_record_reader {
 
   column_map map_;
   bool have_header_ = false;
+  std::vector<std::string_view> cells_;  // extension columns' text, by index
+  std::vector<extension_value> values_;
 };
 
 class csv_reader final : public line_record_reader {
@@ -112,7 +116,7 @@ class csv_reader final : public line_record_reader {
       : line_record_reader(std::move(source), std::move(name), tuning),
         record_too_long_("record" + too_long_.substr(4)) {
     if (!columns.empty()) {
-      map_ = map_from_options(columns);
+      map_ = map_columns(columns);
       have_header_ = true;
     }
   }
@@ -127,16 +131,25 @@ class csv_reader final : public line_record_reader {
         continue;
       }
       const std::uint64_t start = l.number;
-      const outcome o = split(l, map_.kinds.size());
+      const outcome o = split(l, map_.roles.size());
       if (o == outcome::stop) return false;
       out = input_record{};
       out.line = start;
       if (o == outcome::problem) {
         out.problem = problem_;
       } else {
-        const std::size_t n = std::min(count_, map_.kinds.size());
+        const std::size_t n = std::min(count_, map_.roles.size());
         for (std::size_t i = 0; i < n; ++i) {
-          assign_field(out, map_.kinds[i], fields_[i].value());
+          assign_field(out, map_.roles[i], fields_[i].value());
+        }
+        if (!map_.slots.empty()) {
+          extension_values(
+              map_,
+              [&](std::size_t i) {
+                return i < n ? fields_[i].value() : std::string_view();
+              },
+              values_);
+          out.extensions = values_;
         }
       }
       return true;
@@ -293,6 +306,7 @@ class csv_reader final : public line_record_reader {
   std::size_t keep_ = 0;
   std::string_view problem_;
   std::string record_too_long_;
+  std::vector<extension_value> values_;
 };
 
 }  // namespace

@@ -1,11 +1,18 @@
 // jsonl / ndjson: one JSON object per line (RFC 8259), keys loc, lastmod,
-// changefreq and priority. A small strict parser rather than a JSON library:
+// changefreq and priority, and the extensions as nested values (alternates,
+// images, videos, news; docs/inputs.md) whose keys are the table's
+// (sitemill/entry/extensions.h). A small strict parser rather than a JSON
+// library:
 // it returns views into the line (copies only for strings with escapes), keeps
 // a number's text as written ("0.80" stays "0.80"), and never throws. It is
 // also faster than nlohmann::json and simdjson on the same lines
 // (benchmarks/README.md, "Readers against libraries").
+#include <algorithm>
+#include <optional>
 #include <string>
 
+#include "detail/text.h"
+#include "sitemill/entry/entry.h"
 #include "source/readers.h"
 
 #if defined(__SSE2__)
@@ -28,6 +35,71 @@ constexpr std::string_view duplicate_problems[field_count] = {
 
 // Values nested deeper are refused: recursion depth stays bounded on any line.
 constexpr int max_depth = 256;
+
+// Notes about values of the wrong JSON type, per input: a file where every
+// line has one says so in the first ones and a count, not a million notes.
+constexpr std::size_t max_value_notes = 100;
+// Distinct unknown keys remembered per input, each noted once; a file
+// whose keys are all different (data in key position) cannot grow memory.
+constexpr std::size_t max_unknown_keys = 64;
+
+// The element text in an object that also gives the element's attributes:
+// "price": {"value": "1.99", "currency": "EUR"}.
+constexpr std::string_view value_key = "value";
+
+// The extension a top-level key names: "image" or "images", and so on.
+std::optional<extension_kind> extension_key(std::string_view key) noexcept {
+  for (std::size_t k = 0; k < extension_kind_count; ++k) {
+    const auto kind = static_cast<extension_kind>(k);
+    const std::string_view name = input_name(kind);
+    // Called for every unknown key of every line: most differ at once.
+    if (key.empty() || key.front() != name.front()) continue;
+    if (key == name || (key.size() == name.size() + 1 && key.back() == 's' &&
+                        name.back() != 's' && key.starts_with(name)))
+      return kind;
+  }
+  return std::nullopt;
+}
+
+// true and false are the spelling a JSON user gives a yes/no field.
+bool takes_yes_no(const extension_field& f) noexcept {
+  return f.type == value_type::yes_no ||
+         (f.type == value_type::choice &&
+          f.choices.find("yes") != std::string_view::npos);
+}
+
+// An element with attribute fields ("price" has "price@currency").
+bool has_attributes(extension_field_id id) noexcept {
+  const auto fields = extension_fields();
+  return id + 1u < fields.size() &&
+         element_field(static_cast<extension_field_id>(id + 1)) == id;
+}
+
+// Fields of `kind` under the nested element `group` ("tvshow.").
+bool is_group(extension_kind kind, std::string_view group) noexcept {
+  const auto fields = extension_fields();
+  const field_range r = fields_of(kind);
+  for (extension_field_id id = r.first; id < r.last; ++id)
+    if (fields[id].key.starts_with(group)) return true;
+  return false;
+}
+
+// What a JSON value at `c` is, for a message.
+std::string_view json_type(char c) noexcept {
+  switch (c) {
+    case '{':
+      return "an object";
+    case '[':
+      return "a list";
+    case '"':
+      return "a string";
+    case 't':
+    case 'f':
+      return "true or false";
+    default:
+      return "a number";
+  }
+}
 
 bool is_json_space(char c) noexcept {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n';
@@ -92,11 +164,19 @@ class jsonl_reader final : public line_record_reader {
         out.problem = too_long_;
       } else if (!parse(l.text)) {
         out.problem = problem_;
+        // An invalid line is one problem, without its notes.
+        if (has_notes_) {
+          line_notes_.clear();
+          new_keys_.clear();
+          has_notes_ = false;
+        }
       } else {
         out.loc = values_[0];
         out.lastmod = values_[1];
         out.changefreq = values_[2];
         out.priority = values_[3];
+        if (has_extensions_) out.extensions = ext_;
+        if (has_notes_) commit_notes(l.number);
       }
       return true;
     }
@@ -113,48 +193,36 @@ class jsonl_reader final : public line_record_reader {
       values_[k] = {};
       seen_[k] = false;
     }
+    has_extensions_ = false;  // the rest is reset at the first extension key
     std::string_view type_problem;
     skip_space();
     if (p_ == end_ || *p_ != '{') {
       problem_ = "invalid JSON: the line is not a JSON object";
       return false;
     }
-    ++p_;
-    skip_space();
-    if (p_ != end_ && *p_ == '}') {
-      ++p_;
-    } else {
-      for (;;) {
-        if (p_ == end_ || *p_ != '"') return fail("expected a string key");
-        std::string_view key;
-        if (!parse_string(key, scratch_)) return false;
-        std::size_t k = 0;
-        while (k < field_count && key != key_names[k]) ++k;
-        skip_space();
-        if (p_ == end_ || *p_ != ':') return fail("expected ':' after a key");
-        ++p_;
-        skip_space();
-        if (k == field_count) {
-          if (!skip_value(0)) return false;
-        } else {
-          if (seen_[k] && type_problem.empty())
-            type_problem = duplicate_problems[k];
-          seen_[k] = true;
-          if (!parse_field(k, type_problem)) return false;
-        }
-        skip_space();
-        if (p_ != end_ && *p_ == ',') {
-          ++p_;
-          skip_space();
-          continue;
-        }
-        if (p_ != end_ && *p_ == '}') {
-          ++p_;
-          break;
-        }
-        return fail("expected ',' or '}'");
+    const bool ok = each_member([&](std::string_view key) {
+      std::size_t k = 0;
+      while (k < field_count && key != key_names[k]) ++k;
+      if (k < field_count) {
+        if (seen_[k] && type_problem.empty())
+          type_problem = duplicate_problems[k];
+        seen_[k] = true;
+        return parse_field(k, type_problem);
       }
-    }
+      if (const auto kind = extension_key(key)) {
+        if (!has_extensions_) {
+          ext_.clear();
+          arena_.clear();
+          next_item_ = 0;
+          has_extensions_ = true;
+        }
+        top_key_.assign(key);
+        return parse_extension(*kind);
+      }
+      unknown_key({}, key);
+      return skip_value(0);
+    });
+    if (!ok) return false;
     skip_space();
     if (p_ != end_) return fail("unexpected text after the object");
     // Only a well-formed line gets a type problem: "invalid JSON" comes first.
@@ -163,6 +231,68 @@ class jsonl_reader final : public line_record_reader {
       return false;
     }
     return true;
+  }
+
+  // Calls member(key) for each member of the object at p_ (its '{'), with
+  // p_ on the member's value, which member() parses; false when the JSON
+  // is invalid. `key` may view scratch_: good until the next string.
+  template <class F>
+  bool each_member(F&& member) {
+    ++p_;
+    skip_space();
+    if (p_ != end_ && *p_ == '}') {
+      ++p_;
+      return true;
+    }
+    for (;;) {
+      if (p_ == end_ || *p_ != '"') return fail("expected a string key");
+      std::string_view key;
+      if (!parse_string(key, scratch_)) return false;
+      skip_space();
+      if (p_ == end_ || *p_ != ':') return fail("expected ':' after a key");
+      ++p_;
+      skip_space();
+      if (p_ == end_) return fail("expected a value");
+      if (!member(key)) return false;
+      skip_space();
+      if (p_ != end_ && *p_ == ',') {
+        ++p_;
+        skip_space();
+        continue;
+      }
+      if (p_ != end_ && *p_ == '}') {
+        ++p_;
+        return true;
+      }
+      return fail("expected ',' or '}'");
+    }
+  }
+
+  // Calls element() for each element of the list at p_ (its '['), with p_
+  // on the element, which element() parses.
+  template <class F>
+  bool each_element(F&& element) {
+    ++p_;
+    skip_space();
+    if (p_ != end_ && *p_ == ']') {
+      ++p_;
+      return true;
+    }
+    for (;;) {
+      if (p_ == end_) return fail("expected a value");
+      if (!element()) return false;
+      skip_space();
+      if (p_ != end_ && *p_ == ',') {
+        ++p_;
+        skip_space();
+        continue;
+      }
+      if (p_ != end_ && *p_ == ']') {
+        ++p_;
+        return true;
+      }
+      return fail("expected ',' or ']'");
+    }
   }
 
   bool parse_field(std::size_t k, std::string_view& type_problem) {
@@ -183,6 +313,282 @@ class jsonl_reader final : public line_record_reader {
     if (!skip_value(0)) return false;
     if (type_problem.empty()) type_problem = type_problems[k];
     return true;
+  }
+
+  // --- extensions: values for ext_, never judged (the entry stage does).
+
+  // The value of an extension's top-level key: one item, a list of items,
+  // or for alternates an object of hreflang: href.
+  bool parse_extension(extension_kind kind) {
+    if (p_ == end_) return fail("expected a value");
+    if (*p_ == 'n') return literal("null");
+    if (*p_ == '{' && kind == extension_kind::alternate)
+      return parse_language_map();
+    if (*p_ != '[') return parse_item(kind);
+    return each_element([&] { return parse_item(kind); });
+  }
+
+  // One item: an object of the kind's fields, or for a kind with a loc
+  // (images) that URL alone.
+  bool parse_item(extension_kind kind) {
+    if (p_ == end_) return fail("expected a value");
+    const std::size_t first = ext_.size();
+    bool ok = true;
+    if (*p_ == '{') {
+      ok = parse_fields(kind, {}, 2);
+    } else if (*p_ == 'n') {
+      return literal("null");
+    } else if (const auto loc = find_extension_field(kind, "loc");
+               loc && *p_ != '[') {
+      ok = parse_scalar(*loc);
+    } else {
+      const char c = *p_;
+      if (!skip_value(2)) return false;
+      wrong_type(
+          "\"" + top_key_ + "\" item", c,
+          kind == extension_kind::image ? "a URL or an object" : "an object");
+      return true;
+    }
+    end_item(first);
+    return ok;
+  }
+
+  // "alternates": {"de": "https://...", "x-default": {"href": ...}}
+  bool parse_language_map() {
+    const extension_field_id hreflang =
+        *find_extension_field(extension_kind::alternate, "@hreflang");
+    const extension_field_id href =
+        *find_extension_field(extension_kind::alternate, "@href");
+    return each_member([&](std::string_view language) {
+      if (language.data() == scratch_.data()) language = own(language);
+      const std::size_t first = ext_.size();
+      if (*p_ == 'n') return literal("null");
+      ext_.push_back({hreflang, next_item_, language});
+      const bool ok = *p_ == '{'
+                          ? parse_fields(extension_kind::alternate, {}, 2)
+                          : parse_scalar(href);
+      // An href of the wrong type: no link at all, not a bare hreflang.
+      if (ext_.size() == first + 1) ext_.pop_back();
+      end_item(first);
+      return ok;
+    });
+  }
+
+  // The members of an item object, or of a nested element's object
+  // (`group` "tvshow." for "tvshow": {...}): each key names a field
+  // group + key of the table.
+  bool parse_fields(extension_kind kind, std::string_view group, int depth) {
+    return each_member([&](std::string_view key) {
+      name_.assign(group).append(key);
+      if (const auto id = find_extension_field(kind, name_))
+        return parse_values(*id, depth + 1);
+      name_.push_back('.');
+      if (!is_group(kind, name_)) {
+        name_.pop_back();
+        unknown_key(kind, name_);
+        return skip_value(depth + 1);
+      }
+      if (*p_ == '{') {
+        const std::string nested = name_;
+        return parse_fields(kind, nested, depth + 1);
+      }
+      if (*p_ == 'n') return literal("null");
+      const char c = *p_;
+      if (!skip_value(depth + 1)) return false;
+      name_.pop_back();
+      wrong_type(std::string(input_name(kind)) + " \"" + name_ + "\"", c,
+                 "an object");
+      return true;
+    });
+  }
+
+  // A field's value: text, or a list of them (a repeatable field, or one
+  // given twice for the entry stage to report).
+  bool parse_values(extension_field_id id, int depth) {
+    if (*p_ != '[') return parse_value(id, depth);
+    return each_element([&] {
+      if (*p_ != '[') return parse_value(id, depth + 1);
+      if (!skip_value(depth + 1)) return false;
+      wrong_type(extension_field_name(extension_fields()[id]), '[',
+                 "a string or a number");
+      return true;
+    });
+  }
+
+  // One value of a field: a scalar, or for an element with attributes an
+  // object {"value": ..., "currency": ...} (the element's value first).
+  bool parse_value(extension_field_id id, int depth) {
+    if (*p_ != '{' || !has_attributes(id)) return parse_scalar(id);
+    const extension_field& f = extension_fields()[id];
+    const std::size_t first = ext_.size();
+    const bool ok = each_member([&](std::string_view key) {
+      std::optional<extension_field_id> target = id;
+      if (key != value_key) {
+        name_.assign(f.key).append("@").append(key);
+        target = find_extension_field(f.kind, name_);
+      }
+      if (target) return parse_scalar(*target);
+      unknown_key(f.kind, name_);
+      return skip_value(depth + 1);
+    });
+    if (!ok) return false;
+    // {"currency": "EUR", "value": "1.99"}: the value goes first.
+    for (std::size_t v = first; v < ext_.size(); ++v) {
+      if (ext_[v].field == id) {
+        std::rotate(ext_.begin() + first, ext_.begin() + v,
+                    ext_.begin() + v + 1);
+        break;
+      }
+    }
+    return true;
+  }
+
+  // A string, number, true/false (for yes/no fields) or null as the text
+  // of field `id`; anything else is noted and dropped.
+  bool parse_scalar(extension_field_id id) {
+    const extension_field& f = extension_fields()[id];
+    const char c = *p_;
+    if (c == '"') {
+      std::string_view text;
+      if (!parse_string(text, scratch_)) return false;
+      if (text.data() == scratch_.data()) text = own(text);
+      ext_.push_back({id, next_item_, text});
+      return true;
+    }
+    if (c == '-' || is_digit(c)) {
+      const char* start = p_;
+      if (!skip_number()) return false;
+      ext_.push_back({id, next_item_, std::string_view(start, p_ - start)});
+      return true;
+    }
+    if (c == 'n') return literal("null");
+    if ((c == 't' || c == 'f') && takes_yes_no(f)) {
+      if (!literal(c == 't' ? "true" : "false")) return false;
+      ext_.push_back({id, next_item_, c == 't' ? "yes" : "no"});
+      return true;
+    }
+    if (!skip_value(4)) return false;
+    wrong_type(
+        extension_field_name(f), c,
+        takes_yes_no(f) ? "a string or true/false" : "a string or a number");
+    return true;
+  }
+
+  // Ends the item whose values start at ext_[first]. An attribute given
+  // apart from its element ("price@currency" before "price", or after a
+  // "tag") moves behind the element's last value and its attributes, where
+  // the entry stage looks for it; one with no element stays for the entry
+  // stage to report.
+  void end_item(std::size_t first) {
+    if (ext_.size() == first) return;
+    // Only flat attribute keys can be out of place, and only a hostile line
+    // has hundreds: the bound keeps it linear.
+    constexpr std::size_t max_reordered = 256;
+    if (ext_.size() - first <= max_reordered) {
+      for (std::size_t v = first; v < ext_.size();) {
+        const extension_value x = ext_[v];
+        const extension_field_id element = element_field(x.field);
+        if (element == x.field ||
+            (v > first && element_field(ext_[v - 1].field) == element)) {
+          ++v;
+          continue;
+        }
+        ext_.erase(ext_.begin() + static_cast<std::ptrdiff_t>(v));
+        std::size_t to = 0;
+        for (std::size_t e = first; e < ext_.size(); ++e)
+          if (ext_[e].field == element) to = e + 1;
+        if (to == 0) {  // no element: the entry stage reports it
+          ext_.insert(ext_.begin() + static_cast<std::ptrdiff_t>(v), x);
+          ++v;
+          continue;
+        }
+        while (to < ext_.size() && ext_[to].field != element &&
+               element_field(ext_[to].field) == element)
+          ++to;
+        ext_.insert(ext_.begin() + static_cast<std::ptrdiff_t>(to), x);
+        // Inserted at or before v, the next value moved to v + 1; inserted
+        // after it, the next value is at v (and x is in place when reached).
+        if (to <= v) ++v;
+      }
+    }
+    ++next_item_;
+  }
+
+  // `text` (decoded into scratch_) copied where it lives until the next
+  // line. The arena is sized to the line once, before its first copy, so
+  // earlier views into it stay valid: decoded text is never longer than
+  // the JSON that spells it.
+  std::string_view own(std::string_view text) {
+    if (arena_.empty()) arena_.reserve(static_cast<std::size_t>(end_ - begin_));
+    const std::size_t at = arena_.size();
+    arena_.append(text);
+    return std::string_view(arena_).substr(at);
+  }
+
+  // An unknown key, noted once per input: `kind` empty for a top-level key.
+  // Called for every unknown key of every line, so a key seen before costs
+  // a comparison, not a string.
+  void unknown_key(std::optional<extension_kind> kind, std::string_view key) {
+    const int k = kind ? static_cast<int>(*kind) : -1;
+    for (const auto& seen : unknown_keys_)
+      if (seen.kind == k && seen.key == key) return;
+    for (const auto& seen : new_keys_)
+      if (seen.kind == k && seen.key == key) return;
+    new_keys_.push_back({k, std::string(key)});
+    has_notes_ = true;
+  }
+
+  void wrong_type(std::string what, char c, std::string_view expected) {
+    std::string m = std::move(what);
+    m += " dropped: ";
+    m += json_type(c);
+    m += " where ";
+    m += expected;
+    m += " was expected";
+    line_notes_.push_back(std::move(m));
+    has_notes_ = true;
+  }
+
+  // The notes of a line that parsed: kept only for lines that did, so an
+  // invalid line is one problem, not a problem and notes.
+  void commit_notes(std::uint64_t line) {
+    for (auto& key : new_keys_) {
+      if (unknown_keys_.size() == max_unknown_keys) {
+        if (!unknown_capped_) {
+          notes_.push_back({line, "more than " +
+                                      std::to_string(max_unknown_keys) +
+                                      " distinct unknown keys; the others "
+                                      "are ignored without a note"});
+          unknown_capped_ = true;
+        }
+        break;
+      }
+      std::string m = "unknown ";
+      if (key.kind >= 0) {
+        m += input_name(static_cast<extension_kind>(key.kind));
+        m += ' ';
+      }
+      m += "key \"";
+      detail::append_printable(m, key.key, 64);
+      m += "\" ignored";
+      notes_.push_back({line, std::move(m)});
+      unknown_keys_.push_back(std::move(key));
+    }
+    for (auto& m : line_notes_) {
+      if (value_notes_ < max_value_notes) {
+        notes_.push_back({line, std::move(m), true});
+      } else if (value_notes_ == max_value_notes) {
+        notes_.push_back({line,
+                          "more extension values of the wrong JSON type "
+                          "dropped; only the first " +
+                              std::to_string(max_value_notes) + " are noted",
+                          true});
+      }
+      ++value_notes_;
+    }
+    new_keys_.clear();
+    line_notes_.clear();
+    has_notes_ = false;
   }
 
   void skip_space() noexcept {
@@ -348,41 +754,12 @@ class jsonl_reader final : public line_record_reader {
       case 'n':
         return literal("null");
       case '{':
-      case '[': {
         if (depth == max_depth) return fail("values nested too deeply");
-        const char close = *p_ == '{' ? '}' : ']';
-        const bool object = close == '}';
-        ++p_;
-        skip_space();
-        if (p_ != end_ && *p_ == close) {
-          ++p_;
-          return true;
-        }
-        for (;;) {
-          if (object) {
-            if (p_ == end_ || *p_ != '"') return fail("expected a string key");
-            std::string_view ignored;
-            if (!parse_string(ignored, scratch_)) return false;
-            skip_space();
-            if (p_ == end_ || *p_ != ':')
-              return fail("expected ':' after a key");
-            ++p_;
-            skip_space();
-          }
-          if (!skip_value(depth + 1)) return false;
-          skip_space();
-          if (p_ != end_ && *p_ == ',') {
-            ++p_;
-            skip_space();
-            continue;
-          }
-          if (p_ != end_ && *p_ == close) {
-            ++p_;
-            return true;
-          }
-          return fail(object ? "expected ',' or '}'" : "expected ',' or ']'");
-        }
-      }
+        return each_member(
+            [&](std::string_view) { return skip_value(depth + 1); });
+      case '[':
+        if (depth == max_depth) return fail("values nested too deeply");
+        return each_element([&] { return skip_value(depth + 1); });
       default:
         if (*p_ == '-' || is_digit(*p_)) return skip_number();
         return fail("unexpected character");
@@ -398,6 +775,25 @@ class jsonl_reader final : public line_record_reader {
   std::string scratch_;
   std::string_view problem_;
   std::string problem_text_;
+
+  // Plain lines pay one flag for the extensions: ext_, arena_ and
+  // next_item_ are reset at a line's first extension key.
+  bool has_extensions_ = false;
+  std::vector<extension_value> ext_;  // the line's extension values
+  std::string arena_;                 // their decoded text (own())
+  std::uint32_t next_item_ = 0;
+  std::string top_key_;  // the extension key being read, for notes
+  std::string name_;     // a field key being looked up
+  struct unknown {
+    int kind;  // an extension_kind, or -1 for a top-level key
+    std::string key;
+  };
+  std::vector<std::string> line_notes_;  // until the line parses
+  std::vector<unknown> new_keys_;        // until the line parses
+  std::vector<unknown> unknown_keys_;    // noted already in this input
+  bool has_notes_ = false;               // line_notes_ or new_keys_ hold some
+  bool unknown_capped_ = false;
+  std::size_t value_notes_ = 0;
 };
 
 }  // namespace

@@ -6,12 +6,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "sitemill/source/record_reader.h"
+#include "detail/text.h"
 #include "sitemill/result.h"
+#include "sitemill/source/record_reader.h"
 #include "source/line_reader.h"
 
 namespace sitemill::detail {
@@ -49,46 +51,107 @@ class line_record_reader : public record_reader {
   std::string too_long_;  // the problem text for a line over the cap
 };
 
-/// Which record field each column of a tsv or csv row feeds.
-struct column_map {
-  std::vector<column> kinds;  // by column index; trailing ignored ones dropped
-  bool has_loc = false;
-};
-
-/// The map for `names` (a header row; matched case-insensitively after
-/// trimming spaces, tabs and CRs). Unknown and repeated names become ignored
-/// columns, each reported in one note on `line`.
-column_map map_header(const std::vector<std::string_view>& names,
-                      std::uint64_t line,
-                      std::vector<record_reader::note>& notes);
-
-/// Stores `value` in the field of `out` that `kind` names.
-inline void assign_field(input_record& out, column kind,
-                         std::string_view value) {
-  switch (kind) {
-    case column::loc:
-      out.loc = value;
-      break;
-    case column::lastmod:
-      out.lastmod = value;
-      break;
-    case column::changefreq:
-      out.changefreq = value;
-      break;
-    case column::priority:
-      out.priority = value;
-      break;
-    case column::ignored:
-      break;
-  }
-}
-
 /// True for a line of nothing but spaces, tabs and CRs: not a record.
 inline bool is_blank_line(std::string_view text) noexcept {
   for (const char c : text) {
     if (c != ' ' && c != '\t' && c != '\r') return false;
   }
   return true;
+}
+
+/// True for a cell of nothing but ASCII whitespace: no value.
+inline bool is_blank(std::string_view text) noexcept {
+  return detail::trim(text).empty();
+}
+
+/// The extension a list input names by `name`, ASCII case ignored:
+/// "alternate", "image", "video", "news", or a namespace's prefix or name
+/// ("xhtml", "hreflang"); std::nullopt otherwise.
+std::optional<extension_kind> extension_named(std::string_view name) noexcept;
+
+/// The name list inputs give `kind`: "alternate", "image", "video", "news"
+/// (a JSONL key may add an "s": "alternates", "images", "videos").
+std::string_view input_name(extension_kind kind) noexcept;
+
+/// One extension value a tsv or csv row may give: the cell of `column`, or
+/// for an alternate:LANG column, LANG as the link's hreflang (`fixed`).
+struct extension_slot {
+  extension_field_id field = 0;
+  std::uint32_t group = 0;  // slots of one item are adjacent, one group
+  std::size_t column = 0;
+  bool fixed = false;
+};
+
+/// Which record field each column of a tsv or csv row feeds.
+struct column_map {
+  std::vector<column> kinds;  // by column index; trailing ignored ones dropped
+  /// kinds[i].what, packed: the split loops read one byte per cell.
+  std::vector<column::role> roles;
+  bool has_loc = false;
+  /// The extension columns, in the order their values go into a record:
+  /// item by item, an attribute after its element.
+  std::vector<extension_slot> slots;
+};
+
+/// The map for `names` (a header row; parse_column() names). Unknown and
+/// repeated names become ignored columns, each reported in one note on
+/// `line`.
+column_map map_header(const std::vector<std::string_view>& names,
+                      std::uint64_t line,
+                      std::vector<record_reader::note>& notes);
+
+/// The map for a column list that make_reader accepted.
+column_map map_columns(const std::vector<column>& columns);
+
+/// Stores `value` in the core field of `out` that `kind` names (extension
+/// columns go through extension_values()).
+inline void assign_field(input_record& out, column::role kind,
+                         std::string_view value) {
+  switch (kind) {
+    case column::role::loc:
+      out.loc = value;
+      break;
+    case column::role::lastmod:
+      out.lastmod = value;
+      break;
+    case column::role::changefreq:
+      out.changefreq = value;
+      break;
+    case column::role::priority:
+      out.priority = value;
+      break;
+    case column::role::extension:
+    case column::role::ignored:
+      break;
+  }
+}
+
+/// A row's extension values into `out` (replaced), from `cell(i)`, the
+/// text of column i (empty past the row's end). An empty or blank cell is
+/// no value, and an item none of whose cells has text is no item, so a row
+/// without an image has none. Views borrow from the cells and from `map`.
+template <class Cell>
+void extension_values(const column_map& map, Cell cell,
+                      std::vector<extension_value>& out) {
+  out.clear();
+  const auto& slots = map.slots;
+  std::uint32_t item = 0;
+  for (std::size_t first = 0; first < slots.size();) {
+    std::size_t end = first;
+    bool any = false;
+    for (; end < slots.size() && slots[end].group == slots[first].group; ++end)
+      any = any || (!slots[end].fixed && !is_blank(cell(slots[end].column)));
+    if (any) {
+      for (std::size_t s = first; s < end; ++s) {
+        const std::string_view text = slots[s].fixed
+                                          ? map.kinds[slots[s].column].hreflang
+                                          : cell(slots[s].column);
+        if (!is_blank(text)) out.push_back({slots[s].field, item, text});
+      }
+      ++item;
+    }
+    first = end;
+  }
 }
 
 std::unique_ptr<record_reader> make_txt_reader(

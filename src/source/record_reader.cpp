@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -29,8 +30,57 @@ std::string_view trim_name(std::string_view s) noexcept {
   return s;
 }
 
-constexpr std::string_view column_names[] = {"loc", "lastmod", "changefreq",
-                                             "priority"};
+constexpr std::string_view core_names[] = {"loc", "lastmod", "changefreq",
+                                           "priority"};
+
+constexpr std::string_view input_names[extension_kind_count] = {
+    "alternate", "image", "video", "news"};
+
+// A KEY of a KIND:KEY column: a key of the table, or the last part of
+// exactly one nested key ("name" for "publication.name"), so a spreadsheet
+// user need not type the XML's nesting when it is unambiguous.
+std::optional<extension_field_id> find_column_key(extension_kind kind,
+                                                  std::string_view key) {
+  if (auto id = find_extension_field(kind, key)) return id;
+  if (key.find_first_of(".@") != std::string_view::npos) return std::nullopt;
+  const auto fields = extension_fields();
+  const field_range r = fields_of(kind);
+  std::optional<extension_field_id> found;
+  for (extension_field_id id = r.first; id < r.last; ++id) {
+    const std::string_view k = fields[id].key;
+    const std::size_t dot = k.rfind('.');
+    if (dot == std::string_view::npos ||
+        k.find('@') != std::string_view::npos || k.substr(dot + 1) != key)
+      continue;
+    if (found) return std::nullopt;
+    found = id;
+  }
+  return found;
+}
+
+// The LANG of alternate:LANG: a language tag's letters, digits and hyphens
+// ("de", "de-CH", "x-default"). Whether it is a valid tag is the entry
+// stage's question, asked of every link.
+bool is_language_text(std::string_view s) noexcept {
+  if (s.empty()) return false;
+  for (const char c : s) {
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+          (c >= '0' && c <= '9') || c == '-'))
+      return false;
+  }
+  return true;
+}
+
+// Two columns that would fill the same value: the second is not read
+// (a repeatable field's column may come again: one more value).
+bool same_column(const column& a, const column& b) noexcept {
+  if (a.what != b.what || a.what == column::role::ignored) return false;
+  if (a.what != column::role::extension) return true;
+  // The attributes of a repeatable element repeat with it.
+  return a.field == b.field && a.item == b.item &&
+         iequals(a.hreflang, b.hreflang) &&
+         !extension_fields()[element_field(a.field)].repeatable;
+}
 
 // A header name as it goes into a note: quoted, and short, since a header
 // cell can be up to a line long.
@@ -44,6 +94,58 @@ std::string quoted(std::string_view name) {
 }
 
 }  // namespace
+
+std::optional<column> parse_column(std::string_view name) {
+  name = trim_name(name);
+  for (std::size_t k = 0; k < std::size(core_names); ++k)
+    if (iequals(name, core_names[k]))
+      return column{static_cast<column::role>(k)};
+  // KIND[N][:KEY]
+  const std::size_t colon = name.find(':');
+  const std::string_view head = name.substr(0, colon);
+  std::size_t digits = head.size();
+  while (digits > 0 && head[digits - 1] >= '0' && head[digits - 1] <= '9')
+    --digits;
+  const auto kind = detail::extension_named(head.substr(0, digits));
+  if (!kind) return std::nullopt;
+  column c{column::role::extension};
+  if (digits != head.size()) {
+    // "image2" is the second image: numbers count from 1, without zeros
+    // in front, up to a bound no URL reaches (1,000 images).
+    const std::string_view number = head.substr(digits);
+    if (number.front() == '0' || number.size() > 5) return std::nullopt;
+    for (const char d : number) c.item = c.item * 10 + (d - '0');
+    --c.item;
+  }
+  const std::string_view given =
+      colon == std::string_view::npos ? "loc" : name.substr(colon + 1);
+  std::string key(given);
+  for (char& ch : key) ch = detail::ascii_lower(ch);
+  if (auto id = find_column_key(*kind, key)) {
+    c.field = *id;
+    return c;
+  }
+  if (*kind == extension_kind::alternate && digits == head.size() &&
+      colon != std::string_view::npos && is_language_text(given)) {
+    c.field = *find_extension_field(extension_kind::alternate, "@href");
+    c.hreflang = std::string(given);
+    return c;
+  }
+  return std::nullopt;
+}
+
+std::string column_name(const column& c) {
+  if (c.what == column::role::ignored) return "-";
+  if (c.what != column::role::extension)
+    return std::string(core_names[static_cast<std::size_t>(c.what)]);
+  const extension_field& f = extension_fields()[c.field];
+  std::string name(detail::input_name(f.kind));
+  if (c.item != 0) name += std::to_string(c.item + 1);
+  name += ':';
+  if (!c.hreflang.empty()) return name + c.hreflang;
+  name += f.key.front() == '@' ? f.key.substr(1) : f.key;
+  return name;
+}
 
 std::optional<input_format> parse_input_format(std::string_view name) noexcept {
   if (iequals(name, "txt")) return input_format::txt;
@@ -81,27 +183,119 @@ void line_record_reader::stop(std::uint64_t line, std::string_view message) {
   error_.append(message);
 }
 
+std::optional<extension_kind> extension_named(std::string_view name) noexcept {
+  for (std::size_t k = 0; k < extension_kind_count; ++k) {
+    const auto kind = static_cast<extension_kind>(k);
+    const extension_namespace& ns = namespace_of(kind);
+    if (iequals(name, input_names[k]) || iequals(name, ns.prefix) ||
+        iequals(name, ns.name))
+      return kind;
+  }
+  return std::nullopt;
+}
+
+std::string_view input_name(extension_kind kind) noexcept {
+  return input_names[static_cast<std::size_t>(kind)];
+}
+
+column_map map_columns(const std::vector<column>& columns) {
+  column_map map;
+  map.kinds = columns;
+  while (!map.kinds.empty() && map.kinds.back() == column::ignored)
+    map.kinds.pop_back();
+  for (const column& c : map.kinds) map.roles.push_back(c.what);
+  // Items: one per (kind, number) and one per alternate:LANG, numbered in
+  // the writer's order of kinds; within an item, values by element in the
+  // table's order, the n-th column of a repeated field with the n-th of
+  // its attributes, an attribute after its element.
+  struct item_key {
+    extension_kind kind;
+    bool by_language;
+    std::uint32_t item;
+    std::size_t first_column;
+  };
+  std::vector<item_key> items;
+  struct pending {
+    extension_slot slot;
+    std::size_t item;  // into items
+    extension_field_id element;
+    std::uint32_t repeat;
+  };
+  std::vector<pending> values;
+  const auto fields = extension_fields();
+  for (std::size_t i = 0; i < map.kinds.size(); ++i) {
+    const column& c = map.kinds[i];
+    if (c.what == column::role::loc) map.has_loc = true;
+    if (c.what != column::role::extension) continue;
+    const extension_kind kind = fields[c.field].kind;
+    std::size_t it = 0;
+    while (it < items.size() &&
+           !(items[it].kind == kind &&
+             items[it].by_language == !c.hreflang.empty() &&
+             (c.hreflang.empty()
+                  ? items[it].item == c.item
+                  : iequals(map.kinds[items[it].first_column].hreflang,
+                            c.hreflang))))
+      ++it;
+    if (it == items.size())
+      items.push_back({kind, !c.hreflang.empty(), c.item, i});
+    std::uint32_t repeat = 0;
+    for (const pending& p : values)
+      repeat += p.item == it && p.slot.field == c.field;
+    values.push_back(
+        {{c.field, 0, i, false}, it, element_field(c.field), repeat});
+    if (!c.hreflang.empty()) {
+      const extension_field_id hreflang =
+          *find_extension_field(extension_kind::alternate, "@hreflang");
+      values.push_back({{hreflang, 0, i, true}, it, hreflang, 0});
+    }
+  }
+  std::vector<std::uint32_t> order(items.size());
+  for (std::uint32_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) {
+    if (items[a].kind != items[b].kind) return items[a].kind < items[b].kind;
+    if (items[a].by_language != items[b].by_language)
+      return !items[a].by_language;
+    return items[a].item < items[b].item;
+  });
+  std::vector<std::uint32_t> group(items.size());
+  for (std::uint32_t k = 0; k < order.size(); ++k) group[order[k]] = k;
+  std::stable_sort(values.begin(), values.end(),
+                   [&](const pending& a, const pending& b) {
+                     if (group[a.item] != group[b.item])
+                       return group[a.item] < group[b.item];
+                     if (a.element != b.element) return a.element < b.element;
+                     if (a.repeat != b.repeat) return a.repeat < b.repeat;
+                     return a.slot.field < b.slot.field;
+                   });
+  for (pending& p : values) {
+    p.slot.group = group[p.item];
+    map.slots.push_back(p.slot);
+  }
+  return map;
+}
+
 column_map map_header(const std::vector<std::string_view>& names,
                       std::uint64_t line,
                       std::vector<record_reader::note>& notes) {
-  column_map map;
-  map.kinds.assign(names.size(), column::ignored);
-  bool seen[4] = {};
+  std::vector<column> kinds(names.size(), column::ignored);
   std::string unknown;
   std::size_t unknown_count = 0;
   for (std::size_t i = 0; i < names.size(); ++i) {
-    const std::string_view name = trim_name(names[i]);
-    std::size_t k = 0;
-    while (k < 4 && !iequals(name, column_names[k])) ++k;
-    if (k == 4) {
+    auto c = parse_column(names[i]);
+    if (!c) {
       if (unknown_count++ != 0) unknown.append(", ");
-      unknown.append(quoted(name));
-    } else if (seen[k]) {
-      notes.push_back({line, "column " + std::string(column_names[k]) +
+      unknown.append(quoted(trim_name(names[i])));
+      continue;
+    }
+    bool repeated = false;
+    for (std::size_t j = 0; j < i && !repeated; ++j)
+      repeated = same_column(kinds[j], *c);
+    if (repeated) {
+      notes.push_back({line, "column " + column_name(*c) +
                                  " appears twice; only the first is read"});
     } else {
-      seen[k] = true;
-      map.kinds[i] = static_cast<column>(k);
+      kinds[i] = std::move(*c);
     }
   }
   if (unknown_count != 0) {
@@ -109,10 +303,7 @@ column_map map_header(const std::vector<std::string_view>& names,
         {line, (unknown_count == 1 ? "unknown column " : "unknown columns ") +
                    unknown + " ignored"});
   }
-  while (!map.kinds.empty() && map.kinds.back() == column::ignored)
-    map.kinds.pop_back();
-  map.has_loc = seen[0];
-  return map;
+  return map_columns(kinds);
 }
 
 result<std::unique_ptr<record_reader>> make_reader(
@@ -128,17 +319,17 @@ result<std::unique_ptr<record_reader>> make_reader(
       break;
   }
   if (!options.columns.empty()) {
-    bool seen[4] = {};
-    for (const column c : options.columns) {
-      if (c == column::ignored) continue;
-      const auto k = static_cast<std::size_t>(c);
-      if (seen[k]) {
-        return error{name + ": the column list names " +
-                     std::string(column_names[k]) + " twice"};
+    const auto& cols = options.columns;
+    for (std::size_t i = 0; i < cols.size(); ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        if (same_column(cols[j], cols[i])) {
+          return error{name + ": the column list names " +
+                       column_name(cols[i]) + " twice"};
+        }
       }
-      seen[k] = true;
     }
-    if (!seen[0]) return error{name + ": the column list has no loc column"};
+    if (std::find(cols.begin(), cols.end(), column::loc) == cols.end())
+      return error{name + ": the column list has no loc column"};
   }
   if (options.format == input_format::tsv) {
     return make_tsv_reader(std::move(source), std::move(name), options.columns,

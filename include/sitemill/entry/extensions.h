@@ -116,6 +116,11 @@ std::optional<extension_field_id> find_extension_field(
 std::string_view element_of(const extension_field& field) noexcept;
 /// True for attribute fields ("price@currency").
 bool is_attribute(const extension_field& field) noexcept;
+/// The field of the element an attribute field belongs to ("price" for
+/// "price@currency"); `id` itself for elements and for attributes of the
+/// item element ("@hreflang"), which sit on the item's own tag. An attribute
+/// value must follow a value of this field.
+extension_field_id element_field(extension_field_id id) noexcept;
 
 /// One value of one item of an entry's extensions. Readers produce them
 /// with raw text; the entry stage keeps those that are valid, with the

@@ -23,9 +23,9 @@ namespace sitemill {
 
 /// Input list formats, chosen by file extension or --input-format.
 enum class input_format : std::uint8_t {
-  txt,    ///< one URL per line; blank lines and lines starting with '#' skipped
-  tsv,    ///< tab-separated, header row naming columns (no quoting, as IANA TSV)
-  csv,    ///< RFC 4180: header row, "quoted" fields with "" and embedded newlines
+  txt,  ///< one URL per line; blank lines and lines starting with '#' skipped
+  tsv,  ///< tab-separated, header row naming columns (no quoting, as IANA TSV)
+  csv,  ///< RFC 4180: header row, "quoted" fields with "" and embedded newlines
   jsonl,  ///< one JSON object per line (also .ndjson); blank lines skipped
 };
 
@@ -39,8 +39,8 @@ std::optional<input_format> format_from_path(std::string_view path) noexcept;
 /// One input entry. Views stay valid until the next call to next().
 /// A field that is absent (no such column, key missing, JSON null) is empty.
 struct input_record {
-  std::uint64_t line = 0;        ///< 1-based line where the record starts
-  std::string_view loc;          ///< untrimmed text of the loc field
+  std::uint64_t line = 0;  ///< 1-based line where the record starts
+  std::string_view loc;    ///< untrimmed text of the loc field
   std::string_view lastmod;
   std::string_view changefreq;
   std::string_view priority;
@@ -60,14 +60,61 @@ struct input_record {
   std::span<const extension_value> extensions;
 };
 
-/// Column names recognised in a header row (and by --columns); case-insensitive.
-enum class column : std::uint8_t { loc, lastmod, changefreq, priority, ignored };
+/// What one tsv/csv column feeds: a core field, one field of one extension
+/// item, or nothing. Made from a header cell or a --columns name by
+/// parse_column(); docs/inputs.md lists the names.
+struct column {
+  enum class role : std::uint8_t {
+    loc,
+    lastmod,
+    changefreq,
+    priority,
+    extension,  ///< `field` of the item `item`
+    ignored,
+  };
+  role what = role::ignored;
+  /// For role::extension: the field (sitemill/entry/extensions.h) ...
+  extension_field_id field = 0;
+  /// ... and which item of its kind, from 0: "image2" is item 1. Items of an
+  /// alternate:LANG column are told apart by `hreflang` instead.
+  std::uint32_t item = 0;
+  /// For an alternate:LANG column (field @href): LANG as written, given to
+  /// the link as its hreflang. Empty otherwise.
+  std::string hreflang;
+
+  column() = default;
+  explicit column(role r) : what(r) {}
+  bool operator==(const column&) const = default;
+
+  static const column loc, lastmod, changefreq, priority, ignored;
+};
+inline const column column::loc{column::role::loc};
+inline const column column::lastmod{column::role::lastmod};
+inline const column column::changefreq{column::role::changefreq};
+inline const column column::priority{column::role::priority};
+inline const column column::ignored{column::role::ignored};
+
+/// The column a header cell or a --columns name means, matched
+/// case-insensitively after trimming spaces, tabs and CRs: "loc",
+/// "lastmod", "changefreq", "priority"; or an extension field as
+/// KIND[N]:KEY, KIND one of alternate, image, video, news (also each
+/// namespace's prefix and name: xhtml, hreflang), N the item from 1 (default
+/// 1), KEY a key of the extension table ("caption", "publication.name",
+/// "price@currency") or the unique last part of a nested one ("name" for
+/// news:publication.name); "image" and "image2" alone for image:loc; and
+/// "alternate:LANG" for the href of the link whose hreflang is LANG
+/// ("alternate:de", "alternate:x-default"). std::nullopt for any other name.
+std::optional<column> parse_column(std::string_view name);
+
+/// The name parse_column() reads back as `c`, in its usual spelling
+/// ("image2:caption", "alternate:de"), for messages.
+std::string column_name(const column& c);
 
 /// How to read an input.
 struct reader_options {
   input_format format = input_format::txt;
   /// For tsv/csv: the columns in order, when the input has no header row
-  /// (--columns loc,lastmod). Empty: the first row is the header.
+  /// (--columns loc,lastmod,image). Empty: the first row is the header.
   std::vector<column> columns;
   /// Polled while reading: once it is true, next() returns false within
   /// about 100 ms, even on a pipe or FIFO that sends nothing or an input that
@@ -88,9 +135,10 @@ class record_reader {
 
   /// Opens `path` ("-" is stdin, named "<stdin>" in messages). Fails when the
   /// file cannot be opened ("cannot open urls.tsv: No such file or directory")
-  /// or when `options.columns` (tsv, csv) has no loc or names a column twice.
-  static result<std::unique_ptr<record_reader>> open(const std::string& path,
-                                                     const reader_options& options);
+  /// or when `options.columns` (tsv, csv) has no loc or names a column twice
+  /// (a repeatable extension field, such as video:tag, may come again).
+  static result<std::unique_ptr<record_reader>> open(
+      const std::string& path, const reader_options& options);
 
   /// Reads the next record into `out`. Returns true for a record (which may
   /// carry a `problem`), false at the end of the input. An I/O error, broken
@@ -103,12 +151,16 @@ class record_reader {
   /// incomplete last line before a read error is not returned as a record.
   virtual const std::string& error() const noexcept = 0;
 
-  /// Warnings about the input as a whole (an unknown header column), each
-  /// with its line; collected, not fatal. The message names neither the file
-  /// nor the line: the caller adds them.
+  /// Warnings about the input as a whole (an unknown header column or JSON
+  /// key, once per input) or about one record's values (a JSON value of the
+  /// wrong type, dropped), each with its line; collected, not fatal. The
+  /// message names neither the file nor the line: the caller adds them.
   struct note {
     std::uint64_t line;
     std::string message;
+    /// A value of a record was dropped: an invalid field, as the entry
+    /// stage's warnings are (generate's `strict` refuses the run).
+    bool dropped_value = false;
   };
   virtual const std::vector<note>& notes() const noexcept = 0;
 };
