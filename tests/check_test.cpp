@@ -856,9 +856,10 @@ TEST(CheckHreflang, FollowsAClusterOverTwoChildSitemapsOfAnIndex) {
               returned ? 0u : 1u)
         << dump(r);
     EXPECT_EQ(r.errors, returned ? 0u : 1u) << dump(r);
-    if (!returned)
+    if (!returned) {
       EXPECT_THAT(with_code(*en_doc, "hreflang-no-return")[0]->message,
                   HasSubstr(de));
+    }
   }
 }
 

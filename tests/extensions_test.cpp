@@ -73,9 +73,10 @@ TEST(ExtensionTable, EachKindIsOneRunOfUniqueKeysWithAttributesAfterElements) {
       EXPECT_EQ(f.kind, kind);
       EXPECT_TRUE(keys.insert(f.key).second) << f.key;
       const auto at = f.key.find('@');
-      if (at != std::string_view::npos && at > 0)
+      if (at != std::string_view::npos && at > 0) {
         EXPECT_TRUE(keys.count(f.key.substr(0, at)))
             << f.key << " comes before its element";
+      }
       EXPECT_EQ(find_extension_field(kind, f.key), id);
     }
   }

@@ -1609,11 +1609,12 @@ TEST(ParserExtensions, JudgesHreflangCodesWithTheRealTablesAndSuggests) {
                          link(r.tag, "https://www.example.com/") + "</url>"));
     const diagnostic* d = run.find("hreflang-invalid");
     ASSERT_EQ(d == nullptr, r.valid) << run.describe();
-    if (d != nullptr && !r.suggestion.empty())
+    if (d != nullptr && !r.suggestion.empty()) {
       EXPECT_NE(
           d->message.find("did you mean \"" + std::string(r.suggestion) + "\""),
           std::string::npos)
           << d->message;
+    }
     EXPECT_FALSE(run.has("xsd-extension")) << run.describe();
   }
 }
@@ -1682,11 +1683,12 @@ TEST(ParserExtensions, WarnsOfANamespaceOneVersionOffAKnownExtension) {
     EXPECT_FALSE(run.summary.schema_valid);
     EXPECT_EQ(run.summary.valid_but_unknown_namespaces, r.meant.empty())
         << "only a namespace nothing can judge is forgiven";
-    if (d != nullptr)
+    if (d != nullptr) {
       EXPECT_NE(
           d->message.find("Did you mean \"" + std::string(r.meant) + "\""),
           std::string::npos)
           << d->message;
+    }
   }
 }
 
