@@ -290,7 +290,7 @@ void append_entry(std::string& out, const url_entry& e, document_type type,
     out += "</priority>";
   }
   if (extensions_at != nullptr) *extensions_at = out.size();
-  append_extensions(out, e.extensions);
+  if (!e.extensions.empty()) append_extensions(out, e.extensions);
   out += "</url>\n";
 }
 
