@@ -6,10 +6,11 @@
 // every page's links here, joins pages that name each other (or are named
 // together) into clusters, and writes the whole cluster on every member.
 //
-// Memory: about 100 bytes per distinct URL in a cluster plus its length,
-// and about 24 bytes per link (measured by the benchmark in benchmarks/):
-// the one part of generate that grows with the input, and only with the
-// pages that carry hreflang.
+// Memory: every URL of a cluster as text, a node and a hash entry per URL,
+// a claim per link: about 119 bytes per link in all, beyond generate's flat
+// 64 MiB, with four-language clusters of typical URLs
+// (benchmarks/extensions_bench.sh). The one part of generate that grows with
+// the input, and only with the pages that carry hreflang.
 //
 // Not thread-safe; generate's consumer thread owns it.
 #ifndef SITEMILL_GENERATE_HREFLANG_CLUSTERS_H
