@@ -2,16 +2,37 @@
 # extensions_bench.sh): prerequisites, the measured run, output bytes and the
 # number formatting of their tables. Sourced, not run.
 #
-# The sourcing script sets, before calling anything here:
-#   root        the repository
-#   BENCH_DIR   scratch space; logs go to $BENCH_DIR/logs
-#   SHARED_DIR  holds bench/make_urls.py
-#   PEERS_DIR   where sitemap.js is installed (exported: the peers load it)
-#   SITEMILL    the binary; default_sitemill the one scripts/build.sh makes
-# and it declares the per-configuration tables LABEL WALL RSS_KB CPU BYTES
-# COUNT VERIFY (associative arrays keyed by a configuration id) and `failed`.
+# The sourcing script sets `root` (the repository) first. Sourcing sets these
+# from the environment or their defaults:
+#   BENCH_DIR   scratch space (/tmp/bench); logs go to $BENCH_DIR/logs
+#   SHARED_DIR  holds bench/make_urls.py (../shared next to the repository)
+#   PEERS_DIR   where sitemap.js is installed ($BENCH_DIR/peers; exported:
+#               the peer scripts load it from there)
+#   SITEMILL    the binary (default_sitemill: build/sitemill, which
+#               bench_prerequisites builds when it is missing)
+#   RUNS        runs per sitemill configuration, best wall kept (3)
+# The script declares the per-configuration tables LABEL WALL RSS_KB CPU
+# BYTES COUNT VERIFY (associative arrays keyed by a configuration id) and
+# `failed`.
+
+BENCH_DIR=${BENCH_DIR:-/tmp/bench}
+SHARED_DIR=${SHARED_DIR:-$root/../shared}
+PEERS_DIR=${PEERS_DIR:-$BENCH_DIR/peers}
+export PEERS_DIR
+default_sitemill=$root/build/sitemill
+SITEMILL=${SITEMILL:-$default_sitemill}
+RUNS=${RUNS:-3}
 
 say() { printf '%s\n' "$*" >&2; }
+
+# Prints N when it is a positive count of URLs; exits 2 (usage) otherwise.
+bench_count() {
+  if [[ ! $1 =~ ^[1-9][0-9]*$ ]]; then
+    say "usage: $0 [N]   (N: number of URLs, default 1000000)"
+    exit 2
+  fi
+  printf '%s\n' "$1"
+}
 
 as_root() {
   if [[ $EUID -eq 0 ]]; then

@@ -26,28 +26,17 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
+# shellcheck source=bench_lib.sh
+. "$here/bench_lib.sh" # BENCH_DIR, SHARED_DIR, PEERS_DIR, SITEMILL, RUNS
+N=$(bench_count "${1:-1000000}")
 
-N=${1:-1000000}
-if [[ ! $N =~ ^[1-9][0-9]*$ ]]; then
-  echo "usage: $0 [N]   (N: number of URLs, default 1000000)" >&2
-  exit 2
-fi
-BENCH_DIR=${BENCH_DIR:-/tmp/bench}
-SHARED_DIR=${SHARED_DIR:-$root/../shared}
-PEERS_DIR=${PEERS_DIR:-$BENCH_DIR/peers}
-export PEERS_DIR # peer_sitemapjs.mjs loads sitemap.js from there
-default_sitemill=$root/build/sitemill
-SITEMILL=${SITEMILL:-$default_sitemill}
 SKIP_README_WAY=${SKIP_README_WAY:-0}
 RSS10M=${RSS10M:-0}
-RUNS=${RUNS:-3}
 bench=$SHARED_DIR/bench
 xsd=$root/schemas/sitemap.xsd
 index_xsd=$root/schemas/siteindex.xsd
 out_root=$BENCH_DIR/out
 
-# shellcheck source=bench_lib.sh
-. "$here/bench_lib.sh"
 bench_prerequisites
 [[ -f $bench/peer_sitemapjs.mjs ]] || { say "missing $bench/peer_sitemapjs.mjs (set SHARED_DIR)"; exit 2; }
 mkdir -p "$out_root"

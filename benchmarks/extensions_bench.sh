@@ -15,25 +15,14 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
+# shellcheck source=bench_lib.sh
+. "$here/bench_lib.sh" # BENCH_DIR, SHARED_DIR, PEERS_DIR, SITEMILL, RUNS
+N=$(bench_count "${1:-1000000}")
 
-N=${1:-1000000}
-if [[ ! $N =~ ^[1-9][0-9]*$ ]]; then
-  echo "usage: $0 [N]   (N: number of URLs, default 1000000)" >&2
-  exit 2
-fi
-BENCH_DIR=${BENCH_DIR:-/tmp/bench}
-SHARED_DIR=${SHARED_DIR:-$root/../shared}
-PEERS_DIR=${PEERS_DIR:-$BENCH_DIR/peers}
-export PEERS_DIR
-default_sitemill=$root/build/sitemill
-SITEMILL=${SITEMILL:-$default_sitemill}
-RUNS=${RUNS:-3}
 LANGS=4   # pages per cluster: each page lists 4 links (3 alternates + itself)
 IMAGES=2
 out_root=$BENCH_DIR/out-ext
 
-# shellcheck source=bench_lib.sh
-. "$here/bench_lib.sh"
 bench_prerequisites
 mkdir -p "$out_root"
 declare -A LABEL WALL RSS_KB CPU BYTES COUNT VERIFY

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -39,16 +40,27 @@ void unblock(const std::string& fifo) {
   if (fd >= 0) ::close(fd);
 }
 
+// Makes the FIFO `fifo` in `dir` and opens a txt reader of it with `stop`
+// (nullptr: none). Opening must not wait for a writer.
+std::unique_ptr<record_reader> fifo_reader(const temp_dir& dir,
+                                           const std::atomic<bool>* stop,
+                                           std::string& fifo) {
+  fifo = dir / "f.txt";
+  EXPECT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  reader_options options;
+  options.stop = stop;
+  auto reader = record_reader::open(fifo, options);
+  EXPECT_TRUE(reader) << reader.err().message;
+  return reader ? std::move(*reader) : nullptr;
+}
+
 TEST(InputStop, AFifoWithoutAWriterEndsOnStop) {
   temp_dir dir;
-  const std::string fifo = (dir / "f.txt");
-  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string fifo;
   std::atomic<bool> stop{false};
-  reader_options options;
-  options.stop = &stop;
-  auto reader = record_reader::open(fifo, options);  // must not wait
-  ASSERT_TRUE(reader) << reader.err().message;
-  auto done = read_all_async(**reader);
+  auto reader = fifo_reader(dir, &stop, fifo);
+  ASSERT_TRUE(reader);
+  auto done = read_all_async(*reader);
   EXPECT_EQ(done.wait_for(300ms), std::future_status::timeout)
       << "a FIFO nobody writes to is no end of file";
   stop = true;
@@ -63,24 +75,21 @@ TEST(InputStop, AFifoWithoutAWriterEndsOnStop) {
 
 TEST(InputStop, RecordsBeforeTheStopAreRead) {
   temp_dir dir;
-  const std::string fifo = (dir / "f.txt");
-  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string fifo;
   std::atomic<bool> stop{false};
-  reader_options options;
-  options.stop = &stop;
-  auto reader = record_reader::open(fifo, options);
-  ASSERT_TRUE(reader) << reader.err().message;
+  auto reader = fifo_reader(dir, &stop, fifo);
+  ASSERT_TRUE(reader);
   const int writer = ::open(fifo.c_str(), O_WRONLY);
   ASSERT_GE(writer, 0);
   ASSERT_EQ(::write(writer, "https://a.example/1\nhttps://a.example/2\n", 40),
             40);
   input_record r;
-  ASSERT_TRUE((*reader)->next(r));
+  ASSERT_TRUE(reader->next(r));
   EXPECT_EQ(r.loc, "https://a.example/1");
-  ASSERT_TRUE((*reader)->next(r));
+  ASSERT_TRUE(reader->next(r));
   EXPECT_EQ(r.loc, "https://a.example/2");
   // The writer stays, silent: only the stop ends the read.
-  auto done = read_all_async(**reader);
+  auto done = read_all_async(*reader);
   stop = true;
   const bool ended = done.wait_for(10s) == std::future_status::ready;
   ::close(writer);
@@ -109,11 +118,10 @@ TEST(InputStop, AnEndlessDeviceEndsOnStopInEveryFormat) {
 
 TEST(InputStop, AFifoWhoseWriterComesLateIsReadWhole) {
   temp_dir dir;
-  const std::string fifo = (dir / "f.txt");
-  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  auto reader = record_reader::open(fifo, {});  // no stop flag at all
-  ASSERT_TRUE(reader) << reader.err().message;
-  auto done = read_all_async(**reader);
+  std::string fifo;
+  auto reader = fifo_reader(dir, nullptr, fifo);  // no stop flag at all
+  ASSERT_TRUE(reader);
+  auto done = read_all_async(*reader);
   std::thread writer([&fifo] {
     std::this_thread::sleep_for(100ms);
     const int fd = ::open(fifo.c_str(), O_WRONLY);
