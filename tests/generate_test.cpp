@@ -180,6 +180,22 @@ TEST(Generate, CancellationPublishesNothing) {
         << name << " published by a cancelled run";
 }
 
+// An observer that says "stop" once is heard: the run does not ask again and
+// carry on with what it had read.
+TEST(Generate, ACancelSaidOnceIsKept) {
+  temp_dir d;
+  struct stop_once : generate_observer {
+    int asked = 0;
+    bool cancelled() override { return ++asked == 1; }
+  } obs;
+  auto r = generate(options(d, {write_urls(d, "urls.txt", 10'000)}), obs);
+  EXPECT_EQ(r.outcome, generate_outcome::cancelled);
+  EXPECT_EQ(obs.asked, 1);
+  for (const auto& [name, _] : snapshot(d / "out"))
+    EXPECT_TRUE(name.starts_with(".sitemill"))
+        << name << " published by a cancelled run";
+}
+
 // An error about an option names its field, and its message names the
 // option in the library's words, never by a CLI flag.
 TEST(Generate, RefusesBadOptionsNamingTheField) {

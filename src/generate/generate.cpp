@@ -288,8 +288,12 @@ class run {
                               entry_workers());
     std::uint64_t next_progress = progress_every;
     // Asked while the stage waits too: an input that sends nothing (a FIFO,
-    // a stalled fetch) must not keep a cancel waiting.
-    const auto cancelled = [this] { return obs_.cancelled(); };
+    // a stalled fetch) must not keep a cancel waiting. Once yes, always yes:
+    // an observer need not say it twice.
+    bool stop = false;
+    const auto cancelled = [this, &stop] {
+      return stop = stop || obs_.cancelled();
+    };
     while (detail::record_batch* b = stage.next(cancelled)) {
       const std::string& name = names_[b->input];
       // Prefetch a few records ahead of the probe: far enough to hide a
@@ -313,9 +317,9 @@ class run {
         obs_.progress(report_.records, writers_->file_count());
         next_progress = report_.records + progress_every;
       }
-      if (obs_.cancelled()) break;
+      if (cancelled()) break;
     }
-    if (obs_.cancelled()) {
+    if (stop) {
       stage.cancel();
       report_.outcome = generate_outcome::cancelled;
       report_.message = "interrupted; nothing was published";
