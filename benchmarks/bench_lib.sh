@@ -108,6 +108,27 @@ commas() { awk -v n="$1" 'BEGIN { s = sprintf("%.0f", n); o = "";
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 mib() { awk -v k="$1" 'BEGIN {printf "%.1f", k / 1024}'; }
 
+# table_row ID REF: one row of a results table (run, wall s, URLs/s, peak RSS
+# MiB, output bytes, speed vs the tuned peer, bytes vs gzip -6). REF is the
+# gzip -6 reference bytes, "plain" for an uncompressed run, or empty when
+# there is none; the speed needs `tuned_rate` (the tuned peer's URLs/s).
+table_row() {
+  local id=$1 ref=$2 rate speed=— vs=—
+  if [[ -z ${WALL[$id]:-} || ${VERIFY[$id]} != OK ]]; then
+    printf '| %s | %s | | | | | |\n' "${LABEL[$id]}" "${VERIFY[$id]}"
+    return
+  fi
+  rate=$(urls_per_s "$id")
+  [[ -n ${tuned_rate:-} ]] && speed=$(ratio "$rate" "$tuned_rate")
+  if [[ $ref == plain ]]; then
+    vs="(plain)"
+  elif [[ -n $ref ]]; then
+    vs=$(ratio "${BYTES[$id]}" "$ref")
+  fi
+  printf '| %s | %s | %s | %s | %s | %s | %s |\n' "${LABEL[$id]}" "${WALL[$id]}" \
+    "$(human_rate "$rate")" "$(mib "${RSS_KB[$id]}")" "$(commas "${BYTES[$id]}")" "$speed" "$vs"
+}
+
 # Target checks print "met" or "MISSED"; misses are news, not errors.
 check() { # DESCRIPTION VALUE OP LIMIT
   local verdict=MISSED

@@ -108,23 +108,14 @@ ref_sj=$(ref_bytes "$out_root/sj_coalesce" sj_coalesce "$out_root/sj_plain" sj_p
 tuned_rate=
 if [[ ${VERIFY[sj_coalesce]:-} == OK ]]; then tuned_rate=$(urls_per_s sj_coalesce); fi
 
+# One row, its bytes against the gzip -6 reference of the same tool.
 row() {
-  local id=$1 rate speed=— vs=— ref=
-  if [[ -z ${WALL[$id]:-} || ${VERIFY[$id]} != OK ]]; then
-    printf '| %s | %s | | | | | |\n' "${LABEL[$id]}" "${VERIFY[$id]}"
-    return
-  fi
-  rate=$(urls_per_s "$id")
-  [[ -n $tuned_rate ]] && speed=$(ratio "$rate" "$tuned_rate")
-  case $id in
-    sm_default | sm_fast) ref=$ref_sm ;;
-    sj_readme | sj_coalesce) ref=$ref_sj ;;
-    sm_plain | sj_plain) vs="(plain)" ;;
+  case $1 in
+    sm_default | sm_fast) table_row "$1" "$ref_sm" ;;
+    sj_readme | sj_coalesce) table_row "$1" "$ref_sj" ;;
+    sm_plain | sj_plain) table_row "$1" plain ;;
+    *) table_row "$1" "" ;;
   esac
-  [[ -n $ref ]] && vs=$(ratio "${BYTES[$id]}" "$ref")
-  printf '| %s | %s | %s | %.1f | %s | %s | %s |\n' "${LABEL[$id]}" "${WALL[$id]}" \
-    "$(human_rate "$rate")" "$(awk -v k="${RSS_KB[$id]}" 'BEGIN {print k / 1024}')" \
-    "$(commas "${BYTES[$id]}")" "$speed" "$vs"
 }
 
 build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$root/build/CMakeCache.txt" 2> /dev/null || true)

@@ -82,21 +82,13 @@ ref_sj=$(ref_bytes "$out_root/sj_coalesce" sj_coalesce "$out_root/sj_plain" sj_p
 tuned_rate=
 [[ ${VERIFY[sj_coalesce]:-} == OK ]] && tuned_rate=$(urls_per_s sj_coalesce)
 
+# One row, its bytes against the gzip -6 reference of the same tool.
 row() {
-  local id=$1 rate speed=— vs=—
-  if [[ -z ${WALL[$id]:-} || ${VERIFY[$id]} != OK ]]; then
-    printf '| %s | %s | | | | | |\n' "${LABEL[$id]}" "${VERIFY[$id]}"
-    return
-  fi
-  rate=$(urls_per_s "$id")
-  [[ -n $tuned_rate ]] && speed=$(ratio "$rate" "$tuned_rate")
-  case $id in
-    sm_default) [[ -n $ref_sm ]] && vs=$(ratio "${BYTES[$id]}" "$ref_sm") ;;
-    sj_coalesce) [[ -n $ref_sj ]] && vs=$(ratio "${BYTES[$id]}" "$ref_sj") ;;
-    *) vs="(plain)" ;;
+  case $1 in
+    sm_default) table_row "$1" "$ref_sm" ;;
+    sj_coalesce) table_row "$1" "$ref_sj" ;;
+    *) table_row "$1" plain ;;
   esac
-  printf '| %s | %s | %s | %s | %s | %s | %s |\n' "${LABEL[$id]}" "${WALL[$id]}" \
-    "$(human_rate "$rate")" "$(mib "${RSS_KB[$id]}")" "$(commas "${BYTES[$id]}")" "$speed" "$vs"
 }
 
 report=$BENCH_DIR/extensions.md
