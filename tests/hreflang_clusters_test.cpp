@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 
+#include "generate/hreflang_clusters.h"
 #include "sitemill/generate/generate.h"
 #include "sitemill/parse/sitemap_parser.h"
 #include "sitemill/source/sitemap_source.h"
@@ -247,6 +248,146 @@ TEST(HreflangClusters, OtherLinksStayWithTheirPage) {
   ASSERT_EQ(r.report.outcome, generate_outcome::published);
   EXPECT_NE(r.set.bytes.find("rel=\"amphtml\""), std::string::npos);
   EXPECT_NE(r.set.bytes.find("hreflang=\"en\""), std::string::npos);
+}
+
+
+// The cluster table on its own: what generate relies on, at sizes that
+// cross its chunks and grow its fingerprint table.
+using detail::hreflang_clusters;
+
+std::vector<std::string> issues_at(hreflang_clusters& c,
+                                   hreflang_clusters::page_number page) {
+  std::vector<std::string> out;
+  c.report_issues(page, [&](std::string m) { out.push_back(std::move(m)); });
+  return out;
+}
+
+std::string links_of(hreflang_clusters& c, std::string_view loc) {
+  std::string out;
+  c.append_links(loc, out);
+  return out;
+}
+
+const normalized_url& example_base() {
+  static const normalized_url base = [] {
+    normalized_url u;
+    EXPECT_EQ(normalize_url("https://example.com/", u), url_problem::ok);
+    return u;
+  }();
+  return base;
+}
+
+TEST(HreflangClusterTable, RepeatedLinksAreRecordedOnce) {
+  hreflang_clusters c;
+  const std::vector<hreflang_clusters::link> all = {
+      {"en", "https://example.com/en"}, {"de", "https://example.com/de"},
+      {"fr", "https://example.com/fr"}};
+  c.add_page("https://example.com/en", all, 0);
+  c.add_page("https://example.com/de", all, 1);
+  c.add_page("https://example.com/fr", all, 2);
+  EXPECT_EQ(c.pages(), 3u);
+  EXPECT_EQ(c.links(), 3u);  // nine links name three (URL, language) pairs
+  c.resolve(example_base(), [](std::string_view) { return true; });
+  const std::string expected =
+      link("de", "https://example.com/de") + link("en", "https://example.com/en") +
+      link("fr", "https://example.com/fr");
+  for (const char* page : {"https://example.com/de", "https://example.com/en",
+                           "https://example.com/fr"})
+    EXPECT_EQ(links_of(c, page), expected) << page;
+  EXPECT_EQ(links_of(c, "https://example.com/other"), "");
+  for (hreflang_clusters::page_number p = 0; p < 3; ++p)
+    EXPECT_TRUE(issues_at(c, p).empty()) << p;
+}
+
+TEST(HreflangClusterTable, LanguagesCompareWithoutCaseAndKeepTheirSpelling) {
+  hreflang_clusters c;
+  const std::vector<hreflang_clusters::link> a = {
+      {"en-US", "https://example.com/a"}, {"X-Default", "https://example.com/a"},
+      {"de", "https://example.com/b"}};
+  const std::vector<hreflang_clusters::link> b = {
+      {"en-us", "https://example.com/b"}, {"DE", "https://example.com/b"}};
+  c.add_page("https://example.com/a", a, 0);
+  c.add_page("https://example.com/b", b, 1);
+  c.resolve(example_base(), [](std::string_view) { return true; });
+  // "DE" is "de" said again; "en-us" for b loses to a's "en-US". The first
+  // spelling is written, x-default last, one URL holding two languages.
+  EXPECT_EQ(links_of(c, "https://example.com/b"),
+            link("de", "https://example.com/b") +
+                link("en-US", "https://example.com/a") +
+                link("X-Default", "https://example.com/a"));
+  EXPECT_TRUE(issues_at(c, 0).empty());
+  const auto at_b = issues_at(c, 1);
+  ASSERT_EQ(at_b.size(), 1u);
+  EXPECT_NE(at_b[0].find("hreflang \"en-us\" names both "
+                         "https://example.com/a and https://example.com/b"),
+            std::string::npos)
+      << at_b[0];
+}
+
+TEST(HreflangClusterTable, IssuesComeOutAtTheirPageOnlyOnce) {
+  hreflang_clusters c;
+  // Page 0 names an alternate the input lacks and one on another site;
+  // page 2 lists a link but none to itself.
+  const std::vector<hreflang_clusters::link> first = {
+      {"en", "https://example.com/a"}, {"de", "https://example.com/de/a"},
+      {"fr", "https://example.fr/a"}};
+  const std::vector<hreflang_clusters::link> third = {
+      {"en", "https://example.com/a"}};
+  c.add_page("https://example.com/a", first, 0);
+  c.add_page("https://example.com/c", third, 2);
+  c.resolve(example_base(),
+            [](std::string_view url) { return url == "https://example.com/a"; });
+  const auto at0 = issues_at(c, 0);
+  ASSERT_EQ(at0.size(), 2u);
+  EXPECT_NE(at0[0].find("https://example.com/de/a is not in the input"),
+            std::string::npos) << at0[0];
+  EXPECT_NE(at0[1].find("https://example.fr/a is outside the base URL"),
+            std::string::npos) << at0[1];
+  EXPECT_TRUE(issues_at(c, 1).empty());
+  const auto at2 = issues_at(c, 2);
+  ASSERT_EQ(at2.size(), 1u);
+  EXPECT_NE(at2[0].find("page https://example.com/c is in an hreflang cluster "
+                        "but no link names its own language"),
+            std::string::npos) << at2[0];
+  EXPECT_TRUE(issues_at(c, 2).empty());  // said once
+}
+
+TEST(HreflangClusterTable, ManyClustersStayApart) {
+  // 50,000 four-page clusters: 200,000 URLs, past the node chunks (65,536)
+  // and through many growths of the fingerprint table.
+  hreflang_clusters c;
+  const std::vector<std::string> langs = {"en", "de", "fr", "es"};
+  auto page_url = [](int cluster, const std::string& lang) {
+    return "https://example.com/" + lang + "/item-" + std::to_string(cluster);
+  };
+  hreflang_clusters::page_number page = 0;
+  std::vector<std::string> hrefs(langs.size());
+  std::vector<hreflang_clusters::link> links(langs.size());
+  constexpr int clusters = 50'000;
+  // Pages by language, as exports often come: a cluster's pages far apart.
+  for (const auto& self : langs) {
+    for (int k = 0; k < clusters; ++k) {
+      for (std::size_t l = 0; l < langs.size(); ++l) {
+        hrefs[l] = page_url(k, langs[l]);
+        links[l] = {langs[l], hrefs[l]};
+      }
+      c.add_page(page_url(k, self), links, page++);
+    }
+  }
+  EXPECT_EQ(c.pages(), 200'000u);
+  EXPECT_EQ(c.links(), 200'000u);
+  c.resolve(example_base(), [](std::string_view) { return true; });
+  // Nodes are made four per cluster on the first pass: cluster 16,384's
+  // are the first of the second node chunk.
+  for (int k : {0, 1, 16'383, 16'384, 49'999}) {
+    std::string expected;
+    for (const char* l : {"de", "en", "es", "fr"})
+      expected += link(l, page_url(k, l));
+    for (const auto& self : langs)
+      EXPECT_EQ(links_of(c, page_url(k, self)), expected) << k << self;
+  }
+  for (hreflang_clusters::page_number p = 0; p < page; p += 997)
+    EXPECT_TRUE(issues_at(c, p).empty()) << p;
 }
 
 }  // namespace

@@ -14,6 +14,8 @@ static_assert(std::is_trivially_copyable_v<w3c_datetime>);
 
 // The fixed part of a record; loc and xml bytes follow.
 struct record_head {
+  std::uint64_t line;
+  std::uint32_t input;
   std::uint32_t loc_size;
   std::uint32_t xml_size;
   std::uint32_t links_at;
@@ -73,6 +75,8 @@ status entry_spool::fail(const char* what) {
 
 status entry_spool::add(const spooled_entry& e) {
   record_head h{};
+  h.line = e.line;
+  h.input = e.input;
   h.loc_size = static_cast<std::uint32_t>(e.loc.size());
   h.xml_size = static_cast<std::uint32_t>(e.xml.size());
   h.links_at = e.links_at;
@@ -111,6 +115,8 @@ std::optional<spooled_entry> entry_spool::next() {
   e.loc = std::string_view(buffer_).substr(0, h.loc_size);
   e.xml = std::string_view(buffer_).substr(h.loc_size);
   e.links_at = h.links_at;
+  e.input = h.input;
+  e.line = h.line;
   e.uses = h.uses;
   if (h.has_lastmod) e.lastmod = h.lastmod;
   if (h.has_news) e.news_published = h.news_published;

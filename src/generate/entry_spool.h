@@ -29,6 +29,11 @@ struct spooled_entry {
   std::optional<w3c_datetime> lastmod;
   extension_mask uses = 0;  ///< extensions in `xml`
   std::optional<w3c_datetime> news_published;
+  /// Where it was read (the caller's input index and line), for issues
+  /// about it found once the clusters are known; no_input when unknown.
+  static constexpr std::uint32_t no_input = 0xffffffff;
+  std::uint32_t input = no_input;
+  std::uint64_t line = 0;
 };
 
 class entry_spool {

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <deque>
+#include <limits>
 #include <thread>
 
 #include "detail/text.h"
@@ -226,16 +227,21 @@ class run {
                         news_publication_date(entry.extensions)});
   }
 
-  // Every spooled entry, in order, with its cluster's links in place.
+  // Every spooled entry, in order, with its cluster's links in place, and
+  // the issues clusters found at it reported as it goes by (so they come in
+  // input order without being held as text).
   status write_spooled() {
-    clusters_.resolve(
-        [this](const detail::hreflang_clusters::issue& i) {
-          issue(false, names_[i.at.input], i.at.line, i.message);
-        },
-        builder_.normalizer().base_url(),
-        [this](std::string_view url) { return seen_.contains(url); });
+    clusters_.resolve(builder_.normalizer().base_url(),
+                      [this](std::string_view url) { return seen_.contains(url); });
     if (status s = spool_->rewind(); !s) return s;
+    detail::hreflang_clusters::page_number page = 0;
+    const std::string unknown;  // entries read back from this run's files
     while (auto e = spool_->next()) {
+      const std::string& from =
+          e->input < names_.size() ? names_[e->input] : unknown;
+      clusters_.report_issues(page++, [&](std::string message) {
+        issue(false, from, e->line, std::move(message));
+      });
       extension_mask uses = e->uses;
       std::string_view xml = e->xml;
       scratch_xml_.assign(xml.substr(0, e->links_at));
@@ -249,7 +255,7 @@ class run {
           break;
         case add_status::too_large:
           --report_.written;
-          issue(true, "", 0,
+          issue(true, from, e->line,
                 "the entry for " + std::string(e->loc) +
                     " with its hreflang cluster is larger than `max_bytes` "
                     "allows in one file");
@@ -395,14 +401,21 @@ class run {
         links_.push_back({b.text_at(l.hreflang_offset, l.hreflang_length),
                           b.text_at(l.href_offset, l.href_length)});
       }
+      // Its page number is its place in the spool, where its issues are
+      // reported from (write_spooled()).
+      if (spool_->entries() >= std::numeric_limits<std::uint32_t>::max())
+        return error{"more than 4,294,967,295 entries wait for their hreflang "
+                     "clusters: split the input"};
       clusters_.add_page(loc, links_,
-                         {static_cast<std::uint32_t>(b.input), rec.line});
+                         static_cast<detail::hreflang_clusters::page_number>(
+                             spool_->entries()));
     }
     // Counted as written now; one that turns out too large with its
     // cluster is taken back when it is written.
     ++report_.written;
-    return spool_->add(
-        {loc, xml, res.links_at, res.lastmod, res.uses, res.news_published});
+    return spool_->add({loc, xml, res.links_at, res.lastmod, res.uses,
+                        res.news_published,
+                        static_cast<std::uint32_t>(b.input), rec.line});
   }
 
   unsigned entry_workers() const {

@@ -1,9 +1,10 @@
 #include "generate/hreflang_clusters.h"
 
 #include <algorithm>
-#include <map>
+#include <array>
 
 #include "detail/text.h"
+#include "sitemill/limits.h"
 #include "sitemill/write/xml_escape.h"
 
 #define XXH_INLINE_ALL
@@ -12,8 +13,25 @@
 namespace sitemill::detail {
 namespace {
 
-std::uint64_t hash_of(std::string_view s) {
-  return XXH3_64bits(s.data(), s.size());
+// A node's URL is packed with its length in 24 bits: normalised URLs are
+// shorter than 2,048 bytes (url.h), and a chunk holds any of them.
+constexpr unsigned size_bits = 24;
+static_assert(max_loc_length < (std::size_t{1} << size_bits));
+
+std::uint64_t fingerprint_of(std::string_view url) {
+  const std::uint64_t h = XXH3_64bits(url.data(), url.size());
+  return h == 0 ? 1 : h;  // 0 marks an empty slot of the table
+}
+
+// Where a claim was made, in link order: the page, then the link's place on
+// it (links beyond 2^24 on one page share the last place, which only makes
+// their order among themselves arbitrary).
+std::uint64_t claim_at(hreflang_clusters::page_number page, std::size_t link) {
+  constexpr std::size_t last = (std::size_t{1} << 24) - 1;
+  return std::uint64_t{page} << 24 | std::min(link, last);
+}
+hreflang_clusters::page_number page_of_claim(std::uint64_t claim) {
+  return static_cast<hreflang_clusters::page_number>(claim >> 24);
 }
 
 std::string lower(std::string_view s) {
@@ -22,29 +40,59 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-// Writing order: by hreflang, x-default last (the fallback reads best at
-// the end), case-insensitively as hreflang is.
-bool before(std::string_view a, std::string_view b) {
-  const bool ax = iequals(a, "x-default"), bx = iequals(b, "x-default");
-  if (ax != bx) return bx;
-  return lower(a) < lower(b);
-}
-
 }  // namespace
 
-std::uint32_t hreflang_clusters::node_for(std::string_view url, origin at) {
-  const std::uint64_t h = hash_of(url);
-  auto [first, last] = by_hash_.equal_range(h);
-  for (auto it = first; it != last; ++it) {
-    const node& n = nodes_[it->second];
-    if (text(n.url_begin, n.url_size) == url) return it->second;
-  }
+std::string_view hreflang_clusters::url_of(std::uint32_t n) const {
+  const std::uint64_t packed = nodes_[n].url;
+  const auto size = static_cast<std::size_t>(packed & ((1u << size_bits) - 1));
+  const std::span<const char> run = text_.run(packed >> size_bits, size);
+  return {run.data(), run.size()};
+}
+
+std::uint32_t hreflang_clusters::node_for(std::string_view url,
+                                          std::uint64_t fingerprint,
+                                          page_number page) {
+  const auto [slot, fresh] = by_url_.insert(fingerprint);
+  if (!fresh) return by_url_.payload(slot);
   const auto id = static_cast<std::uint32_t>(nodes_.size());
-  nodes_.push_back({id, static_cast<std::uint32_t>(text_.size()),
-                    static_cast<std::uint32_t>(url.size()), false, at});
-  text_ += url;
-  by_hash_.emplace(h, id);
+  const std::uint64_t at = text_.append_unsplit(url);
+  nodes_.push_back({.url = at << size_bits | url.size(),
+                    .parent = id,
+                    .seen = page});
+  by_url_.payload(slot) = id;
   return id;
+}
+
+std::uint32_t hreflang_clusters::language_for(std::string_view hreflang) {
+  // A handful of languages, looked up once per link: the maps stay small
+  // and hot. (A transparent lookup would spare the key's copy; the copy is
+  // a small string, in its inline buffer.)
+  auto [it, fresh] = language_ids_.try_emplace(
+      std::string(hreflang), static_cast<std::uint32_t>(languages_.size()));
+  if (fresh) {
+    // Its group: the first spelling with the same lowercase.
+    const auto group = group_ids_.try_emplace(lower(hreflang), it->second);
+    languages_.push_back({std::string(hreflang), group.first->second});
+  }
+  return it->second;
+}
+
+void hreflang_clusters::claim(std::uint32_t n, std::uint32_t lang,
+                              std::uint64_t at) {
+  node& nd = nodes_[n];
+  const std::uint32_t group = languages_[lang].group;
+  if (nd.lang == none) {
+    nd.lang = lang;
+    nd.claim = at;
+    ++links_;
+    return;
+  }
+  // Said again (each page of a cluster names the others): nothing new.
+  if (languages_[nd.lang].group == group) return;
+  for (const extra_claim& e : extra_claims_)
+    if (e.node == n && languages_[e.lang].group == group) return;
+  extra_claims_.push_back({at, n, lang});
+  ++links_;
 }
 
 std::uint32_t hreflang_clusters::find(std::uint32_t n) const {
@@ -56,131 +104,211 @@ void hreflang_clusters::join(std::uint32_t a, std::uint32_t b) {
   a = find(a);
   b = find(b);
   if (a == b) return;
-  // The older root stays root, so a cluster is named by its first page.
+  // The older root stays root, so a cluster is named by its first URL.
   if (a > b) std::swap(a, b);
   nodes_[b].parent = a;
-  // Path halving on the way keeps later finds short.
-  for (std::uint32_t n = b; nodes_[n].parent != a;) {
-    const std::uint32_t next = nodes_[n].parent;
-    nodes_[n].parent = a;
-    n = next;
-  }
 }
 
 void hreflang_clusters::add_page(std::string_view loc,
-                                 std::span<const link> links, origin at) {
-  const std::uint32_t page = node_for(loc, at);
-  if (!nodes_[page].written) {
-    nodes_[page].written = true;
-    nodes_[page].at = at;
+                                 std::span<const link> links,
+                                 page_number page) {
+  // Fingerprints first, and their slots fetched, so the table's cache
+  // misses overlap instead of coming one after another.
+  constexpr std::size_t batch = 16;
+  std::array<std::uint64_t, batch> fps;
+  const std::size_t ahead = std::min(links.size(), batch);
+  const std::uint64_t loc_fp = fingerprint_of(loc);
+  by_url_.prefetch(loc_fp);
+  for (std::size_t k = 0; k < ahead; ++k) {
+    fps[k] = fingerprint_of(links[k].href);
+    by_url_.prefetch(fps[k]);
   }
-  for (const link& l : links) {
-    const std::uint32_t other = node_for(l.href, at);
-    join(page, other);
-    claims_.push_back({other, static_cast<std::uint32_t>(text_.size()),
-                       static_cast<std::uint32_t>(l.hreflang.size()), at});
-    text_ += l.hreflang;
+
+  const std::uint32_t self = node_for(loc, loc_fp, page);
+  if (!nodes_[self].written) {
+    nodes_[self].written = true;
+    nodes_[self].seen = page;
   }
+  for (std::size_t k = 0; k < links.size(); ++k) {
+    const std::uint64_t fp = k < ahead ? fps[k] : fingerprint_of(links[k].href);
+    const std::uint32_t other = node_for(links[k].href, fp, page);
+    join(self, other);
+    claim(other, language_for(links[k].hreflang), claim_at(page, k));
+  }
+}
+
+// Writing order: by hreflang, x-default last (the fallback reads best at
+// the end), case-insensitively as hreflang is. Ranks each group once.
+void hreflang_clusters::rank_languages() {
+  std::vector<std::pair<std::string, std::uint32_t>> groups;
+  for (std::uint32_t l = 0; l < languages_.size(); ++l)
+    if (languages_[l].group == l)
+      groups.emplace_back(lower(languages_[l].spelling), l);
+  std::sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
+    const bool ax = a.first == "x-default", bx = b.first == "x-default";
+    if (ax != bx) return bx;
+    return a.first < b.first;
+  });
+  for (std::uint32_t r = 0; r < groups.size(); ++r)
+    languages_[groups[r].second].rank = r;
+  for (language& l : languages_) l.rank = languages_[l.group].rank;
+}
+
+// Each cluster's members: every claim, grouped by root with a counting
+// sort (no per-cluster containers), then ordered by language and claim, so
+// the first claim of a language wins and any later one is a conflict.
+void hreflang_clusters::decide_members() {
+  const auto n = static_cast<std::uint32_t>(nodes_.size());
+  // Roots once, so every later find() is one step.
+  for (std::uint32_t i = 0; i < n; ++i) nodes_[i].parent = find(i);
+
+  ranges_.assign(std::size_t{n} + 1, 0);
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (nodes_[i].lang != none) ++ranges_[nodes_[i].parent + 1];
+  for (const extra_claim& e : extra_claims_) ++ranges_[nodes_[e.node].parent + 1];
+  for (std::uint32_t i = 0; i < n; ++i) ranges_[i + 1] += ranges_[i];
+
+  struct candidate {
+    std::uint64_t claim;
+    std::uint32_t node, lang;
+  };
+  std::vector<candidate> all(ranges_[n]);
+  {
+    std::vector<std::uint32_t> next(ranges_.begin(), ranges_.end() - 1);
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (nodes_[i].lang != none)
+        all[next[nodes_[i].parent]++] = {nodes_[i].claim, i, nodes_[i].lang};
+    for (const extra_claim& e : extra_claims_)
+      all[next[nodes_[e.node].parent]++] = {e.claim, e.node, e.lang};
+  }
+  std::vector<extra_claim>().swap(extra_claims_);
+
+  members_.clear();
+  members_.reserve(all.size());
+  for (std::uint32_t root = 0; root < n; ++root) {
+    const std::uint32_t begin = ranges_[root], end = ranges_[root + 1];
+    // Written from here: members_ never runs ahead of `all`, so the
+    // ranges can be rewritten in place.
+    ranges_[root] = static_cast<std::uint32_t>(members_.size());
+    if (begin == end) continue;
+    std::sort(all.begin() + begin, all.begin() + end,
+              [this](const candidate& a, const candidate& b) {
+                const std::uint32_t ra = languages_[a.lang].rank,
+                                    rb = languages_[b.lang].rank;
+                return ra != rb ? ra < rb : a.claim < b.claim;
+              });
+    for (std::uint32_t k = begin; k < end; ++k) {
+      const candidate& c = all[k];
+      if (k > begin && languages_[all[k - 1].lang].rank ==
+                           languages_[c.lang].rank) {
+        // The language is taken: the winner is the member before it.
+        issues_.push_back({page_of_claim(c.claim), issue_kind::lost_language,
+                           c.node, members_.back().node, c.lang});
+        continue;
+      }
+      members_.push_back({c.node, c.lang});
+      nodes_[c.node].has_language = true;
+    }
+  }
+  ranges_[n] = static_cast<std::uint32_t>(members_.size());
+  members_.shrink_to_fit();
+}
+
+void hreflang_clusters::find_issues(
+    const normalized_url& base,
+    const std::function<bool(std::string_view)>& in_set) {
+  for (std::uint32_t i = 0; i < nodes_.size(); ++i) {
+    const node& nd = nodes_[i];
+    if (nd.written && !nd.has_language) {
+      issues_.push_back({nd.seen, issue_kind::no_self_link, i, none, none});
+    } else if (!nd.written && nd.has_language && !in_set(url_of(i))) {
+      normalized_url u;
+      const bool inside = normalize_url(url_of(i), u) == url_problem::ok &&
+                          within_scope(u, base);
+      issues_.push_back({nd.seen,
+                         inside ? issue_kind::not_in_input
+                                : issue_kind::outside_base,
+                         i, none, none});
+    }
+  }
+  // Page order; at one page, conflicts first, in claim order, then nodes.
+  std::stable_sort(issues_.begin(), issues_.end(),
+                   [](const issue& a, const issue& b) { return a.page < b.page; });
 }
 
 void hreflang_clusters::resolve(
-    const std::function<void(const issue&)>& report, const normalized_url& base,
+    const normalized_url& base,
     const std::function<bool(std::string_view)>& in_set) {
-  std::vector<issue> issues;
-  // Each cluster's languages, the first claim of a language winning.
-  std::map<std::pair<std::uint32_t, std::string>, std::uint32_t> taken;
-  std::vector<std::vector<member>> by_root(nodes_.size());
-  std::vector<bool> has_language(nodes_.size(), false);
-  for (const claim& c : claims_) {
-    const std::uint32_t root = find(c.node);
-    const std::string_view lang = text(c.lang_begin, c.lang_size);
-    auto [it, fresh] = taken.try_emplace({root, lower(lang)}, c.node);
-    if (!fresh) {
-      if (it->second != c.node) {
-        const node& kept = nodes_[it->second];
-        const node& other = nodes_[c.node];
-        std::string m = "hreflang \"";
-        append_printable(m, lang);
-        m += "\" names both " +
-             std::string(text(kept.url_begin, kept.url_size)) + " and " +
-             std::string(text(other.url_begin, other.url_size)) +
-             " in one cluster: the first is kept";
-        issues.push_back({c.at, std::move(m)});
-      }
-      continue;
-    }
-    by_root[root].push_back({c.lang_begin, c.lang_size, c.node});
-    has_language[c.node] = true;
-  }
-
-  members_.clear();
-  cluster_of_root_.clear();
-  for (std::uint32_t root = 0; root < by_root.size(); ++root) {
-    auto& list = by_root[root];
-    if (list.empty()) continue;
-    std::stable_sort(list.begin(), list.end(),
-                     [&](const member& a, const member& b) {
-                       return before(text(a.lang_begin, a.lang_size),
-                                     text(b.lang_begin, b.lang_size));
-                     });
-    const auto begin = static_cast<std::uint32_t>(members_.size());
-    members_.insert(members_.end(), list.begin(), list.end());
-    cluster_of_root_.emplace(
-        root, std::pair{begin, static_cast<std::uint32_t>(members_.size())});
-  }
-
-  for (std::uint32_t n = 0; n < nodes_.size(); ++n) {
-    const node& nd = nodes_[n];
-    const std::string url(text(nd.url_begin, nd.url_size));
-    if (nd.written && !has_language[n]) {
-      issues.push_back(
-          {nd.at, "page " + url +
-                      " is in an hreflang cluster but no link names its own "
-                      "language: add its self link (it is written with the "
-                      "other pages' links only)"});
-    } else if (!nd.written && has_language[n] && !in_set(url)) {
-      normalized_url u;
-      const bool inside =
-          normalize_url(url, u) == url_problem::ok && within_scope(u, base);
-      issues.push_back(
-          {nd.at,
-           inside ? "alternate " + url +
-                        " is not in the input, so its own return links are "
-                        "not written: add the page, or remove the link"
-                  : "alternate " + url +
-                        " is outside the base URL, so its return links must "
-                        "come from that site's own sitemap"});
-    }
-  }
-  std::stable_sort(issues.begin(), issues.end(),
-                   [](const issue& a, const issue& b) {
-                     return a.at.input != b.at.input ? a.at.input < b.at.input
-                                                     : a.at.line < b.at.line;
-                   });
-  for (const issue& i : issues) report(i);
+  issues_.clear();
+  next_issue_ = 0;
+  rank_languages();
+  decide_members();
+  find_issues(base, in_set);
 }
 
-bool hreflang_clusters::append_links(std::string_view loc,
-                                     std::string& out) const {
-  auto [first, last] = by_hash_.equal_range(hash_of(loc));
-  for (auto it = first; it != last; ++it) {
-    const node& n = nodes_[it->second];
-    if (text(n.url_begin, n.url_size) != loc) continue;
-    const auto cluster = cluster_of_root_.find(find(it->second));
-    if (cluster == cluster_of_root_.end()) return false;
-    for (std::uint32_t m = cluster->second.first; m < cluster->second.second;
-         ++m) {
-      const member& mb = members_[m];
-      const node& target = nodes_[mb.node];
-      out += "<xhtml:link rel=\"alternate\" hreflang=\"";
-      append_xml_escaped(out, text(mb.lang_begin, mb.lang_size));
-      out += "\" href=\"";
-      append_xml_escaped(out, text(target.url_begin, target.url_size));
-      out += "\"/>";
+std::string hreflang_clusters::describe(const issue& i) const {
+  const std::string url(url_of(i.node));
+  switch (i.kind) {
+    case issue_kind::lost_language: {
+      std::string m = "hreflang \"";
+      append_printable(m, languages_[i.lang].spelling);
+      m += "\" names both " + std::string(url_of(i.other)) + " and " + url +
+           " in one cluster: the first is kept";
+      return m;
     }
-    return true;
+    case issue_kind::no_self_link:
+      return "page " + url +
+             " is in an hreflang cluster but no link names its own language: "
+             "add its self link (it is written with the other pages' links "
+             "only)";
+    case issue_kind::not_in_input:
+      return "alternate " + url +
+             " is not in the input, so its own return links are not written: "
+             "add the page, or remove the link";
+    case issue_kind::outside_base:
+      return "alternate " + url +
+             " is outside the base URL, so its return links must come from "
+             "that site's own sitemap";
   }
-  return false;
+  return {};
+}
+
+void hreflang_clusters::report_issues(
+    page_number page, const std::function<void(std::string)>& report) {
+  while (next_issue_ < issues_.size() && issues_[next_issue_].page <= page) {
+    const issue& i = issues_[next_issue_++];
+    if (i.page == page) report(describe(i));
+  }
+}
+
+bool hreflang_clusters::append_links(std::string_view loc, std::string& out) {
+  const std::size_t slot = by_url_.find(fingerprint_of(loc));
+  if (slot == by_url_.npos) return false;
+  const std::uint32_t root = nodes_[by_url_.payload(slot)].parent;
+  if (root != rendered_root_) {
+    const std::uint32_t begin = ranges_[root], end = ranges_[root + 1];
+    if (begin == end) return false;
+    rendered_.clear();
+    for (std::uint32_t m = begin; m < end; ++m) {
+      rendered_ += "<xhtml:link rel=\"alternate\" hreflang=\"";
+      append_xml_escaped(rendered_, languages_[members_[m].lang].spelling);
+      rendered_ += "\" href=\"";
+      append_xml_escaped(rendered_, url_of(members_[m].node));
+      rendered_ += "\"/>";
+    }
+    rendered_root_ = root;
+  }
+  out += rendered_;
+  return true;
+}
+
+std::size_t hreflang_clusters::memory_bytes() const noexcept {
+  return text_.memory_bytes() + nodes_.memory_bytes() +
+         by_url_.memory_bytes() +
+         extra_claims_.capacity() * sizeof(extra_claim) +
+         members_.capacity() * sizeof(member) +
+         ranges_.capacity() * sizeof(std::uint32_t) +
+         issues_.capacity() * sizeof(issue);
 }
 
 }  // namespace sitemill::detail

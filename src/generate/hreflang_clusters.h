@@ -6,11 +6,19 @@
 // every page's links here, joins pages that name each other (or are named
 // together) into clusters, and writes the whole cluster on every member.
 //
-// Memory: every URL of a cluster as text, a node and a hash entry per URL,
-// a claim per link: about 119 bytes per link in all, beyond generate's flat
-// 64 MiB, with four-language clusters of typical URLs
-// (benchmarks/extensions_bench.sh). The one part of generate that grows with
-// the input, and only with the pages that carry hreflang.
+// Memory, per URL that is in a cluster (a page or an alternate it names),
+// whatever number of links name it: its text once, a 32-byte node, 10 to 15
+// bytes of fingerprint table, and during resolve() 20 bytes more. Repeated
+// links cost nothing: a language a node already has is not recorded twice.
+// With four-language clusters of typical URLs that is about 30 bytes per
+// link beyond generate's flat 64 MiB (benchmarks/extensions_bench.sh). The
+// one part of generate that grows with the input, and only with the pages
+// that carry hreflang.
+//
+// URLs are told apart by a 64-bit fingerprint of their text, as generate's
+// duplicate detection does (detail/url_set.h): two URLs are mistaken for one
+// only on a 64-bit collision, about 1 in 10^7 for a run of a million
+// clustered URLs.
 //
 // Not thread-safe; generate's consumer thread owns it.
 #ifndef SITEMILL_GENERATE_HREFLANG_CLUSTERS_H
@@ -24,82 +32,125 @@
 #include <unordered_map>
 #include <vector>
 
+#include "detail/chunked_vector.h"
+#include "detail/fingerprint_table.h"
 #include "sitemill/url/url.h"
 
 namespace sitemill::detail {
 
 class hreflang_clusters {
  public:
-  /// Where a page came from, for diagnostics.
-  struct origin {
-    std::uint32_t input = 0;  ///< the caller's input index
-    std::uint64_t line = 0;
-  };
   /// One alternate a page lists.
   struct link {
     std::string_view hreflang;
     std::string_view href;
   };
-  /// Something about a cluster worth a warning, at the record it is about.
-  struct issue {
-    origin at;
-    std::string message;
-  };
+  /// A page's place in the caller's order (generate: its spool position).
+  /// Issues are reported by page, so they come out in input order without
+  /// holding a message, a file name or a line number per page here.
+  using page_number = std::uint32_t;
 
-  /// The page `loc` (normalised, written to the set) lists `links`.
-  void add_page(std::string_view loc, std::span<const link> links, origin at);
+  /// The page `loc` (normalised, written to the set) lists `links`. Pages
+  /// come in increasing `page` order.
+  void add_page(std::string_view loc, std::span<const link> links,
+                page_number page);
 
   /// Joins the clusters and decides each one's links; call once, after the
-  /// last add_page(). Conflicts and members that cannot get their return
-  /// links are reported through `report`, in input order. `in_set` says
-  /// whether a URL is a page of the set (named pages need not list links).
-  void resolve(const std::function<void(const issue&)>& report,
-               const normalized_url& base,
+  /// last add_page(). Finds conflicts and members that cannot get their
+  /// return links (report_issues() words them). `in_set` says whether a URL
+  /// is a page of the set (named pages need not list links).
+  void resolve(const normalized_url& base,
                const std::function<bool(std::string_view)>& in_set);
+
+  /// Reports the issues found at `page`, in the order found. Call with
+  /// increasing page numbers (each issue is reported once).
+  void report_issues(page_number page,
+                     const std::function<void(std::string)>& report);
 
   /// Appends the <xhtml:link> elements of `loc`'s cluster (every member,
   /// `loc` included), sorted by hreflang with x-default last. Appends
   /// nothing and returns false when `loc` is in no cluster.
-  bool append_links(std::string_view loc, std::string& out) const;
+  bool append_links(std::string_view loc, std::string& out);
 
-  /// Pages in clusters and links recorded, for the report.
+  /// URLs in clusters and distinct (URL, language) links, for the report.
   std::size_t pages() const noexcept { return nodes_.size(); }
-  std::size_t links() const noexcept { return claims_.size(); }
-  bool empty() const noexcept { return claims_.empty(); }
+  std::size_t links() const noexcept { return links_; }
+  bool empty() const noexcept { return links_ == 0; }
+  /// Bytes of memory held (arrays at their capacity), for the benchmark.
+  std::size_t memory_bytes() const noexcept;
 
  private:
+  static constexpr std::uint32_t none = 0xffffffff;
+  // A language as written (its first spelling) and the case-insensitive
+  // group it belongs to, which is what conflicts and order are about.
+  struct language {
+    std::string spelling;
+    std::uint32_t group;  // index of the first spelling with this lowercase
+    std::uint32_t rank = 0;  // writing order of its group, set by resolve()
+  };
   struct node {
-    std::uint32_t parent;               // union-find
-    std::uint32_t url_begin, url_size;  // in text_
-    bool written = false;               // a page of the set (else only named)
-    origin at;                          // where it was written or first named
+    std::uint64_t url;          // text_ offset << 24 | size
+    std::uint64_t claim = 0;    // where its language was first claimed:
+                                // page << 24 | link index (a link order)
+    std::uint32_t parent;       // union-find
+    page_number seen;           // the page that wrote it, or first named it
+    std::uint32_t lang = none;  // the language claimed for it first
+    bool written = false;       // a page of the set (else only named)
+    bool has_language = false;  // resolve(): it won its language
   };
-  struct claim {  // `node` is the `hreflang` member of its cluster
-    std::uint32_t node;
-    std::uint32_t lang_begin, lang_size;  // in text_
-    origin at;
+  // A second language claimed for one URL (an "x-default" that is also
+  // the "en" page); rare, so kept apart from the nodes.
+  struct extra_claim {
+    std::uint64_t claim;
+    std::uint32_t node, lang;
   };
-  // A cluster's decided members: (hreflang, node), sorted for writing.
+  // A cluster's decided member, in writing order.
   struct member {
-    std::uint32_t lang_begin, lang_size;
-    std::uint32_t node;
+    std::uint32_t node, lang;
+  };
+  enum class issue_kind : std::uint8_t {
+    lost_language,      // `node` claimed `lang`, which `other` already has
+    no_self_link,       // written, but no link names its own language
+    not_in_input,       // named, inside the base URL, never written
+    outside_base,       // named, outside the base URL
+  };
+  struct issue {
+    page_number page;
+    issue_kind kind;
+    std::uint32_t node, other, lang;
   };
 
-  std::uint32_t node_for(std::string_view url, origin at);
+  std::uint32_t node_for(std::string_view url, std::uint64_t fingerprint,
+                         page_number page);
+  std::uint32_t language_for(std::string_view hreflang);
+  void claim(std::uint32_t n, std::uint32_t lang, std::uint64_t at);
   std::uint32_t find(std::uint32_t n) const;
   void join(std::uint32_t a, std::uint32_t b);
-  std::string_view text(std::uint32_t begin, std::uint32_t size) const {
-    return std::string_view(text_).substr(begin, size);
-  }
+  void rank_languages();
+  void decide_members();
+  void find_issues(const normalized_url& base,
+                   const std::function<bool(std::string_view)>& in_set);
+  std::string_view url_of(std::uint32_t n) const;
+  std::string describe(const issue& i) const;
 
-  std::string text_;  // every URL and hreflang, once
-  std::vector<node> nodes_;
-  std::unordered_multimap<std::uint64_t, std::uint32_t> by_hash_;
-  std::vector<claim> claims_;
-  // After resolve(): each root's members, [begin, end) in members_.
-  std::unordered_map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>>
-      cluster_of_root_;
+  chunked_vector<char, 22> text_;  // every URL once; none spans a chunk
+  chunked_vector<node, 16> nodes_;
+  fingerprint_table<std::uint32_t> by_url_{1024};  // fingerprint -> node
+  std::vector<extra_claim> extra_claims_;
+  std::vector<language> languages_;
+  std::unordered_map<std::string, std::uint32_t> language_ids_;  // spelling
+  std::unordered_map<std::string, std::uint32_t> group_ids_;     // lowercase
+  std::size_t links_ = 0;
+  // After resolve(): members_[ranges_[root] .. ranges_[root + 1]) for a
+  // root, issues_ in page order and the next one to report.
   std::vector<member> members_;
+  std::vector<std::uint32_t> ranges_;
+  std::vector<issue> issues_;
+  std::size_t next_issue_ = 0;
+  // The last cluster written, as XML: the members of a cluster often come
+  // one after another, and each gets the same elements.
+  std::uint32_t rendered_root_ = none;
+  std::string rendered_;
 };
 
 }  // namespace sitemill::detail
