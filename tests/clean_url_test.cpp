@@ -144,4 +144,38 @@ TEST(CleanUrl, FastPathAgreesWithTheGeneralPath) {
   EXPECT_GT(non_ascii_and_ok, 1'000);
 }
 
+// origin_memo must give what normalize_url() gives, for every URL and
+// whatever origins it remembers: several origins (more than it keeps), some
+// spelled as normalised and some not, with paths from the mix above.
+TEST(CleanUrl, OriginMemoAgreesWithNormalizeUrl) {
+  constexpr std::string_view origins[] = {
+      "https://www.example.com", "https://cdn.example.net",
+      "http://img.example.org",  "https://static.example.com:8443",
+      "https://WWW.Example.com", "https://www.example.com:443",
+      "HTTP://img.example.org",  "https://xn--bcher-kva.example",
+      "https://b\xC3\xBCcher.example", "https://user@www.example.com",
+      "https://[::1]",           "https://www.example.com."};
+  constexpr std::string_view paths[] = {
+      "/",     "/a",   "/b-c", "/x.html?q=1", "/%7e", "/\xC3\xA9", "/./a",
+      "/a/../b", "/#f", "",    "/a b",       "/\xFF", "?x",      "/%2e"};
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<std::size_t> origin(0, std::size(origins) - 1);
+  std::uniform_int_distribution<std::size_t> path(0, std::size(paths) - 1);
+  sitemill::origin_memo memo;
+  std::string remembered, plain;
+  int hits = 0;
+  for (int i = 0; i < 50'000; ++i) {
+    const std::string url =
+        std::string(origins[origin(rng)]) + std::string(paths[path(rng)]);
+    const auto a = memo.normalize(url, remembered);
+    const auto b = sitemill::normalize_url(url, plain);
+    ASSERT_EQ(a, b) << url;
+    if (b == sitemill::url_problem::ok) {
+      ASSERT_EQ(remembered, plain) << url;
+      hits += url.starts_with("https://cdn.example.net/");
+    }
+  }
+  EXPECT_GT(hits, 1'000);  // the mix reaches the remembered origins
+}
+
 }  // namespace

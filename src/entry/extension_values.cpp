@@ -65,21 +65,22 @@ std::size_t characters(std::string_view s) {
   return n;
 }
 
-std::string judge_url(std::string_view value, std::string& out) {
-  const url_problem p = normalize_url(value, out);
+std::string judge_url(std::string_view value, std::string& out,
+                      origin_memo& origins) {
+  const url_problem p = origins.normalize(value, out);
   return p == url_problem::ok ? std::string() : std::string(describe(p));
 }
 
 // Why `value` is not a valid `f`, or "" when it is. `out` receives the text
 // to write when it differs from `value` (a normalised URL).
 std::string judge(const extension_field& f, std::string_view value,
-                  std::string& out) {
+                  std::string& out, origin_memo& origins) {
   using enum value_type;
   switch (f.type) {
     case url:
-      return judge_url(value, out);
+      return judge_url(value, out, origins);
     case any_uri: {
-      if (has_http_scheme(value)) return judge_url(value, out);
+      if (has_http_scheme(value)) return judge_url(value, out, origins);
       const std::size_t colon = value.find(':');
       const bool scheme =
           colon != std::string_view::npos && colon > 0 &&
@@ -247,9 +248,10 @@ void entry_builder::build_extensions(std::span<const extension_value> raw,
       if (attribute && element_dropped) continue;
       if (!attribute) element_dropped = false;
       const std::string_view value = detail::trim(raw[v].text);
-      std::string normalised;
+      std::string& normalised = normalised_;  // its capacity kept
+      normalised.clear();
       std::string why = value.empty() ? (f.empty_ok ? std::string() : "empty")
-                                      : judge(f, value, normalised);
+                                      : judge(f, value, normalised, origins_);
       if (why.empty() && attribute &&
           (kept_.size() == first ||
            element_field(kept_.back().field) != element_field(raw[v].field)))

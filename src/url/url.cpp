@@ -670,6 +670,28 @@ url_problem normalize_url(std::string_view input, normalized_url& out,
                 out);
 }
 
+url_problem origin_memo::normalize(std::string_view input, std::string& out) {
+  for (const normalized_url& o : origins_) {
+    if (o.empty()) break;
+    // No location rule and no relative resolution: a URL that spells this
+    // origin is absolute, and normalising it with the origin as its base
+    // gives what normalize_url() does, only sooner.
+    const base_view origin{o.href(), url_access::at(o), 0, false};
+    if (origin.same_origin(input))
+      return normalize_impl(input, &origin, out, nullptr, nullptr, true);
+  }
+  const url_problem p = normalize_url(input, scratch_);
+  if (p != url_problem::ok) return p;
+  out.assign(scratch_.href());
+  // Remembered unless an origin it already has is spelled differently
+  // ("HTTPS://Example.com" each time would evict the useful ones).
+  for (const normalized_url& o : origins_)
+    if (!o.empty() && o.origin() == scratch_.origin()) return p;
+  origins_[next_] = scratch_;
+  next_ = (next_ + 1) % kept;
+  return p;
+}
+
 url_problem resolve_url(std::string_view reference, const normalized_url& base,
                         normalized_url& out, url_notes* notes) {
   if (&out == &base) {

@@ -90,6 +90,8 @@ class entry_builder {
   };
 
   url_normalizer normalizer_;
+  origin_memo origins_;     // extension URLs: the site's and its CDN's hosts
+  std::string normalised_;  // scratch: one extension URL
   std::string loc_;
   std::vector<kept_value> kept_;
   std::vector<extension_value> ext_;

@@ -25,6 +25,7 @@
 #ifndef SITEMILL_URL_H
 #define SITEMILL_URL_H
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -189,6 +190,23 @@ class url_normalizer {
 [[nodiscard]] url_problem normalize_url(std::string_view input,
                                         normalized_url& out,
                                         url_notes* notes = nullptr);
+
+/// normalize_url() for a stream of absolute URLs that share a few origins
+/// (a site's own host, its CDN): it keeps the last few origins it
+/// normalised, and a URL that spells one of them exactly as normalised
+/// skips the parsing of its scheme and authority, as a base lets
+/// url_normalizer do. Same results as normalize_url(). Not thread-safe: one
+/// per thread.
+class origin_memo {
+ public:
+  [[nodiscard]] url_problem normalize(std::string_view input, std::string& out);
+
+ private:
+  static constexpr std::size_t kept = 4;
+  std::array<normalized_url, kept> origins_{};
+  std::size_t next_ = 0;
+  normalized_url scratch_;
+};
 
 /// Resolves `reference` (surrounding ASCII whitespace ignored) against the
 /// full URL `base` as a browser would (RFC 3986 5.2.2: "?q" keeps base's
