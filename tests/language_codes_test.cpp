@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 #include <string_view>
 
 #include "entry/language_code_tables.h"
@@ -51,6 +52,31 @@ TEST(LanguageCodes, LookupsAreExactCase) {
   EXPECT_TRUE(is_m49_area("419"));
   EXPECT_TRUE(is_m49_area("001"));
   EXPECT_FALSE(is_m49_area("276"));  // a country (Germany): BCP 47 says DE
+}
+
+// The two-letter lookups are bitmaps built from the tables: every pair of
+// bytes a-z, A-Z and a few neighbours gets the tables' own answer.
+TEST(LanguageCodes, TwoLetterLookupsAgreeWithTheTables) {
+  std::string alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  alphabet += "@[`{09-";
+  int found = 0;
+  for (char a : alphabet) {
+    for (char b : alphabet) {
+      const char pair[] = {a, b};
+      const std::string_view code(pair, 2);
+      const bool language = std::binary_search(
+          tables::iso639_1.begin(), tables::iso639_1.end(), code);
+      const bool region = std::binary_search(
+          tables::iso3166_alpha2.begin(), tables::iso3166_alpha2.end(), code);
+      ASSERT_EQ(is_iso639_1(code), language) << code;
+      ASSERT_EQ(is_iso3166_alpha2(code), region) << code;
+      found += language + region;
+    }
+  }
+  EXPECT_EQ(found, 183 + 249);
+  EXPECT_FALSE(is_iso639_1("d"));
+  EXPECT_FALSE(is_iso639_1("deu"));
+  EXPECT_FALSE(is_iso3166_alpha2(""));
 }
 
 struct hreflang_case {

@@ -16,6 +16,30 @@ bool listed(const std::array<std::string_view, N>& table,
   return std::binary_search(table.begin(), table.end(), code);
 }
 
+// The two-letter tables as 26 x 26 bitmaps, built at compile time: a
+// lookup per hreflang link, the one that every page's links make, costs an
+// index instead of a binary search of string comparisons. `first` is the
+// tables' case ('a' for ISO 639-1, 'A' for ISO 3166-1).
+template <std::size_t N>
+constexpr std::array<bool, 26 * 26> two_letter_set(
+    const std::array<std::string_view, N>& table, char first) {
+  std::array<bool, 26 * 26> set{};
+  for (std::string_view code : table)
+    set[static_cast<std::size_t>((code[0] - first) * 26 + (code[1] - first))] =
+        true;
+  return set;
+}
+constexpr auto iso639_1_set = two_letter_set(tables::iso639_1, 'a');
+constexpr auto iso3166_alpha2_set = two_letter_set(tables::iso3166_alpha2, 'A');
+
+bool in_two_letter_set(const std::array<bool, 26 * 26>& set, char first,
+                       std::string_view code) noexcept {
+  if (code.size() != 2) return false;
+  const auto a = static_cast<unsigned>(code[0] - first),
+             b = static_cast<unsigned>(code[1] - first);
+  return a < 26 && b < 26 && set[a * 26 + b];
+}
+
 // The M.49 areas the IANA language subtag registry lists as regions
 // (RFC 5646 section 2.2.4): continents and sub-regions, never countries,
 // which BCP 47 spells with ISO 3166-1. es-419 is the one seen in practice.
@@ -58,13 +82,13 @@ class cased {
 }  // namespace
 
 bool is_iso639_1(std::string_view code) noexcept {
-  return listed(tables::iso639_1, code);
+  return in_two_letter_set(iso639_1_set, 'a', code);
 }
 bool is_iso639_2(std::string_view code) noexcept {
   return listed(tables::iso639_2, code);
 }
 bool is_iso3166_alpha2(std::string_view code) noexcept {
-  return listed(tables::iso3166_alpha2, code);
+  return in_two_letter_set(iso3166_alpha2_set, 'A', code);
 }
 bool is_iso15924(std::string_view code) noexcept {
   return listed(tables::iso15924, code);
