@@ -85,9 +85,12 @@ status entry_spool::add(const spooled_entry& e) {
   if (e.lastmod) h.lastmod = *e.lastmod;
   h.has_news = e.news_published.has_value();
   if (e.news_published) h.news_published = *e.news_published;
-  if (std::fwrite(&h, sizeof h, 1, file_) != 1 ||
-      std::fwrite(e.loc.data(), 1, e.loc.size(), file_) != e.loc.size() ||
-      std::fwrite(e.xml.data(), 1, e.xml.size(), file_) != e.xml.size())
+  // One record, one fwrite: stdio's per-call locking and bookkeeping cost
+  // more than the copy into a buffer that keeps its capacity.
+  buffer_.assign(reinterpret_cast<const char*>(&h), sizeof h);
+  buffer_ += e.loc;
+  buffer_ += e.xml;
+  if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
     return fail("write");
   ++entries_;
   return {};
