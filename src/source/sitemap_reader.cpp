@@ -52,9 +52,12 @@ std::string rebased(
 class collecting_handler final : public parse_handler {
  public:
   using sink = std::function<void(owned_record&&)>;
-  collecting_handler(std::string source, const sitemap_source_options& o,
-                     sink emit)
-      : source_(std::move(source)), o_(o), emit_(std::move(emit)) {}
+  collecting_handler(std::string source, bool is_input,
+                     const sitemap_source_options& o, sink emit)
+      : source_(std::move(source)),
+        is_input_(is_input),
+        o_(o),
+        emit_(std::move(emit)) {}
 
   void on_document(document_kind kind) override { kind_ = kind; }
 
@@ -93,13 +96,19 @@ class collecting_handler final : public parse_handler {
     if (d.level == severity::error && first_error_.empty())
       first_error_ = "line " + std::to_string(d.line) + ": " + d.message;
     // Extension content that cannot be written again is named, never
-    // dropped without a word.
+    // dropped without a word: so is an extension one namespace version off,
+    // whose elements the parser (as search engines) does not read.
     if (d.code == "extension-not-kept" ||
-        d.code == "extension-unknown-namespace")
-      // Line 0: the line is the document's, named in the message, not the
-      // input's.
-      warnings_.push_back(
-          {0, source_ + ":" + std::to_string(d.line) + ": " + d.message});
+        d.code == "extension-unknown-namespace" ||
+        d.code == "extension-namespace-wrong") {
+      // The input's own lines are the note's; a child's are named in the
+      // message, since a note's line is the input's.
+      if (is_input_)
+        warnings_.push_back({d.line, d.message});
+      else
+        warnings_.push_back(
+            {0, source_ + ":" + std::to_string(d.line) + ": " + d.message});
+    }
   }
 
   const std::string& first_error() const { return first_error_; }
@@ -107,6 +116,7 @@ class collecting_handler final : public parse_handler {
 
  private:
   std::string source_;
+  bool is_input_;  // the input itself, not a child an index lists
   const sitemap_source_options& o_;
   sink emit_;
   document_kind kind_ = document_kind::unknown;
@@ -221,7 +231,7 @@ class sitemap_reader final : public record_reader, walk_observer {
 
   parse_handler& on_open(const walk_document& doc) override {
     handlers_.push_back(std::make_unique<collecting_handler>(
-        doc.source, o_, [this](owned_record&& r) { push(std::move(r)); }));
+        doc.source, doc.depth == 0, o_, [this](owned_record&& r) { push(std::move(r)); }));
     return *handlers_.back();
   }
 

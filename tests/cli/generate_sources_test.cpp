@@ -174,6 +174,30 @@ TEST(GenerateSources, LocalIndexReadsBackEveryEntryWithItsFields) {
   EXPECT_EQ(copy.report["records"], 5);
 }
 
+// An extension one namespace version off is read by no search engine, and
+// sitemill cannot write it again: the run says so at the input's own line,
+// naming the file once.
+TEST(GenerateSources, AnExtensionInAWrongNamespaceIsNamedAtItsLine) {
+  temp_dir t;
+  write_file(t / "in.xml",
+             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+             "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"\n"
+             "  xmlns:image=\"http://www.google.com/schemas/sitemap-image/2.0\">\n"
+             "<url><loc>https://www.example.com/a</loc><image:image>"
+             "<image:loc>https://www.example.com/i.jpg</image:loc>"
+             "</image:image></url>\n"
+             "</urlset>\n");
+  auto r = run_sitemill({"generate", "--base-url", base, "--out", t / "out",
+                         "--from-sitemap", t / "in.xml"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::string file = t / "in.xml";
+  EXPECT_THAT(r.err, HasSubstr(file + ":4: warning: <image:image> is in the "
+                               "namespace \"http://www.google.com/schemas/"
+                               "sitemap-image/2.0\""));
+  EXPECT_THAT(r.err, HasSubstr("Did you mean"));
+  EXPECT_EQ(r.err.find(file + ": warning: " + file), std::string::npos) << r.err;
+}
+
 // A local index lists its children by URL; each is looked for beside it
 // under the file name its URL's last segment decodes to, as a server would
 // map it ("a%20b.xml" is the file "a b.xml"), whatever the case of the
