@@ -343,14 +343,16 @@ void entry_builder::build_extensions(std::span<const extension_value> raw,
   // The writer's order: items by kind (stable: the input's order within a
   // kind), the values of an item by element in schema order (stable: an
   // element's attributes stay after it, repeats in the input's order).
-  std::stable_sort(kept_.begin(), kept_.end(),
-                   [&](const kept_value& a, const kept_value& b) {
-                     const auto ka = fields[a.field].kind;
-                     const auto kb = fields[b.field].kind;
-                     if (ka != kb) return ka < kb;
-                     if (a.item != b.item) return a.item < b.item;
-                     return element_field(a.field) < element_field(b.field);
-                   });
+  // Inputs nearly always come in that order already: checked first.
+  const auto order = [&](const kept_value& v) {
+    return std::uint64_t{static_cast<std::uint8_t>(fields[v.field].kind)} << 56 |
+           std::uint64_t{v.item} << 16 | element_field(v.field);
+  };
+  const auto before = [&](const kept_value& a, const kept_value& b) {
+    return order(a) < order(b);
+  };
+  if (!std::is_sorted(kept_.begin(), kept_.end(), before))
+    std::stable_sort(kept_.begin(), kept_.end(), before);
   std::uint32_t renumbered = 0;
   for (std::size_t k = 0; k < kept_.size(); ++k) {
     if (k > 0 && kept_[k].item != kept_[k - 1].item) ++renumbered;

@@ -196,12 +196,26 @@ const extension_namespace* namespace_near_uri(std::string_view uri) noexcept {
 
 std::span<const extension_field> extension_fields() noexcept { return table; }
 
+namespace {
+
+// Each kind's run of fields in the table, found once at compile time.
+constexpr auto field_ranges = [] {
+  std::array<field_range, extension_kind_count> out{};
+  for (std::size_t k = 0; k < extension_kind_count; ++k) {
+    const auto kind = static_cast<extension_kind>(k);
+    extension_field_id first = 0;
+    while (first < std::size(table) && table[first].kind != kind) ++first;
+    extension_field_id last = first;
+    while (last < std::size(table) && table[last].kind == kind) ++last;
+    out[k] = {first, last};
+  }
+  return out;
+}();
+
+}  // namespace
+
 field_range fields_of(extension_kind kind) noexcept {
-  extension_field_id first = 0;
-  while (first < std::size(table) && table[first].kind != kind) ++first;
-  extension_field_id last = first;
-  while (last < std::size(table) && table[last].kind == kind) ++last;
-  return {first, last};
+  return field_ranges[static_cast<std::size_t>(kind)];
 }
 
 std::optional<extension_field_id> find_extension_field(
@@ -228,14 +242,33 @@ bool is_attribute(const extension_field& field) noexcept {
   return field.key.find('@') != std::string_view::npos;
 }
 
+namespace {
+
+// Each field's element: itself, or for "element@attribute" the field
+// before it named "element". Worked out once, at compile time, since the
+// writer's sort asks for it for every pair of values it compares.
+constexpr auto element_fields = [] {
+  std::array<extension_field_id, std::size(table)> out{};
+  for (std::size_t id = 0; id < std::size(table); ++id) {
+    out[id] = static_cast<extension_field_id>(id);
+    const std::string_view key = table[id].key;
+    const std::size_t at = key.find('@');
+    if (at == std::string_view::npos || at == 0) continue;
+    const std::string_view element = key.substr(0, at);
+    for (std::size_t e = id; e-- > 0;) {
+      if (table[e].key == element) {
+        out[id] = static_cast<extension_field_id>(e);
+        break;
+      }
+    }
+  }
+  return out;
+}();
+
+}  // namespace
+
 extension_field_id element_field(extension_field_id id) noexcept {
-  const std::string_view key = table[id].key;
-  const std::size_t at = key.find('@');
-  if (at == std::string_view::npos || at == 0) return id;
-  const std::string_view element = key.substr(0, at);
-  for (extension_field_id e = id; e-- > 0;)
-    if (table[e].key == element) return e;
-  return id;
+  return element_fields[id];
 }
 
 extension_mask extensions_used(

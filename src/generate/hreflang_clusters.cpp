@@ -64,17 +64,17 @@ std::uint32_t hreflang_clusters::node_for(std::string_view url,
 }
 
 std::uint32_t hreflang_clusters::language_for(std::string_view hreflang) {
-  // A handful of languages, looked up once per link: the maps stay small
-  // and hot. (A transparent lookup would spare the key's copy; the copy is
-  // a small string, in its inline buffer.)
-  auto [it, fresh] = language_ids_.try_emplace(
-      std::string(hreflang), static_cast<std::uint32_t>(languages_.size()));
-  if (fresh) {
-    // Its group: the first spelling with the same lowercase.
-    const auto group = group_ids_.try_emplace(lower(hreflang), it->second);
-    languages_.push_back({std::string(hreflang), group.first->second});
-  }
-  return it->second;
+  // A handful of languages, looked up once per link: views as keys, so a
+  // lookup builds no string.
+  if (const auto it = language_ids_.find(hreflang); it != language_ids_.end())
+    return it->second;
+  const auto id = static_cast<std::uint32_t>(languages_.size());
+  const std::string& spelling = spellings_.emplace_back(hreflang);
+  language_ids_.emplace(spelling, id);
+  // Its group: the first spelling with the same lowercase.
+  const auto group = group_ids_.try_emplace(lower(hreflang), id);
+  languages_.push_back({spelling, group.first->second});
+  return id;
 }
 
 void hreflang_clusters::claim(std::uint32_t n, std::uint32_t lang,

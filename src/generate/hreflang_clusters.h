@@ -25,6 +25,7 @@
 #define SITEMILL_GENERATE_HREFLANG_CLUSTERS_H
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <span>
 #include <string>
@@ -84,7 +85,7 @@ class hreflang_clusters {
   // A language as written (its first spelling) and the case-insensitive
   // group it belongs to, which is what conflicts and order are about.
   struct language {
-    std::string spelling;
+    std::string_view spelling;  // in spellings_
     std::uint32_t group;  // index of the first spelling with this lowercase
     std::uint32_t rank = 0;  // writing order of its group, set by resolve()
   };
@@ -138,8 +139,9 @@ class hreflang_clusters {
   fingerprint_table<std::uint32_t> by_url_{1024};  // fingerprint -> node
   std::vector<extra_claim> extra_claims_;
   std::vector<language> languages_;
-  std::unordered_map<std::string, std::uint32_t> language_ids_;  // spelling
-  std::unordered_map<std::string, std::uint32_t> group_ids_;     // lowercase
+  std::deque<std::string> spellings_;  // stable: the maps' keys view them
+  std::unordered_map<std::string_view, std::uint32_t> language_ids_;
+  std::unordered_map<std::string, std::uint32_t> group_ids_;  // lowercase
   std::size_t links_ = 0;
   // After resolve(): members_[ranges_[root] .. ranges_[root + 1]) for a
   // root, issues_ in page order and the next one to report.
