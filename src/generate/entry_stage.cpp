@@ -151,6 +151,16 @@ struct entry_stage::impl {
                                   url_entry& entry,
                                   std::vector<extension_value>& rest) {
     const auto fields = extension_fields();
+    // The alternate's attributes by id: compared for every value of every
+    // record, where comparing keys as text showed in profiles.
+    static const extension_field_id hreflang_id =
+        *find_extension_field(extension_kind::alternate, "@hreflang");
+    static const extension_field_id href_id =
+        *find_extension_field(extension_kind::alternate, "@href");
+    static const extension_field_id rel_id =
+        *find_extension_field(extension_kind::alternate, "@rel");
+    static const extension_field_id media_id =
+        *find_extension_field(extension_kind::alternate, "@media");
     res.links_begin = res.links_end =
         static_cast<std::uint32_t>(b.links.size());
     rest.clear();
@@ -162,11 +172,11 @@ struct entry_stage::impl {
       bool alternate =
           fields[values[i].field].kind == extension_kind::alternate;
       for (std::size_t k = i; alternate && k < end; ++k) {
-        const std::string_view key = fields[values[k].field].key;
-        if (key == "@hreflang") hreflang = values[k].text;
-        if (key == "@href") href = values[k].text;
-        if (key == "@rel" && values[k].text != "alternate") alternate = false;
-        if (key == "@media") alternate = false;  // a media alternate stays
+        const extension_field_id id = values[k].field;
+        if (id == hreflang_id) hreflang = values[k].text;
+        if (id == href_id) href = values[k].text;
+        if (id == rel_id && values[k].text != "alternate") alternate = false;
+        if (id == media_id) alternate = false;  // a media alternate stays
       }
       if (alternate && !hreflang.empty() && !href.empty()) {
         auto put = [&](std::string_view s) {
