@@ -390,5 +390,28 @@ TEST(HreflangClusterTable, ManyClustersStayApart) {
     EXPECT_TRUE(issues_at(c, p).empty()) << p;
 }
 
+TEST(HreflangClusterTable, UrlsOnThousandsOfHostsAreWrittenWhole) {
+  // Origins are numbered, up to 4,095 of them; URLs on further hosts are
+  // kept whole. Either way they come back as they went in.
+  hreflang_clusters c;
+  auto page_url = [](int host, std::string_view lang) {
+    return "https://h" + std::to_string(host) + ".example.com/" +
+           std::string(lang) + "/p";
+  };
+  constexpr int hosts = 5'000;
+  for (int h = 0; h < hosts; ++h) {
+    const std::string en = page_url(h, "en"), de = page_url(h, "de");
+    const std::vector<hreflang_clusters::link> links = {{"en", en}, {"de", de}};
+    c.add_page(en, links, static_cast<hreflang_clusters::page_number>(h));
+  }
+  c.resolve(example_base(), [](std::string_view) { return true; });
+  for (int h : {0, 4'094, 4'095, 4'999}) {
+    const std::string expected =
+        link("de", page_url(h, "de")) + link("en", page_url(h, "en"));
+    EXPECT_EQ(links_of(c, page_url(h, "en")), expected) << h;
+    EXPECT_EQ(links_of(c, page_url(h, "de")), expected) << h;
+  }
+}
+
 }  // namespace
 }  // namespace sitemill

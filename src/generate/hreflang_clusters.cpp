@@ -13,10 +13,24 @@
 namespace sitemill::detail {
 namespace {
 
-// A node's URL is packed with its length in 24 bits: normalised URLs are
-// shorter than 2,048 bytes (url.h), and a chunk holds any of them.
-constexpr unsigned size_bits = 24;
-static_assert(max_loc_length < (std::size_t{1} << size_bits));
+// A node's URL is its origin's number and the rest of its text, packed as
+// text_ offset << 24 | origin << 12 | size: normalised URLs are shorter
+// than 2,048 bytes (url.h), and a URL whose origin has no number (past the
+// first 4,095 origins) is kept whole.
+constexpr unsigned field_bits = 12;
+constexpr std::uint32_t field_mask = (1u << field_bits) - 1;
+constexpr std::uint32_t no_origin = field_mask;
+static_assert(max_loc_length <= field_mask);
+
+// "https://example.com" of "https://example.com/a": the text before the
+// path's first '/', or "" when there is none.
+std::string_view origin_part(std::string_view url) {
+  const std::size_t authority = url.find("://");
+  if (authority == std::string_view::npos) return {};
+  const std::size_t path = url.find('/', authority + 3);
+  return path == std::string_view::npos ? std::string_view()
+                                        : url.substr(0, path);
+}
 
 std::uint64_t fingerprint_of(std::string_view url) {
   const std::uint64_t h = XXH3_64bits(url.data(), url.size());
@@ -42,11 +56,33 @@ std::string lower(std::string_view s) {
 
 }  // namespace
 
-std::string_view hreflang_clusters::url_of(std::uint32_t n) const {
+hreflang_clusters::url_parts hreflang_clusters::url_of(std::uint32_t n) const {
   const std::uint64_t packed = nodes_[n].url;
-  const auto size = static_cast<std::size_t>(packed & ((1u << size_bits) - 1));
-  const std::span<const char> run = text_.run(packed >> size_bits, size);
-  return {run.data(), run.size()};
+  const auto size = static_cast<std::size_t>(packed & field_mask);
+  const auto origin = static_cast<std::uint32_t>(packed >> field_bits) & field_mask;
+  const std::span<const char> run = text_.run(packed >> 2 * field_bits, size);
+  return {origin == no_origin ? std::string_view() : origins_[origin],
+          std::string_view(run.data(), run.size())};
+}
+
+std::string hreflang_clusters::url_text(std::uint32_t n) const {
+  const url_parts u = url_of(n);
+  std::string out(u.origin);
+  out += u.rest;
+  return out;
+}
+
+std::uint32_t hreflang_clusters::origin_for(std::string_view origin) {
+  if (origin.empty()) return no_origin;
+  // Most URLs share the last origin (a site's own pages): compared first.
+  if (last_origin_ < origins_.size() && origins_[last_origin_] == origin)
+    return last_origin_;
+  if (const auto it = origin_ids_.find(origin); it != origin_ids_.end())
+    return last_origin_ = it->second;
+  if (origins_.size() == no_origin) return no_origin;  // the table is full
+  const auto id = static_cast<std::uint32_t>(origins_.size());
+  origin_ids_.emplace(origins_.emplace_back(origin), id);
+  return last_origin_ = id;
 }
 
 std::uint32_t hreflang_clusters::node_for(std::string_view url,
@@ -55,8 +91,12 @@ std::uint32_t hreflang_clusters::node_for(std::string_view url,
   const auto [slot, fresh] = by_url_.insert(fingerprint);
   if (!fresh) return by_url_.payload(slot);
   const auto id = static_cast<std::uint32_t>(nodes_.size());
-  const std::uint64_t at = text_.append_unsplit(url);
-  nodes_.push_back({.url = at << size_bits | url.size(),
+  const std::uint32_t origin = origin_for(origin_part(url));
+  const std::string_view rest =
+      origin == no_origin ? url : url.substr(origins_[origin].size());
+  const std::uint64_t at = text_.append_unsplit(rest);
+  nodes_.push_back({.url = at << 2 * field_bits |
+                           std::uint64_t{origin} << field_bits | rest.size(),
                     .parent = id,
                     .seen = page});
   by_url_.payload(slot) = id;
@@ -221,9 +261,9 @@ void hreflang_clusters::find_issues(
     const node& nd = nodes_[i];
     if (nd.written && !nd.has_language) {
       issues_.push_back({nd.seen, issue_kind::no_self_link, i, none, none});
-    } else if (!nd.written && nd.has_language && !in_set(url_of(i))) {
+    } else if (!nd.written && nd.has_language && !in_set(url_text(i))) {
       normalized_url u;
-      const bool inside = normalize_url(url_of(i), u) == url_problem::ok &&
+      const bool inside = normalize_url(url_text(i), u) == url_problem::ok &&
                           within_scope(u, base);
       issues_.push_back({nd.seen,
                          inside ? issue_kind::not_in_input
@@ -247,12 +287,12 @@ void hreflang_clusters::resolve(
 }
 
 std::string hreflang_clusters::describe(const issue& i) const {
-  const std::string url(url_of(i.node));
+  const std::string url = url_text(i.node);
   switch (i.kind) {
     case issue_kind::lost_language: {
       std::string m = "hreflang \"";
       append_printable(m, languages_[i.lang].spelling);
-      m += "\" names both " + std::string(url_of(i.other)) + " and " + url +
+      m += "\" names both " + url_text(i.other) + " and " + url +
            " in one cluster: the first is kept";
       return m;
     }
@@ -293,7 +333,9 @@ bool hreflang_clusters::append_links(std::string_view loc, std::string& out) {
       rendered_ += "<xhtml:link rel=\"alternate\" hreflang=\"";
       append_xml_escaped(rendered_, languages_[members_[m].lang].spelling);
       rendered_ += "\" href=\"";
-      append_xml_escaped(rendered_, url_of(members_[m].node));
+      const url_parts u = url_of(members_[m].node);
+      append_xml_escaped(rendered_, u.origin);
+      append_xml_escaped(rendered_, u.rest);
       rendered_ += "\"/>";
     }
     rendered_root_ = root;

@@ -7,13 +7,15 @@
 // together) into clusters, and writes the whole cluster on every member.
 //
 // Memory, per URL that is in a cluster (a page or an alternate it names),
-// whatever number of links name it: its text once, a 32-byte node, 10 to 15
-// bytes of fingerprint table, and during resolve() 20 bytes more. Repeated
-// links cost nothing: a language a node already has is not recorded twice.
-// With four-language clusters of typical URLs that is about 30 bytes per
-// link beyond generate's flat 64 MiB (benchmarks/extensions_bench.sh). The
-// one part of generate that grows with the input, and only with the pages
-// that carry hreflang.
+// whatever number of links name it: its text but its origin (the origins
+// are kept once), a 32-byte node, 15 to 23 bytes of fingerprint table, 12
+// bytes for its cluster's list once resolved, and 20 more while resolve()
+// runs: about 85 bytes plus the URL's path. Repeated links cost nothing: a
+// language a URL already has is not recorded again. Measured with
+// benchmarks/extensions_bench.sh (1M pages in four-language clusters, paths
+// of about 55 bytes): about 140 bytes per clustered URL, 35 per hreflang
+// link of the input. The one part of generate that grows with the input,
+// and only with the pages that carry hreflang.
 //
 // URLs are told apart by a 64-bit fingerprint of their text, as generate's
 // duplicate detection does (detail/url_set.h): two URLs are mistaken for one
@@ -90,7 +92,7 @@ class hreflang_clusters {
     std::uint32_t rank = 0;  // writing order of its group, set by resolve()
   };
   struct node {
-    std::uint64_t url;          // text_ offset << 24 | size
+    std::uint64_t url;          // see url_of()
     std::uint64_t claim = 0;    // where its language was first claimed:
                                 // page << 24 | link index (a link order)
     std::uint32_t parent;       // union-find
@@ -131,10 +133,20 @@ class hreflang_clusters {
   void decide_members();
   void find_issues(const normalized_url& base,
                    const std::function<bool(std::string_view)>& in_set);
-  std::string_view url_of(std::uint32_t n) const;
+  // A node's URL as its origin (shared by many) and the rest (its own).
+  struct url_parts {
+    std::string_view origin, rest;
+  };
+  url_parts url_of(std::uint32_t n) const;
+  std::string url_text(std::uint32_t n) const;
+  std::uint32_t origin_for(std::string_view origin);
   std::string describe(const issue& i) const;
 
-  chunked_vector<char, 22> text_;  // every URL once; none spans a chunk
+  chunked_vector<char, 22> text_;  // every URL once, but its origin; none
+                                   // spans a chunk
+  std::deque<std::string> origins_;  // stable: origin_ids_ views them
+  std::unordered_map<std::string_view, std::uint32_t> origin_ids_;
+  std::uint32_t last_origin_ = none;
   chunked_vector<node, 16> nodes_;
   fingerprint_table<std::uint32_t> by_url_{1024};  // fingerprint -> node
   std::vector<extra_claim> extra_claims_;
