@@ -3,6 +3,7 @@
 
 Usage:
     python3 make_ext_input.py INPUT.tsv OUTPUT.jsonl [--languages en,de,fr,es] [--images 2]
+                              [--no-alternates]
 
 Records are taken in groups of len(languages) (4 by default): each group is one
 hreflang cluster, its i-th record the page in the i-th language. Every record
@@ -10,6 +11,8 @@ gets the whole cluster as `alternates` (itself included, as Google wants the
 self link: so with four languages, three alternates and the self link) and
 `--images` image URLs on a CDN host. A trailing group smaller than the
 language list is a smaller cluster. lastmod, changefreq and priority are kept.
+With --no-alternates the same records carry their images only: the baseline
+that tells what hreflang cluster completion costs.
 
 The same lines feed sitemill (`alternates` as an object, `images` as a list of
 strings: docs/inputs.md) and the sitemap.js peer (peer_sitemapjs_ext.mjs maps
@@ -26,6 +29,7 @@ def main():
     ap.add_argument("output")
     ap.add_argument("--languages", default="en,de,fr,es")
     ap.add_argument("--images", type=int, default=2)
+    ap.add_argument("--no-alternates", action="store_true")
     args = ap.parse_args()
     langs = args.languages.split(",")
 
@@ -43,6 +47,8 @@ def main():
                 "images": [f"https://cdn.example.com/img/{n}-{i + 1}.jpg"
                            for i in range(args.images)],
             }
+            if args.no_alternates:
+                del obj["alternates"]
             out.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
             out.write("\n")
 
