@@ -174,8 +174,9 @@ struct set_expectations {
   std::string base_url = "https://www.example.com/";  ///< normalised
   const nlohmann::json* report =
       nullptr;  ///< the --json report of the run that published it
-  std::vector<std::string>
-      foreign_files;  ///< users' files that may sit beside the set
+  /// Users' files that may sit beside the set (dot-files too, such as a
+  /// user's own ".sitemill-tmp-notes").
+  std::vector<std::string> foreign_files;
 };
 
 /// Reads the set published in `dir` through its manifest and checks it
