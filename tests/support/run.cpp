@@ -248,10 +248,12 @@ run_result background_process::wait() {
 
 // --- files -------------------------------------------------------------------
 
-temp_dir::temp_dir() {
-  char pattern[] = "/tmp/sitemill-cli-test-XXXXXX";
-  if (::mkdtemp(pattern) == nullptr) {
-    ADD_FAILURE() << "mkdtemp: " << std::strerror(errno);
+temp_dir::temp_dir() : temp_dir("/tmp") {}
+
+temp_dir::temp_dir(const std::string& parent) {
+  std::string pattern = parent + "/sitemill-cli-test-XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    ADD_FAILURE() << "mkdtemp in " << parent << ": " << std::strerror(errno);
     return;
   }
   path_ = pattern;

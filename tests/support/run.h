@@ -76,6 +76,8 @@ class background_process {
 class temp_dir {
  public:
   temp_dir();
+  /// Under `parent` instead of /tmp.
+  explicit temp_dir(const std::string& parent);
   ~temp_dir();
   temp_dir(const temp_dir&) = delete;
   temp_dir& operator=(const temp_dir&) = delete;
