@@ -1,8 +1,12 @@
 // sitemill generate: URL lists in, a published sitemap set out.
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <optional>
 
 #include "command.h"
@@ -268,6 +272,23 @@ void print_summary(const generate_report& r, const std::string& out_dir) {
                  indexes);
 }
 
+// SITEMILL_TEST_KILL_AT=STEP:N, for the crash tests only (docs/publishing.md):
+// the process ends with SIGKILL the Nth time the run reaches STEP, a
+// publish_step's name. Exactly what a kill at that moment would leave.
+std::optional<std::function<void(publish_step)>> kill_at_hook(
+    std::string_view spec) {
+  const std::size_t colon = spec.rfind(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  const std::string step(spec.substr(0, colon));
+  const unsigned long nth =
+      std::strtoul(std::string(spec.substr(colon + 1)).c_str(), nullptr, 10);
+  if (nth == 0) return std::nullopt;
+  auto reached = std::make_shared<std::atomic<unsigned long>>(0);
+  return [step, nth, reached](publish_step s) {
+    if (to_string(s) == step && ++*reached == nth) ::raise(SIGKILL);
+  };
+}
+
 int run_generate(generate_cli_options& o) {
   generate_options& g = o.run;
   std::optional<input_format> format;
@@ -376,6 +397,16 @@ int run_generate(generate_cli_options& o) {
           "added or changed since the last run are sent (as IndexNow asks)\n");
       return exit_usage;
     }
+  }
+
+  if (const char* spec = std::getenv("SITEMILL_TEST_KILL_AT")) {
+    auto hook = kill_at_hook(spec);
+    if (!hook) {
+      std::fprintf(stderr,
+                   "sitemill generate: SITEMILL_TEST_KILL_AT must be STEP:N\n");
+      return exit_usage;
+    }
+    g.test_hook = std::move(*hook);
   }
 
   const vocabulary words = generate_words(o.indexnow_key);

@@ -36,9 +36,10 @@ TEST(AtomicFile, ReplacesTheFileAndKeepsItsPermissions) {
 
 // A process killed in the middle of the write (here by SIGXFSZ, which the
 // kernel sends the moment a write crosses RLIMIT_FSIZE) leaves the old file
-// and a temporary named so that the next publish into that directory
-// removes it: robots.txt usually lives in the directory sitemaps go to.
-TEST(AtomicFile, AWriteKilledHalfWayLeavesOnlyWhatRecoveryRemoves) {
+// and one temporary file. Without a run token the writer's token is made up
+// on the spot, so nothing can later prove the file is sitemill's: a
+// publisher leaves it (issue 14: only files sitemill can prove it made go).
+TEST(AtomicFile, AWriteKilledHalfWayLeavesTheOldFileAndOneTemporary) {
   testing::temp_dir t;
   const std::string path = t / "robots.txt";
   testing::write_file(path, "old");
@@ -61,10 +62,14 @@ TEST(AtomicFile, AWriteKilledHalfWayLeavesOnlyWhatRecoveryRemoves) {
   ASSERT_EQ(left.size(), 2u);
   EXPECT_THAT(left[0], StartsWith(std::string(temp_file_prefix)));
 
+  EXPECT_NE(temp_file_token(left[0]), "") << left[0];
+
+  // No run recorded that token (write_file_atomically made it up), so the
+  // publisher cannot prove the file is sitemill's and leaves it.
   auto recovered = publisher::open(t.path(), "sitemap");
   ASSERT_TRUE(static_cast<bool>(recovered)) << recovered.err().message;
-  EXPECT_THAT(testing::list_all(t.path()),
-              ElementsAre(std::string(lock_file_name), "robots.txt"));
+  recovered->reset();
+  EXPECT_THAT(testing::list_all(t.path()), ElementsAre(left[0], "robots.txt"));
 }
 
 }  // namespace

@@ -172,15 +172,79 @@ TEST(Publisher, RefusesASecondRunWhileTheLockIsHeld) {
   EXPECT_TRUE(publisher::open(d.path()));
 }
 
-TEST(Publisher, RemovesTemporaryLeftoversOfAKilledRun) {
+// Issue 14, defect 4: a leftover goes only when the lock file records the
+// run that made it; a user's file that merely looks like one stays.
+TEST(Publisher, RemovesAKilledRunsTemporariesButNotAUsersLookalikes) {
   temp_dir d;
   publish_set(d.path(), old_set());
-  std::ofstream(d.path() + "/" + std::string(temp_file_prefix) + "123-0-part-0")
-      << "half";
-  auto p = publisher::open(d.path());
-  ASSERT_TRUE(p);
+  const std::map<std::string, std::string> user = {
+      {std::string(temp_file_prefix) + "something", "mine"},
+      {std::string(temp_file_prefix) + "123-0-part-0", "mine too"},
+      {temp_file_name("0123456789abcdef", "part"), "and mine"}};
+  for (const auto& [name, bytes] : user)
+    std::ofstream(d.path() + "/" + name) << bytes;
+
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {  // a run killed while writing its sitemaps
+    auto p = publisher::open(d.path());
+    if (!p) ::_exit(3);
+    (void)stage(**p, new_set());
+    ::_exit(0);
+  }
+  int wstatus = 0;
+  ASSERT_EQ(::waitpid(pid, &wstatus, 0), pid);
+  ASSERT_TRUE(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0);
+  std::size_t left = 0;
   for (const auto& [name, _] : snapshot(d.path()))
-    EXPECT_FALSE(std::string_view(name).starts_with(temp_file_prefix)) << name;
+    left += name.starts_with(temp_file_prefix) && !user.count(name);
+  ASSERT_EQ(left, new_set().children.size() + 1) << "the kill left its files";
+
+  auto p = publisher::open(d.path());
+  ASSERT_TRUE(p) << p.err().message;
+  const auto files = snapshot(d.path());
+  for (const auto& [name, bytes] : files)
+    if (name.starts_with(temp_file_prefix)) {
+      ASSERT_TRUE(user.count(name)) << name << " of the killed run is left";
+    }
+  for (const auto& [name, bytes] : user) {
+    ASSERT_TRUE(files.count(name)) << "a user's file was removed: " << name;
+    EXPECT_EQ(files.at(name), bytes);
+  }
+}
+
+TEST(Publisher, RecognisesOnlyTheNamesItMakesAsTemporaries) {
+  const std::string token = new_run_token();
+  EXPECT_EQ(token.size(), 16u);
+  EXPECT_EQ(temp_file_token(temp_file_name(token, "0-part-1")), token);
+  for (std::string_view name :
+       {".sitemill-tmp-something", ".sitemill-tmp-123-0-part-0",
+        ".sitemill-tmp-0123456789ABCDEF-x", ".sitemill-tmp-0123456789abcdef",
+        "sitemill-tmp-0123456789abcdef-x", ".sitemill-tmp-0123456789abcde-x"})
+    EXPECT_EQ(temp_file_token(name), "") << name;
+}
+
+// Issue 14, defect 4: a run that fails before it publishes anything leaves
+// no directory it created, no lock file and no temporary.
+TEST(Publisher, ARunThatPublishesNothingLeavesNoTrace) {
+  temp_dir d;
+  const std::string dir = d.path() + "/made/by/the/run";
+  {
+    auto p = publisher::open(dir);
+    ASSERT_TRUE(p) << p.err().message;
+    std::ofstream((*p)->temp_path("part-1")) << "half";
+    EXPECT_TRUE(fs::exists(dir + "/" + std::string(lock_file_name)));
+  }
+  EXPECT_FALSE(fs::exists(d.path() + "/made")) << "the run's directories stay";
+
+  fs::create_directory(d.path() + "/mine");
+  {
+    auto p = publisher::open(d.path() + "/mine");
+    ASSERT_TRUE(p) << p.err().message;
+    std::ofstream((*p)->temp_path("part-1")) << "half";
+  }
+  EXPECT_TRUE(fs::is_directory(d.path() + "/mine")) << "the user's directory";
+  EXPECT_TRUE(fs::is_empty(d.path() + "/mine"));
 }
 
 TEST(Publisher, DiscardsItsTemporariesWhenARunFailsBeforePublishing) {
@@ -253,10 +317,43 @@ TEST_P(CrashDuringPublish, LeavesACompleteSetAndRecoveryCleansUp) {
 
 INSTANTIATE_TEST_SUITE_P(EveryStep, CrashDuringPublish,
                          ::testing::Values(publish_step::journal_written,
+                                           publish_step::child_renamed,
                                            publish_step::children_renamed,
                                            publish_step::entry_renamed,
                                            publish_step::manifest_written,
                                            publish_step::old_removed));
+
+// Issue 14, defect 5: a publish that fails after some new children took
+// their final names, before the commit, removes them again at once (and the
+// journal): the directory is the old set alone, not old plus new.
+TEST(Publisher, AFailureBeforeTheCommitTakesBackTheRenamedChildren) {
+  temp_dir d;
+  publish_set(d.path(), old_set());
+  const auto before = snapshot(d.path());
+  auto p = publisher::open(d.path());
+  ASSERT_TRUE(p);
+  std::vector<staged_file> files = stage(**p, new_set());
+  int renamed = 0;
+  (*p)->after_step = [&](publish_step s) {
+    // After the first rename the next child's file vanishes, so that its
+    // rename fails inside the window.
+    if (s == publish_step::child_renamed && ++renamed == 1)
+      for (const auto& f : files)
+        if (f.file.path == "sitemap-3-ddd.xml") ::unlink(f.temp_path.c_str());
+  };
+  status s = (*p)->publish(files, "sitemap.xml");
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.message().find("sitemap-3-ddd.xml"), std::string::npos)
+      << s.message();
+  ASSERT_EQ(renamed, 1);
+  auto now = snapshot(d.path());
+  now.erase(std::string(lock_file_name));
+  auto want = before;
+  want.erase(std::string(lock_file_name));
+  for (auto& [name, _] : std::map<std::string, std::string>(now))
+    if (name.starts_with(temp_file_prefix)) now.erase(name);  // discarded later
+  EXPECT_EQ(now, want) << "new children or the journal stayed";
+}
 
 }  // namespace
 }  // namespace sitemill

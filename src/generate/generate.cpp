@@ -80,6 +80,7 @@ class run {
     auto pub = publisher::open(o_.out_dir, o_.name);
     if (!pub) return fail(out_dir_error(pub.err()));
     pub_ = std::move(*pub);
+    pub_->after_step = o_.test_hook;
     if (!o_.state_path.empty()) {
       auto db = state_db::open(o_.state_path);
       if (!db) return fail(db.err());
@@ -97,6 +98,7 @@ class run {
     status compressed = pool_ ? pool_->wait() : status{};
     if (!finished) return fail(finished.err());
     if (!compressed) return fail(compressed.err());
+    if (o_.test_hook) o_.test_hook(publish_step::sitemaps_finished);
 
     if (report_.written == 0) {
       report_.outcome = generate_outcome::no_valid_urls;
@@ -319,6 +321,7 @@ class run {
         field_warnings_ += n.dropped_value;
       }
       stage.release(b);
+      if (o_.test_hook) o_.test_hook(publish_step::batch_read);
       if (report_.records >= next_progress || b->last_of_input) {
         obs_.progress(report_.records, writers_->file_count());
         next_progress = report_.records + progress_every;

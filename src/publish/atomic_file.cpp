@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -36,14 +37,53 @@ std::string follow_link(const std::string& path) {
   return resolved;
 }
 
+std::uint64_t random_bits() {
+  std::random_device random;
+  return static_cast<std::uint64_t>(random()) << 32 | random();
+}
+
+bool is_lower_hex(char c) noexcept {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
+constexpr std::size_t token_digits = 16;
+
 }  // namespace
 
-status write_file_atomically(const std::string& given_path,
-                             std::string_view bytes) {
-  const std::string path = follow_link(given_path);
+std::string new_run_token() {
+  return detail::to_hex(random_bits(), static_cast<int>(token_digits));
+}
+
+std::string temp_file_name(std::string_view token, std::string_view what) {
+  std::string name(temp_file_prefix);
+  name.append(token);
+  name += '-';
+  name.append(what);
+  return name;
+}
+
+bool is_run_token(std::string_view text) noexcept {
+  return text.size() == token_digits &&
+         std::all_of(text.begin(), text.end(), is_lower_hex);
+}
+
+std::string_view temp_file_token(std::string_view name) noexcept {
+  if (!name.starts_with(temp_file_prefix)) return {};
+  name.remove_prefix(temp_file_prefix.size());
+  if (name.size() <= token_digits || name[token_digits] != '-') return {};
+  const std::string_view token = name.substr(0, token_digits);
+  return is_run_token(token) ? token : std::string_view{};
+}
+
+result<staged_write> stage_write(const std::string& given_path,
+                                 std::string_view bytes,
+                                 std::string_view token) {
+  staged_write out;
+  out.target = follow_link(given_path);
+  const std::string& path = out.target;
   const std::size_t slash = path.rfind('/');
   const std::string dir =
-      slash == std::string::npos ? "." : path.substr(0, slash + 1);
+      slash == std::string::npos ? "" : path.substr(0, slash + 1);
   const std::string name =
       slash == std::string::npos ? path : path.substr(slash + 1);
 
@@ -52,13 +92,12 @@ status write_file_atomically(const std::string& given_path,
 
   // O_EXCL on a random name instead of mkstemp(): mkstemp's 0600 would need
   // the umask to restore a new file's mode, and reading the umask changes it.
-  std::random_device random;
-  std::string temp;
+  // The random part after the name keeps two writes of one run apart.
+  std::string& temp = out.temp;
   int fd = -1;
   for (int tries = 0; tries < 16 && fd < 0; ++tries) {
-    temp = dir + std::string(temp_file_prefix) + name + "-" +
-           detail::to_hex(static_cast<std::uint64_t>(random()) << 32 | random(),
-                          16);
+    temp = dir + temp_file_name(token.empty() ? new_run_token() : token,
+                                name + "-" + detail::to_hex(random_bits(), 8));
     fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0 && errno != EEXIST)
       return os_error(path, "cannot create a temporary file beside it");
@@ -85,18 +124,25 @@ status write_file_atomically(const std::string& given_path,
   }
   if (::fsync(fd) != 0) return fail("cannot flush to disk");
   if (::close(fd) != 0) {
-    fd = -1;
     const error e = os_error(path, "cannot write");
     ::unlink(temp.c_str());
     return e;
   }
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
+  return out;
+}
+
+status commit_staged_write(const staged_write& staged) {
+  const std::string& path = staged.target;
+  if (::rename(staged.temp.c_str(), path.c_str()) != 0) {
     const error e = os_error(path, "cannot replace");
-    ::unlink(temp.c_str());
+    ::unlink(staged.temp.c_str());
     return e;
   }
   // The rename is durable only once the directory entry is on disk, and the
   // publisher's journal must be durable before anything it describes moves.
+  const std::size_t slash = path.rfind('/');
+  const std::string dir =
+      slash == std::string::npos ? "." : path.substr(0, slash + 1);
   const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir_fd < 0 || ::fsync(dir_fd) != 0) {
     const error e =
@@ -106,6 +152,13 @@ status write_file_atomically(const std::string& given_path,
   }
   ::close(dir_fd);
   return status::ok();
+}
+
+status write_file_atomically(const std::string& path, std::string_view bytes,
+                             std::string_view token) {
+  auto staged = stage_write(path, bytes, token);
+  if (!staged) return staged.err();
+  return commit_staged_write(*staged);
 }
 
 }  // namespace sitemill

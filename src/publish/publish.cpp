@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -105,6 +106,30 @@ std::string journal_file_name(std::string_view set) {
   return ".sitemill-journal-" + std::string(set) + ".json";
 }
 
+std::string_view to_string(publish_step step) noexcept {
+  switch (step) {
+    case publish_step::temporary_created:
+      return "temporary_created";
+    case publish_step::batch_read:
+      return "batch_read";
+    case publish_step::sitemaps_finished:
+      return "sitemaps_finished";
+    case publish_step::journal_written:
+      return "journal_written";
+    case publish_step::child_renamed:
+      return "child_renamed";
+    case publish_step::children_renamed:
+      return "children_renamed";
+    case publish_step::entry_renamed:
+      return "entry_renamed";
+    case publish_step::manifest_written:
+      return "manifest_written";
+    case publish_step::old_removed:
+      return "old_removed";
+  }
+  return "";
+}
+
 publisher::publisher(std::string dir, std::string set, int lock_fd)
     : dir_(std::move(dir)),
       manifest_name_(manifest_file_name(set)),
@@ -114,7 +139,59 @@ publisher::publisher(std::string dir, std::string set, int lock_fd)
 publisher::~publisher() {
   discard_temporaries();
   if (dir_fd_ >= 0) ::close(dir_fd_);
-  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
+  if (lock_fd_ >= 0) {
+    // Unlinked while still held: a run that opened the file meanwhile sees
+    // that its name is gone once it gets the flock, and starts over.
+    if (lock_removable_) ::unlink(lock_path_.c_str());
+    ::close(lock_fd_);  // releases the flock
+  }
+  // rmdir removes only empty directories: never anything a user put there.
+  for (auto it = created_dirs_.rbegin(); it != created_dirs_.rend(); ++it)
+    if (::rmdir(it->c_str()) != 0) break;
+}
+
+namespace {
+
+// The lock file holds one line per run token whose temporaries may still be
+// in the directory: the run holding the lock, and runs that were killed.
+// Every line is the same length, so rewriting the first line in place never
+// splits another.
+constexpr std::size_t lock_line_size = 17;  // 16 hex digits and '\n'
+
+std::vector<std::string> tokens_in(int lock_fd) {
+  std::vector<std::string> tokens;
+  char buf[64 * lock_line_size];
+  ssize_t n = ::pread(lock_fd, buf, sizeof buf, 0);
+  for (ssize_t at = 0; n > 0 && at + static_cast<ssize_t>(lock_line_size) <= n;
+       at += static_cast<ssize_t>(lock_line_size)) {
+    const std::string_view token(buf + at, lock_line_size - 1);
+    if (buf[at + lock_line_size - 1] == '\n' && is_run_token(token))
+      tokens.emplace_back(token);
+  }
+  return tokens;
+}
+
+}  // namespace
+
+status publisher::record_tokens(const std::vector<std::string>& tokens) {
+  std::string text;
+  for (const auto& t : tokens) text += t + "\n";
+  const char* p = text.data();
+  std::size_t left = text.size();
+  off_t at = 0;
+  while (left > 0) {
+    ssize_t n = ::pwrite(lock_fd_, p, left, at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0)
+      return error{sys_error("cannot record the run in", lock_path_, errno)};
+    p += n;
+    at += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  if (::ftruncate(lock_fd_, static_cast<off_t>(text.size())) != 0 ||
+      ::fsync(lock_fd_) != 0)
+    return error{sys_error("cannot record the run in", lock_path_, errno)};
+  return {};
 }
 
 result<std::unique_ptr<publisher>> publisher::open(std::string dir,
@@ -123,11 +200,15 @@ result<std::unique_ptr<publisher>> publisher::open(std::string dir,
     return error{"set name \"" + set + "\" is not a plain name"};
   if (dir.empty()) dir = ".";
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-  // mkdir -p, one level at a time.
+  // From here on the destructor undoes what open() did if it fails.
+  std::unique_ptr<publisher> p(new publisher(dir, std::move(set), -1));
+  // mkdir -p, one level at a time, remembering what this run created.
   for (std::size_t pos = 1; pos <= dir.size(); ++pos) {
     if (pos != dir.size() && dir[pos] != '/') continue;
     std::string part = dir.substr(0, pos);
-    if (::mkdir(part.c_str(), 0755) != 0 && errno != EEXIST)
+    if (::mkdir(part.c_str(), 0755) == 0)
+      p->created_dirs_.push_back(part);
+    else if (errno != EEXIST)
       return error{sys_error("cannot create directory", part, errno)};
   }
   struct stat st;
@@ -135,21 +216,48 @@ result<std::unique_ptr<publisher>> publisher::open(std::string dir,
     return error{sys_error("cannot open", dir, errno)};
   if (!S_ISDIR(st.st_mode)) return error{dir + " is not a directory", "dir"};
 
-  std::string lock_path = dir + "/" + std::string(lock_file_name);
-  int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) return error{sys_error("cannot create", lock_path, errno)};
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    int err = errno;
+  p->lock_path_ = dir + "/" + std::string(lock_file_name);
+  const std::string& lock_path = p->lock_path_;
+  for (int tries = 0;; ++tries) {
+    int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return error{sys_error("cannot create", lock_path, errno)};
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      int err = errno;
+      ::close(fd);
+      if (err == EWOULDBLOCK)
+        return error{"another sitemill run is publishing to " + dir +
+                     " (it holds " + lock_path + "); wait for it to finish"};
+      return error{sys_error("cannot lock", lock_path, err)};
+    }
+    // The run we waited for may have removed the file we locked (see
+    // ~publisher): the lock counts only while the name leads to our file.
+    struct stat held, named;
+    if (::fstat(fd, &held) == 0 && ::stat(lock_path.c_str(), &named) == 0 &&
+        held.st_dev == named.st_dev && held.st_ino == named.st_ino) {
+      p->lock_fd_ = fd;
+      break;
+    }
     ::close(fd);
-    if (err == EWOULDBLOCK)
-      return error{"another sitemill run is publishing to " + dir +
-                   " (it holds " + lock_path + "); wait for it to finish"};
-    return error{sys_error("cannot lock", lock_path, err)};
+    if (tries == 8)
+      return error{"cannot lock " + lock_path + ": it keeps being replaced"};
   }
-  std::unique_ptr<publisher> p(new publisher(dir, std::move(set), fd));
   p->dir_fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (p->dir_fd_ < 0) return error{sys_error("cannot open", dir, errno)};
-  if (status s = p->recover(); !s) return s.err();
+
+  // This run's token joins the record before it makes any temporary file
+  // (recovery writes some), and the dead runs' tokens leave it only once
+  // their leftovers are gone.
+  std::vector<std::string> tokens = tokens_in(p->lock_fd_);
+  const std::vector<std::string> dead = tokens;
+  tokens.push_back(p->token_);
+  if (status s = p->record_tokens(tokens); !s) {
+    p->lock_removable_ = dead.empty();
+    return s.err();
+  }
+  if (status s = p->recover(dead); !s) return s.err();
+  if (!dead.empty())
+    if (status s = p->record_tokens({p->token_}); !s) return s.err();
+  p->lock_removable_ = true;
   return p;
 }
 
@@ -158,6 +266,7 @@ namespace {
 struct dir_ops {
   int dir_fd;
   const std::string& dir;
+  const std::string& token;  // of the run, for its temporary files
 
   std::string path(std::string_view name) const {
     return dir + "/" + std::string(name);
@@ -211,7 +320,7 @@ struct dir_ops {
 
   // The JSON is either old or new, never half written.
   status write_json(std::string_view name, const json& j) const {
-    return write_file_atomically(path(name), j.dump(1) + "\n");
+    return write_file_atomically(path(name), j.dump(1) + "\n", token);
   }
 };
 
@@ -225,15 +334,20 @@ json manifest_json(const std::string& entry,
 
 }  // namespace
 
-status publisher::recover() {
-  dir_ops d{dir_fd_, dir_};
-  // 1. Temporary files of a run that died: never published, always safe to
-  // drop.
-  if (DIR* dp = ::opendir(dir_.c_str())) {
+status publisher::recover(const std::vector<std::string>& dead_runs) {
+  dir_ops d{dir_fd_, dir_, token_};
+  // 1. Temporary files of runs that died: never published, always safe to
+  // drop. Only those whose token the lock file records: the name pattern
+  // alone could be a user's file.
+  if (DIR* dp = dead_runs.empty() ? nullptr : ::opendir(dir_.c_str())) {
     std::vector<std::string> stale;
     while (dirent* e = ::readdir(dp)) {
-      std::string_view name = e->d_name;
-      if (name.starts_with(temp_file_prefix)) stale.emplace_back(name);
+      std::string_view token = temp_file_token(e->d_name);
+      if (!token.empty() &&
+          std::find(dead_runs.begin(), dead_runs.end(), token) !=
+              dead_runs.end() &&
+          d.exists(e->d_name))
+        stale.emplace_back(e->d_name);
     }
     ::closedir(dp);
     for (const auto& name : stale)
@@ -291,10 +405,11 @@ status publisher::recover() {
 }
 
 std::string publisher::temp_path(std::string_view name) {
-  std::string p = dir_ + "/" + std::string(temp_file_prefix) +
-                  std::to_string(::getpid()) + "-" +
-                  std::to_string(temp_counter_++) + "-" + std::string(name);
+  std::string p = dir_ + "/" +
+                  temp_file_name(token_, std::to_string(temp_counter_++) + "-" +
+                                             std::string(name));
   temporaries_.push_back(p);
+  if (after_step) after_step(publish_step::temporary_created);
   return p;
 }
 
@@ -303,9 +418,19 @@ void publisher::discard_temporaries() noexcept {
   temporaries_.clear();
 }
 
+void publisher::undo(const std::vector<std::string>& renamed) noexcept {
+  dir_ops d{dir_fd_, dir_, token_};
+  bool all = true;
+  for (const auto& name : renamed) all = d.remove(name) && all;
+  // Without the journal the next run would not know these names; it stays
+  // when one could not be removed.
+  if (all && d.sync()) (void)d.remove(journal_name_);
+  (void)d.sync();
+}
+
 status publisher::publish(std::vector<staged_file> files,
                           const std::string& entry) {
-  dir_ops d{dir_fd_, dir_};
+  dir_ops d{dir_fd_, dir_, token_};
   const staged_file* entry_file = nullptr;
   for (const auto& f : files) {
     if (!is_safe_name(f.file.path))
@@ -330,11 +455,39 @@ status publisher::publish(std::vector<staged_file> files,
   auto step = [&](publish_step s) {
     if (after_step) after_step(s);
   };
+  auto unchanged_on_disk = [&](const published_file& f) {
+    if (!d.exists(f.path)) return false;
+    auto digest = file_digest_of(d.path(f.path));
+    return digest && *digest == f.digest;
+  };
+
+  // Everything that reads or writes file contents happens before the first
+  // rename: between it and the commit only renames run, so the window in
+  // which a kill leaves new children visible is as short as it can be, and
+  // a full disk is met while the old set is still whole and alone.
+  std::vector<const staged_file*> to_rename;
+  for (const auto& f : files) {
+    if (f.file.path == entry) continue;
+    auto it = old.find(f.file.path);
+    bool same =
+        it != old.end() ? d.exists(f.file.path) : unchanged_on_disk(f.file);
+    if (same)
+      ::unlink(f.temp_path.c_str());
+    else
+      to_rename.push_back(&f);
+  }
+  const bool entry_same = unchanged_on_disk(entry_file->file);
+
+  std::vector<published_file> fresh;
+  for (const auto& f : files) fresh.push_back(f.file);
+  auto manifest =
+      stage_write(d.path(manifest_name_),
+                  manifest_json(entry, fresh).dump(1) + "\n", token_);
+  if (!manifest) return manifest.err();
+  temporaries_.push_back(manifest->temp);
 
   json old_names = json::array();
   for (const auto& f : current_) old_names.push_back(f.path);
-  std::vector<published_file> fresh;
-  for (const auto& f : files) fresh.push_back(f.file);
   json journal = {{"sitemill_journal", 1},
                   {"entry", entry},
                   {"entry_digest", detail::to_hex(entry_file->file.digest)},
@@ -343,37 +496,35 @@ status publisher::publish(std::vector<staged_file> files,
   if (status s = d.write_json(journal_name_, journal); !s) return s;
   step(publish_step::journal_written);
 
-  auto unchanged_on_disk = [&](const published_file& f) {
-    if (!d.exists(f.path)) return false;
-    auto digest = file_digest_of(d.path(f.path));
-    return digest && *digest == f.digest;
-  };
-
-  for (const auto& f : files) {
-    if (f.file.path == entry) continue;
-    auto it = old.find(f.file.path);
-    bool same =
-        it != old.end() ? d.exists(f.file.path) : unchanged_on_disk(f.file);
-    if (same) {
-      ::unlink(f.temp_path.c_str());
-    } else if (status s = d.rename(f.temp_path, f.file.path); !s) {
+  // The window: new children take their final names, then the entry.
+  std::vector<std::string> renamed;
+  for (const staged_file* f : to_rename) {
+    if (status s = d.rename(f->temp_path, f->file.path); !s) {
+      undo(renamed);
       return s;
     }
+    if (!old.count(f->file.path)) renamed.push_back(f->file.path);
+    step(publish_step::child_renamed);
   }
-  if (status s = d.sync(); !s) return s;
+  if (status s = d.sync(); !s) {
+    undo(renamed);
+    return s;
+  }
   step(publish_step::children_renamed);
 
   // The commit point: one rename replaces the entry the world fetches.
-  if (unchanged_on_disk(entry_file->file)) {
+  if (entry_same) {
     ::unlink(entry_file->temp_path.c_str());
   } else if (status s = d.rename(entry_file->temp_path, entry); !s) {
+    undo(renamed);
     return s;
   }
+  // From here the new set is live; a failure leaves the journal, and the
+  // next run completes the publish.
   if (status s = d.sync(); !s) return s;
   step(publish_step::entry_renamed);
 
-  if (status s = d.write_json(manifest_name_, manifest_json(entry, fresh)); !s)
-    return s;
+  if (status s = commit_staged_write(*manifest); !s) return s;
   step(publish_step::manifest_written);
 
   std::unordered_set<std::string> keep;

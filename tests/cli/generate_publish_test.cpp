@@ -234,15 +234,27 @@ TEST(GenerateCli, InterruptedRunExits130AndRemovesItsTemporaries) {
   expect_same_files(snapshot(out), before, "after SIGTERM");
 }
 
-TEST(GenerateCli, NextRunRemovesTemporaryLeftovers) {
+// Issue 14, defect 4: a run that fails before it publishes anything (here:
+// an input that is a directory, found only when it is opened) leaves no
+// --out it created and no lock in one that was there.
+TEST(GenerateCli, ARunThatFailsBeforePublishingLeavesNoTrace) {
   temp_dir t;
+  std::filesystem::create_directory(t / "somedir.txt");
+  const std::string fresh = t / "new/out";
+  auto made = run_sitemill(generate_args(fresh, {t / "somedir.txt"}));
+  EXPECT_EQ(made.exit_code, 2) << made.err;
+  EXPECT_THAT(made.err, HasSubstr("Is a directory"));
+  EXPECT_FALSE(std::filesystem::exists(t / "new")) << "--out was left behind";
+
   const std::string out = t / "out";
-  generate_and_check(out, {old_input()});
-  write_file(out + "/.sitemill-tmp-99999-0-part-0", "half a sitemap");
-  write_file(out + "/.sitemill-tmp-99999-1-index-0", "<?xml");
-  write_file(out + "/.sitemill-tmp-manifest.json", "{");
-  generate_and_check(out, {old_input()});  // fails if any is left
-  EXPECT_FALSE(any_temporary(out));
+  write_file(t / "a.txt", "/a1\n/a2\n/a3\n");
+  generate_and_check(out, {"--max-urls", "1", t / "a.txt"});
+  const files before = snapshot(out);
+  auto failed = run_sitemill(
+      generate_args(out, {"--max-urls", "1", t / "a.txt", t / "somedir.txt"}));
+  EXPECT_EQ(failed.exit_code, 2) << failed.err;
+  expect_same_files(snapshot(out), before, "after the failed run");
+  EXPECT_FALSE(before.count(".sitemill.lock"));
 }
 
 // --- what gets removed -------------------------------------------------------
@@ -320,12 +332,12 @@ TEST(GenerateCli, FailsWithExitTwoWhileAnotherRunHoldsTheLock) {
   write_file(t / "a.txt", "/a\n");
   write_file(t / "b.txt", "/b\n");
   generate_and_check(out, {t / "a.txt"});
-  const files before = snapshot(out);
 
   int fd = ::open((out + "/.sitemill.lock").c_str(),
                   O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   ASSERT_GE(fd, 0);
   ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  const files before = snapshot(out);  // the lock file of "the other run" too
   auto blocked = run_sitemill(generate_args(out, {t / "b.txt"}));
   EXPECT_EQ(blocked.exit_code, 2);
   EXPECT_THAT(blocked.err, HasSubstr("another sitemill run"));

@@ -76,6 +76,8 @@ class background_process {
 class temp_dir {
  public:
   temp_dir();
+  /// Under `parent` instead of /tmp.
+  explicit temp_dir(const std::string& parent);
   ~temp_dir();
   temp_dir(const temp_dir&) = delete;
   temp_dir& operator=(const temp_dir&) = delete;
@@ -174,8 +176,9 @@ struct set_expectations {
   std::string base_url = "https://www.example.com/";  ///< normalised
   const nlohmann::json* report =
       nullptr;  ///< the --json report of the run that published it
-  std::vector<std::string>
-      foreign_files;  ///< users' files that may sit beside the set
+  /// Users' files that may sit beside the set (dot-files too, such as a
+  /// user's own ".sitemill-tmp-notes").
+  std::vector<std::string> foreign_files;
 };
 
 /// Reads the set published in `dir` through its manifest and checks it

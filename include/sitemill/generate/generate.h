@@ -17,6 +17,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -66,6 +67,9 @@ struct generate_options {
   bool news = false;
   /// The time news age is measured from; the system clock when unset.
   std::optional<std::chrono::system_clock::time_point> now;
+  /// Test hook for crash tests: called at each publish_step the run
+  /// reaches, on the thread that reaches it. Unset in real runs.
+  std::function<void(publish_step)> test_hook;
 };
 
 /// A record that was rejected, or a field or note worth a warning.

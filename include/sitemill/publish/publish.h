@@ -2,19 +2,28 @@
 //
 // The guarantee: at every instant, the directory holds either the complete
 // previous set or the complete new one, whatever fails or kills the run.
+// docs/publishing.md states it moment by moment, with what a kill leaves
+// visible and what the next run removes.
 //
 // How: files are written under temporary dot-names and fsynced. Children
 // are named after their content (sitemap-3-<hash>.xml.gz), so a new child
 // never overwrites a file the old set uses; only the entry file (the index,
 // or a lone sitemap) has a fixed name, and renaming it into place is the one
-// atomic commit point. A journal written before the first rename tells the
-// next run whether that commit happened, so it can finish the cleanup or undo
-// the renamed children. Old files are removed only when a manifest shows
-// sitemill wrote them.
+// atomic commit point. New children keep their temporary names until just
+// before it and are then renamed in one tight loop, so that only a kill in
+// that loop can leave them beside the old set. A journal written before the
+// first rename tells the next run whether the commit happened, so it can
+// finish the cleanup or remove the renamed children. Old files are removed
+// only when a manifest shows sitemill wrote them.
 //
 // Bookkeeping lives in dot-files in the directory: .sitemill.lock (flock, so
-// two runs cannot interleave), .sitemill-manifest.json (the published set),
-// .sitemill-journal.json (a publish in progress) and .sitemill-tmp-* files.
+// two runs cannot interleave; it exists only while a run holds it or after a
+// run was killed), .sitemill-manifest-<set>.json (the published set),
+// .sitemill-journal-<set>.json (a publish in progress) and temporary files
+// (temp_file_name() in atomic_file.h: .sitemill-tmp-<run token>-*). Each run
+// records its token in the lock file before it makes a temporary file, and
+// a later run removes leftovers only of the tokens recorded there: a file of
+// the user's that merely starts with .sitemill-tmp- is never touched.
 #ifndef SITEMILL_PUBLISH_H
 #define SITEMILL_PUBLISH_H
 
@@ -42,29 +51,41 @@ struct published_file {
 
 /// A finished temporary file waiting to be published under `file.path`.
 struct staged_file {
-  std::string temp_path;  ///< full path of the .sitemill-tmp-* file
+  std::string temp_path;  ///< full path, from publisher::temp_path
   published_file file;
 };
 
-/// Points in publish() where a test may stop the process, to prove that a
-/// crash at each of them leaves a complete set behind.
+/// Points of a run where a crash test may stop the process, to prove that a
+/// crash at each of them leaves a complete set behind (docs/publishing.md).
+/// In the order a run reaches them; several are reached once per file.
 enum class publish_step : std::uint8_t {
-  journal_written,
-  children_renamed,
-  entry_renamed,
+  temporary_created,  ///< temp_path() named a file about to be written
+  batch_read,         ///< generate: a batch of records was taken (reading)
+  sitemaps_finished,  ///< generate: every sitemap written and compressed
+  journal_written,    ///< the new manifest staged, the journal durable
+  child_renamed,      ///< one new child renamed to its final name
+  children_renamed,   ///< every new child in place and durable
+  entry_renamed,      ///< the commit point
   manifest_written,
-  old_removed
+  old_removed,
 };
+
+/// The step's name as SITEMILL_TEST_KILL_AT spells it ("child_renamed").
+std::string_view to_string(publish_step step) noexcept;
 
 /// Holds the directory lock for one run and publishes into it.
 class publisher {
  public:
   /// Creates `dir` if needed, takes the lock (failing at once, with a clear
-  /// message, if another run holds it), and repairs what a killed run left:
-  /// temporary files are removed and an unfinished publish of the set named
-  /// `set` is completed or undone. `set` is a plain name ("sitemap").
+  /// message, if another run holds it), records this run's token in it, and
+  /// repairs what a killed run left: the temporary files of the runs the
+  /// lock file records are removed and an unfinished publish of the set
+  /// named `set` is completed or undone. `set` is a plain name ("sitemap").
   static result<std::unique_ptr<publisher>> open(std::string dir,
                                                  std::string set = "sitemap");
+  /// Removes this run's temporary files and the lock file, and the
+  /// directories open() created if they are empty again: a run that
+  /// published nothing leaves no trace.
   ~publisher();
 
   /// The published set as the manifest records it (empty on a first run).
@@ -74,7 +95,8 @@ class publisher {
   /// The entry the current set is submitted by; "" when none.
   const std::string& current_entry() const noexcept { return current_entry_; }
 
-  /// A fresh temporary path in the directory for a file to be named `name`.
+  /// A fresh temporary path in the directory for a file to be named `name`
+  /// (temp_file_name() with this run's token), removed on failure.
   std::string temp_path(std::string_view name);
 
   /// Publishes `files` (all of them, `entry` among them) as the new set,
@@ -96,9 +118,17 @@ class publisher {
 
  private:
   publisher(std::string dir, std::string set, int lock_fd);
-  status recover();
+  status record_tokens(const std::vector<std::string>& tokens);
+  status recover(const std::vector<std::string>& dead_runs);
+  void undo(const std::vector<std::string>& renamed) noexcept;
 
   std::string dir_;
+  std::string lock_path_;
+  std::string token_ = new_run_token();
+  std::vector<std::string> created_dirs_;  // by open(), outermost first
+  // False while the lock file records a killed run whose leftovers may
+  // remain: then it must outlive this run, or the proof would be lost.
+  bool lock_removable_ = false;
   std::string manifest_name_;
   std::string journal_name_;
   int lock_fd_ = -1;
