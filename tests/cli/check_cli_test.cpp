@@ -329,6 +329,22 @@ TEST(CheckCli, RefusesARedirectOutOfScopeAndNamesItsTarget) {
   EXPECT_THAT(help.out, HasSubstr("Fetch scope"));
 }
 
+// A robots.txt may name sitemaps on any host, but the target 127.0.0.1 does
+// not make the machine's other loopback address (::1) fair game.
+TEST(CheckCli, RefusesALoopbackAddressNoTargetNames) {
+  http_server server;
+  const std::string v6 =
+      "http://[::1]:" + std::to_string(server.port()) + "/s.xml";
+  server.route("/robots.txt", text_reply(200, "Sitemap: " + v6 + "\n"));
+  run_result r = run_sitemill({"check", server.url("/")});
+  sitemill::test::campaign_tally(sitemill::test::campaign_kind::hostile_input,
+                                 1);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("not connected to ::1, a loopback address"));
+  EXPECT_THAT(r.out, HasSubstr("--allow-private allows any"));
+  EXPECT_EQ(server.requests().size(), 1u) << "robots.txt only";
+}
+
 // --- conformance files
 // -------------------------------------------------------------
 

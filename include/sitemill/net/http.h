@@ -127,8 +127,9 @@ class http_client {
 
   /// Sends `request`, streaming the body to `receive` (or discarding it when
   /// empty). An error for transport failures (DNS, connect, TLS, timeout,
-  /// redirect limit, a scheme other than http(s), the byte cap), naming the
-  /// URL; any HTTP status, 404 and 500 included, is a response.
+  /// redirect limit, a scheme other than http(s), the byte cap, a hop
+  /// outside request.scope: last_response().out_of_scope says which),
+  /// naming the URL; any HTTP status, 404 and 500 included, is a response.
   ///
   /// Methods: "GET", "HEAD" (no body read), "POST" (`body` sent with its
   /// size), anything else as a custom method (with `body` when not empty).
