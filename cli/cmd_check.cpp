@@ -178,9 +178,24 @@ command_runner setup_check(CLI::App& app) {
       "(a local\n"
       "index's beside it, by their URL path); an index in an index is a "
       "warning, cycles\n"
-      "and depth beyond --max-depth are errors and are not followed. Nothing "
-      "is fetched\n"
-      "beyond the targets' own hosts (and hosts their robots.txt names).\n"
+      "and depth beyond --max-depth are errors and are not followed.\n"
+      "Fetch scope: nothing is fetched beyond the targets' own hosts and "
+      "ports (and\n"
+      "the sitemaps their robots.txt names, on any host): an index's child "
+      "on another\n"
+      "host or port is not fetched, and a redirect is followed only on the "
+      "host and port\n"
+      "requested (http to https on the default ports included); one that "
+      "leaves is an\n"
+      "error naming its target, and is never requested. Loopback, private, "
+      "link-local\n"
+      "and unspecified addresses (127/8, 10/8, 172.16/12, 192.168/16, "
+      "100.64/10,\n"
+      "169.254/16, 0/8, ::1, fc00::/7, fe80::/10, IPv4-mapped forms) are "
+      "judged on the\n"
+      "address connected to, after DNS: only a target's own (an IP target, "
+      "localhost)\n"
+      "is fetched, unless --allow-private.\n"
       "Output: one line per finding, FILE:LINE:COL: severity: message "
       "[code], grouped\n"
       "by document after a header line, then a summary; every code is "
@@ -215,6 +230,10 @@ command_runner setup_check(CLI::App& app) {
                 "Do not check the children of sitemap indexes");
   cmd->add_flag("--fetch-children", o->run.fetch_children,
                 "Fetch a local index's children that are not found beside it");
+  cmd->add_flag("--allow-private", o->run.allow_private,
+                "Fetch from loopback and private addresses that no target "
+                "names (an intranet site whose name resolves to 10.x); "
+                "hosts and ports stay in scope");
   cmd->add_option("--max-depth", o->run.max_depth,
                   "Levels followed below a target (robots.txt -> index -> "
                   "sitemap is 2)")

@@ -583,7 +583,14 @@ command_runner setup_generate(CLI::App& app) {
                   "sitemap or feed, "
                   "local or http(s), gzipped or not; its lastmod, changefreq "
                   "and priority carry "
-                  "over")
+                  "over. Fetches stay on its host and port, and off "
+                  "loopback and private addresses it does not name itself "
+                  "(as check's fetch scope)")
+      ->group(maps);
+  cmd->add_flag("--allow-private", o->sitemap.allow_private,
+                "With --from-sitemap: fetch from loopback and private "
+                "addresses that the location does not name (an intranet "
+                "site whose name resolves to 10.x)")
       ->group(maps);
   cmd->add_option("--rewrite-base", o->rewrite_base,
                   "OLD NEW: rewrite locs starting with OLD to start with NEW "

@@ -72,6 +72,7 @@ vocabulary generate_words(std::string_view indexnow_key) {
       {"format", "--input-format"},
       {"patterns", "--include or --exclude"},
       {"location", "--from-sitemap"},
+      {"allow_private", "--allow-private"},
       {"key", "--indexnow-key"},
       {"endpoint", "--indexnow-endpoint"},
       {"key_location", "--indexnow-key-location"},
@@ -94,6 +95,7 @@ vocabulary indexnow_words(std::string_view key) {
 
 vocabulary check_words() {
   return {{"fetch_children", "--fetch-children"},
+          {"allow_private", "--allow-private"},
           {"sitemap_url", "--sitemap-url"},
           {"max_depth", "--max-depth"},
           {"max_documents", "--max-documents"},

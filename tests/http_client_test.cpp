@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "sitemill/net/http.h"
+#include "support/campaign.h"
 #include "support/http_server.h"
 
 namespace sitemill {
@@ -238,6 +239,141 @@ TEST(HttpClient, RefusesSchemesOtherThanHttpAndHttps) {
   // Only the redirecting requests reached the server (ftp, gopher and dict
   // to its port would have shown up as garbage requests).
   EXPECT_EQ(server.requests().size(), targets.size());
+}
+
+// --- the fetch scope (walker.h): every hop before it is requested ----------
+
+TEST(HttpAddress, NamesTheKindOfEveryPrivateAddress) {
+  struct row {
+    const char* address;
+    const char* kind;
+  };
+  const row cases[] = {
+      {"127.0.0.1", "loopback"},
+      {"127.255.255.254", "loopback"},
+      {"::1", "loopback"},
+      {"[::1]", "loopback"},
+      {"::ffff:127.0.0.1", "loopback"},
+      {"10.1.2.3", "private"},
+      {"::ffff:10.1.2.3", "private"},
+      {"64:ff9b::a01:203", "private"},  // NAT64 of 10.1.2.3
+      {"172.15.255.255", ""},
+      {"172.16.0.1", "private"},
+      {"172.31.255.255", "private"},
+      {"172.32.0.1", ""},
+      {"192.168.1.1", "private"},
+      {"192.169.0.1", ""},
+      {"100.64.0.1", "shared"},
+      {"100.128.0.1", ""},
+      {"169.254.169.254", "link-local"},
+      {"fe80::1", "link-local"},
+      {"febf::1", "link-local"},
+      {"fec0::1", ""},
+      {"fc00::1", "unique local"},
+      {"fd12:3456::1", "unique local"},
+      {"0.0.0.0", "unspecified"},
+      {"0.1.2.3", "unspecified"},
+      {"::", "unspecified"},
+      {"8.8.8.8", ""},
+      {"2001:4860:4860::8888", ""},
+      {"::ffff:8.8.8.8", ""},
+  };
+  for (const auto& c : cases) {
+    const auto ip = parse_ip_address(c.address);
+    ASSERT_TRUE(ip.has_value()) << c.address;
+    EXPECT_EQ(private_address_kind(*ip), c.kind) << c.address;
+  }
+  EXPECT_FALSE(parse_ip_address("localhost").has_value());
+  EXPECT_FALSE(parse_ip_address("127.0.0.1.example.com").has_value());
+  EXPECT_EQ(to_string(*parse_ip_address("::ffff:10.0.0.1")), "10.0.0.1");
+  EXPECT_EQ(to_string(*parse_ip_address("[::1]")), "::1");
+}
+
+TEST(HttpScope, RefusesARedirectOffTheHostBeforeRequestingIt) {
+  http_server server, other;
+  other.route("/x", text_reply(200, "other"));
+  server.redirect("/port", other.url("/x"), 302);
+  server.redirect(
+      "/name", "http://localhost:" + std::to_string(server.port()) + "/x", 307);
+  server.route("/x", text_reply(200, "same"));
+  fetch_scope scope;
+  scope.allowed = {*parse_ip_address("127.0.0.1")};
+  http_client client(fast_options());
+  for (const char* from : {"/port", "/name"}) {
+    SCOPED_TRACE(from);
+    http_request req = request_to(server.url(from));
+    req.scope = &scope;
+    const auto r = client.send(req);
+    sitemill::test::campaign_tally(sitemill::test::campaign_kind::hostile_input,
+                                   1);
+    ASSERT_FALSE(r) << "status " << r->status;
+    const std::string target = client.last_response().out_of_scope;
+    EXPECT_THAT(r.err().message,
+                StartsWith(server.url(from) + ": redirected to " + target +
+                           ", outside the fetch scope"));
+    EXPECT_THAT(target, HasSubstr("/x"));
+  }
+  EXPECT_TRUE(other.requests().empty());
+  EXPECT_EQ(server.count("/x"), 0u);
+
+  // Without a scope the client goes where it is sent, as ping and IndexNow
+  // expect of the endpoints they are configured with.
+  const auto free = client.get(server.url("/port"));
+  ASSERT_TRUE(free) << free.err().message;
+  EXPECT_EQ(free->second, "other");
+}
+
+TEST(HttpScope, RefusesAPrivateAddressBeforeConnectingAndOnAKeptConnection) {
+  http_server server;
+  server.route("/a", text_reply(200, "a"));
+  http_client client(fast_options());
+  const fetch_scope scope;  // no target of its own: 127.0.0.1 is off limits
+  http_request req = request_to(server.url("/a"));
+  req.scope = &scope;
+
+  const auto fresh = client.send(req);
+  sitemill::test::campaign_tally(sitemill::test::campaign_kind::hostile_input,
+                                 2);
+  ASSERT_FALSE(fresh);
+  EXPECT_THAT(fresh.err().message,
+              HasSubstr("not connected to 127.0.0.1, a loopback address"));
+  EXPECT_EQ(client.last_response().out_of_scope, "127.0.0.1");
+  EXPECT_EQ(server.connections(), 0u);
+
+  // A connection left open by a request without a scope is not reused for
+  // one that may not go there.
+  ASSERT_TRUE(client.get(server.url("/a")));
+  ASSERT_EQ(server.count("/a"), 1u);
+  const auto kept = client.send(req);
+  ASSERT_FALSE(kept);
+  EXPECT_THAT(kept.err().message, HasSubstr("127.0.0.1"));
+  EXPECT_EQ(server.count("/a"), 1u);
+
+  fetch_scope open;
+  open.allow_private = true;
+  req.scope = &open;
+  EXPECT_TRUE(client.send(req));
+  EXPECT_EQ(server.count("/a"), 2u);
+}
+
+TEST(HttpScope, FollowsTheHostsOwnRedirectsAndTurnsA303IntoAGet) {
+  http_server server;
+  server.redirect("/post", "/seen", 303);
+  server.route("/seen", text_reply(200, "ok"));
+  fetch_scope scope;
+  scope.allowed = {*parse_ip_address("127.0.0.1")};
+  http_request req = request_to(server.url("/post"), "POST", "body");
+  req.scope = &scope;
+  http_client client(fast_options());
+  const auto r = client.send(req);
+  ASSERT_TRUE(r) << r.err().message;
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->redirects, 1);
+  EXPECT_EQ(r->effective_url, server.url("/seen"));
+  const auto log = server.requests();
+  ASSERT_EQ(log.size(), 2u);
+  EXPECT_EQ(log[1].method, "GET");
+  EXPECT_EQ(log[1].body, "");
 }
 
 TEST(HttpClient, AbortsABodyOverTheCap) {

@@ -29,6 +29,7 @@ using sitemill::normalize_url;
 using sitemill::normalized_url;
 using sitemill::percent_decode;
 using sitemill::resolve_url;
+using sitemill::same_host;
 using sitemill::url_normalizer;
 using sitemill::url_notes;
 using sitemill::url_problem;
@@ -823,6 +824,37 @@ TEST(Url, WithinScopeUsesTheDirectoryOfTheScopePath) {
     EXPECT_EQ(within_scope(url, scope), c.want) << c.url << " in " << c.scope;
   }
   EXPECT_FALSE(within_scope(normalized_url{}, Url("https://example.com/")));
+}
+
+// The fetch scope's unit (walker.h): one host and port; http and https on
+// their default ports are one, so an upgrade redirect stays in scope.
+TEST(Url, SameHostComparesHostAndPortOnly) {
+  struct row {
+    const char* a;
+    const char* b;
+    bool want;
+  };
+  const row cases[] = {
+      {"https://example.com/a", "https://example.com/b/c?d", true},
+      {"http://example.com/a", "https://example.com/", true},
+      {"https://EXAMPLE.com./a", "https://example.com/", true},
+      {"http://example.com:80/a", "https://example.com:443/", true},
+      {"http://example.com:8080/a", "http://example.com/", false},
+      {"http://example.com:443/a", "https://example.com/", true},
+      {"http://127.0.0.1:8080/a", "http://127.0.0.1:8081/", false},
+      {"http://localhost:8080/a", "http://127.0.0.1:8080/", false},
+      {"https://www.example.com/", "https://example.com/", false},
+      {"https://example.com.evil/", "https://example.com/", false},
+      {"http://[::1]:8080/", "http://[::1]:8080/x", true},
+  };
+  for (const auto& c : cases) {
+    normalized_url a, b;
+    ASSERT_EQ(normalize_url(c.a, a), url_problem::ok) << c.a;
+    ASSERT_EQ(normalize_url(c.b, b), url_problem::ok) << c.b;
+    EXPECT_EQ(same_host(a, b), c.want) << c.a << " vs " << c.b;
+    EXPECT_EQ(same_host(b, a), c.want) << c.b << " vs " << c.a;
+  }
+  EXPECT_FALSE(same_host(normalized_url{}, normalized_url{}));
 }
 
 // Every accessor on each shape of URL (ada's url_aggregator tests, for the

@@ -14,6 +14,7 @@
 #include "sitemill/check/check.h"
 #include "sitemill/source/sitemap_source.h"
 #include "sitemill/walk/walker.h"
+#include "support/campaign.h"
 #include "support/http_server.h"
 #include "support/run.h"
 #include "walk/walker_impl.h"
@@ -67,6 +68,8 @@ const char* name(walk_skip_reason r) {
       return "redirect_cycle";
     case walk_skip_reason::redirect_already_read:
       return "redirect_already_read";
+    case walk_skip_reason::out_of_scope:
+      return "out_of_scope";
   }
   return "?";
 }
@@ -537,6 +540,130 @@ TEST(WalkFetchScope, LetsACrossSubmitReachOtherHosts) {
   EXPECT_EQ(r.opened[1].cross_submit, elsewhere + "/");
   EXPECT_EQ(r.opened[0].depth, 1u);
   EXPECT_EQ(w.documents(), 3u) << "robots.txt counts as a document";
+}
+
+// The hostile-server cases of issue 14: every hop is held to the fetch
+// scope before it is requested, and the server it would have reached
+// (another port, another name for the same machine) sees nothing.
+TEST(WalkFetchScope, RefusesARedirectToAnotherHostName) {
+  http_server server;
+  const std::string other =
+      "http://localhost:" + std::to_string(server.port()) + "/moved.xml";
+  server.route("/sitemap.xml", testing::redirect_reply(other, 302));
+  server.route("/moved.xml", xml_reply(urlset({server.url("/1")})));
+  recorder r = walk_one(server.url("/sitemap.xml"));
+  sitemill::test::campaign_tally(sitemill::test::campaign_kind::hostile_input,
+                                 1);
+  ASSERT_EQ(r.skips.size(), 1u);
+  EXPECT_EQ(r.events.back(),
+            "failed " + server.url("/sitemap.xml") + " out_of_scope");
+  EXPECT_EQ(r.skips[0].url, other);
+  EXPECT_THAT(r.skips[0].message, HasSubstr("redirected to " + other));
+  EXPECT_EQ(server.count("/moved.xml"), 0u);
+}
+
+TEST(WalkFetchScope, RefusesARedirectToAnotherPortOnTheSameAddress) {
+  http_server server, other;
+  other.route("/x.xml", xml_reply(urlset({other.url("/1")})));
+  server.redirect("/sitemap.xml", other.url("/x.xml"), 302);
+  recorder r = walk_one(server.url("/sitemap.xml"));
+  sitemill::test::campaign_tally(sitemill::test::campaign_kind::hostile_input,
+                                 1);
+  ASSERT_EQ(r.skips.size(), 1u);
+  EXPECT_EQ(r.skips[0].reason, walk_skip_reason::out_of_scope);
+  EXPECT_EQ(r.skips[0].url, other.url("/x.xml"));
+  EXPECT_THAT(r.skips[0].message, HasSubstr(other.url("/x.xml")));
+  EXPECT_TRUE(other.requests().empty());
+  EXPECT_EQ(other.connections(), 0u);
+}
+
+TEST(WalkFetchScope, DoesNotFetchAnIndexChildOnAnotherPort) {
+  http_server server, other;
+  other.route("/a.xml", xml_reply(urlset({other.url("/1")})));
+  server.route(
+      "/index.xml",
+      xml_reply(sitemapindex({other.url("/a.xml"), server.url("/b.xml")})));
+  server.route("/b.xml", xml_reply(urlset({server.url("/2")})));
+  recorder r = walk_one(server.url("/index.xml"));
+  sitemill::test::campaign_tally(sitemill::test::campaign_kind::hostile_input,
+                                 1);
+  EXPECT_EQ(r.events[2], "skip " + other.url("/a.xml") + " off_site at 3");
+  EXPECT_TRUE(other.requests().empty());
+  EXPECT_EQ(server.count("/b.xml"), 1u);
+}
+
+TEST(WalkFetchScope, RefusesARedirectChainThatLeavesOnItsSecondHop) {
+  http_server server, other;
+  other.route("/c.xml", xml_reply(urlset({other.url("/1")})));
+  server.redirect("/a.xml", "/b.xml", 302);
+  server.redirect("/b.xml", other.url("/c.xml"), 301);
+  recorder r = walk_one(server.url("/a.xml"));
+  sitemill::test::campaign_tally(sitemill::test::campaign_kind::hostile_input,
+                                 1);
+  ASSERT_EQ(r.skips.size(), 1u);
+  EXPECT_EQ(r.skips[0].reason, walk_skip_reason::out_of_scope);
+  EXPECT_EQ(r.skips[0].url, other.url("/c.xml"));
+  EXPECT_EQ(server.count("/b.xml"), 1u) << "the first hop is in scope";
+  EXPECT_TRUE(other.requests().empty());
+}
+
+TEST(WalkFetchScope, FollowsARedirectOnTheSameHostAndPort) {
+  http_server server;
+  server.redirect("/a.xml", server.url("/b.xml"), 302);
+  server.route("/b.xml", xml_reply(urlset({server.url("/1")})));
+  recorder r = walk_one(server.url("/a.xml"));
+  ASSERT_EQ(r.reads.size(), 1u) << ::testing::PrintToString(r.events);
+  EXPECT_EQ(r.reads[0].final_url, server.url("/b.xml"));
+}
+
+// A name is judged by the address it resolves to: "sitemap.test" pinned to
+// 127.0.0.1 (as DNS could answer) is not a loopback target, so nothing is
+// sent there unless allow_private says so.
+TEST(WalkFetchScope, RefusesANameThatResolvesToLoopback) {
+  http_server server;
+  server.route("/sitemap.xml", xml_reply(urlset({server.url("/1")})));
+  const std::string port = std::to_string(server.port());
+  const std::string target = "http://sitemap.test:" + port + "/sitemap.xml";
+  walk_options o = fast_options();
+  o.http.resolve = {"sitemap.test:" + port + ":127.0.0.1"};
+  recorder r = walk_one(target, o);
+  sitemill::test::campaign_tally(sitemill::test::campaign_kind::hostile_input,
+                                 1);
+  ASSERT_EQ(r.skips.size(), 1u) << ::testing::PrintToString(r.events);
+  EXPECT_EQ(r.skips[0].reason, walk_skip_reason::out_of_scope);
+  EXPECT_THAT(r.skips[0].message, HasSubstr("127.0.0.1, a loopback address"));
+  EXPECT_THAT(r.skips[0].message, HasSubstr("`allow_private`"));
+  EXPECT_TRUE(r.skips[0].url.empty()) << "an address, not a redirect";
+  EXPECT_EQ(server.connections(), 0u) << "refused before connecting";
+
+  o.allow_private = true;
+  recorder allowed = walk_one(target, o);
+  EXPECT_EQ(allowed.reads.size(), 1u);
+  EXPECT_EQ(server.count("/sitemap.xml"), 1u);
+}
+
+// A robots.txt may name sitemaps on any host, but not steer a fetch to a
+// private address that no target names.
+TEST(WalkFetchScope, RefusesACrossSubmitToAPrivateAddress) {
+  http_server server;
+  server.route("/s.xml", xml_reply(urlset({server.url("/1")})));
+  recorder r;
+  walk_options o = fast_options();
+  sitemap_walker w(o, r);
+  walk_document robots;
+  robots.source = robots.url = "http://www.example.test/robots.txt";
+  robots.fetched = true;
+  ASSERT_FALSE(w.admit(robots).has_value());
+  walk_link link;
+  link.url = server.url("/s.xml");
+  link.listing = walk_listing{robots.source, link.url, 1, 0};
+  link.cross_submit = "http://www.example.test/";
+  w.walk_listed(robots, std::span(&link, 1));
+  sitemill::test::campaign_tally(sitemill::test::campaign_kind::hostile_input,
+                                 1);
+  ASSERT_EQ(r.skips.size(), 1u) << ::testing::PrintToString(r.events);
+  EXPECT_EQ(r.skips[0].reason, walk_skip_reason::out_of_scope);
+  EXPECT_EQ(server.connections(), 0u);
 }
 
 // --- caps and cancellation ---------------------------------------------------

@@ -18,6 +18,7 @@ walk_options walk_options_of(const check_options& o) {
   w.http = o.http;
   w.follow_indexes = o.follow_indexes;
   w.fetch_missing_children = o.fetch_children;
+  w.allow_private = o.allow_private;
   return w;
 }
 

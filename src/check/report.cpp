@@ -231,6 +231,7 @@ void checker::not_read(const walk_document& doc, const walk_skip& why) {
       report(doc, "read-failed", why.message, true);
       return;
     case walk_skip_reason::fetch_failed:
+    case walk_skip_reason::out_of_scope:  // the message names where it led
       report(doc, "fetch-failed", why.message, true);
       return;
     case walk_skip_reason::http_status: {

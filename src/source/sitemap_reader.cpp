@@ -165,9 +165,11 @@ std::string describe_skip(const walk_document& doc, const walk_skip& why,
              " and no URL that can be fetched";
     case walk_skip_reason::off_site:
       return "sitemap " + s +
-             " is on another host than the index listing it; not fetched";
+             " is on another host or port than the index listing it; not "
+             "fetched";
     case walk_skip_reason::read_failed:
     case walk_skip_reason::fetch_failed:
+    case walk_skip_reason::out_of_scope:
       return "cannot read sitemap " + s + ": " + why.message;
     case walk_skip_reason::http_status:
       return "cannot read sitemap " + s + ": " + s + ": HTTP status " +
@@ -329,6 +331,7 @@ class sitemap_reader final : public record_reader, walk_observer {
     w.parse = o_.parse;
     w.http = o_.http;
     w.fetch_missing_children = true;
+    w.allow_private = o_.allow_private;
     {
       sitemap_walker walker(std::move(w), *this);
       walker.walk(o_.location);

@@ -712,6 +712,17 @@ std::string_view normalized_url::scope_directory() const noexcept {
   return href.substr(0, href.substr(0, at_.query_begin).rfind('/') + 1);
 }
 
+bool same_host(const normalized_url& a, const normalized_url& b) noexcept {
+  if (a.empty() || b.empty()) return false;
+  const auto bare = [](std::string_view host) {
+    if (!host.empty() && host.back() == '.') host.remove_suffix(1);
+    return host;
+  };
+  // Normalisation lowercased both hosts, and dropped a scheme's default port.
+  return bare(a.host()) == bare(b.host()) &&
+         (a.has_port() || b.has_port() ? a.port() == b.port() : true);
+}
+
 bool within_scope(const normalized_url& url,
                   const normalized_url& scope) noexcept {
   // The directory ends with '/', so a prefix match cannot stop inside a host

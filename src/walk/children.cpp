@@ -1,6 +1,7 @@
-// The walker's two rules about an index's children: which local file a
-// local index's child is (the child location rule), and which children may
-// be fetched (the fetch scope). walker.h states both.
+// The walker's two rules about what it reads: which local file a local
+// index's child is (the child location rule), and which locations and
+// addresses may be fetched (the fetch scope). walker.h states both.
+#include <algorithm>
 #include <filesystem>
 
 #include "detail/text.h"
@@ -47,20 +48,10 @@ normalized_url inferred_index_url(const std::vector<child_ref>& children) {
   return {};
 }
 
-namespace {
-
-// "example.com." and "example.com" name one host (RFC 1034 3.1).
-std::string_view bare_host(std::string_view host) {
-  if (!host.empty() && host.back() == '.') host.remove_suffix(1);
-  return host;
-}
-
-}  // namespace
-
 bool may_fetch_child(const normalized_url& child,
                      const normalized_url& index_url, bool cross_submit) {
   if (cross_submit || index_url.empty()) return true;
-  return iequals(bare_host(child.host()), bare_host(index_url.host()));
+  return same_host(child, index_url);
 }
 
 bool has_other_scheme(std::string_view s) {
@@ -77,3 +68,27 @@ bool has_other_scheme(std::string_view s) {
 }
 
 }  // namespace sitemill::detail
+
+namespace sitemill {
+
+void sitemap_walker::impl::note_target(const normalized_url& url) {
+  std::string_view host = url.host();
+  if (!host.empty() && host.back() == '.') host.remove_suffix(1);
+  std::vector<ip_address> own;
+  if (const std::optional<ip_address> ip = parse_ip_address(host)) {
+    own.push_back(*ip);
+  } else if (host == "localhost" || host.ends_with(".localhost")) {
+    // RFC 6761 6.3: these names are the loopback, and libcurl resolves them
+    // so itself, without asking DNS.
+    own.push_back(*parse_ip_address("127.0.0.1"));
+    own.push_back(*parse_ip_address("::1"));
+  }
+  for (const ip_address& a : own) {
+    if (!private_address_kind(a).empty() &&
+        std::find(scope.allowed.begin(), scope.allowed.end(), a) ==
+            scope.allowed.end())
+      scope.allowed.push_back(a);
+  }
+}
+
+}  // namespace sitemill

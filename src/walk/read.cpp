@@ -36,8 +36,7 @@ walk_skip failure(walk_skip_reason reason, std::string message) {
 std::optional<walk_skip> sitemap_walker::impl::read_local(
     const walk_document& doc, parse_handler& handler, walk_read& out) {
   const bool from_stdin = doc.path == "-";
-  const int fd =
-      from_stdin ? 0 : detail::open_for_reading(doc.path.c_str());
+  const int fd = from_stdin ? 0 : detail::open_for_reading(doc.path.c_str());
   if (fd < 0)
     return failure(walk_skip_reason::read_failed,
                    "cannot open " + doc.path + ": " + std::strerror(errno));
@@ -82,7 +81,7 @@ std::optional<walk_skip> sitemap_walker::impl::fetch(const walk_document& doc,
   sitemap_parser parser(handler, options.parse);
   bool parser_stopped = false, cut_off = false, interrupted = false;
   std::uint64_t drained = 0;
-  auto r = http().send(http_request{"GET", doc.url, {}, {}},
+  auto r = http().send(request_for(doc.url),
                        [&](const char* data, std::size_t size) {
                          if (should_stop()) {
                            interrupted = true;
@@ -111,7 +110,7 @@ std::optional<walk_skip> sitemap_walker::impl::fetch(const walk_document& doc,
       out.content_type = http().last_response().content_type;
       return std::nullopt;
     }
-    return failure(walk_skip_reason::fetch_failed, r.err().message);
+    return fetch_failure(r.err());
   }
   if (r->status != 200) {
     walk_skip s = failure(walk_skip_reason::http_status, {});
@@ -134,16 +133,16 @@ walk_text sitemap_walker::impl::fetch_text(const std::string& url,
                                            std::size_t keep) {
   walk_text out;
   bool interrupted = false;
-  auto r = http().send(http_request{"GET", url, {}, {}}, [&](const char* data,
-                                                             std::size_t size) {
-    if (should_stop()) {
-      interrupted = true;
-      return false;
-    }
-    if (out.body.size() < keep)
-      out.body.append(data, std::min(size, keep - out.body.size()));
-    return true;
-  });
+  auto r =
+      http().send(request_for(url), [&](const char* data, std::size_t size) {
+        if (should_stop()) {
+          interrupted = true;
+          return false;
+        }
+        if (out.body.size() < keep)
+          out.body.append(data, std::min(size, keep - out.body.size()));
+        return true;
+      });
   if (!r && hit_deadline()) interrupted = true;
   if (!r) {
     if (interrupted)
@@ -163,14 +162,14 @@ walk_reread sitemap_walker::impl::reread(const std::string& url,
   walk_reread out;
   sitemap_parser parser(handler, parse);
   bool interrupted = false;
-  auto r = http().send(http_request{"GET", url, {}, {}},
-                       [&](const char* data, std::size_t size) {
-                         if (should_stop()) {
-                           interrupted = true;
-                           return false;
-                         }
-                         return parser.feed(data, size);
-                       });
+  auto r =
+      http().send(request_for(url), [&](const char* data, std::size_t size) {
+        if (should_stop()) {
+          interrupted = true;
+          return false;
+        }
+        return parser.feed(data, size);
+      });
   out.summary = parser.finish();
   bytes += out.summary.bytes;
   if (!r && hit_deadline()) interrupted = true;
@@ -180,6 +179,23 @@ walk_reread sitemap_walker::impl::reread(const std::string& url,
   }
   out.ok = r && r->status == 200;
   return out;
+}
+
+http_request sitemap_walker::impl::request_for(const std::string& url) const {
+  http_request r;
+  r.url = url;
+  r.scope = &scope;
+  return r;
+}
+
+walk_skip sitemap_walker::impl::fetch_failure(const error& e) const {
+  const std::string& refused = client->last_response().out_of_scope;
+  if (refused.empty())
+    return failure(walk_skip_reason::fetch_failed, e.message);
+  walk_skip s = failure(walk_skip_reason::out_of_scope, e.message);
+  // A refused address is no URL; a redirect's target is.
+  if (!parse_ip_address(refused)) s.url = refused;
+  return s;
 }
 
 // One client for the walk, so connections are reused; remade with a shorter

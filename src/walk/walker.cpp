@@ -151,12 +151,15 @@ void sitemap_walker::impl::walk_target(const std::string& target,
     }
     doc.fetched = true;
     doc.url = std::string(url.href());
+    note_target(url);
   } else if (detail::has_other_scheme(target)) {
     observer.on_skip(doc, skip(walk_skip_reason::unsupported_scheme));
     return;
   } else {
     doc.path = target;
     doc.url = std::string(served_at);
+    normalized_url url;
+    if (normalize_url(served_at, url) == url_problem::ok) note_target(url);
   }
   visit(doc);
 }
@@ -260,6 +263,9 @@ void sitemap_walker::impl::follow(
       child.fetched = true;
       child.url = std::string(child_url.href());
       child.source = child.url;
+      // The user's own index, whose URL is unknown, names its hosts as a
+      // target would.
+      if (!index.fetched && index_url.empty()) note_target(child_url);
       return true;
     };
 
@@ -309,6 +315,10 @@ void sitemap_walker::walk_listed(const walk_document& lister,
 }
 
 std::optional<walk_skip> sitemap_walker::admit(const walk_document& doc) {
+  normalized_url url;
+  if (doc.fetched && doc.listing.source.empty() &&
+      normalize_url(doc.url, url) == url_problem::ok)
+    impl_->note_target(url);
   return impl_->admit(doc, impl::key_of(doc));
 }
 

@@ -65,7 +65,9 @@ struct sitemap_walker::impl {
   impl(walk_options o, walk_observer& obs)
       : options(std::move(o)),
         observer(obs),
-        deadline(steady::now() + options.max_time) {}
+        deadline(steady::now() + options.max_time) {
+    scope.allow_private = options.allow_private;
+  }
 
   // walker.cpp
   void walk_target(const std::string& target, std::string_view served_at);
@@ -77,6 +79,9 @@ struct sitemap_walker::impl {
   std::optional<walk_skip> admit(const walk_document& doc,
                                  const std::string& key);
   static std::string key_of(const walk_document& doc);
+  /// A location the user named (walker.h, "Fetch scope"): its private
+  /// address, if it names one, joins the scope's allowed ones.
+  void note_target(const normalized_url& url);
   bool is_ancestor(const std::string& key) const;
   bool seen(const std::string& key) const;
   void remember(const std::string& key);
@@ -94,6 +99,11 @@ struct sitemap_walker::impl {
   walk_reread reread(const std::string& url, parse_handler& handler,
                      const parse_options& parse);
   http_client& http();
+  /// GET `url` within the scope.
+  http_request request_for(const std::string& url) const;
+  /// A failed request's walk_skip: out_of_scope when the client refused a
+  /// hop, else fetch_failed.
+  walk_skip fetch_failure(const error& e) const;
   /// Whether a failed request ran into the walk's time cap.
   bool hit_deadline() const;
 
@@ -101,6 +111,8 @@ struct sitemap_walker::impl {
   walk_observer& observer;
   const steady::time_point deadline;
 
+  /// Every request's scope; `allowed` grows with each target.
+  fetch_scope scope;
   std::unique_ptr<http_client> client;
   bool client_capped = false;  // client's timeout is the time left
   std::unique_ptr<char[]> buffer;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/campaign.h"
 #include "support/http_server.h"
 #include "support/run.h"
 
@@ -305,6 +306,43 @@ TEST(CheckCli, ChecksASiteServedOverHttp) {
   run_result missing = run_sitemill({"check", server.url("/nope.xml")});
   EXPECT_EQ(missing.exit_code, 2) << missing.out;
   EXPECT_THAT(missing.out, HasSubstr("[http-status]"));
+}
+
+// Issue 14: a hostile server's redirect to another port of the machine is
+// refused before it is requested, and the report names where it led.
+TEST(CheckCli, RefusesARedirectOutOfScopeAndNamesItsTarget) {
+  http_server server, other;
+  other.route("/admin.xml",
+              text_reply(200, urlset({other.url("/a")}), "application/xml"));
+  server.redirect("/sitemap.xml", other.url("/admin.xml"), 302);
+  run_result r = run_sitemill({"check", server.url("/sitemap.xml")});
+  sitemill::test::campaign_tally(sitemill::test::campaign_kind::hostile_input,
+                                 1);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("redirected to " + other.url("/admin.xml") +
+                               ", outside the fetch scope"));
+  EXPECT_THAT(r.out, HasSubstr("[fetch-failed]"));
+  EXPECT_TRUE(other.requests().empty());
+
+  run_result help = run_sitemill({"check", "--help"});
+  EXPECT_THAT(help.out, HasSubstr("--allow-private"));
+  EXPECT_THAT(help.out, HasSubstr("Fetch scope"));
+}
+
+// A robots.txt may name sitemaps on any host, but the target 127.0.0.1 does
+// not make the machine's other loopback address (::1) fair game.
+TEST(CheckCli, RefusesALoopbackAddressNoTargetNames) {
+  http_server server;
+  const std::string v6 =
+      "http://[::1]:" + std::to_string(server.port()) + "/s.xml";
+  server.route("/robots.txt", text_reply(200, "Sitemap: " + v6 + "\n"));
+  run_result r = run_sitemill({"check", server.url("/")});
+  sitemill::test::campaign_tally(sitemill::test::campaign_kind::hostile_input,
+                                 1);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("not connected to ::1, a loopback address"));
+  EXPECT_THAT(r.out, HasSubstr("--allow-private allows any"));
+  EXPECT_EQ(server.requests().size(), 1u) << "robots.txt only";
 }
 
 // --- conformance files

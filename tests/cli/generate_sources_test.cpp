@@ -9,6 +9,7 @@
 #include <ctime>
 #include <filesystem>
 
+#include "support/campaign.h"
 #include "support/http_server.h"
 #include "support/run.h"
 
@@ -295,6 +296,33 @@ TEST(GenerateSources, RemoteIndexIsFollowedAndAMissingChildIsReported) {
   EXPECT_THAT(g.report["rejected"][0]["reason"].get<std::string>(),
               HasSubstr("404"));
   EXPECT_EQ(server.count("/s2.xml.gz"), 1u);
+}
+
+// Issue 14: --from-sitemap reads through the walker, so an index child on
+// another port of the machine is not fetched, and says why.
+TEST(GenerateSources, RemoteIndexChildOnAnotherPortIsNotFetched) {
+  temp_dir t;
+  http_server server, other;
+  other.route("/s1.xml",
+              text_reply(200, urlset({other.url("/one")}), "application/xml"));
+  server.route("/s2.xml", text_reply(200, urlset({server.url("/two")}),
+                                     "application/xml"));
+  server.route(
+      "/sitemap.xml",
+      text_reply(200,
+                 sitemapindex({other.url("/s1.xml"), server.url("/s2.xml")}),
+                 "application/xml"));
+  auto g = generate_and_check(t / "out",
+                              {"--from-sitemap", server.url("/sitemap.xml"),
+                               "--rewrite-base", server.url("/"), base});
+  sitemill::test::campaign_tally(sitemill::test::campaign_kind::hostile_input,
+                                 1);
+  EXPECT_THAT(all_locs(g.set), ElementsAre(base + "two"));
+  ASSERT_EQ(g.report["rejected"].size(), 1u) << g.report.dump(2);
+  EXPECT_THAT(g.report["rejected"][0]["reason"].get<std::string>(),
+              HasSubstr(other.url("/s1.xml") +
+                        " is on another host or port than the index"));
+  EXPECT_TRUE(other.requests().empty());
 }
 
 TEST(GenerateSources, FeedDatesBecomeW3cLastmods) {

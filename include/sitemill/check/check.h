@@ -13,8 +13,11 @@
 //     another host is a cross-submit (1.7): its URLs must be on the site
 //     whose robots.txt named it;
 //   * an index's children are checked too, read by the one sitemap_walker
-//     (walk/walker.h), which also decides what may be fetched: a fetched
-//     index's children only on its own host (unless cross-submitted), a
+//     (walk/walker.h), which also decides what may be fetched (its "Fetch
+//     scope": redirects and children on the host and port requested, no
+//     private address a target does not name, unless
+//     check_options::allow_private): a fetched index's children only on its
+//     own host and port (unless cross-submitted), a
 //     local index's children from the file the walker's child location rule
 //     names (the path of the child's URL below the index's URL directory, in
 //     the index's directory), fetched when missing only with
@@ -90,6 +93,10 @@ struct check_options : walk_caps {
   /// Fetch a local index's children that are not found beside it; off, such
   /// a child is an error ("child-not-found") and no network is used.
   bool fetch_children = false;
+  /// Fetch from loopback and private addresses (127.0.0.1, 10.0.0.7) even
+  /// when no target names them; off, a redirect, child or DNS name leading
+  /// there is refused (walker.h, "Fetch scope").
+  bool allow_private = false;
   std::size_t max_listed_per_code =
       100;  ///< per document; the rest are counted
   /// Off (the default), a sitemap or index that the official schemas reject

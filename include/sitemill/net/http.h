@@ -4,10 +4,13 @@
 // Everything fetched is untrusted: http and https only (redirects too), a
 // bounded number of redirects, connect and total timeouts, a cap on body
 // bytes, and a User-Agent that names sitemill so site owners can tell who
-// is asking.
+// is asking. A request that fetches what a document names (the walker's)
+// also carries a fetch_scope: where its redirects may lead and which
+// addresses it may connect to, checked by the client on every hop.
 #ifndef SITEMILL_HTTP_H
 #define SITEMILL_HTTP_H
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -23,6 +26,48 @@
 
 namespace sitemill {
 
+/// An IP address in 16 bytes: IPv6, or IPv4 as its mapped form
+/// ::ffff:a.b.c.d, so that one comparison covers both spellings.
+using ip_address = std::array<std::uint8_t, 16>;
+
+/// "127.0.0.1", "::1", "[::1]" (as a URL's host writes it), "::ffff:10.0.0.1";
+/// std::nullopt for anything else (a host name).
+std::optional<ip_address> parse_ip_address(std::string_view text);
+
+/// "127.0.0.1", "::1": IPv4 (and IPv4-mapped IPv6) in dotted form.
+std::string to_string(const ip_address& address);
+
+/// What makes `address` one a fetch must not reach by default: "loopback"
+/// (127/8, ::1), "private" (10/8, 172.16/12, 192.168/16), "shared" (100.64/10,
+/// RFC 6598: carrier NAT, and some clouds' metadata service), "link-local"
+/// (169.254/16, fe80::/10: the usual cloud metadata address),
+/// "unique local" (fc00::/7) or "unspecified" (0/8, ::: Linux connects
+/// them to the machine itself); "" for any other. IPv4 inside IPv6
+/// (::ffff:0:0/96, the NAT64 prefix 64:ff9b::/96) is judged as the IPv4.
+std::string_view private_address_kind(const ip_address& address) noexcept;
+
+/// Where a request may go, checked by http_client on every hop before
+/// anything is sent there. Without one (http_request::scope), a request
+/// may be redirected to any http(s) URL and connect to any address: what a
+/// caller configures itself (a ping or IndexNow endpoint) needs no more.
+struct fetch_scope {
+  /// Follow a redirect only to the host and port of the URL requested
+  /// (same_host(), url.h: http and https on their default ports count as
+  /// one); another is an error naming where it led, and is not requested.
+  bool same_host = true;
+  /// Connect to any address; off, never to one private_address_kind()
+  /// names, unless it is in `allowed`. Checked on the address libcurl
+  /// connects to, after DNS, so a name that resolves to 127.0.0.1 is
+  /// refused too. Through a proxy, the address checked is the proxy's.
+  bool allow_private = false;
+  /// Private addresses that may be reached all the same: those the user's
+  /// own targets name.
+  std::vector<ip_address> allowed;
+
+  /// Whether a connection to `address` is in the scope.
+  bool may_connect(const ip_address& address) const;
+};
+
 struct http_options {
   std::chrono::milliseconds connect_timeout{10'000};
   std::chrono::milliseconds total_timeout{60'000};
@@ -37,6 +82,11 @@ struct http_options {
   /// is true the request ends with the error "cancelled". Not owned;
   /// nullptr: never.
   const std::atomic<bool>* cancel = nullptr;
+  /// Host names pinned to addresses, as curl's --resolve:
+  /// "host:port:address" ("staging.example.com:443:10.0.0.7"): a server
+  /// before its DNS is live, or a test's name for the loopback server.
+  /// The fetch scope still judges the address.
+  std::vector<std::string> resolve;
 };
 
 struct http_request {
@@ -44,6 +94,9 @@ struct http_request {
   std::string url;
   std::vector<std::pair<std::string, std::string>> headers;  ///< name, value
   std::string body;
+  /// Where the request may go (see fetch_scope); not owned, and read only
+  /// during send(). nullptr: any http(s) redirect, any address.
+  const fetch_scope* scope = nullptr;
 };
 
 struct http_response {
@@ -54,6 +107,9 @@ struct http_response {
       retry_after;               ///< the final response's Retry-After, as sent
   std::uint64_t body_bytes = 0;  ///< decoded body bytes received
   int redirects = 0;
+  /// Set when send() failed because a hop left the request's fetch_scope:
+  /// the redirect's target URL, or the address refused ("127.0.0.1").
+  std::string out_of_scope;
 };
 
 /// Receives the body as it arrives; return false to stop the transfer (the
@@ -71,17 +127,20 @@ class http_client {
 
   /// Sends `request`, streaming the body to `receive` (or discarding it when
   /// empty). An error for transport failures (DNS, connect, TLS, timeout,
-  /// redirect limit, a scheme other than http(s), the byte cap), naming the
-  /// URL; any HTTP status, 404 and 500 included, is a response.
+  /// redirect limit, a scheme other than http(s), the byte cap, a hop
+  /// outside request.scope: last_response().out_of_scope says which),
+  /// naming the URL; any HTTP status, 404 and 500 included, is a response.
   ///
   /// Methods: "GET", "HEAD" (no body read), "POST" (`body` sent with its
   /// size), anything else as a custom method (with `body` when not empty).
-  /// Redirects are followed up to max_redirects (0: any redirect is an
-  /// error); a 301/302/303 answer to a POST is followed with a GET, as
-  /// browsers do. `receive` is called only for the final response's body.
-  /// An exception thrown by `receive` stops the transfer and is rethrown
-  /// from send(). Proxies come from the usual environment variables, except
-  /// for loopback addresses, which are always reached directly.
+  /// Redirects (301, 302, 303, 307, 308 with a Location) are followed up to
+  /// max_redirects (0: any redirect is an error), each checked against
+  /// request.scope before it is requested; a 303, and a 301/302 answer to
+  /// a POST, is followed with a GET, as browsers do (RFC 9110 15.4). `receive`
+  /// is called only for the final response's body. An exception thrown by
+  /// `receive` stops the transfer and is rethrown from send(). Proxies come
+  /// from the usual environment variables, except for loopback addresses, which
+  /// are always reached directly.
   result<http_response> send(const http_request& request,
                              const body_receiver& receive = {});
 

@@ -38,6 +38,9 @@ struct sitemap_source_options : walk_caps {
   std::string location;  ///< a path, "-" for stdin, or an http(s) URL
   parse_options parse;  ///< schema checks are off: only extraction matters here
   http_options http;
+  /// Fetch from loopback and private addresses even when the location does
+  /// not name one (walker.h, "Fetch scope").
+  bool allow_private = false;
   /// Rewrites locs starting with first to start with second instead
   /// (--rewrite-base OLD NEW), before normalisation: for site migrations.
   std::optional<std::pair<std::string, std::string>> rewrite_base;

@@ -228,6 +228,13 @@ class origin_memo {
 bool within_scope(const normalized_url& url,
                   const normalized_url& scope) noexcept;
 
+/// True when `a` and `b` name one host and port, the fetch scope's unit
+/// (walker.h): hosts equal without a trailing dot ("example.com." is
+/// "example.com", RFC 1034 3.1), and ports equal, or each the default of its
+/// scheme, so "http://h/" and "https://h/" are one host but "h:8080" is not.
+/// False when either is empty.
+bool same_host(const normalized_url& a, const normalized_url& b) noexcept;
+
 /// True when `s` begins with "http://" or "https://", ignoring ASCII case:
 /// text meant as an absolute web URL rather than a file path, whether or
 /// not it normalises. Leading whitespace is not skipped.

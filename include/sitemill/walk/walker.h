@@ -35,17 +35,32 @@
 // A local path never leaves the index's directory: "..", absolute paths and
 // NUL bytes (decoded or not) name no file.
 //
-// Fetch scope: the walker alone decides whether a location may be fetched.
-// Targets may; so may the sitemaps a robots.txt names (walk_listed()), on
-// any host, since the site vouches for them (a cross-submit, PROTOCOL.md
-// 1.7). A child of an index is fetched only on the host of the index's URL
-// (after redirects for a fetched index; hosts compared without case, port
-// or a trailing dot), or anywhere when the index is a cross-submit or a
-// local file whose URL is not known (the user's own file); elsewhere it is
-// "off_site". NOT enforced yet: where redirects lead. A request on the
-// index's host that redirects to another host is followed there (by the
-// HTTP client's rules: http(s) only, at most http_options::max_redirects).
-//
+// Fetch scope: the walker alone decides whether a location may be fetched,
+// and every request it makes carries the scope (http.h, fetch_scope), which
+// the HTTP client checks on every hop before anything is sent there.
+//   * Hosts. Targets may be fetched; so may the sitemaps a robots.txt names
+//     (walk_listed()), on any host, since the site vouches for them (a
+//     cross-submit, PROTOCOL.md 1.7). A child of an index is fetched only on
+//     the host and port of the index's URL (after redirects for a fetched
+//     index), or anywhere when the index is a cross-submit or a local file
+//     whose URL is not known (the user's own file); elsewhere it is
+//     "off_site". A redirect is followed only to the host and port of the
+//     URL requested; another is "out_of_scope", with its target, and is
+//     never requested. Hosts are compared as normalised (without case or a
+//     trailing dot); ports exactly, except that http and https on their
+//     default ports are one host (same_host(), url.h), so an upgrade to
+//     https is followed.
+//   * Addresses. Loopback, private, shared, link-local, unique-local and
+//     unspecified addresses (private_address_kind(), http.h; IPv4-mapped
+//     IPv6 forms included) are not connected to, judged on the address
+//     libcurl is about to connect to, after DNS: a name resolving to
+//     127.0.0.1 is refused like 127.0.0.1 ("out_of_scope", nothing is sent).
+//     Except the targets' own: the address of a target URL written as an IP
+//     literal (or of the URL a local target is served at), the loopback
+//     addresses for a target named "localhost" (RFC 6761 6.3), and for a
+//     child fetched from the user's own local index (one whose URL is not
+//     known), the child's. walk_options::allow_private lifts the address
+//     rule (an intranet site whose name resolves to 10.0.0.7).
 // Caps, one set per walker (walk_caps): depth below the target, documents
 // read, uncompressed bytes read (checked between documents; each document
 // is bounded by parse_options::max_bytes) and wall time (also checked
@@ -103,6 +118,9 @@ struct walk_options : walk_caps {
   /// Fetch a local index's child that has no local file (within the fetch
   /// scope); off, such a child is skipped as child_not_found.
   bool fetch_missing_children = false;
+  /// Connect to loopback and private addresses anywhere (see "Fetch scope"
+  /// above); off, only to the targets' own.
+  bool allow_private = false;
 };
 
 /// Where a document was named.
@@ -153,20 +171,25 @@ enum class walk_skip_reason : std::uint8_t {
   http_status,     ///< an answer other than 200 (the body is not a sitemap)
   redirect_cycle,  ///< it redirected to one of its ancestors
   redirect_already_read,  ///< it redirected to a document read before
+  /// A redirect or an address outside the fetch scope: not requested
+  /// (message says which; url is the redirect's target, if one).
+  out_of_scope,
 };
 
 struct walk_skip {
   walk_skip_reason reason = walk_skip_reason::stopped;
   /// What went wrong, for read_failed ("cannot open a.xml: No such file or
-  /// directory"), fetch_failed (the transport error) and bad_url (the URL
-  /// problem); empty otherwise.
+  /// directory"), fetch_failed (the transport error), out_of_scope (where
+  /// the request would have gone) and bad_url (the URL problem); empty
+  /// otherwise.
   std::string message;
   walk_cap cap = walk_cap::documents;  ///< for cap
   long status = 0;                     ///< for http_status
   /// http_status: the URL that answered, as the client saw it (empty when
   /// it was the one requested). redirect_*: the normalised URL redirected
-  /// to. child_not_found: the directory URL the child is not below, when
-  /// that is why it names no file.
+  /// to. out_of_scope: the redirect's target as sent (empty when an
+  /// address was refused). child_not_found: the directory URL the child is not
+  /// below, when that is why it names no file.
   std::string url;
   /// child_not_found: the local file looked for; empty when the child's
   /// URL names none.
@@ -251,13 +274,16 @@ class sitemap_walker {
 
   /// Walks the sitemaps `lister` names (a robots.txt that admit() let in
   /// and fetch_text() read) as its children, one level below it, with
-  /// `lister` as their ancestor. Not held to the fetch scope.
+  /// `lister` as their ancestor. Any host (a cross-submit); their redirects
+  /// and addresses are held to the fetch scope.
   void walk_listed(const walk_document& lister,
                    std::span<const walk_link> links);
 
   /// Lets a fetched document that is not a sitemap (a robots.txt) into the
   /// walk as walk() would, counting it against the caps; none when it may
-  /// be read, else why not (nothing is told to the observer).
+  /// be read, else why not (nothing is told to the observer). A document
+  /// listed by none (a site target's robots.txt) is a target for the fetch
+  /// scope: its address is one of the targets' own.
   std::optional<walk_skip> admit(const walk_document& doc);
 
   /// GETs `url` under the walk's time cap and cancellation, keeping the
