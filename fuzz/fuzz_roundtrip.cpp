@@ -67,8 +67,11 @@ struct reader final : parse_handler {
     check(!e.lastmod.present || !e.lastmod.text.empty());
     check(!e.changefreq.present || !e.changefreq.text.empty());
     check(!e.priority.present || !e.priority.text.empty());
-    fields f{std::string(e.loc.text), std::string(e.lastmod.text),
-             std::string(e.changefreq.text), std::string(e.priority.text), {}};
+    fields f{std::string(e.loc.text),
+             std::string(e.lastmod.text),
+             std::string(e.changefreq.text),
+             std::string(e.priority.text),
+             {}};
     for (const extension_value& v : e.extensions)
       f.extensions.push_back(flat(v));
     entries.push_back(std::move(f));

@@ -135,6 +135,50 @@ TEST(BuildExtensions, InvalidValuesAndIncompleteItemsAreDroppedWithWarnings) {
   EXPECT_EQ(b.values[0].text, "https://example.com/b.jpg");
 }
 
+// Found by fuzz_roundtrip: text XML cannot carry at all (XML 1.0 2.2: C0
+// controls but TAB, LF and CR; U+FFFE, U+FFFF) was kept and written, and the
+// sitemap was not well-formed. Such a value is dropped like any invalid one
+// (fuzz/corpus/roundtrip/control_character_in_caption).
+TEST(BuildExtensions, TextXmlCannotCarryIsDropped) {
+  struct row {
+    extension_kind kind;
+    std::string_view key, text;
+    bool kept;
+  };
+  const row rows[] = {
+      {image, "caption",
+       "a\x01"
+       "b",
+       false},
+      {image, "caption", "a\x1F", false},
+      {image, "caption", std::string_view("a\0b", 3), false},
+      {image, "caption", "\x0B", false},
+      {image, "caption", "a\xEF\xBF\xBE", false},  // U+FFFE
+      {image, "caption", "\xEF\xBF\xBFz", false},  // U+FFFF
+      {image, "caption", "a\x7F\xC2\x85\xEF\xBF\xBD\xF0\x9F\x98\x80", true},
+      {image, "caption", "tab\tlf\ncr\r.", true},
+      {alternate, "href", "android-app://com.example/\xEF\xBF\xBF", false},
+      {alternate, "href", "android-app://com.example/\xFF", false},
+      {alternate, "href", "android-app://com.example/\xC3\xBC", true},
+  };
+  for (const row& r : rows) {
+    SCOPED_TRACE(testing::PrintToString(std::string(r.text)));
+    const std::string_view required = r.kind == image ? "loc" : "hreflang";
+    const std::string_view required_text =
+        r.kind == image ? "https://example.com/a.jpg" : "de";
+    auto b = build(
+        {{r.kind, required, 0, required_text}, {r.kind, r.key, 0, r.text}});
+    // An image keeps its loc; a link without its href is dropped whole.
+    EXPECT_EQ(b.values.size(), r.kept ? 2u : r.kind == image ? 1u : 0u);
+    if (!r.kept) {
+      ASSERT_FALSE(b.warnings.empty());
+      EXPECT_NE(b.warnings[0].find("dropped"), std::string::npos);
+    } else {
+      EXPECT_TRUE(b.warnings.empty()) << b.warnings.front();
+    }
+  }
+}
+
 TEST(BuildExtensions, AVideoNeedsItsRequiredFieldsAndAContentOrPlayerLoc) {
   auto missing_title =
       build({{video, "thumbnail_loc", 0, "https://example.com/t.jpg"},

@@ -65,6 +65,11 @@ std::size_t characters(std::string_view s) {
   return n;
 }
 
+// Written as it is, such a value would leave the sitemap not well-formed.
+constexpr char xml_cannot_hold[] =
+    "holds a character XML cannot carry (a control character, U+FFFE or "
+    "U+FFFF)";
+
 std::string judge_url(std::string_view value, std::string& out) {
   const url_problem p = normalize_url(value, out);
   return p == url_problem::ok ? std::string() : std::string(describe(p));
@@ -93,10 +98,13 @@ std::string judge(const extension_field& f, std::string_view value,
             return static_cast<unsigned char>(c) > 0x20 && c != 0x7F;
           }))
         return "a URI cannot hold spaces or control characters";
+      if (!detail::is_valid_utf8(value)) return "not UTF-8";
+      if (!detail::is_xml_text(value)) return xml_cannot_hold;
       return {};
     }
     case text:
       if (!detail::is_valid_utf8(value)) return "not UTF-8";
+      if (!detail::is_xml_text(value)) return xml_cannot_hold;
       if (f.max_length != 0 && characters(value) > f.max_length)
         return "longer than " + detail::with_commas(f.max_length) +
                " characters";
