@@ -95,7 +95,7 @@ for t in "${targets[@]}"; do
   # libFuzzer's last status line ("#N DONE cov: ... corp: ...") and its
   # execution count.
   summary=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
-  runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
+  runs=$(awk '/^stat::number_of_executed_units/ {print $2}' "$log")
   echo "fuzz_$t: $status, ${runs:-?} runs in ${seconds}s; ${summary:-no status line}"
   if [[ $status == CRASHED ]]; then
     grep -E 'ERROR|SUMMARY|artifact|Test unit written' "$log" | head -n 8 >&2 || true
