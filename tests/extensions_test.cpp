@@ -257,6 +257,59 @@ TEST(BuildExtensions, ARequiredAttributeIsRequiredOnlyWithItsElement) {
       << b.warnings[0];
 }
 
+// Found by fuzz_roundtrip: a video:tvshow without its video_type was written,
+// and sitemap-video.xsd rejects it (fuzz/corpus/roundtrip/tvshow_without_
+// video_type). The group goes; the video and a complete group stay.
+TEST(BuildExtensions, ATvshowNeedsItsTitleAndTypeButMayBeAbsent) {
+  auto video_with = [](std::initializer_list<raw_value> tvshow) {
+    std::vector<raw_value> raw = {
+        {video, "thumbnail_loc", 0, "https://example.com/t.jpg"},
+        {video, "title", 0, "t"},
+        {video, "description", 0, "d"},
+        {video, "content_loc", 0, "https://example.com/v.mp4"}};
+    raw.insert(raw.end(), tvshow);
+    std::vector<extension_value> values;
+    for (const auto& r : raw)
+      values.push_back({field(r.kind, r.key), r.item, r.text});
+    entry_builder builder{url_normalizer{}};
+    url_entry e;
+    std::vector<field_warning> warnings;
+    builder.build_extensions(values, e, warnings);
+    std::string xml;
+    append_extensions(xml, e.extensions);
+    return std::pair{xml, warnings};
+  };
+  const auto none = video_with({});
+  EXPECT_TRUE(none.second.empty());
+  EXPECT_EQ(none.first.find("tvshow"), std::string::npos);
+
+  const auto whole = video_with({{video, "tvshow.show_title", 0, "S"},
+                                 {video, "tvshow.video_type", 0, "full"},
+                                 {video, "tvshow.season_number", 0, "2"}});
+  EXPECT_TRUE(whole.second.empty());
+  EXPECT_NE(whole.first.find("<video:tvshow><video:show_title>S"
+                             "</video:show_title><video:video_type>full"
+                             "</video:video_type><video:season_number>2"
+                             "</video:season_number></video:tvshow>"),
+            std::string::npos)
+      << whole.first;
+
+  for (const auto& lacking :
+       {video_with({{video, "tvshow.show_title", 0, "S"},
+                    {video, "tvshow.season_number", 0, "1"}}),
+        video_with({{video, "tvshow.video_type", 0, "clip"}}),
+        video_with({{video, "tvshow.show_title", 0, "S"},
+                    {video, "tvshow.video_type", 0, "bad"}})}) {
+    EXPECT_EQ(lacking.first.find("tvshow"), std::string::npos) << lacking.first;
+    EXPECT_NE(lacking.first.find("<video:content_loc>"), std::string::npos);
+    ASSERT_FALSE(lacking.second.empty());
+    EXPECT_NE(lacking.second.back().message.find(
+                  "video:tvshow dropped: it has no valid video:tvshow."),
+              std::string::npos)
+        << lacking.second.back().message;
+  }
+}
+
 TEST(BuildExtensions, NewsIsWrittenWithItsPublicationGroup) {
   auto b = build({{news, "title", 0, "Headline"},
                   {news, "publication_date", 0, "2026-11-22T10:00:00Z"},

@@ -296,6 +296,29 @@ void entry_builder::build_extensions(std::span<const extension_value> raw,
     }
     i = end;
 
+    // A group that lacks a field it needs (a video:tvshow without its
+    // video_type) would make the item invalid by the schema: it goes, the
+    // item stays.
+    const field_range group_range = fields_of(kind);
+    for (extension_field_id id = group_range.first; id < group_range.last;
+         ++id) {
+      const extension_field& f = fields[id];
+      if (!f.required_in_group) continue;
+      const std::string_view group = f.key.substr(0, f.key.find('.') + 1);
+      auto in_group = [&](const kept_value& k) {
+        return fields[k.field].key.starts_with(group);
+      };
+      const auto begin = kept_.begin() + static_cast<std::ptrdiff_t>(first);
+      if (std::none_of(begin, kept_.end(), in_group) ||
+          std::any_of(begin, kept_.end(),
+                      [&](const kept_value& k) { return k.field == id; }))
+        continue;
+      kept_.erase(std::remove_if(begin, kept_.end(), in_group), kept_.end());
+      warn(std::string(ns.prefix) + ":" +
+           std::string(group.substr(0, group.size() - 1)) +
+           " dropped: it has no valid " + extension_field_name(f));
+    }
+
     // The item as a whole: required fields, Google's rules, its count.
     std::string missing;
     const field_range r = fields_of(kind);
