@@ -1,16 +1,25 @@
 // Fuzzes the writer -> parser round trip. The input is an options byte, then
 // records, one per line, as TAB-separated loc, lastmod, changefreq and
-// priority; a first line "base=URL" sets a base URL. The options byte picks
-// the document (bits 0-1: urlset, text, sitemapindex, urlset), gzip (bit 2)
-// and the entries per file (bits 3-5: 1 to 22, so files rotate often).
-// Every record goes through entry_builder; each one it accepts is added to
-// the writer, and the files are parsed back. Checks:
+// priority, then any number of extension values "prefix:key=text"
+// ("image:loc=...", "video:price@currency=EUR", "xhtml:@hreflang=de",
+// "news:publication.name=..."): a value starts a new item when its prefix
+// differs from the one before or it starts with '+'; in its text the bytes
+// 1F and 1E stand for TAB and LF, which the record format cannot hold. A
+// first line "base=URL" sets a base URL. The options byte picks the document
+// (bits 0-1: urlset, text, sitemapindex, urlset), gzip (bit 2) and the
+// entries per file (bits 3-5: 1 to 22, so files rotate often).
+// Every record goes through entry_builder (its extensions through
+// build_extensions); each one it accepts is added to the writer, and the
+// files are parsed back. Checks:
 //  - the writer accepts every entry entry_builder accepts;
-//  - each file parses complete, of the right kind, schema-valid when XML,
-//    without a diagnostic of severity error, and as many bytes and entries
-//    as the writer counted;
+//  - each file parses complete, of the right kind, schema-valid (with the
+//    bundled extension schemas) when XML, without a diagnostic of severity
+//    error, and as many bytes and entries as the writer counted;
 //  - the entries read back are the ones written, in order, field by field
-//    (lastmod as format_lastmod() writes it);
+//    (lastmod as format_lastmod() writes it), extensions included: the same
+//    values, items and texts in the same order (a urlset's; text and index
+//    files carry none), but an explicit rel="alternate", which is the
+//    default and reads back as absent;
 //  - a loc read back normalises to itself (normalising twice = once).
 #include <cstddef>
 #include <cstdint>
@@ -23,6 +32,7 @@
 #include <vector>
 
 #include "sitemill/entry/entry.h"
+#include "sitemill/entry/extensions.h"
 #include "sitemill/parse/sitemap_parser.h"
 #include "sitemill/write/sink.h"
 #include "sitemill/write/writer.h"
@@ -35,10 +45,17 @@ void check(bool ok) {
   if (!ok) std::abort();
 }
 
+// One extension value as text: "field item text".
+std::string flat(const extension_value& v) {
+  return std::to_string(v.field) + " " + std::to_string(v.item) + " " +
+         std::string(v.text);
+}
+
 // An entry's fields as text; absent fields are empty, and "present" ones
 // must be non-empty (a writer never writes an empty field).
 struct fields {
   std::string loc, lastmod, changefreq, priority;
+  std::vector<std::string> extensions;  // flat()
   bool operator==(const fields&) const = default;
 };
 
@@ -50,9 +67,14 @@ struct reader final : parse_handler {
     check(!e.lastmod.present || !e.lastmod.text.empty());
     check(!e.changefreq.present || !e.changefreq.text.empty());
     check(!e.priority.present || !e.priority.text.empty());
-    entries.push_back({std::string(e.loc.text), std::string(e.lastmod.text),
-                       std::string(e.changefreq.text),
-                       std::string(e.priority.text)});
+    fields f{std::string(e.loc.text),
+             std::string(e.lastmod.text),
+             std::string(e.changefreq.text),
+             std::string(e.priority.text),
+             {}};
+    for (const extension_value& v : e.extensions)
+      f.extensions.push_back(flat(v));
+    entries.push_back(std::move(f));
   }
   void on_diagnostic(const diagnostic& d) override {
     error = error || d.level == severity::error;
@@ -64,6 +86,44 @@ std::string_view next_field(std::string_view& line) {
   const std::string_view field = line.substr(0, tab);
   line.remove_prefix(tab == std::string_view::npos ? line.size() : tab + 1);
   return field;
+}
+
+// Reads the extension values "prefix:key=text" of a record's remaining
+// fields into `raw`, their texts into `texts` (stable: a deque).
+void read_extensions(std::string_view line, std::deque<std::string>& texts,
+                     std::vector<extension_value>& raw) {
+  raw.clear();
+  std::uint32_t item = 0;
+  const extension_namespace* last = nullptr;
+  while (!line.empty()) {
+    std::string_view spec = next_field(line);
+    const bool new_item = spec.starts_with('+');
+    if (new_item) spec.remove_prefix(1);
+    const std::size_t colon = spec.find(':');
+    const std::size_t eq = spec.find('=');
+    if (colon == std::string_view::npos || eq == std::string_view::npos ||
+        eq < colon)
+      continue;
+    const std::string_view prefix = spec.substr(0, colon);
+    const extension_namespace* ns = nullptr;
+    for (std::size_t k = 0; k < extension_kind_count; ++k) {
+      const extension_namespace& n =
+          namespace_of(static_cast<extension_kind>(k));
+      if (n.prefix == prefix) ns = &n;
+    }
+    if (ns == nullptr) continue;
+    const auto field =
+        find_extension_field(ns->kind, spec.substr(colon + 1, eq - colon - 1));
+    if (!field) continue;
+    if (last != nullptr && (ns != last || new_item)) ++item;
+    last = ns;
+    std::string& text = texts.emplace_back(spec.substr(eq + 1));
+    for (char& c : text) {
+      if (c == '\x1F') c = '\t';
+      if (c == '\x1E') c = '\n';
+    }
+    raw.push_back({*field, item, text});
+  }
 }
 
 }  // namespace
@@ -112,6 +172,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   url_entry e;
   std::vector<field_warning> warnings;
   std::vector<fields> written;
+  std::deque<std::string> texts;
+  std::vector<extension_value> raw;
+  const auto table = extension_fields();
   while (!input.empty()) {
     const std::size_t nl = input.find('\n');
     std::string_view line = input.substr(0, nl);
@@ -123,7 +186,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
     if (builder.build(loc, lastmod, freq, prio, e, warnings).problem !=
         url_problem::ok)
       continue;
-    fields f{std::string(e.loc), {}, {}, {}};
+    read_extensions(line, texts, raw);
+    builder.build_extensions(raw, e, warnings);
+    fields f{std::string(e.loc), {}, {}, {}, {}};
     if (type != document_type::text && e.lastmod) {
       char buf[max_lastmod_length];
       f.lastmod.assign(buf, format_lastmod(*e.lastmod, buf));
@@ -131,6 +196,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
     if (type == document_type::urlset) {
       f.changefreq = to_string(e.freq);
       if (e.prio) f.priority = e.prio->text();
+      for (const extension_value& v : e.extensions) {
+        const extension_field& field = table[v.field];
+        if (field.kind == extension_kind::alternate && field.key == "@rel" &&
+            v.text == "alternate")
+          continue;
+        f.extensions.push_back(flat(v));
+      }
     }
     check((index ? index->add({e.loc, e.lastmod}) : urls->add(e)) ==
           add_status::added);

@@ -261,6 +261,54 @@ TEST(ExtensionRoundTrip, WrittenExtensionsReadBackIdenticalAndValidate) {
   EXPECT_EQ(twice.xml, once.xml);
 }
 
+// Found by fuzz_roundtrip: CR in a value, and TAB, LF or CR in an attribute
+// value, were written as they are, and XML reads them back as LF and spaces
+// (XML 1.0 2.11, 3.3.3). fuzz/corpus/roundtrip/line_breaks_* keep the
+// inputs.
+TEST(ExtensionRoundTrip, LineBreaksAndTabsReadBackAsGiven) {
+  const auto field = [](extension_kind kind, std::string_view key) {
+    return *find_extension_field(kind, key);
+  };
+  using enum extension_kind;
+  const std::vector<extension_value> raw = {
+      {field(alternate, "@href"), 0, "https://example.com/m"},
+      {field(alternate, "@media"), 0, "screen and\t(max-width:\n640px)\r"},
+      {field(video, "thumbnail_loc"), 1, "https://example.com/t.jpg"},
+      {field(video, "title"), 1, "a\rb"},
+      {field(video, "description"), 1, "one\r\ntwo\nthree\tfour\r\rfive"},
+      {field(video, "player_loc"), 1, "https://example.com/p"},
+      {field(video, "player_loc@autoplay"), 1, "ap=1\r\n\t2"},
+      {field(video, "gallery_loc"), 1, "https://example.com/g"},
+      {field(video, "gallery_loc@title"), 1, "x\ty"},
+  };
+  entry_builder builder{url_normalizer{}};
+  url_entry entry;
+  ASSERT_EQ(builder.build_loc("https://example.com/a", entry).problem,
+            url_problem::ok);
+  std::vector<field_warning> warnings;
+  builder.build_extensions(raw, entry, warnings);
+  EXPECT_TRUE(warnings.empty()) << warnings.front().message;
+  const std::vector<value_copy> written = copy(entry.extensions);
+  ASSERT_EQ(written.size(), raw.size());
+
+  std::string xml;
+  sitemap_writer w({}, [&](std::size_t) -> result<std::unique_ptr<sink>> {
+    return std::unique_ptr<sink>(std::make_unique<memory_sink>(&xml));
+  });
+  ASSERT_EQ(w.add(entry), add_status::added);
+  ASSERT_TRUE(w.finish());
+  EXPECT_NE(xml.find("<video:description>one&#13;\ntwo\nthree\tfour"
+                     "&#13;&#13;five</video:description>"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("title=\"x&#9;y\""), std::string::npos) << xml;
+  reading back;
+  const parse_summary summary = parse_bytes(xml, back);
+  EXPECT_TRUE(summary.complete && summary.schema_valid) << xml;
+  ASSERT_EQ(back.entries.size(), 1u);
+  EXPECT_EQ(copy(back.entries[0].raw), written);
+}
+
 // Every valid urlset among the shared real-world fixtures: no extension
 // element is lost between reading and writing, and the output validates.
 TEST(ExtensionRoundTrip, RealWorldSitemapsLoseNoExtensionData) {

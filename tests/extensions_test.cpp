@@ -135,6 +135,85 @@ TEST(BuildExtensions, InvalidValuesAndIncompleteItemsAreDroppedWithWarnings) {
   EXPECT_EQ(b.values[0].text, "https://example.com/b.jpg");
 }
 
+// Found by fuzz_roundtrip: text XML cannot carry at all (XML 1.0 2.2: C0
+// controls but TAB, LF and CR; U+FFFE, U+FFFF) was kept and written, and the
+// sitemap was not well-formed. Such a value is dropped like any invalid one
+// (fuzz/corpus/roundtrip/control_character_in_caption).
+TEST(BuildExtensions, TextXmlCannotCarryIsDropped) {
+  struct row {
+    extension_kind kind;
+    std::string_view key, text;
+    bool kept;
+  };
+  const row rows[] = {
+      {image, "caption",
+       "a\x01"
+       "b",
+       false},
+      {image, "caption", "a\x1F", false},
+      {image, "caption", std::string_view("a\0b", 3), false},
+      {image, "caption", "\x0B", false},
+      {image, "caption", "a\xEF\xBF\xBE", false},  // U+FFFE
+      {image, "caption", "\xEF\xBF\xBFz", false},  // U+FFFF
+      {image, "caption", "a\x7F\xC2\x85\xEF\xBF\xBD\xF0\x9F\x98\x80", true},
+      {image, "caption", "tab\tlf\ncr\r.", true},
+      {alternate, "href", "android-app://com.example/\xEF\xBF\xBF", false},
+      {alternate, "href", "android-app://com.example/\xFF", false},
+      {alternate, "href", "android-app://com.example/\xC3\xBC", true},
+  };
+  for (const row& r : rows) {
+    SCOPED_TRACE(testing::PrintToString(std::string(r.text)));
+    const std::string_view required = r.kind == image ? "loc" : "hreflang";
+    const std::string_view required_text =
+        r.kind == image ? "https://example.com/a.jpg" : "de";
+    auto b = build(
+        {{r.kind, required, 0, required_text}, {r.kind, r.key, 0, r.text}});
+    // An image keeps its loc; a link without its href is dropped whole.
+    EXPECT_EQ(b.values.size(), r.kept ? 2u : r.kind == image ? 1u : 0u);
+    if (!r.kept) {
+      ASSERT_FALSE(b.warnings.empty());
+      EXPECT_NE(b.warnings[0].find("dropped"), std::string::npos);
+    } else {
+      EXPECT_TRUE(b.warnings.empty()) << b.warnings.front();
+    }
+  }
+}
+
+// An alternate's href is any absolute URI the schema accepts: an http(s)
+// one is a URL (normalised, or dropped), another scheme keeps what xs:anyURI
+// keeps (found by fuzz_roundtrip: "https:[//x" was written and failed the
+// schema).
+TEST(BuildExtensions, AnAlternatesHrefIsAUriTheSchemaAccepts) {
+  struct row {
+    std::string_view href, written;  // written "" when dropped
+  };
+  const row rows[] = {
+      {"https:[//x.example/", ""},
+      {"HTTPS://Example.com/a", "https://example.com/a"},
+      {"http:relative", ""},
+      {"android-app://com.example/p/&><'\"", "android-app://com.example/p/&><'\""},
+      {"android-app://com.example/[x]", ""},
+      {"ios-app://1/a#b#c", ""},
+      {"ios-app://1/a#b", "ios-app://1/a#b"},
+      {"android-app://com.example/%4", ""},
+      {"android-app://com.example/%41%zz", ""},
+      {"android-app://com.example/%41", "android-app://com.example/%41"},
+  };
+  for (const row& r : rows) {
+    SCOPED_TRACE(std::string(r.href));
+    auto b = build({{alternate, "hreflang", 0, "de"}, {alternate, "href", 0, r.href}});
+    if (r.written.empty()) {
+      EXPECT_TRUE(b.values.empty());
+      ASSERT_FALSE(b.warnings.empty());
+      EXPECT_NE(b.warnings[0].find("dropped"), std::string::npos) << b.warnings[0];
+    } else {
+      ASSERT_EQ(b.values.size(), 2u);
+      EXPECT_EQ(b.values[1].text, r.written);
+      EXPECT_TRUE(b.warnings.empty()) << b.warnings.front();
+    }
+  }
+}
+
 TEST(BuildExtensions, AVideoNeedsItsRequiredFieldsAndAContentOrPlayerLoc) {
   auto missing_title =
       build({{video, "thumbnail_loc", 0, "https://example.com/t.jpg"},
@@ -211,6 +290,59 @@ TEST(BuildExtensions, ARequiredAttributeIsRequiredOnlyWithItsElement) {
   EXPECT_NE(b.warnings[0].find("no valid video:restriction relationship"),
             std::string::npos)
       << b.warnings[0];
+}
+
+// Found by fuzz_roundtrip: a video:tvshow without its video_type was written,
+// and sitemap-video.xsd rejects it (fuzz/corpus/roundtrip/tvshow_without_
+// video_type). The group goes; the video and a complete group stay.
+TEST(BuildExtensions, ATvshowNeedsItsTitleAndTypeButMayBeAbsent) {
+  auto video_with = [](std::initializer_list<raw_value> tvshow) {
+    std::vector<raw_value> raw = {
+        {video, "thumbnail_loc", 0, "https://example.com/t.jpg"},
+        {video, "title", 0, "t"},
+        {video, "description", 0, "d"},
+        {video, "content_loc", 0, "https://example.com/v.mp4"}};
+    raw.insert(raw.end(), tvshow);
+    std::vector<extension_value> values;
+    for (const auto& r : raw)
+      values.push_back({field(r.kind, r.key), r.item, r.text});
+    entry_builder builder{url_normalizer{}};
+    url_entry e;
+    std::vector<field_warning> warnings;
+    builder.build_extensions(values, e, warnings);
+    std::string xml;
+    append_extensions(xml, e.extensions);
+    return std::pair{xml, warnings};
+  };
+  const auto none = video_with({});
+  EXPECT_TRUE(none.second.empty());
+  EXPECT_EQ(none.first.find("tvshow"), std::string::npos);
+
+  const auto whole = video_with({{video, "tvshow.show_title", 0, "S"},
+                                 {video, "tvshow.video_type", 0, "full"},
+                                 {video, "tvshow.season_number", 0, "2"}});
+  EXPECT_TRUE(whole.second.empty());
+  EXPECT_NE(whole.first.find("<video:tvshow><video:show_title>S"
+                             "</video:show_title><video:video_type>full"
+                             "</video:video_type><video:season_number>2"
+                             "</video:season_number></video:tvshow>"),
+            std::string::npos)
+      << whole.first;
+
+  for (const auto& lacking :
+       {video_with({{video, "tvshow.show_title", 0, "S"},
+                    {video, "tvshow.season_number", 0, "1"}}),
+        video_with({{video, "tvshow.video_type", 0, "clip"}}),
+        video_with({{video, "tvshow.show_title", 0, "S"},
+                    {video, "tvshow.video_type", 0, "bad"}})}) {
+    EXPECT_EQ(lacking.first.find("tvshow"), std::string::npos) << lacking.first;
+    EXPECT_NE(lacking.first.find("<video:content_loc>"), std::string::npos);
+    ASSERT_FALSE(lacking.second.empty());
+    EXPECT_NE(lacking.second.back().message.find(
+                  "video:tvshow dropped: it has no valid video:tvshow."),
+              std::string::npos)
+        << lacking.second.back().message;
+  }
 }
 
 TEST(BuildExtensions, NewsIsWrittenWithItsPublicationGroup) {

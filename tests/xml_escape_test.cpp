@@ -51,6 +51,29 @@ TEST(XmlEscape, EscapesTheFiveCharactersOfTheProtocol) {
   EXPECT_EQ(escaped("caf\xC3\xA9 %C3%A9"), "caf\xC3\xA9 %C3%A9");
 }
 
+// XML 1.0 2.11 reads CR as LF; 3.3.3 reads TAB, LF and CR in an attribute
+// value as spaces: written as references, they read back as given.
+TEST(XmlEscape, ExactKeepsWhatXmlWouldNormalise) {
+  struct row {
+    std::string_view text;
+    bool attribute;
+    std::string_view written;
+  };
+  const row rows[] = {
+      {"a\r\nb\tc\nd", false, "a&#13;\nb\tc\nd"},
+      {"a\r\nb\tc\nd", true, "a&#13;&#10;b&#9;c&#10;d"},
+      {"\r<&>\r", false, "&#13;&lt;&amp;&gt;&#13;"},
+      {"\"'\t", true, "&quot;&apos;&#9;"},
+      {"", true, ""},
+      {"caf\xC3\xA9", false, "caf\xC3\xA9"},
+  };
+  for (const row& r : rows) {
+    std::string out = "prefix:";
+    append_xml_escaped_exact(out, r.text, r.attribute);
+    EXPECT_EQ(out, "prefix:" + std::string(r.written)) << r.attribute;
+  }
+}
+
 TEST(XmlEscape, MatchesTheByteLoopAtEveryPositionAndLength) {
   std::mt19937 rng(7);
   const std::string alphabet = "abc/%&'\"<>\xC3\xA9";

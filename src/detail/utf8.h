@@ -62,6 +62,24 @@ inline bool is_valid_utf8(std::string_view s) noexcept {
   return true;
 }
 
+/// True when `s` is well-formed UTF-8 whose every character XML 1.0 can hold
+/// (section 2.2, Char): no C0 control but TAB, LF and CR, and neither U+FFFE
+/// nor U+FFFF. Text with any other character makes a document that is not
+/// well-formed, whatever the escaping.
+inline bool is_xml_text(std::string_view s) noexcept {
+  if (!is_valid_utf8(s)) return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') return false;
+    // In well-formed UTF-8, EF BF BE and EF BF BF are U+FFFE and U+FFFF.
+    if (c == 0xEF && i + 2 < s.size() &&
+        static_cast<unsigned char>(s[i + 1]) == 0xBF &&
+        (static_cast<unsigned char>(s[i + 2]) & 0xFE) == 0xBE)
+      return false;
+  }
+  return true;
+}
+
 }  // namespace sitemill::detail
 
 #endif  // SITEMILL_DETAIL_UTF8_H

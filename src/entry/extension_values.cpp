@@ -65,6 +65,11 @@ std::size_t characters(std::string_view s) {
   return n;
 }
 
+// Written as it is, such a value would leave the sitemap not well-formed.
+constexpr char xml_cannot_hold[] =
+    "holds a character XML cannot carry (a control character, U+FFFE or "
+    "U+FFFF)";
+
 std::string judge_url(std::string_view value, std::string& out,
                       origin_memo& origins) {
   const url_problem p = origins.normalize(value, out);
@@ -80,7 +85,6 @@ std::string judge(const extension_field& f, std::string_view value,
     case url:
       return judge_url(value, out, origins);
     case any_uri: {
-      if (has_http_scheme(value)) return judge_url(value, out, origins);
       const std::size_t colon = value.find(':');
       const bool scheme =
           colon != std::string_view::npos && colon > 0 &&
@@ -90,14 +94,42 @@ std::string judge(const extension_field& f, std::string_view value,
                    c == '-' || c == '.';
           });
       if (!scheme) return "not an absolute URI";
+      // An http(s) URI is a URL, whatever follows its scheme ("https:[//x"
+      // too): judged and normalised as one.
+      const std::string_view name = value.substr(0, colon);
+      if (detail::iequals(name, "http") || detail::iequals(name, "https"))
+        return judge_url(value, out, origins);
       if (!std::all_of(value.begin(), value.end(), [](char c) {
             return static_cast<unsigned char>(c) > 0x20 && c != 0x7F;
           }))
         return "a URI cannot hold spaces or control characters";
+      // What the schema validators' xs:anyURI refuses (libxml2 parses it by
+      // RFC 3986 once it has masked the characters browsers tolerate, such
+      // as '<' or '"'): brackets outside a host, a second '#', a '%' that
+      // starts no %XX escape.
+      bool fragment = false;
+      for (std::size_t i = colon + 1; i < value.size(); ++i) {
+        const char c = value[i];
+        if (c == '[' || c == ']')
+          return "a URI cannot hold '" + std::string(1, c) +
+                 "' outside its host (RFC 3986): percent-encode it";
+        if (c == '#') {
+          if (fragment) return "a URI has one '#' at most: percent-encode it";
+          fragment = true;
+        }
+        if (c == '%' &&
+            (i + 2 >= value.size() ||
+             !std::isxdigit(static_cast<unsigned char>(value[i + 1])) ||
+             !std::isxdigit(static_cast<unsigned char>(value[i + 2]))))
+          return "a '%' in a URI must start a %XX escape";
+      }
+      if (!detail::is_valid_utf8(value)) return "not UTF-8";
+      if (!detail::is_xml_text(value)) return xml_cannot_hold;
       return {};
     }
     case text:
       if (!detail::is_valid_utf8(value)) return "not UTF-8";
+      if (!detail::is_xml_text(value)) return xml_cannot_hold;
       if (f.max_length != 0 && characters(value) > f.max_length)
         return "longer than " + detail::with_commas(f.max_length) +
                " characters";
@@ -289,6 +321,29 @@ void entry_builder::build_extensions(std::span<const extension_value> raw,
       kept_.push_back(k);
     }
     i = end;
+
+    // A group that lacks a field it needs (a video:tvshow without its
+    // video_type) would make the item invalid by the schema: it goes, the
+    // item stays.
+    const field_range group_range = fields_of(kind);
+    for (extension_field_id id = group_range.first; id < group_range.last;
+         ++id) {
+      const extension_field& f = fields[id];
+      if (!f.required_in_group) continue;
+      const std::string_view group = f.key.substr(0, f.key.find('.') + 1);
+      auto in_group = [&](const kept_value& k) {
+        return fields[k.field].key.starts_with(group);
+      };
+      const auto begin = kept_.begin() + static_cast<std::ptrdiff_t>(first);
+      if (std::none_of(begin, kept_.end(), in_group) ||
+          std::any_of(begin, kept_.end(),
+                      [&](const kept_value& k) { return k.field == id; }))
+        continue;
+      kept_.erase(std::remove_if(begin, kept_.end(), in_group), kept_.end());
+      warn(std::string(ns.prefix) + ":" +
+           std::string(group.substr(0, group.size() - 1)) +
+           " dropped: it has no valid " + extension_field_name(f));
+    }
 
     // The item as a whole: required fields, Google's rules, its count.
     std::string missing;

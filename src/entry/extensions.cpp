@@ -54,6 +54,10 @@ constexpr extension_field may_be_empty(extension_field f) {
   f.empty_ok = true;
   return f;
 }
+constexpr extension_field required_in_group(extension_field f) {
+  f.required_in_group = true;
+  return f;
+}
 constexpr extension_field deprecated(extension_field f) {
   f.deprecated = true;
   return f;
@@ -109,9 +113,10 @@ constexpr extension_field table[] = {
     opt(vid, "requires_subscription", yes_no),
     opt(vid, "uploader", text, 255),
     opt(vid, "uploader@info", url),
-    old(vid, "tvshow.show_title", text),
-    deprecated(pick(vid, "tvshow.video_type",
-                    "full|preview|clip|interview|news|other")),
+    // sitemap-video.xsd: a tvshow holds a show_title and a video_type.
+    required_in_group(old(vid, "tvshow.show_title", text)),
+    required_in_group(deprecated(pick(
+        vid, "tvshow.video_type", "full|preview|clip|interview|news|other"))),
     old(vid, "tvshow.episode_title", text),
     deprecated(range(vid, "tvshow.season_number", integer, 1, 1e18)),
     deprecated(range(vid, "tvshow.episode_number", integer, 1, 1e18)),

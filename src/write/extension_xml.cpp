@@ -31,7 +31,7 @@ void attribute(std::string& out, std::string_view name,
   out += ' ';
   out += name;
   out += "=\"";
-  append_xml_escaped(out, value);
+  append_xml_escaped_exact(out, value, true);
   out += '"';
 }
 
@@ -89,7 +89,7 @@ void append_extensions(std::string& out,
            ++i)
         attribute(out, attribute_name(fields[values[i].field]), values[i].text);
       out += '>';
-      append_xml_escaped(out, text);
+      append_xml_escaped_exact(out, text, false);
       close_tag(out, ns.prefix, element);
     }
     if (!group.empty()) close_tag(out, ns.prefix, group);

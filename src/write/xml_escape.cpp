@@ -97,6 +97,19 @@ void append_xml_escaped(std::string& out, std::string_view text) {
   out.append(run, end);
 }
 
+void append_xml_escaped_exact(std::string& out, std::string_view text,
+                              bool attribute) {
+  const std::string_view whitespace =
+      attribute ? std::string_view("\t\n\r") : std::string_view("\r");
+  for (;;) {
+    const std::size_t at = text.find_first_of(whitespace);
+    append_xml_escaped(out, text.substr(0, at));
+    if (at == std::string_view::npos) return;
+    out += text[at] == '\t' ? "&#9;" : text[at] == '\n' ? "&#10;" : "&#13;";
+    text.remove_prefix(at + 1);
+  }
+}
+
 std::size_t xml_escaped_size(std::string_view text) noexcept {
   std::size_t n = text.size();
   for (char c : text) n += extra[static_cast<unsigned char>(c)];

@@ -93,6 +93,10 @@ struct extension_field {
   std::uint32_t max_repeats = 0;  ///< for repeatable fields; 0: no limit
   double min = 0, max = 0;        ///< range of integer and decimal
   std::string_view choices;       ///< for choice: "allow|deny"
+  /// A field of a nested group that may be absent as a whole (video:tvshow)
+  /// and that the group needs when it is there: a group without it is
+  /// dropped, the item kept.
+  bool required_in_group = false;
 };
 
 /// Index of a field in extension_fields().

@@ -12,6 +12,15 @@ namespace sitemill {
 /// bytes are copied in one append (pugixml's table-driven loop).
 void append_xml_escaped(std::string& out, std::string_view text);
 
+/// append_xml_escaped() for values that may hold line breaks and tabs
+/// (extension values: a caption, a description) and must read back as
+/// given: CR is also written as &#13;, which XML's end-of-line handling would
+/// read as LF, and in an attribute value TAB, LF and CR as &#9; &#10; &#13;,
+/// which attribute-value normalisation would read as spaces (XML 1.0 2.11,
+/// 3.3.3).
+void append_xml_escaped_exact(std::string& out, std::string_view text,
+                              bool attribute);
+
 /// The escaped length of `text`, without building it.
 std::size_t xml_escaped_size(std::string_view text) noexcept;
 
