@@ -194,6 +194,63 @@ TEST(Generate, ACancelSaidOnceIsKept) {
       << "a cancelled run left files";
 }
 
+// A cancel is heard in every phase before the commit, not only while
+// reading: while spooled entries are written (hreflang clusters), once the
+// sitemaps are compressed, and with the index staged, just before the
+// publish. Each run ends cancelled and leaves nothing behind; a cancel that
+// came while reading would fail the count of records read.
+TEST(Generate, ACancelIsHeardInEveryPhaseBeforeTheCommit) {
+  enum class phase { spooled_writing, compressed, index_staged };
+  for (phase when : {phase::spooled_writing, phase::compressed,
+                     phase::index_staged}) {
+    SCOPED_TRACE(static_cast<int>(when));
+    temp_dir d;
+    constexpr std::size_t n = 20'000;
+    {
+      std::ofstream out(d / "in.jsonl");
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::string en = "https://www.example.com/en/" + std::to_string(i);
+        const std::string de = "https://www.example.com/de/" + std::to_string(i);
+        out << "{\"loc\":\"" << (i % 2 ? de : en) << "\"";
+        // Only the first phase needs entries to wait for their clusters.
+        if (when == phase::spooled_writing)
+          out << ",\"alternates\":{\"en\":\"" << en << "\",\"de\":\"" << de
+              << "\"}";
+        out << "}\n";
+      }
+    }
+    struct observer : generate_observer {
+      bool armed = false;
+      bool cancelled() override { return armed; }
+    } obs;
+    generate_options o = options(d, {d / "in.jsonl"});
+    o.max_urls = 5'000;
+    bool sitemaps_done = false;
+    int temporaries = 0;
+    o.test_hook = [&](publish_step step) {
+      if (step == publish_step::sitemaps_finished) {
+        sitemaps_done = true;
+        if (when == phase::compressed) obs.armed = true;
+      }
+      if (step != publish_step::temporary_created) return;
+      ++temporaries;
+      // With clusters, the spool is the first temporary and the first
+      // sitemap the second, made once every entry has been read.
+      if (when == phase::spooled_writing && temporaries == 2) obs.armed = true;
+      // After the sitemaps, a temporary is the index being staged.
+      if (when == phase::index_staged && sitemaps_done) obs.armed = true;
+    };
+    auto r = generate(o, obs);
+    EXPECT_TRUE(obs.armed) << "the phase under test was never reached";
+    EXPECT_EQ(r.outcome, generate_outcome::cancelled) << r.message;
+    EXPECT_EQ(r.records, n) << "cancelled while reading, not in the phase";
+    // Cancelled in the phase, not after it: nothing reached the index.
+    if (when == phase::spooled_writing) EXPECT_TRUE(!sitemaps_done);
+    EXPECT_TRUE(testing::list_all(d / "out").empty())
+        << "a cancelled run left files";
+  }
+}
+
 // An error about an option names its field, and its message names the
 // option in the library's words, never by a CLI flag.
 TEST(Generate, RefusesBadOptionsNamingTheField) {

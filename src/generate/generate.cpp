@@ -90,15 +90,21 @@ class run {
     if (o_.gzip) pool_.emplace(o_.threads);
 
     writers_.emplace(o_, *pub_, pool_ ? &*pool_ : nullptr);
+    // A cancel is honoured in every phase before the commit: while reading,
+    // writing spooled entries, compressing and before publishing. The
+    // longest wait is the compressions already running (one file per
+    // thread), which finish_early() lets end before it removes their files.
     if (status s = read_inputs(); !s) return fail(s.err());
-    if (report_.outcome == generate_outcome::cancelled) return finish_early();
+    if (stop_) return cancel_run();
     if (spool_)
       if (status s = write_spooled(); !s) return fail(s.err());
+    if (stop_) return cancel_run();
     status finished = writers_->finish();
     status compressed = pool_ ? pool_->wait() : status{};
     if (!finished) return fail(finished.err());
     if (!compressed) return fail(compressed.err());
     if (o_.test_hook) o_.test_hook(publish_step::sitemaps_finished);
+    if (cancelled()) return cancel_run();
 
     if (report_.written == 0) {
       report_.outcome = generate_outcome::no_valid_urls;
@@ -119,12 +125,23 @@ class run {
                 " articles are older than two days: written without their "
                 "news:news block, as Google asks");
     if (status s = stage_and_publish(); !s) return fail(s.err());
+    if (stop_) return cancel_run();  // before the commit: nothing published
     report_.outcome = generate_outcome::published;
     if (state_) commit_state();
     return std::move(report_);
   }
 
  private:
+  // Asked between records, entries and steps. Once yes, always yes: an
+  // observer need not say it twice.
+  bool cancelled() { return stop_ = stop_ || obs_.cancelled(); }
+
+  generate_report cancel_run() {
+    report_.outcome = generate_outcome::cancelled;
+    report_.message = "interrupted; nothing was published";
+    return finish_early();
+  }
+
   generate_report fail(error e) {
     report_.outcome = generate_outcome::failed;
     report_.message = std::move(e.message);
@@ -239,6 +256,8 @@ class run {
     detail::hreflang_clusters::page_number page = 0;
     const std::string unknown;  // entries read back from this run's files
     while (auto e = spool_->next()) {
+      // A million entries take seconds to write: asked every few thousand.
+      if (page % 4096 == 0 && cancelled()) return {};
       const std::string& from =
           e->input < names_.size() ? names_[e->input] : unknown;
       clusters_.report_issues(page++, [&](std::string message) {
@@ -296,13 +315,9 @@ class run {
                               entry_workers());
     std::uint64_t next_progress = progress_every;
     // Asked while the stage waits too: an input that sends nothing (a FIFO,
-    // a stalled fetch) must not keep a cancel waiting. Once yes, always yes:
-    // an observer need not say it twice.
-    bool stop = false;
-    const auto cancelled = [this, &stop] {
-      return stop = stop || obs_.cancelled();
-    };
-    while (detail::record_batch* b = stage.next(cancelled)) {
+    // a stalled fetch) must not keep a cancel waiting.
+    while (detail::record_batch* b =
+               stage.next([this] { return cancelled(); })) {
       const std::string& name = names_[b->input];
       // Prefetch a few records ahead of the probe: far enough to hide a
       // cache miss, near enough that the line is still in L1 when used.
@@ -328,10 +343,8 @@ class run {
       }
       if (cancelled()) break;
     }
-    if (stop) {
+    if (stop_) {
       stage.cancel();
-      report_.outcome = generate_outcome::cancelled;
-      report_.message = "interrupted; nothing was published";
       return {};
     }
     if (std::string why = stage.error(); !why.empty()) return error{why};
@@ -440,6 +453,7 @@ class run {
     layout.xsl_href = o_.xsl_href;
     auto set = assemble_set(*pub_, layout, std::move(sitemaps));
     if (!set) return set.err();
+    if (cancelled()) return {};  // the last moment before the commit
     report_.files.clear();
     for (const auto& s : set->files) report_.files.push_back(s.file);
     report_.entry = set->entry;
@@ -459,6 +473,7 @@ class run {
   std::vector<field_warning> scratch_warnings_;
   std::string scratch_xml_;
   std::string loc_;                 // scratch: a spooled entry's loc
+  bool stop_ = false;               // see cancelled()
   std::vector<std::string> names_;  // each input's name in diagnostics
   std::unique_ptr<state_db> state_;
   std::string source_name_;  // scratch for a record's source document
