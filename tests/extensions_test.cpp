@@ -7,6 +7,7 @@
 
 #include <deque>
 #include <set>
+#include <span>
 #include <string>
 
 #include "sitemill/entry/entry.h"
@@ -43,7 +44,7 @@ struct built {
   std::string xml;  // append_extensions of the kept values
 };
 
-built build(std::initializer_list<raw_value> raw) {
+built build(std::span<const raw_value> raw) {
   std::vector<extension_value> values;
   for (const auto& r : raw)
     values.push_back({field(r.kind, r.key), r.item, r.text});
@@ -57,6 +58,9 @@ built build(std::initializer_list<raw_value> raw) {
   for (auto& w : warnings) b.warnings.push_back(w.message);
   append_extensions(b.xml, e.extensions);
   return b;
+}
+built build(std::initializer_list<raw_value> raw) {
+  return build(std::span<const raw_value>(raw.begin(), raw.size()));
 }
 
 using enum extension_kind;
@@ -303,31 +307,22 @@ TEST(BuildExtensions, ATvshowNeedsItsTitleAndTypeButMayBeAbsent) {
         {video, "description", 0, "d"},
         {video, "content_loc", 0, "https://example.com/v.mp4"}};
     raw.insert(raw.end(), tvshow);
-    std::vector<extension_value> values;
-    for (const auto& r : raw)
-      values.push_back({field(r.kind, r.key), r.item, r.text});
-    entry_builder builder{url_normalizer{}};
-    url_entry e;
-    std::vector<field_warning> warnings;
-    builder.build_extensions(values, e, warnings);
-    std::string xml;
-    append_extensions(xml, e.extensions);
-    return std::pair{xml, warnings};
+    return build(raw);
   };
   const auto none = video_with({});
-  EXPECT_TRUE(none.second.empty());
-  EXPECT_EQ(none.first.find("tvshow"), std::string::npos);
+  EXPECT_TRUE(none.warnings.empty());
+  EXPECT_EQ(none.xml.find("tvshow"), std::string::npos);
 
   const auto whole = video_with({{video, "tvshow.show_title", 0, "S"},
                                  {video, "tvshow.video_type", 0, "full"},
                                  {video, "tvshow.season_number", 0, "2"}});
-  EXPECT_TRUE(whole.second.empty());
-  EXPECT_NE(whole.first.find("<video:tvshow><video:show_title>S"
+  EXPECT_TRUE(whole.warnings.empty());
+  EXPECT_NE(whole.xml.find("<video:tvshow><video:show_title>S"
                              "</video:show_title><video:video_type>full"
                              "</video:video_type><video:season_number>2"
                              "</video:season_number></video:tvshow>"),
             std::string::npos)
-      << whole.first;
+      << whole.xml;
 
   for (const auto& lacking :
        {video_with({{video, "tvshow.show_title", 0, "S"},
@@ -335,13 +330,13 @@ TEST(BuildExtensions, ATvshowNeedsItsTitleAndTypeButMayBeAbsent) {
         video_with({{video, "tvshow.video_type", 0, "clip"}}),
         video_with({{video, "tvshow.show_title", 0, "S"},
                     {video, "tvshow.video_type", 0, "bad"}})}) {
-    EXPECT_EQ(lacking.first.find("tvshow"), std::string::npos) << lacking.first;
-    EXPECT_NE(lacking.first.find("<video:content_loc>"), std::string::npos);
-    ASSERT_FALSE(lacking.second.empty());
-    EXPECT_NE(lacking.second.back().message.find(
+    EXPECT_EQ(lacking.xml.find("tvshow"), std::string::npos) << lacking.xml;
+    EXPECT_NE(lacking.xml.find("<video:content_loc>"), std::string::npos);
+    ASSERT_FALSE(lacking.warnings.empty());
+    EXPECT_NE(lacking.warnings.back().find(
                   "video:tvshow dropped: it has no valid video:tvshow."),
               std::string::npos)
-        << lacking.second.back().message;
+        << lacking.warnings.back();
   }
 }
 
