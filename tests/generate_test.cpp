@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -249,6 +250,26 @@ TEST(Generate, ACancelIsHeardInEveryPhaseBeforeTheCommit) {
     EXPECT_TRUE(testing::list_all(d / "out").empty())
         << "a cancelled run left files";
   }
+}
+
+// The observer hears progress at least at the end of each input, with the
+// records read so far: the CLI's progress line is drawn from it.
+TEST(Generate, ProgressIsReportedAtTheEndOfEachInput) {
+  temp_dir d;
+  struct observer : generate_observer {
+    std::vector<std::uint64_t> seen;
+    void progress(std::uint64_t records, std::size_t) override {
+      seen.push_back(records);
+    }
+  } obs;
+  auto r = generate(options(d, {write_urls(d, "a.txt", 20'000),
+                                write_urls(d, "b.txt", 3)}),
+                    obs);
+  ASSERT_EQ(r.outcome, generate_outcome::published) << r.message;
+  ASSERT_FALSE(obs.seen.empty());
+  EXPECT_EQ(obs.seen.back(), 20'003u);
+  EXPECT_NE(std::find(obs.seen.begin(), obs.seen.end(), 20'000u),
+            obs.seen.end());
 }
 
 // An error about an option names its field, and its message names the

@@ -335,9 +335,11 @@ class run {
         issue(false, name, n.line, n.message);
         field_warnings_ += n.dropped_value;
       }
+      // Read before the batch goes back: the reader may refill it at once.
+      const bool last_of_input = b->last_of_input;
       stage.release(b);
       if (o_.test_hook) o_.test_hook(publish_step::batch_read);
-      if (report_.records >= next_progress || b->last_of_input) {
+      if (report_.records >= next_progress || last_of_input) {
         obs_.progress(report_.records, writers_->file_count());
         next_progress = report_.records + progress_every;
       }
