@@ -413,5 +413,34 @@ TEST(HreflangClusterTable, UrlsOnThousandsOfHostsAreWrittenWhole) {
   }
 }
 
+TEST(HreflangClusterTable, AnXDefaultOnEveryClustersFirstPageIsKeptOnce) {
+  // The common pattern: "x-default" names the English page, in every
+  // cluster, said again by each page: one extra language per cluster.
+  hreflang_clusters c;
+  constexpr int clusters = 20'000;
+  auto page_url = [](int k, std::string_view lang) {
+    return "https://example.com/" + std::string(lang) + "/" + std::to_string(k);
+  };
+  hreflang_clusters::page_number page = 0;
+  for (const char* self : {"en", "de"}) {
+    for (int k = 0; k < clusters; ++k) {
+      const std::string en = page_url(k, "en"), de = page_url(k, "de");
+      const std::vector<hreflang_clusters::link> links = {
+          {"en", en}, {"de", de}, {"x-default", en}};
+      c.add_page(page_url(k, self), links, page++);
+    }
+  }
+  EXPECT_EQ(c.pages(), 2u * clusters);
+  EXPECT_EQ(c.links(), 3u * clusters);
+  c.resolve(example_base(), [](std::string_view) { return true; });
+  for (int k : {0, 12'345, clusters - 1}) {
+    const std::string expected = link("de", page_url(k, "de")) +
+                                 link("en", page_url(k, "en")) +
+                                 link("x-default", page_url(k, "en"));
+    EXPECT_EQ(links_of(c, page_url(k, "en")), expected) << k;
+    EXPECT_EQ(links_of(c, page_url(k, "de")), expected) << k;
+  }
+}
+
 }  // namespace
 }  // namespace sitemill

@@ -129,8 +129,10 @@ void hreflang_clusters::claim(std::uint32_t n, std::uint32_t lang,
   }
   // Said again (each page of a cluster names the others): nothing new.
   if (languages_[nd.lang].group == group) return;
-  for (const extra_claim& e : extra_claims_)
-    if (e.node == n && languages_[e.lang].group == group) return;
+  // A second language for the URL (its x-default too, said by every page
+  // of its cluster again): looked up by (URL, language), since a site may
+  // have one such URL per cluster.
+  if (!extra_keys_.insert(std::uint64_t{n} << 32 | group).second) return;
   extra_claims_.push_back({at, n, lang});
   ++links_;
 }
@@ -222,6 +224,7 @@ void hreflang_clusters::decide_members() {
       all[next[nodes_[e.node].parent]++] = {e.claim, e.node, e.lang};
   }
   std::vector<extra_claim>().swap(extra_claims_);
+  std::unordered_set<std::uint64_t>().swap(extra_keys_);
 
   members_.clear();
   members_.reserve(all.size());
@@ -348,6 +351,7 @@ std::size_t hreflang_clusters::memory_bytes() const noexcept {
   return text_.memory_bytes() + nodes_.memory_bytes() +
          by_url_.memory_bytes() +
          extra_claims_.capacity() * sizeof(extra_claim) +
+         extra_keys_.size() * 32 +  // a node and a bucket, roughly
          members_.capacity() * sizeof(member) +
          ranges_.capacity() * sizeof(std::uint32_t) +
          issues_.capacity() * sizeof(issue);

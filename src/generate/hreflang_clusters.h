@@ -33,6 +33,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "detail/chunked_vector.h"
@@ -150,6 +151,7 @@ class hreflang_clusters {
   chunked_vector<node, 16> nodes_;
   fingerprint_table<std::uint32_t> by_url_{1024};  // fingerprint -> node
   std::vector<extra_claim> extra_claims_;
+  std::unordered_set<std::uint64_t> extra_keys_;  // node << 32 | group
   std::vector<language> languages_;
   std::deque<std::string> spellings_;  // stable: the maps' keys view them
   std::unordered_map<std::string_view, std::uint32_t> language_ids_;
