@@ -246,7 +246,9 @@ TEST(Generate, ACancelIsHeardInEveryPhaseBeforeTheCommit) {
     EXPECT_EQ(r.outcome, generate_outcome::cancelled) << r.message;
     EXPECT_EQ(r.records, n) << "cancelled while reading, not in the phase";
     // Cancelled in the phase, not after it: nothing reached the index.
-    if (when == phase::spooled_writing) EXPECT_TRUE(!sitemaps_done);
+    if (when == phase::spooled_writing) {
+      EXPECT_FALSE(sitemaps_done);
+    }
     EXPECT_TRUE(testing::list_all(d / "out").empty())
         << "a cancelled run left files";
   }

@@ -292,8 +292,9 @@ TEST_F(StateDb, RefusesFilesItDidNotWrite) {
     EXPECT_NE(db.err().message.find(c.message), std::string::npos)
         << c.name << ": " << db.err().message;
     EXPECT_NE(db.err().message.find(path_), std::string::npos) << c.name;
-    if (c.name == "another program's")
+    if (c.name == "another program's") {
       EXPECT_EQ(db.err().field, "state_path") << "names the option to change";
+    }
   }
 }
 
