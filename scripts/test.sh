@@ -25,8 +25,12 @@ campaign_summary "$campaign" release
 
 if [[ ${SITEMILL_SKIP_SANITIZE:-0} != 1 ]]; then
   echo "== address + undefined sanitizer build and tests" >&2
+  # -O1 -g1, as the sanitizers' own docs advise: line tables for the reports,
+  # and a build in less than half the time of -O2 -g (measured on
+  # src/parse/xml_reader.cpp: 17.5 -> 7.2 s), which is most of this pass.
   BUILD_DIR="$root/build-asan" BUILD_TYPE=RelWithDebInfo "$root/scripts/build.sh" \
-    -DSITEMILL_SANITIZE=ON -DSITEMILL_BUILD_BENCHMARKS=OFF
+    -DSITEMILL_SANITIZE=ON -DSITEMILL_BUILD_BENCHMARKS=OFF \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
   campaign=$root/build-asan/campaign.log
   rm -f "$campaign" && touch "$campaign"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
