@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -377,6 +378,13 @@ TEST(HreflangClusterTable, ManyClustersStayApart) {
   EXPECT_EQ(c.pages(), 200'000u);
   EXPECT_EQ(c.links(), 200'000u);
   c.resolve(example_base(), [](std::string_view) { return true; });
+  // The cost the header states once resolved: a 32-byte node, up to 23
+  // bytes of table, 12 for the cluster's list, and the path (about 14
+  // bytes here), with the slack of the last node and text chunks.
+  const double per_url = static_cast<double>(c.memory_bytes()) /
+                         static_cast<double>(c.pages());
+  EXPECT_LE(per_url, 32 + 23 + 12 + 14 + 40) << per_url;
+  std::printf("hreflang clusters: %.1f bytes per URL\n", per_url);
   // Nodes are made four per cluster on the first pass: cluster 16,384's
   // are the first of the second node chunk.
   for (int k : {0, 1, 16'383, 16'384, 49'999}) {
