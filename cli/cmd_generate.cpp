@@ -247,24 +247,27 @@ int print_announcement(const announcement& done, bool quiet) {
 }
 
 void print_summary(const generate_report& r, const std::string& out_dir) {
+  std::size_t indexes = 0;
+  for (const auto& f : r.files) indexes += f.type == document_type::sitemapindex;
   std::uint64_t urls = 0;
   for (const auto& f : r.files)
     if (f.type != document_type::sitemapindex) urls += f.urls;
   std::fprintf(
       stderr,
       "sitemill: published %zu file%s to %s (entry %s): %llu URLs written, "
-      "%llu duplicates, %llu rejected, %llu warnings, from %llu records%s\n",
+      "%llu duplicates, %llu rejected, %llu warnings, from %llu records%s%s\n",
       r.files.size(), r.files.size() == 1 ? "" : "s", out_dir.c_str(),
-      r.entry.c_str(), static_cast<unsigned long long>(urls),
+      r.entry_url.c_str(), static_cast<unsigned long long>(urls),
       static_cast<unsigned long long>(r.duplicates),
       static_cast<unsigned long long>(r.rejected),
       static_cast<unsigned long long>(r.warnings),
       static_cast<unsigned long long>(r.records),
       r.skipped ? (" (" + std::to_string(r.skipped) + " pages skipped)").c_str()
-                : "");
-  std::size_t indexes = 0;
-  for (const auto& f : r.files)
-    indexes += f.type == document_type::sitemapindex;
+                : "",
+      // An index entry's lastmod is the newest of its file's: say why the
+      // index has none rather than leave a reader to wonder.
+      indexes > 0 && !r.dated ? "; no URL has a lastmod, so neither has the index"
+                              : "");
   if (indexes > 1)
     std::fprintf(stderr,
                  "sitemill: %zu index files were needed; submit each of them "
@@ -506,7 +509,9 @@ command_runner setup_generate(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option(
          "--index", o->index,
-         "auto: an index only for several files; always: an index even for one")
+         "The entry is always NAME.xml. auto: it is an index unless the set "
+         "is one plain XML file (--no-gzip, under the limits); always: an "
+         "index even then")
       ->check(CLI::IsMember({"auto", "always"}))
       ->capture_default_str();
   cmd->add_option(

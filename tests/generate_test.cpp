@@ -54,15 +54,19 @@ generate_options options(const temp_dir& d, std::vector<std::string> inputs) {
   return o;
 }
 
-TEST(Generate, PublishesOneFileWithoutAnIndexAndAccountsForEveryRecord) {
+TEST(Generate, PublishesOnePlainFileWithoutAnIndexAndAccountsForEveryRecord) {
   temp_dir d;
   std::string in = write_urls(d, "urls.txt", 3,
                               "/page/0\nmailto:x@example.com\n/page/1#top\n");
   collecting_observer obs;
-  generate_report r = generate(options(d, {in}), obs);
+  generate_options o = options(d, {in});
+  o.gzip = false;
+  generate_report r = generate(o, obs);
   ASSERT_EQ(r.outcome, generate_outcome::published) << r.message;
-  EXPECT_EQ(r.entry, "sitemap.xml.gz");
+  EXPECT_EQ(r.entry, "sitemap.xml");
+  EXPECT_EQ(r.entry_url, "https://www.example.com/sitemap.xml");
   ASSERT_EQ(r.files.size(), 1u);
+  EXPECT_EQ(r.files[0].type, document_type::urlset);
   EXPECT_EQ(r.records, 6u);
   EXPECT_EQ(r.written, 3u);
   EXPECT_EQ(r.duplicates, 2u)
@@ -74,6 +78,40 @@ TEST(Generate, PublishesOneFileWithoutAnIndexAndAccountsForEveryRecord) {
   EXPECT_EQ(obs.rejects[0].input, in);
   ASSERT_EQ(obs.warns.size(), 1u);
   EXPECT_EQ(obs.warns[0].line, 6u);
+}
+
+// The entry's URL is what robots.txt and Search Console are given: it must
+// not change the day a site outgrows one file, nor with the format.
+TEST(Generate, TheEntryIsNamedTheSameAtOneAndAt120001Urls) {
+  struct form {
+    const char* what;
+    bool gzip;
+    document_type type;
+  };
+  for (const form& f : {form{"gzipped", true, document_type::urlset},
+                        form{"plain", false, document_type::urlset},
+                        form{"text", true, document_type::text}}) {
+    SCOPED_TRACE(f.what);
+    temp_dir d;
+    for (std::size_t urls : {1u, 120'001u}) {
+      generate_options o = options(d, {write_urls(d, "urls.txt", urls)});
+      o.gzip = f.gzip;
+      o.type = f.type;
+      generate_observer quiet;
+      generate_report r = generate(o, quiet);
+      ASSERT_EQ(r.outcome, generate_outcome::published) << r.message;
+      EXPECT_EQ(r.entry, "sitemap.xml") << urls << " URLs";
+      EXPECT_EQ(r.entry_url, "https://www.example.com/sitemap.xml");
+      EXPECT_EQ(r.written, urls);
+      // Only a lone plain urlset is its own entry; everything else is
+      // listed by an index.
+      const bool indexed = f.gzip || f.type == document_type::text ||
+                           urls > max_urls_per_sitemap;
+      EXPECT_EQ(r.files.back().type, indexed ? document_type::sitemapindex
+                                              : document_type::urlset);
+      EXPECT_EQ(r.files.size(), indexed ? 1 + (urls + 49'999) / 50'000 : 1u);
+    }
+  }
 }
 
 TEST(Generate, NamesChildrenByContentAndWritesAPlainIndex) {

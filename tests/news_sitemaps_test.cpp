@@ -108,7 +108,7 @@ TEST(NewsSitemaps, WithoutNewsEveryBlockIsKeptWhateverItsAge) {
   auto r = run(d, article(1, "2026-11-23") + article(2, "2001-01-01"), false);
   ASSERT_EQ(r.report.outcome, generate_outcome::published);
   ASSERT_EQ(r.files.size(), 1u);
-  EXPECT_EQ(r.report.entry, r.files[0].first);
+  EXPECT_EQ(r.report.entry, "sitemap.xml");
   EXPECT_EQ(r.files[0].second.news, 2u);
 }
 

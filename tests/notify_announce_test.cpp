@@ -108,17 +108,52 @@ TEST_F(Announce, ListsTheEntryAndEveryIndexAndSendsWhatChanged) {
 
 TEST_F(Announce, ListsALoneSitemapAndCreatesAMissingRobotsTxt) {
   generate_report r = published_set();
-  r.entry = "sitemap.xml.gz";
-  r.files = {{"sitemap.xml.gz", document_type::urlset, 3, 400}};
+  r.entry = "sitemap.xml";
+  r.files = {{"sitemap.xml", document_type::urlset, 3, 400}};
   announce_options a = options();
   a.indexnow.key.clear();
   const announcement done = announce_set(client, r, a);
   ASSERT_TRUE(done.robots && done.robots->update);
   EXPECT_TRUE(done.robots->update->created);
   EXPECT_EQ(testing::read_raw(dir / "robots.txt"),
-            "Sitemap: https://www.example.com/maps/sitemap.xml.gz\n");
+            "Sitemap: https://www.example.com/maps/sitemap.xml\n");
   EXPECT_FALSE(done.indexnow) << "no key, no IndexNow";
   EXPECT_TRUE(server.requests().empty());
+}
+
+// A set that grew from one gzipped file (entry sitemap.xml.gz, before the
+// entry was always NAME.xml) or shrank from two indexes leaves no line
+// pointing at a file it no longer has; other sets' lines stay.
+TEST_F(Announce, ReplacesTheLinesAnEarlierRunOfTheSameSetWrote) {
+  generate_report r = published_set();
+  r.entry = "sitemap.xml";
+  r.files = {{"sitemap-1-aaaaaaaaaaaa.xml.gz", document_type::urlset, 3, 400},
+             {"sitemap.xml", document_type::sitemapindex, 1, 200}};
+  announce_options a = options();
+  a.indexnow.key.clear();
+  testing::write_file(
+      dir / "robots.txt",
+      "User-agent: *\n"
+      "Sitemap: https://www.example.com/maps/sitemap.xml.gz\n"
+      "Sitemap: https://WWW.example.com/maps/sitemap-index-2.xml\n"
+      "Sitemap: https://www.example.com/maps/sitemap.txt\n"
+      "Sitemap: https://www.example.com/maps/sitemaps.xml.gz\n"
+      "Sitemap: https://www.example.com/maps/sitemap-index-x.xml\n"
+      "Sitemap: https://www.example.com/maps/blog.xml\n"
+      "Sitemap: https://www.example.com/sitemap.xml.gz\n");
+  const announcement done = announce_set(client, r, a);
+  ASSERT_TRUE(done.robots && done.robots->update) << done.robots->failure->message;
+  EXPECT_EQ(testing::read_raw(dir / "robots.txt"),
+            "User-agent: *\n"
+            "Sitemap: https://www.example.com/maps/sitemaps.xml.gz\n"
+            "Sitemap: https://www.example.com/maps/sitemap-index-x.xml\n"
+            "Sitemap: https://www.example.com/maps/blog.xml\n"
+            "Sitemap: https://www.example.com/sitemap.xml.gz\n"
+            "Sitemap: https://www.example.com/maps/sitemap.xml\n");
+  const auto& removed = done.robots->update->edit.removed;
+  ASSERT_EQ(removed.size(), 3u);
+  EXPECT_EQ(removed[0].line, 2u);
+  EXPECT_THAT(removed[0].reason, HasSubstr("superseded"));
 }
 
 // The two steps are independent: robots.txt failing does not keep IndexNow

@@ -47,6 +47,7 @@ generate_report full_report() {
   generate_report r;
   r.outcome = generate_outcome::published;
   r.entry = "sitemap.xml";
+  r.entry_url = "https://www.example.com/sitemap.xml";
   r.files = {
       {"sitemap-1-0123456789ab.xml.gz", document_type::urlset, 50'000,
        10'234'567, 0},
@@ -158,7 +159,7 @@ TEST(GenerateJson, WritesTheDocumentedShapeByteForByte) {
   ASSERT_TRUE(write_generate_json(out, full_report(), spool));
   EXPECT_EQ(
       text,
-      R"({"entry":"sitemap.xml","files":[)"
+      R"({"entry":"sitemap.xml","entry_url":"https://www.example.com/sitemap.xml","files":[)"
       R"({"path":"sitemap-1-0123456789ab.xml.gz","type":"urlset","urls":50000,"bytes":10234567},)"
       R"({"path":"sitemap-2-ba9876543210.xml.gz","type":"urlset","urls":3,"bytes":400},)"
       R"({"path":"sitemap.xml","type":"sitemapindex","urls":2,"bytes":241}],)"
@@ -198,6 +199,7 @@ TEST(GenerateJson, RoundTripsEveryField) {
   const generate_report& r = read->report;
   EXPECT_EQ(r.outcome, generate_outcome::published);
   EXPECT_EQ(r.entry, written.entry);
+  EXPECT_EQ(r.entry_url, written.entry_url);
   ASSERT_EQ(r.files.size(), written.files.size());
   for (std::size_t i = 0; i < r.files.size(); ++i) {
     EXPECT_EQ(r.files[i].path, written.files[i].path);

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <deque>
@@ -173,6 +174,7 @@ class run {
     if (pub_) pub_->discard_temporaries();
     report_.files.clear();
     report_.entry.clear();
+    report_.entry_url.clear();
     return std::move(report_);
   }
 
@@ -445,6 +447,9 @@ class run {
   // The writer's parts become a named, indexed set, published atomically.
   status stage_and_publish() {
     std::vector<finished_sitemap> sitemaps = writers_->finished();
+    report_.dated = std::any_of(
+        sitemaps.begin(), sitemaps.end(),
+        [](const finished_sitemap& s) { return s.part.newest.has_value(); });
     set_layout layout;
     layout.name = o_.name;
     layout.extension = extension_for(o_);
@@ -459,6 +464,7 @@ class run {
     report_.files.clear();
     for (const auto& s : set->files) report_.files.push_back(s.file);
     report_.entry = set->entry;
+    report_.entry_url = layout.base_url + set->entry;
     return pub_->publish(std::move(set->files), set->entry);
   }
 

@@ -1,6 +1,49 @@
 #include "sitemill/notify/announce.h"
 
+#include <algorithm>
+
+#include "sitemill/url/url.h"
+
 namespace sitemill {
+namespace {
+
+// "-index-K" with K a number: how the indexes of a set too large for one
+// index are told apart (set_assembly.h).
+bool is_index_suffix(std::string_view s) {
+  if (!s.starts_with("-index-") || s.size() == 7) return false;
+  return std::all_of(s.begin() + 7, s.end(),
+                     [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// BASE/NAME for a set whose entry is BASE/NAME.xml (or BASE/NAME-index-1.xml
+// for a set of several indexes), normalised; "" when it cannot be read.
+std::string set_stem_url(std::string_view base_url, std::string_view entry) {
+  if (!entry.ends_with(".xml")) return {};
+  std::string_view stem = entry.substr(0, entry.size() - 4);
+  if (const auto dash = stem.rfind("-index-");
+      dash != std::string_view::npos && is_index_suffix(stem.substr(dash)))
+    stem = stem.substr(0, dash);
+  std::string url(base_url);
+  if (!url.ends_with('/')) url.push_back('/');
+  url += stem;
+  std::string normalised;
+  if (normalize_url(url, normalised) != url_problem::ok) return {};
+  return normalised;
+}
+
+// True for the URLs an earlier run of the set named `stem_url` could have
+// listed in robots.txt: the stem and an entry's ending (.xml, .xml.gz, .txt,
+// .txt.gz: the entry's name before it was always NAME.xml), or an index's.
+bool earlier_entry_of(std::string_view stem_url, std::string_view url) {
+  if (!url.starts_with(stem_url)) return false;
+  std::string_view rest = url.substr(stem_url.size());
+  for (std::string_view ending : {".xml", ".xml.gz", ".txt", ".txt.gz"})
+    if (rest == ending) return true;
+  return rest.ends_with(".xml") &&
+         is_index_suffix(rest.substr(0, rest.size() - 4));
+}
+
+}  // namespace
 
 bool announcement::ok() const noexcept {
   if (robots && robots->failure) return false;
@@ -37,7 +80,13 @@ announcement announce_set(http_client& client, const generate_report& report,
     robots_announcement& robots = done.robots.emplace();
     robots.path = options.robots_path;
     robots.sitemaps = robots_sitemap_urls(report, options.base_url);
-    auto updated = update_robots(robots.path, robots.sitemaps);
+    robots_edit_options edit;
+    if (std::string stem = set_stem_url(options.base_url, report.entry);
+        !stem.empty())
+      edit.supersedes = [stem = std::move(stem)](std::string_view url) {
+        return earlier_entry_of(stem, url);
+      };
+    auto updated = update_robots(robots.path, robots.sitemaps, edit);
     if (updated)
       robots.update = std::move(*updated);
     else

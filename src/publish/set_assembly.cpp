@@ -68,8 +68,14 @@ result<assembled_set> assemble_set(publisher& pub, const set_layout& layout,
          {std::move(name), layout.type, s.part.urls, s.part.bytes, s.digest}});
   };
 
+  // The entry is always NAME.xml, so the URL that robots.txt and Search
+  // Console point at never changes as the site grows: it is the sitemap
+  // itself only while the set is one plain XML urlset, and an index
+  // otherwise (a .xml.gz or .txt entry would be renamed the day a second
+  // file is needed).
   if (sitemaps.size() == 1 && sitemaps.front().group.empty() &&
-      layout.index == index_mode::automatic) {
+      layout.index == index_mode::automatic &&
+      layout.type == document_type::urlset && layout.extension == ".xml") {
     out.entry = layout.name + layout.extension;
     add(sitemaps.front(), out.entry);
     return out;

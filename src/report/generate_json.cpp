@@ -396,6 +396,7 @@ result<generate_json_contents> read_from(
   generate_report& r = out.report;
   object_reader top(doc, "");
   top.text("entry", r.entry);
+  if (top.has("entry_url")) top.text("entry_url", r.entry_url);
   read_files(top, r.files);
   top.count("records", r.records);
   top.count("written", r.written);
@@ -426,6 +427,7 @@ status write_generate_json(sink& sink_out, const generate_report& r,
   json_stream out(sink_out);
   status spool_state = issues.state();
   out.raw("{").key("entry").str(r.entry);
+  out.raw(",").key("entry_url").str(r.entry_url);
   out.raw(",").key("files").raw("[");
   for (std::size_t i = 0; i < r.files.size(); ++i) {
     const published_file& f = r.files[i];

@@ -132,6 +132,9 @@ result<robots_edit> edit_robots_txt(std::string_view robots_txt,
                    : "not spelled \"Sitemap:\", which every crawler reads; "
                      "written again as \"Sitemap: " +
                          wanted[it->second] + "\"";
+    } else if (!r.url.empty() && options.supersedes &&
+               options.supersedes(r.url)) {
+      reason = "an earlier entry of the same set, superseded";
     } else if (options.replace) {
       reason = r.unread ? "no ':' and more than one word, so no crawler "
                           "reads it, and `replace` was given"

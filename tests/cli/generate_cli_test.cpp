@@ -694,9 +694,11 @@ TEST(GenerateCli,
   auto lines = split_lines(run.err);
   ASSERT_FALSE(lines.empty());
   EXPECT_EQ(lines.back(),
-            "sitemill: published 1 file to " + (t / "out") +
-                " (entry sitemap.xml.gz): 2 URLs written, 1 duplicates, "
-                "1 rejected, 1 warnings, from 4 records");
+            "sitemill: published 2 files to " + (t / "out") +
+                " (entry https://www.example.com/sitemap.xml): 2 URLs "
+                "written, 1 duplicates, "
+                "1 rejected, 1 warnings, from 4 records; no URL has a "
+                "lastmod, so neither has the index");
   EXPECT_EQ(lines.size(), 3u)
       << run.err;  // the rejection, the warning, the summary
   EXPECT_EQ(run.err.find('\r'), std::string::npos)
@@ -731,7 +733,7 @@ TEST(GenerateCli, JsonIsExactlyOneObjectWhoseCountsAddUp) {
   for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
   std::sort(keys.begin(), keys.end());
   EXPECT_EQ(keys,
-            (std::vector<std::string>{"duplicates", "entry", "files", "records",
+            (std::vector<std::string>{"duplicates", "entry", "entry_url", "files", "records",
                                       "rejected", "skipped", "warnings", "written"}));
   EXPECT_EQ(g.run.out.find('\n'), g.run.out.size() - 1)
       << "one line, one object";
@@ -745,9 +747,12 @@ TEST(GenerateCli, JsonIsExactlyOneObjectWhoseCountsAddUp) {
     EXPECT_TRUE(r["line"].is_number_unsigned());
     EXPECT_TRUE(r["reason"].is_string());
   }
-  ASSERT_EQ(j["files"].size(), 1u);
+  ASSERT_EQ(j["files"].size(), 2u);
   EXPECT_EQ(j["files"][0]["type"], "urlset");
-  EXPECT_EQ(j["entry"], "sitemap.xml.gz");
+  EXPECT_EQ(j["files"][1]["type"], "sitemapindex");
+  EXPECT_EQ(j["files"][1]["path"], "sitemap.xml");
+  EXPECT_EQ(j["entry"], "sitemap.xml");
+  EXPECT_EQ(j["entry_url"], "https://www.example.com/sitemap.xml");
 }
 
 // --- exit codes --------------------------------------------------------------

@@ -89,8 +89,7 @@ TEST(GenerateCli, SplitsAt50000UrlsByDefault) {
     auto g = generate_and_check(t / "out", {shared_url_list(r.urls, "split")});
     EXPECT_EQ(urls_per_sitemap(g.set), r.files);
     EXPECT_EQ(g.report["written"], r.urls);
-    EXPECT_EQ(g.set.entry,
-              r.files.size() == 1 ? "sitemap.xml.gz" : "sitemap.xml");
+    EXPECT_EQ(g.set.entry, "sitemap.xml") << "the same name at every size";
     // Order is kept across the split.
     auto locs = all_locs(g.set);
     ASSERT_EQ(locs.size(), r.urls);
@@ -119,8 +118,8 @@ TEST(GenerateCli, SplitsBeforeMaxBytesWouldBeCrossed) {
     std::vector<std::string> args = variant;
     args.insert(args.end(), {"--no-gzip", t / "urls.txt"});
     auto one = generate_and_check(p / "out", args);
-    ASSERT_EQ(one.set.files.size(), 1u);
-    const std::uint64_t size = one.set.files[0].raw.size();
+    ASSERT_EQ(one.set.sitemaps().size(), 1u);
+    const std::uint64_t size = one.set.sitemaps()[0]->raw.size();
     EXPECT_EQ(one.report["files"][0]["bytes"], size);
 
     struct row {
@@ -354,7 +353,7 @@ TEST(GenerateCli, SetsWithDifferentNamesShareADirectory) {
         << name << " of the products set was removed";
     EXPECT_EQ(after.at(name), bytes) << name;
   }
-  EXPECT_TRUE(after.count("blog.xml.gz"));
+  EXPECT_TRUE(after.count("blog.xml"));
   EXPECT_TRUE(after.count(".sitemill-manifest-blog.json"));
   EXPECT_TRUE(after.count(".sitemill-manifest-products.json"));
 }
@@ -367,8 +366,10 @@ TEST(GenerateCli, TextFormatWritesOneUrlPerLineWithoutEntities) {
   {
     temp_dir o;
     auto g = generate_and_check(o / "out", {"--format", "txt", t / "urls.txt"});
-    EXPECT_EQ(g.set.entry, "sitemap.txt.gz");
-    ASSERT_EQ(g.set.files.size(), 1u);
+    // A text sitemap is listed by the index NAME.xml, the entry of every
+    // set whatever its format.
+    EXPECT_EQ(g.set.entry, "sitemap.xml");
+    ASSERT_EQ(g.set.files.size(), 2u);
     EXPECT_EQ(g.set.files[0].type, "text");
     EXPECT_EQ(g.set.files[0].content,
               "https://www.example.com/t?a=1&b=2\nhttps://www.example.com/u\n"
@@ -379,7 +380,9 @@ TEST(GenerateCli, TextFormatWritesOneUrlPerLineWithoutEntities) {
     temp_dir o;
     auto g = generate_and_check(
         o / "out", {"--format", "txt", "--no-gzip", t / "urls.txt"});
-    EXPECT_EQ(g.set.entry, "sitemap.txt");
+    EXPECT_EQ(g.set.entry, "sitemap.xml");
+    ASSERT_EQ(g.set.sitemaps().size(), 1u);
+    EXPECT_TRUE(g.set.sitemaps()[0]->path.ends_with(".txt"));
   }
   {
     temp_dir o;

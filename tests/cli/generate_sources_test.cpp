@@ -18,6 +18,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::StartsWith;
 using ::testing::UnorderedElementsAre;
 using json = nlohmann::json;
 
@@ -400,7 +401,7 @@ TEST(GenerateSources, AnnouncesThePublishedSetAndOnlyWhatChanged) {
   ASSERT_EQ(first.exit_code, 0) << first.err;
   EXPECT_EQ(read_raw(t / "robots.txt"),
             "# mine\r\nUser-agent: *\r\nDisallow: /tmp/\r\n\r\nSitemap: " +
-                base + "sitemap.xml.gz\r\n");
+                base + "sitemap.xml\r\n");
   ASSERT_EQ(server.count("/indexnow"), 1u);
   auto body = nlohmann::json::parse(server.requests().back().body);
   EXPECT_THAT(body["urlList"],
@@ -436,7 +437,7 @@ TEST(GenerateSources, JsonCarriesWhatWasAnnounced) {
   const json j = parse_report(r);
   const json& robots = j["announce"]["robots"];
   EXPECT_EQ(robots["path"], t / "robots.txt");
-  EXPECT_EQ(robots["added"], json::array({base + "sitemap.xml.gz"}));
+  EXPECT_EQ(robots["added"], json::array({base + "sitemap.xml"}));
   EXPECT_EQ(robots["created"], true);
   EXPECT_EQ(robots["written"], true);
   const json& indexnow = j["announce"]["indexnow"];
@@ -486,7 +487,8 @@ TEST(GenerateSources, ARobotsTxtThatCannotBeWrittenExitsTwoAfterPublishing) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("sitemill generate: --robots: "));
   EXPECT_THAT(r.err, HasSubstr("missing/robots.txt"));
-  EXPECT_THAT(list_files(t / "out"), ElementsAre("sitemap.xml.gz"));
+  EXPECT_THAT(list_files(t / "out"),
+              ElementsAre(StartsWith("sitemap-1-"), "sitemap.xml"));
 }
 
 TEST(GenerateSources, IndexNowWithoutAStateIsAUsageError) {

@@ -111,6 +111,12 @@ struct generate_report {
   /// member of generate_options or of a source's options; "" otherwise.
   std::string field;
   std::string entry;  ///< the file to submit (index or lone sitemap)
+  /// The entry's URL (base_url + entry), what robots.txt and Search Console
+  /// are given; the same for every run with the same base_url and name.
+  std::string entry_url;
+  /// Some URL written has a lastmod, so the index's entries have one too
+  /// (each the newest of its file's); false: the index gives none.
+  bool dated = false;
   std::vector<published_file> files;  ///< the published set, entry included
   std::uint64_t records = 0;          ///< records read
   std::uint64_t written = 0;          ///< URLs written

@@ -36,7 +36,10 @@ struct announce_options {
   /// generate() (generate_options::base_url); a missing final '/' is added.
   std::string base_url;
   /// The robots.txt to list the entry and every index in, every other byte
-  /// kept (update_robots()); "" leaves robots.txt alone.
+  /// kept (update_robots()), and the lines an earlier run of the same set
+  /// wrote removed when they name a file the set no longer has (its entry
+  /// under another ending, NAME.xml.gz or NAME.txt, or an index NAME-index-K
+  /// .xml); "" leaves robots.txt alone.
   std::string robots_path;
   /// With a key, the URLs the report lists as added or changed are submitted
   /// (submit_indexnow()). An empty key, or a report without changes (a run

@@ -22,8 +22,9 @@ namespace sitemill {
 
 /// When to write a sitemap index.
 enum class index_mode : std::uint8_t {
-  automatic,  ///< only when there is more than one sitemap file
-  always,     ///< even for one file, so the entry name never changes
+  automatic,  ///< unless the set is one plain XML sitemap (the entry is
+              ///< NAME.xml either way)
+  always,     ///< even for one plain XML sitemap
 };
 
 /// A finished sitemap file in the publisher's directory, not yet named.
@@ -60,8 +61,10 @@ struct assembled_set {
 /// pointing at intact files until the new index replaces it) and writes the
 /// index (NAME.xml; NAME-index-K.xml when there are more sitemaps than one
 /// index may list) into `pub`'s directory, listing the sitemaps in the order
-/// given with their newest lastmod. With index_mode::automatic and a single
-/// sitemap outside any group there is no index and the sitemap is NAME+EXT.
+/// given with their newest lastmod. The entry is NAME.xml whatever the set's
+/// size: with index_mode::automatic, a single plain XML urlset (EXT ".xml")
+/// outside any group is the entry itself; any other set (gzipped, text,
+/// several files, a group) gets an index.
 /// Index files are never compressed: they are small and some consumers read
 /// only plain ones. Fails when an index file cannot be written; its temporaries
 /// are then left for publisher::discard_temporaries().

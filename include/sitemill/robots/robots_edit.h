@@ -8,6 +8,7 @@
 #define SITEMILL_ROBOTS_EDIT_H
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,12 @@ struct robots_edit_options {
   /// Remove every Sitemap record that names none of the given URLs
   /// (relative and unparsable values included).
   bool replace = false;
+  /// Without `replace`: a Sitemap record naming a URL that is not wanted
+  /// but that this accepts (given the normalised URL) is removed too, as a
+  /// line superseded by the wanted ones: what announce_set() uses to drop the
+  /// line an earlier run of the same set wrote (sitemap.xml.gz before the
+  /// entry became sitemap.xml). Unset: no record is superseded.
+  std::function<bool(std::string_view)> supersedes;
   /// update_robots() only: compute the edit, write nothing.
   bool dry_run = false;
 };
