@@ -75,7 +75,6 @@ vocabulary generate_words(std::string_view indexnow_key) {
       {"patterns", "--include or --exclude"},
       {"location", "--from-sitemap"},
       {"allow_private", "--allow-private"},
-      {"paths", "--from-log"},
       {"keep_query", "--log-keep-query"},
       {"priority_from_popularity", "--priority popularity"},
       {"key", "--indexnow-key"},

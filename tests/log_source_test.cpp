@@ -362,7 +362,7 @@ TEST(LogSource, ListsEachPageOnceAtTheBaseOriginAndCountsWhatItLeftOut) {
             "9 lines; pages listed: 3 (from 4 requests); not log lines: 1; "
             "left out: 1 answered other than 2xx or 304, 1 by bots, 1 of "
             "assets, 1 with a query string (see `keep_query`)");
-  EXPECT_EQ(r.sources[0], t / "access.log");
+  EXPECT_EQ(r.sources[0], "") << "the source's name is the log's";
 }
 
 TEST(LogSource, SeveralLogsListAPageOnceAndEachGetsItsNote) {
@@ -404,6 +404,47 @@ TEST(LogSource, PopularityCountsOverEveryLogBeforeTheFirstRecord) {
   // top: 100 of 100; rare: 2 (the query is left out) -> 0.1 + 0.9 * ln 3 /
   // ln 101 = 0.314; mid: 10 -> 0.568.
   EXPECT_EQ(r.priorities, (std::vector<std::string>{"1.0", "0.3", "0.6"}));
+}
+
+TEST(LogSource, PopularityListsOnlyWhatTheCountingPassRead) {
+  temp_dir t;
+  write_file(t / "1.log", request("/a"));
+  write_file(t / "2.log", request("/b"));
+  log_source_options o;
+  o.paths = {t / "1.log", t / "2.log"};
+  o.priority_from_popularity = true;
+  auto source = log_source(o);
+  source_context context;
+  context.base_url = "https://www.example.com/";
+  auto reader = source->open(context);
+  ASSERT_TRUE(reader);
+  input_record r;
+  ASSERT_TRUE((*reader)->next(r));  // the counting pass is over
+  EXPECT_EQ(r.loc, "https://www.example.com/a");
+  // The server writes on meanwhile: the new lines were not counted.
+  write_file(t / "2.log", request("/b") + request("/late") + "garbage\n");
+  std::vector<std::string> rest;
+  while ((*reader)->next(r))
+    rest.push_back(std::string(r.loc) + "|" + std::string(r.priority) + "|" +
+                   std::string(r.problem));
+  EXPECT_EQ((*reader)->error(), "");
+  EXPECT_EQ(rest, std::vector<std::string>{"https://www.example.com/b|1.0|"});
+}
+
+TEST(LogSource, ALineOverTheCapIsReportedAndReadingGoesOn) {
+  temp_dir t;
+  write_file(t / "a.log", request("/" + std::string((1 << 20) + 10, 'x')) +
+                              request("/after"));
+  log_source_options o;
+  o.paths = {t / "a.log"};
+  const read_back r = read_logs(o);
+  EXPECT_EQ(r.error, "");
+  EXPECT_EQ(r.problems,
+            std::vector<std::string>{"not an access log line in the combined, "
+                                     "common or vhost_combined format: line "
+                                     "longer than 1 MiB"});
+  EXPECT_EQ(r.locs, std::vector<std::string>{"https://www.example.com/after"});
+  EXPECT_EQ(r.lines, (std::vector<std::uint64_t>{1, 2}));
 }
 
 TEST(LogSource, KeepQueryListsEachQueryAsItsOwnUrl) {

@@ -146,6 +146,12 @@ class log_reader final : public record_reader {
     return p == "-" ? stdin_name : std::string_view(p);
   }
 
+  // A record names its log when the source reads several; otherwise the
+  // source's name is the log's.
+  std::string_view source_name() const {
+    return o_.paths.size() > 1 ? current_name() : std::string_view{};
+  }
+
   result<std::unique_ptr<record_reader>> open_log(std::size_t i) const {
     reader_options r;
     r.format = input_format::txt;
@@ -182,7 +188,7 @@ class log_reader final : public record_reader {
       ++tally_.bad;
       out = input_record{};
       out.line = in.line;
-      out.source = current_name();
+      out.source = source_name();
       problem_ =
           "not an access log line in the combined, common or "
           "vhost_combined format: ";
@@ -209,7 +215,7 @@ class log_reader final : public record_reader {
     ++tally_.pages;
     out = input_record{};
     out.line = in.line;
-    out.source = current_name();
+    out.source = source_name();
     loc_.resize(origin_size_);
     loc_ += target;
     out.loc = loc_;
