@@ -368,7 +368,8 @@ TEST(LogSource, ListsEachPageOnceAtTheBaseOriginAndCountsWhatItLeftOut) {
 TEST(LogSource, SeveralLogsListAPageOnceAndEachGetsItsNote) {
   temp_dir t;
   write_file(t / "1.log", request("/a") + request("/b"));
-  write_file(t / "2.log.gz", testing::gzip(request("/b") + request("/c")));
+  write_file(t / "2.log.gz", testing::gzip(request("/b") + request("/c") +
+                                           request("/gone", 410)));
   log_source_options o;
   o.paths = {t / "1.log", t / "2.log.gz"};
   EXPECT_EQ(log_source(o)->name(), t / "1.log" + " and 1 more access logs");
@@ -379,9 +380,11 @@ TEST(LogSource, SeveralLogsListAPageOnceAndEachGetsItsNote) {
                                               "https://www.example.com/c"}));
   EXPECT_EQ(r.sources, (std::vector<std::string>{t / "1.log", t / "1.log",
                                                  t / "2.log.gz"}));
-  ASSERT_EQ(r.notes.size(), 2u);
-  EXPECT_EQ(r.notes[1],
-            t / "2.log.gz" + ": 2 lines; pages listed: 1 (from 2 requests)");
+  // 1.log left nothing out: it needs no note.
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_EQ(r.notes[0], t / "2.log.gz" +
+                            ": 3 lines; pages listed: 1 (from 2 requests); "
+                            "left out: 1 answered other than 2xx or 304");
 }
 
 TEST(LogSource, PopularityCountsOverEveryLogBeforeTheFirstRecord) {

@@ -131,8 +131,12 @@ class log_reader final : public record_reader {
         error_ = lines_->error();
         return false;
       }
-      notes_.push_back(
-          {0, summary(tally_, current_name(), o_.paths.size() > 1)});
+      // A log that left nothing out needs no explaining.
+      if (tally_.bad +
+              tally_.by_verdict[static_cast<std::size_t>(log_verdict::page)] <
+          tally_.lines)
+        notes_.push_back(
+            {0, summary(tally_, current_name(), o_.paths.size() > 1)});
       lines_.reset();
     }
   }

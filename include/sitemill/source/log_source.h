@@ -14,7 +14,7 @@
 // Every line is accounted for: a line that is not a log line is a record
 // with a `problem` (reported with its file and line, as a list's bad line);
 // each log's requests left out on purpose are counted by reason, in one
-// note per log at its end.
+// note at the end of each log that left any out.
 //
 // Memory grows with the number of distinct pages (the source remembers a
 // fingerprint of each page it listed: about 10 to 15 bytes, 15 to 22 with
