@@ -14,6 +14,7 @@
 #include "sitemill/notify/announce.h"
 #include "sitemill/notify/indexnow.h"
 #include "sitemill/report/generate_json.h"
+#include "sitemill/source/log_source.h"
 #include "sitemill/source/site_source.h"
 #include "sitemill/source/sitemap_source.h"
 #include "vocabulary.h"
@@ -27,8 +28,10 @@ constexpr std::uint64_t max_printed_issues = 200;
 struct generate_cli_options {
   generate_options run;
   // The sources, turned into run.sources in this order: lists, then
-  // directories, then sitemaps.
-  std::vector<std::string> inputs, from_dirs, from_sitemaps;
+  // directories, then sitemaps, then access logs (one source for them all).
+  std::vector<std::string> inputs, from_dirs, from_sitemaps, from_logs;
+  log_source_options logs;
+  std::string log_priority;
   site_source_options site;
   sitemap_source_options sitemap;
   std::string input_format;
@@ -376,6 +379,18 @@ int run_generate(generate_cli_options& o) {
     g.sources.push_back(sitemap_source(std::move(sitemap)));
   }
 
+  if (!o.from_logs.empty()) {
+    log_source_options logs = o.logs;
+    logs.paths = o.from_logs;
+    logs.priority_from_popularity = o.log_priority == "popularity";
+    g.sources.push_back(log_source(std::move(logs)));
+  } else if (o.logs.keep_query || !o.log_priority.empty()) {
+    std::fprintf(stderr,
+                 "sitemill generate: --log-keep-query and --priority "
+                 "apply to the pages of --from-log; give an access log\n");
+    return exit_usage;
+  }
+
   // Lists and sitemaps carry their images themselves; a flag that would
   // change nothing is a mistake worth saying.
   if (o.site.images && o.from_dirs.empty()) {
@@ -602,6 +617,33 @@ command_runner setup_generate(CLI::App& app) {
                   "(site migrations)")
       ->expected(2)
       ->group(maps);
+  auto* logs = "Sources: access logs";
+  cmd->add_option(
+         "--from-log", o->from_logs,
+         "Read a web server access log (Apache or nginx combined, common or "
+         "vhost_combined format; gzipped or not; - for stdin) and list the "
+         "pages it shows were served, each once, at --base-url's origin, "
+         "without lastmod. Left out, and counted in one note per log: "
+         "requests other than GET or HEAD of a path, answers other than 2xx "
+         "or 304, bots and scripts (user agents with bot, crawl, spider, "
+         "curl, wget, python-requests, headless, ...; an empty one), assets "
+         "(css, js, images, fonts, media, source maps, archives, feeds, "
+         "txt, json), paths with a query string, other vhosts, paths outside "
+         "--base-url. A line that is not a log line is rejected with its "
+         "line number (docs/access-logs.md)")
+      ->group(logs)
+      ->type_name("FILE");
+  cmd->add_flag("--log-keep-query", o->logs.keep_query,
+                "With --from-log: list requests with a query string too, "
+                "each as its own URL (/search?q=a)")
+      ->group(logs);
+  cmd->add_option("--priority", o->log_priority,
+                  "popularity: with --from-log, give each page a priority "
+                  "from its request count, 0.1 + 0.9 * ln(1 + count) / ln(1 "
+                  "+ max count) to one decimal (the most requested page gets "
+                  "1.0); the logs are read twice, so not from stdin")
+      ->check(CLI::IsMember({"popularity"}))
+      ->group(logs);
   auto* notify = "Announcing the published set";
   cmd->add_option("--robots", o->robots_path,
                   "After publishing, make FILE (robots.txt) list the set's "

@@ -59,7 +59,9 @@ std::string in_cli_words(std::string_view text, std::span<const term> words) {
 
 vocabulary generate_words(std::string_view indexnow_key) {
   return {
-      {"sources", "list files (or - for stdin), --from-dir or --from-sitemap"},
+      {"sources",
+       "list files (or - for stdin), --from-dir, --from-sitemap or "
+       "--from-log"},
       {"out_dir", "--out"},
       {"base_url", "--base-url"},
       {"max_urls", "--max-urls"},
@@ -73,6 +75,8 @@ vocabulary generate_words(std::string_view indexnow_key) {
       {"patterns", "--include or --exclude"},
       {"location", "--from-sitemap"},
       {"allow_private", "--allow-private"},
+      {"keep_query", "--log-keep-query"},
+      {"priority_from_popularity", "--priority popularity"},
       {"key", "--indexnow-key"},
       {"endpoint", "--indexnow-endpoint"},
       {"key_location", "--indexnow-key-location"},

@@ -770,8 +770,8 @@ TEST(GenerateCli, UsageErrorsExitTwoWithAMessage) {
       {{"generate", "--base-url", base, in}, "--out"},
       {{"generate", "--out", out, in}, "--base-url"},
       {{"generate", "--base-url", base, "--out", out},
-       "no input: give list files (or - for stdin), --from-dir or "
-       "--from-sitemap"},
+       "no input: give list files (or - for stdin), --from-dir, "
+       "--from-sitemap or --from-log"},
       {{"generate", "--base-url", base, "--out", out, "--max-urls", "50001",
         in},
        "--max-urls"},
