@@ -48,8 +48,12 @@ struct generate_cli_options {
   bool keep_index_files = false;
   bool ignore_noindex = false, ignore_canonical = false, ignore_robots = false;
   std::vector<std::string> rewrite_base;
+  // --include, --exclude, --include-regex, --exclude-regex: one ordered
+  // list, since a later pattern wins (as in .gitignore).
   CLI::Option* include_opt = nullptr;
   CLI::Option* exclude_opt = nullptr;
+  CLI::Option* include_regex_opt = nullptr;
+  CLI::Option* exclude_regex_opt = nullptr;
   CLI::App* command = nullptr;
   std::string robots_path;
   std::string indexnow_key;
@@ -251,26 +255,26 @@ int print_announcement(const announcement& done, bool quiet) {
 
 void print_summary(const generate_report& r, const std::string& out_dir) {
   std::size_t indexes = 0;
-  for (const auto& f : r.files) indexes += f.type == document_type::sitemapindex;
   std::uint64_t urls = 0;
-  for (const auto& f : r.files)
+  for (const auto& f : r.files) {
+    indexes += f.type == document_type::sitemapindex;
     if (f.type != document_type::sitemapindex) urls += f.urls;
-  std::fprintf(
-      stderr,
-      "sitemill: published %zu file%s to %s (entry %s): %llu URLs written, "
-      "%llu duplicates, %llu rejected, %llu warnings, from %llu records%s%s\n",
-      r.files.size(), r.files.size() == 1 ? "" : "s", out_dir.c_str(),
-      r.entry_url.c_str(), static_cast<unsigned long long>(urls),
-      static_cast<unsigned long long>(r.duplicates),
-      static_cast<unsigned long long>(r.rejected),
-      static_cast<unsigned long long>(r.warnings),
-      static_cast<unsigned long long>(r.records),
-      r.skipped ? (" (" + std::to_string(r.skipped) + " pages skipped)").c_str()
-                : "",
-      // An index entry's lastmod is the newest of its file's: say why the
-      // index has none rather than leave a reader to wonder.
-      indexes > 0 && !r.dated ? "; no URL has a lastmod, so neither has the index"
-                              : "");
+  }
+  auto count = [](std::uint64_t n) { return std::to_string(n); };
+  std::string line = "sitemill: published " + count(r.files.size()) +
+                     (r.files.size() == 1 ? " file" : " files") + " to " +
+                     out_dir + " (entry " + r.entry_url + "): " + count(urls) +
+                     " URLs written, " + count(r.duplicates) + " duplicates, ";
+  if (r.filtered > 0)
+    line += count(r.filtered) + " filtered out by --include/--exclude, ";
+  line += count(r.rejected) + " rejected, " + count(r.warnings) +
+          " warnings, from " + count(r.records) + " records";
+  if (r.skipped > 0) line += " (" + count(r.skipped) + " pages skipped)";
+  // An index entry's lastmod is the newest of its file's: say why the index
+  // has none rather than leave a reader to wonder.
+  if (indexes > 0 && !r.dated)
+    line += "; no URL has a lastmod, so neither has the index";
+  std::fprintf(stderr, "%s\n", line.c_str());
   if (indexes > 1)
     std::fprintf(stderr,
                  "sitemill: %zu index files were needed; submit each of them "
@@ -351,18 +355,28 @@ int run_generate(generate_cli_options& o) {
   o.site.honour_noindex = !o.ignore_noindex;
   o.site.honour_canonical = !o.ignore_canonical;
   o.site.honour_robots = !o.ignore_robots;
-  if (o.include_opt->count() + o.exclude_opt->count() > 0) {
-    o.site.patterns = default_site_patterns();
-    std::size_t inc = 0, exc = 0;
-    for (const CLI::Option* opt : o.command->parse_order()) {
-      if (opt == o.include_opt)
-        o.site.patterns.push_back(
-            {o.include_opt->as<std::vector<std::string>>()[inc++], true});
-      else if (opt == o.exclude_opt)
-        o.site.patterns.push_back(
-            {o.exclude_opt->as<std::vector<std::string>>()[exc++], false});
-    }
+  // The patterns, in the order given: a directory applies them to its
+  // files after its defaults (*.html, *.htm), every other source to its
+  // URLs' paths.
+  std::vector<site_pattern> patterns;
+  {
+    std::size_t next[4] = {};
+    const CLI::Option* opts[4] = {o.include_opt, o.exclude_opt,
+                                  o.include_regex_opt, o.exclude_regex_opt};
+    for (const CLI::Option* opt : o.command->parse_order())
+      for (int k = 0; k < 4; ++k)
+        if (opt == opts[k])
+          patterns.push_back(
+              {opts[k]->as<std::vector<std::string>>()[next[k]++],
+               /*include=*/k % 2 == 0, /*regex=*/k >= 2});
   }
+  if (!patterns.empty()) {
+    o.site.patterns = default_site_patterns();
+    o.site.patterns.insert(o.site.patterns.end(), patterns.begin(),
+                           patterns.end());
+    g.url_patterns = std::move(patterns);
+  }
+
   if (o.rewrite_base.size() == 2)
     o.sitemap.rewrite_base = {o.rewrite_base[0], o.rewrite_base[1]};
 
@@ -538,6 +552,36 @@ command_runner setup_generate(CLI::App& app) {
   cmd->add_option("--threads", o->run.threads,
                   "Compression threads (0: one per core)")
       ->capture_default_str();
+  auto* filters = "Filters (every source; docs/filters.md)";
+  auto pattern_option = [&](const char* name, const char* help,
+                            const char* type) {
+    return cmd->add_option(std::string(name))
+        ->description(help)
+        ->group(filters)
+        ->type_name(type)
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  };
+  o->include_opt = pattern_option(
+      "--include",
+      "List what matches GLOB, matched against the URL's path below "
+      "--base-url (\"blog/**\", \"*.pdf\"), or for --from-dir the file's "
+      "path; gitignore rules, the last matching pattern wins. A directory "
+      "lists *.html and *.htm unless told; other sources list every URL",
+      "GLOB");
+  o->exclude_opt = pattern_option(
+      "--exclude",
+      "Leave out what matches GLOB (\"admin/\": a directory and all below "
+      "it; \"*.pdf\": a name at any depth; \"/about.html\": from the base)",
+      "GLOB");
+  o->include_regex_opt = pattern_option(
+      "--include-regex",
+      "As --include, with an RE2 regular expression searched for in the "
+      "path (a directory's ends in /); anchor with ^ and $",
+      "RE");
+  o->exclude_regex_opt = pattern_option(
+      "--exclude-regex", "As --exclude, with an RE2 regular expression",
+      "RE");
   auto* site = "Sources: a site's output directory";
   cmd->add_option(
          "--from-dir", o->from_dirs,
@@ -546,21 +590,6 @@ command_runner setup_generate(CLI::App& app) {
          "Pages with meta robots noindex, a canonical link to another URL, or "
          "disallowed by the directory's robots.txt are skipped and reported")
       ->group(site);
-  o->include_opt =
-      cmd->add_option("--include",
-                      "Also list files matching GLOB (gitignore-like; "
-                      "later patterns win)")
-          ->group(site)
-          ->type_name("GLOB")
-          ->expected(1)
-          ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  o->exclude_opt =
-      cmd->add_option("--exclude",
-                      "Leave out files or directories matching GLOB")
-          ->group(site)
-          ->type_name("GLOB")
-          ->expected(1)
-          ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--lastmod", o->lastmod_policy_name,
                   "lastmod of directory pages: mtime (file time), content "
                   "(when the content "

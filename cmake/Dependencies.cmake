@@ -15,6 +15,9 @@ pkg_check_modules(LIBCURL REQUIRED IMPORTED_TARGET libcurl)
 # content hashing); SQLite: the state database of --lastmod content.
 pkg_check_modules(GUMBO REQUIRED IMPORTED_TARGET gumbo)
 pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
+# RE2: the --include-regex/--exclude-regex patterns, matched against every
+# URL of untrusted inputs in time linear in its length (no backtracking).
+pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 find_package(ZLIB REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(CLI11 REQUIRED)
@@ -30,7 +33,7 @@ endif()
 
 set(SITEMILL_PRIVATE_DEPS PkgConfig::LIBDEFLATE PkgConfig::ISAL PkgConfig::IDN2
     PkgConfig::XXHASH PkgConfig::LIBXML2 PkgConfig::LIBCURL PkgConfig::GUMBO
-    PkgConfig::SQLITE3 ZLIB::ZLIB
+    PkgConfig::SQLITE3 PkgConfig::RE2 ZLIB::ZLIB
     nlohmann_json::nlohmann_json)
 # What a consumer of the static library links besides it (sitemill.pc).
-set(SITEMILL_PC_LIBS_PRIVATE "-ldeflate -lisal -lidn2 -lxml2 -lcurl -lgumbo -lsqlite3 -lz")
+set(SITEMILL_PC_LIBS_PRIVATE "-ldeflate -lisal -lidn2 -lxml2 -lcurl -lgumbo -lsqlite3 -lre2 -lz")

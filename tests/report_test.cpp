@@ -56,6 +56,7 @@ generate_report full_report() {
   r.records = 50'010;
   r.written = 50'003;
   r.duplicates = 4;
+  r.filtered = 1;
   r.rejected = 2;
   r.warnings = 1;
   r.skipped = 1;
@@ -163,7 +164,7 @@ TEST(GenerateJson, WritesTheDocumentedShapeByteForByte) {
       R"({"path":"sitemap-1-0123456789ab.xml.gz","type":"urlset","urls":50000,"bytes":10234567},)"
       R"({"path":"sitemap-2-ba9876543210.xml.gz","type":"urlset","urls":3,"bytes":400},)"
       R"({"path":"sitemap.xml","type":"sitemapindex","urls":2,"bytes":241}],)"
-      R"("records":50010,"written":50003,"duplicates":4,)"
+      R"("records":50010,"written":50003,"duplicates":4,"filtered":1,)"
       R"("rejected":[{"input":"urls.txt","line":17,"reason":"URL is not http or https: ftp://x/"},)"
       R"({"input":"<stdin>","line":0,"reason":"tab\there, newline\nthere"}],)"
       R"("warnings":[{"input":"urls.txt","line":9,"reason":"lastmod \"2024-02-30\" dropped"}],)"
@@ -210,6 +211,7 @@ TEST(GenerateJson, RoundTripsEveryField) {
   EXPECT_EQ(r.records, written.records);
   EXPECT_EQ(r.written, written.written);
   EXPECT_EQ(r.duplicates, written.duplicates);
+  EXPECT_EQ(r.filtered, written.filtered);
   EXPECT_EQ(r.rejected, 2u);
   EXPECT_EQ(r.warnings, 1u);
   EXPECT_EQ(r.skipped, 1u);

@@ -209,11 +209,21 @@ struct entry_stage::impl {
     }
   }
 
+  // The URL's path below the base, as include/exclude patterns see it:
+  // "blog/a.html", without query. The location rule has put every written
+  // URL at or below the base.
+  static std::string_view path_below_base(std::string_view loc,
+                                          std::string_view base) {
+    std::string_view path = loc.substr(std::min(base.size(), loc.size()));
+    return path.substr(0, path.find('?'));
+  }
+
   void process(record_batch& b, entry_builder& builder, url_entry& entry,
                std::vector<field_warning>& warnings,
                std::vector<extension_value>& raw,
                std::vector<extension_value>& rest) {
     b.results.resize(b.records.size());
+    const site_patterns* patterns = inputs[b.input].patterns.get();
     for (std::size_t i = 0; i < b.records.size(); ++i) {
       const auto& r = b.records[i];
       auto& res = b.results[i];
@@ -240,6 +250,12 @@ struct entry_stage::impl {
         append_printable(reason, trim(loc));
         res.reject_message = static_cast<std::uint32_t>(b.messages.size());
         b.messages.push_back(std::move(reason));
+        continue;
+      }
+      if (patterns != nullptr &&
+          !patterns->keeps_url_path(
+              path_below_base(entry.loc, builder.normalizer().base()))) {
+        res.filtered = true;
         continue;
       }
       res.written = true;

@@ -23,6 +23,7 @@
 #include "sitemill/date/w3c_datetime.h"
 #include "sitemill/entry/extensions.h"
 #include "sitemill/source/record_reader.h"
+#include "sitemill/source/site_source.h"
 #include "sitemill/url/url.h"
 #include "sitemill/write/writer.h"
 
@@ -59,6 +60,7 @@ struct record_batch {
   struct result {
     bool written = false;  ///< an entry (else: rejected or skipped)
     bool skipped = false;  ///< skipped on purpose by its source: not a record
+    bool filtered = false;  ///< the input's patterns leave its URL out
     std::uint32_t xml_offset = 0, xml_length = 0;
     url_set::key key{};
     std::optional<w3c_datetime> lastmod;
@@ -105,6 +107,9 @@ class entry_stage {
     std::function<result<std::unique_ptr<record_reader>>(
         const std::atomic<bool>* stop)>
         open;
+    /// When set, a record whose URL's path below the base these patterns
+    /// do not keep is `filtered` (judged on the workers, in parallel).
+    std::shared_ptr<const site_patterns> patterns;
   };
 
   /// Called on a worker thread with a batch's `seq` just before the worker

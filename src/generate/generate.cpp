@@ -74,8 +74,9 @@ status check_sources(const generate_options& o, std::string_view base) {
 // The state of one run, so the steps below stay small.
 class run {
  public:
-  run(const generate_options& o, generate_observer& obs, url_normalizer n)
-      : o_(o), obs_(obs), builder_(std::move(n)) {}
+  run(const generate_options& o, generate_observer& obs, url_normalizer n,
+      std::shared_ptr<const site_patterns> patterns)
+      : o_(o), obs_(obs), builder_(std::move(n)), patterns_(std::move(patterns)) {}
 
   generate_report execute() {
     auto pub = publisher::open(o_.out_dir, o_.name);
@@ -298,13 +299,14 @@ class run {
     for (const auto& source : o_.sources) {
       names_.push_back(source->name());
       inputs.push_back({[this, source](const std::atomic<bool>* stop) {
-        source_context context;
-        context.base_url = builder_.normalizer().base();
-        context.has_state = state_ != nullptr;
-        context.state = state_.get();
-        context.stop = stop;
-        return source->open(context);
-      }});
+                          source_context context;
+                          context.base_url = builder_.normalizer().base();
+                          context.has_state = state_ != nullptr;
+                          context.state = state_.get();
+                          context.stop = stop;
+                          return source->open(context);
+                        },
+                        source->applies_patterns() ? nullptr : patterns_});
     }
     return inputs;
   }
@@ -371,6 +373,10 @@ class run {
       return {};
     }
     ++report_.records;
+    if (res.filtered) {
+      ++report_.filtered;
+      return {};
+    }
     if (!res.written) {
       issue(true, where, rec.line, b.messages[res.reject_message]);
       return {};
@@ -471,6 +477,7 @@ class run {
   const generate_options& o_;
   generate_observer& obs_;
   entry_builder builder_;
+  std::shared_ptr<const site_patterns> patterns_;  // url_patterns; or none
   std::unique_ptr<publisher> pub_;
   std::optional<compress_pool> pool_;
   detail::url_set seen_;
@@ -505,7 +512,14 @@ generate_report generate(const generate_options& options,
     return refused({"`base_url`: " + normalizer.err().message, "base_url"});
   if (status s = check_sources(options, normalizer->base()); !s)
     return refused(s.err());
-  run r(options, observer, std::move(*normalizer));
+  std::shared_ptr<const site_patterns> patterns;
+  if (!options.url_patterns.empty()) {
+    auto made = site_patterns::make(options.url_patterns);
+    if (!made)
+      return refused({"`url_patterns`: " + made.err().message, "url_patterns"});
+    patterns = std::make_shared<const site_patterns>(std::move(*made));
+  }
+  run r(options, observer, std::move(*normalizer), std::move(patterns));
   return r.execute();
 }
 

@@ -401,6 +401,7 @@ result<generate_json_contents> read_from(
   top.count("records", r.records);
   top.count("written", r.written);
   top.count("duplicates", r.duplicates);
+  if (top.has("filtered")) top.count("filtered", r.filtered);
   read_issues(top, "rejected", out.rejected);
   read_issues(top, "warnings", out.warnings);
   read_issues(top, "skipped", out.skipped);
@@ -439,6 +440,7 @@ status write_generate_json(sink& sink_out, const generate_report& r,
   out.raw("],").key("records").count(r.records);
   out.raw(",").key("written").count(r.written);
   out.raw(",").key("duplicates").count(r.duplicates);
+  out.raw(",").key("filtered").count(r.filtered);
   out.raw(",").key("rejected");
   write_issues(out, issues, issue_kind::rejected, spool_state);
   out.raw(",").key("warnings");

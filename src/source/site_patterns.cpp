@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include <re2/re2.h>
+
 #include "sitemill/source/site_source.h"
 
 namespace sitemill {
@@ -196,6 +198,7 @@ std::vector<site_pattern> default_site_patterns() {
 
 struct site_patterns::compiled {
   std::vector<token> tokens;
+  std::shared_ptr<const RE2> regex;  // a regex pattern: tokens unused
   bool include = true;
   bool anchored = false;  // matched against the whole path, not the name
   bool dir_only = false;
@@ -211,6 +214,17 @@ result<site_patterns> site_patterns::make(
       return error{"an empty pattern in `patterns`", "patterns"};
     compiled c;
     c.include = p.include;
+    if (p.regex) {
+      RE2::Options options;
+      options.set_log_errors(false);
+      auto re = std::make_shared<const RE2>(p.glob, options);
+      if (!re->ok())
+        return error{"regular expression \"" + p.glob +
+                     "\" is invalid: " + re->error()};
+      c.regex = std::move(re);
+      compiled_patterns->push_back(std::move(c));
+      continue;
+    }
     while (!glob.empty() && glob.back() == '/') {
       c.dir_only = true;
       glob.remove_suffix(1);
@@ -236,14 +250,36 @@ site_patterns::verdict site_patterns::decide(std::string_view path,
   const std::string_view name =
       slash == std::string_view::npos ? path : path.substr(slash + 1);
   if (!patterns_) return verdict::none;  // a default-made site_patterns
+  std::string dir_path;  // a directory's path as regexes see it: "a/b/"
   // The last matching pattern decides, so search from the end.
   for (auto it = patterns_->rbegin(); it != patterns_->rend(); ++it) {
+    if (it->regex) {
+      if (is_dir && dir_path.empty()) (dir_path = path) += '/';
+      if (RE2::PartialMatch(is_dir ? std::string_view(dir_path) : path,
+                            *it->regex))
+        return it->include ? verdict::include : verdict::exclude;
+      continue;
+    }
     if (it->dir_only && !is_dir) continue;
     if (matches(it->tokens, it->anchored ? path : name)) {
       return it->include ? verdict::include : verdict::exclude;
     }
   }
   return verdict::none;
+}
+
+bool site_patterns::keeps_url_path(std::string_view path) const {
+  if (!patterns_) return true;
+  // Every directory above the path, outermost first, as a walk meets them.
+  for (std::size_t slash = path.find('/'); slash != std::string_view::npos &&
+                                           slash + 1 < path.size();
+       slash = path.find('/', slash + 1)) {
+    if (decide(path.substr(0, slash), true) == verdict::exclude) return false;
+  }
+  const bool is_dir = path.ends_with('/');
+  if (is_dir) path.remove_suffix(1);
+  if (path.empty()) return true;  // the base URL itself
+  return decide(path, is_dir) != verdict::exclude;
 }
 
 }  // namespace sitemill

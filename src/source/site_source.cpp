@@ -585,6 +585,7 @@ class directory final : public record_source {
  public:
   explicit directory(site_source_options o) : o_(std::move(o)) {}
   std::string name() const override { return o_.root; }
+  bool applies_patterns() const noexcept override { return true; }
   status validate(const source_context& context) const override {
     if (o_.lastmod == lastmod_policy::content && !context.has_state)
       return error{

@@ -733,7 +733,7 @@ TEST(GenerateCli, JsonIsExactlyOneObjectWhoseCountsAddUp) {
   for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
   std::sort(keys.begin(), keys.end());
   EXPECT_EQ(keys,
-            (std::vector<std::string>{"duplicates", "entry", "entry_url", "files", "records",
+            (std::vector<std::string>{"duplicates", "entry", "entry_url", "files", "filtered", "records",
                                       "rejected", "skipped", "warnings", "written"}));
   EXPECT_EQ(g.run.out.find('\n'), g.run.out.size() - 1)
       << "one line, one object";

@@ -804,8 +804,9 @@ published_set expect_valid_set(const std::string& dir,
     const std::uint64_t rejected =
         r.contains("rejected") ? r["rejected"].size() : 0;
     EXPECT_EQ(r.value("records", std::uint64_t{0}),
-              written + r.value("duplicates", std::uint64_t{0}) + rejected)
-        << "records != written + duplicates + rejected";
+              written + r.value("duplicates", std::uint64_t{0}) +
+                  r.value("filtered", std::uint64_t{0}) + rejected)
+        << "records != written + duplicates + filtered + rejected";
   }
   return set;
 }

@@ -27,6 +27,7 @@
 #include "sitemill/publish/set_assembly.h"
 #include "sitemill/source/record_reader.h"
 #include "sitemill/source/record_source.h"
+#include "sitemill/source/site_source.h"
 #include "sitemill/source/state_db.h"
 #include "sitemill/write/sink.h"
 #include "sitemill/write/writer.h"
@@ -40,6 +41,13 @@ struct generate_options {
   /// URL wins.
   std::vector<std::shared_ptr<const record_source>> sources;
   std::string base_url;  ///< directory URL the set is published at
+  /// Include/exclude patterns for the URLs of every source but those that
+  /// apply them themselves (record_source::applies_patterns(): the
+  /// directory source): matched against a URL's path below base_url
+  /// (site_patterns::keeps_url_path(): "blog/a.html", no query), in order,
+  /// the last match deciding; a URL no pattern matches is kept. A record
+  /// left out is counted in generate_report::filtered. Empty: no filter.
+  std::vector<site_pattern> url_patterns;
   std::string out_dir;   ///< where the set is published
   document_type type = document_type::urlset;  ///< urlset or text
   bool gzip = true;
@@ -121,6 +129,9 @@ struct generate_report {
   std::uint64_t records = 0;          ///< records read
   std::uint64_t written = 0;          ///< URLs written
   std::uint64_t duplicates = 0;       ///< records whose URL was already written
+  /// Records whose URL the url_patterns leave out; records == written +
+  /// duplicates + rejected + filtered.
+  std::uint64_t filtered = 0;
   std::uint64_t rejected = 0;
   std::uint64_t warnings = 0;
   std::uint64_t skipped = 0;  ///< pages skipped on purpose (not records)

@@ -65,6 +65,12 @@ class record_source {
     return {};
   }
 
+  /// True when the source applies the run's include/exclude patterns
+  /// itself (the directory source, to file paths, so that it never reads a
+  /// file the patterns leave out); generate then does not apply
+  /// generate_options::url_patterns to its records.
+  virtual bool applies_patterns() const noexcept { return false; }
+
   /// Opens the records; called at most once per run, when this source's
   /// turn comes. A failure here ends the run (nothing is published).
   virtual result<std::unique_ptr<record_reader>> open(

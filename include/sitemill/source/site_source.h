@@ -62,10 +62,14 @@ enum class lastmod_policy : std::uint8_t {
 std::optional<lastmod_policy> parse_lastmod_policy(
     std::string_view name) noexcept;
 
-/// One --include or --exclude pattern.
+/// One --include or --exclude pattern (--include-regex, --exclude-regex
+/// with `regex`).
 struct site_pattern {
-  std::string glob;
+  std::string glob;  ///< the glob, or with `regex` an RE2 regular expression
   bool include = true;
+  /// `glob` is an RE2 expression, searched for anywhere in the path (anchor
+  /// it with ^ and $); a directory's path is given with a final '/'.
+  bool regex = false;
 };
 
 /// *.html and *.htm, included.
@@ -84,8 +88,13 @@ std::vector<site_pattern> default_site_patterns();
 ///     path from the root ("/about.html", "blog/*.html");
 ///   * a pattern ending in '/' matches directories only;
 ///   * a directory whose last matching pattern excludes it is not entered,
-///     so nothing below it can be included again (as in git).
+///     so nothing below it can be included again (as in git);
+///   * a regex pattern (site_pattern::regex) is searched for in the whole
+///     path, a directory's with a final '/' ("^blog/", "\\.pdf$"); RE2
+///     matches in time linear in the path, whatever the expression.
 ///   Patterns match paths relative to the root, without a leading '/'.
+///   The same patterns filter URLs (generate_options::url_patterns) by
+///   their path below the base URL, with keeps_url_path().
 class site_patterns {
  public:
   /// Fails on an empty pattern, or one that is only '/'.
@@ -99,6 +108,13 @@ class site_patterns {
   bool includes(std::string_view path) const {
     return decide(path, false) == verdict::include;
   }
+
+  /// For a URL's path below the base URL ("blog/a.html", "blog/" for a
+  /// directory URL, "" for the base itself; no query): true unless a
+  /// directory above it is excluded, as a walk would not enter it, or its
+  /// own last matching pattern excludes it. A path no pattern matches is
+  /// kept: for URLs the implicit default includes everything.
+  bool keeps_url_path(std::string_view path) const;
 
  private:
   struct compiled;  // one pattern as tokens; defined in site_patterns.cpp
