@@ -152,7 +152,30 @@ void append_utf8(std::string& out, std::uint32_t cp) {
 
 class jsonl_reader final : public line_record_reader {
  public:
-  using line_record_reader::line_record_reader;
+  jsonl_reader(std::unique_ptr<byte_source> source, std::string name,
+               const std::vector<named_column>& named, reader_tuning tuning)
+      : line_record_reader(std::move(source), std::move(name), tuning),
+        renamed_(!named.empty()) {
+    for (std::size_t k = 0; k < field_count; ++k) keys_[k] = key_names[k];
+    for (const named_column& n : named) {
+      // open() lets only core fields through.
+      const auto k = static_cast<std::size_t>(n.what.what);
+      keys_[k] = n.name;
+    }
+    for (std::size_t k = 0; k < field_count; ++k) {
+      if (keys_[k] == key_names[k]) {
+        type_problems_[k] = type_problems[k];
+        duplicate_problems_[k] = duplicate_problems[k];
+        continue;
+      }
+      const std::string shown = quoted_printable(keys_[k], 64);
+      type_problems_[k] =
+          std::string(type_problems[k])
+              .replace(6, key_names[k].size(),
+                       shown + " (read as " + std::string(key_names[k]) + ")");
+      duplicate_problems_[k] = "duplicate key " + shown;
+    }
+  }
 
   bool next(input_record& out) override {
     line_reader::line l;
@@ -202,10 +225,10 @@ class jsonl_reader final : public line_record_reader {
     }
     const bool ok = each_member([&](std::string_view key) {
       std::size_t k = 0;
-      while (k < field_count && key != key_names[k]) ++k;
+      while (k < field_count && key != keys_[k]) ++k;
       if (k < field_count) {
         if (seen_[k] && type_problem.empty())
-          type_problem = duplicate_problems[k];
+          type_problem = duplicate_problems_[k];
         seen_[k] = true;
         return parse_field(k, type_problem);
       }
@@ -219,7 +242,9 @@ class jsonl_reader final : public line_record_reader {
         top_key_.assign(key);
         return parse_extension(*kind);
       }
-      unknown_key({}, key);
+      // With keys read by name (loc=url), the others are the export's
+      // own columns, not typos: ignored without a note, as in a CSV.
+      if (!renamed_) unknown_key({}, key);
       return skip_value(0);
     });
     if (!ok) return false;
@@ -305,13 +330,13 @@ class jsonl_reader final : public line_record_reader {
       if (k == 3) {
         values_[k] = std::string_view(start, p_ - start);
       } else if (type_problem.empty()) {
-        type_problem = type_problems[k];
+        type_problem = type_problems_[k];
       }
       return true;
     }
     if (c == 'n') return literal("null");  // null: the field is absent
     if (!skip_value(0)) return false;
-    if (type_problem.empty()) type_problem = type_problems[k];
+    if (type_problem.empty()) type_problem = type_problems_[k];
     return true;
   }
 
@@ -766,6 +791,13 @@ class jsonl_reader final : public line_record_reader {
     }
   }
 
+  // The top-level key of each core field (reader_options::named_columns),
+  // and the problems that name it.
+  std::string keys_[field_count];
+  std::string type_problems_[field_count];
+  std::string duplicate_problems_[field_count];
+  bool renamed_ = false;
+
   const char* begin_ = nullptr;
   const char* p_ = nullptr;
   const char* end_ = nullptr;
@@ -800,9 +832,9 @@ class jsonl_reader final : public line_record_reader {
 
 std::unique_ptr<record_reader> make_jsonl_reader(
     std::unique_ptr<byte_source> source, std::string name,
-    reader_tuning tuning) {
+    const std::vector<named_column>& named, reader_tuning tuning) {
   return std::make_unique<jsonl_reader>(std::move(source), std::move(name),
-                                        tuning);
+                                        named, tuning);
 }
 
 }  // namespace sitemill::detail
