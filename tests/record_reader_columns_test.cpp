@@ -70,6 +70,12 @@ outcome read_with(std::string_view data, const reader_options& options,
   return o;
 }
 
+reader_options options_for(input_format format) {
+  reader_options options;
+  options.format = format;
+  return options;
+}
+
 // Reads `data` with the --columns text `spec`.
 outcome read(std::string_view data, input_format format, std::string_view spec,
              reader_tuning tuning = {}) {
@@ -243,9 +249,33 @@ TEST(ColumnsByName, JsonlKeysAreReadByName) {
             }));
   EXPECT_TRUE(o.notes.empty())
       << "other keys are ignored quietly: " << o.notes.front();
-  EXPECT_EQ(open_error(input_format::jsonl, "loc=url,image=image_url"),
-            "in: a JSONL key can be read as loc, lastmod, changefreq or "
-            "priority, not as image:loc (\"image_url\")");
+}
+
+TEST(ColumnsByName, JsonlKeysCanFeedExtensionFields) {
+  const outcome o = read(
+      "{\"url\": \"https://a.example/1\", \"image_url\": "
+      "\"https://c.example/1.jpg\", \"alt\": \"A \\\"grill\\\"\", "
+      "\"images\": [\"https://c.example/0.jpg\"], \"live\": true}\n"
+      "{\"url\": \"https://a.example/2\", \"image_url\": null, \"alt\": "
+      "\"no image\"}\n"
+      "{\"url\": \"https://a.example/3\", \"image_url\": "
+      "{\"x\": 1}}\n",
+      input_format::jsonl,
+      "loc=url,image=image_url,image:caption=alt,video:live=live");
+  EXPECT_EQ(o.error, "");
+  EXPECT_EQ(o.records,
+            (std::vector<rec>{
+                url(1, "https://a.example/1", "",
+                    {"0 image:loc=https://c.example/0.jpg",
+                     "1 image:loc=https://c.example/1.jpg",
+                     "1 image:caption=A \"grill\"", "2 video:live=yes"}),
+                // A caption alone is an item for the entry stage to refuse,
+                // as a CSV row's would be.
+                url(2, "https://a.example/2", "", {"0 image:caption=no image"}),
+                url(3, "https://a.example/3")}));
+  EXPECT_EQ(o.notes,
+            (std::vector<std::string>{"3: image:loc dropped: an object where "
+                                      "a string or a number was expected"}));
 }
 
 // --- a header row under a column list in order
@@ -370,20 +400,20 @@ TEST(HeaderWithoutLoc, SuggestsTheColumnToMapByName) {
     // A usual name wins ...
     outcome o = read_with(
         as(format, "sku,url,updated_at\n1,https://a.example/1,2024-01-01\n"),
-        reader_options{format});
+        options_for(format));
     EXPECT_EQ(o.error,
               "in:1: header has no loc column; its columns are \"sku\", "
               "\"url\", \"updated_at\"; to read \"url\" as loc, map it by "
               "name: --columns loc=url");
     // ... else the first column whose next value is a URL.
     o = read_with(as(format, "sku,product_link\n1,https://a.example/1\n"),
-                  reader_options{format});
+                  options_for(format));
     EXPECT_EQ(o.error,
               "in:1: header has no loc column; its columns are \"sku\", "
               "\"product_link\"; to read \"product_link\" as loc, map it by "
               "name: --columns loc=product_link");
     // ... and without either, how to name one.
-    o = read_with(as(format, "sku,name\n1,x\n"), reader_options{format});
+    o = read_with(as(format, "sku,name\n1,x\n"), options_for(format));
     EXPECT_EQ(o.error,
               "in:1: header has no loc column; its columns are \"sku\", "
               "\"name\"; to read a column as loc, map it by name: --columns "

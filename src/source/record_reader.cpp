@@ -439,15 +439,6 @@ result<std::unique_ptr<record_reader>> make_reader(
     case input_format::txt:
       return make_txt_reader(std::move(source), std::move(name), tuning);
     case input_format::jsonl:
-      for (const named_column& n : named) {
-        if (n.what.what == column::role::extension ||
-            n.what.what == column::role::ignored) {
-          return error{name +
-                       ": a JSONL key can be read as loc, lastmod, "
-                       "changefreq or priority, not as " +
-                       column_name(n.what) + " (" + quoted(n.name) + ")"};
-        }
-      }
       if (auto problem = check_named_columns(named, name)) return *problem;
       return make_jsonl_reader(std::move(source), std::move(name), named,
                                tuning);

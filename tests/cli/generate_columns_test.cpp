@@ -15,6 +15,12 @@ using ::testing::HasSubstr;
 
 const std::string base = "https://shop.example.com/";
 
+set_expectations shop() {
+  set_expectations expect;
+  expect.base_url = base;
+  return expect;
+}
+
 std::size_t count_of(const std::string& text, std::string_view what) {
   std::size_t n = 0;
   for (auto at = text.find(what); at != std::string::npos;
@@ -37,7 +43,7 @@ TEST(GenerateColumns, AHeaderRowUnderAColumnListInOrderIsNotAUrl) {
   auto g = generate_and_check(
       t / "out",
       {"--base-url", base, "--columns", "-,loc,-,lastmod", t / "export.csv"},
-      {}, {.base_url = base});
+      {}, shop());
   EXPECT_EQ(g.set.urls, std::size_t{rows});
   for (const auto& loc : all_locs(g.set))
     EXPECT_NE(loc, base + "url") << "the header row became a URL";
@@ -69,7 +75,7 @@ TEST(GenerateColumns, ReadsALargeExportByItsHeaderNames) {
       t / "out",
       {"--base-url", base, "--no-gzip", "--columns",
        "loc=url,lastmod=updated_at,image=image_url", t / "export.csv"},
-      {}, {.base_url = base});
+      {}, shop());
   EXPECT_EQ(g.set.urls, std::size_t{rows});
   std::size_t locs = 0, image_locs = 0, lastmods = 0;
   for (const set_file* f : g.set.sitemaps()) {
@@ -88,18 +94,24 @@ TEST(GenerateColumns, JsonlKeysByName) {
   temp_dir t;
   write_file(t / "export.jsonl",
              "{\"url\": \"https://shop.example.com/a\", \"updated_at\": "
-             "\"2024-01-01\", \"stock\": 3}\n"
+             "\"2024-01-01\", \"stock\": 3, \"image_url\": "
+             "\"https://cdn.example.net/a.jpg\"}\n"
              "{\"url\": \"/b\"}\n");
-  auto g =
-      generate_and_check(t / "out",
-                         {"--base-url", base, "--columns",
-                          "loc=url,lastmod=updated_at", t / "export.jsonl"},
-                         {}, {.base_url = base});
+  auto g = generate_and_check(
+      t / "out",
+      {"--base-url", base, "--no-gzip", "--columns",
+       "loc=url,lastmod=updated_at,image=image_url", t / "export.jsonl"},
+      {}, shop());
   auto entries = all_entries(g.set);
   ASSERT_EQ(entries.size(), 2u);
-  EXPECT_EQ(entries[0], (xml_entry{{"loc", "https://shop.example.com/a"},
-                                   {"lastmod", "2024-01-01"}}));
+  EXPECT_EQ(entries[0]["loc"], "https://shop.example.com/a");
+  EXPECT_EQ(entries[0]["lastmod"], "2024-01-01");
   EXPECT_EQ(entries[1], (xml_entry{{"loc", "https://shop.example.com/b"}}));
+  ASSERT_EQ(g.set.sitemaps().size(), 1u);
+  EXPECT_THAT(g.set.sitemaps()[0]->content,
+              HasSubstr("<image:image><image:loc>https://cdn.example.net/"
+                        "a.jpg</image:loc></image:image>"));
+  EXPECT_TRUE(g.report["warnings"].empty()) << g.report["warnings"].dump();
 }
 
 TEST(GenerateColumns, ErrorsNameWhatIsMissingAndPublishNothing) {

@@ -155,9 +155,10 @@ struct reader_options {
   /// cells read by name, whatever their order; the header's other cells
   /// are ignored, without a note. A name the header lacks ends reading
   /// with an error naming the header's cells. For jsonl: top-level keys
-  /// read as the core field (loc, lastmod, changefreq, priority) they
-  /// map to, instead of the key of that name; keys mapped to an extension
-  /// field are refused by open().
+  /// read as the column they map to (a core field instead of the key of
+  /// that name; an extension field's text as a tsv/csv cell would give it,
+  /// its items after the line's own); other unknown top-level keys are then
+  /// ignored without a note.
   std::vector<named_column> named_columns;
   /// Polled while reading: once it is true, next() returns false within
   /// about 100 ms, even on a pipe or FIFO that sends nothing or an input that
