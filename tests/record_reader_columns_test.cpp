@@ -412,6 +412,13 @@ TEST(HeaderWithoutLoc, SuggestsTheColumnToMapByName) {
               "in:1: header has no loc column; its columns are \"sku\", "
               "\"product_link\"; to read \"product_link\" as loc, map it by "
               "name: --columns loc=product_link");
+    // A name with a space is quoted for the shell.
+    o = read_with(as(format, "sku,Product Link\n1,https://a.example/1\n"),
+                  options_for(format));
+    EXPECT_EQ(o.error,
+              "in:1: header has no loc column; its columns are \"sku\", "
+              "\"Product Link\"; to read \"Product Link\" as loc, map it by "
+              "name: --columns 'loc=Product Link'");
     // ... and without either, how to name one.
     o = read_with(as(format, "sku,name\n1,x\n"), options_for(format));
     EXPECT_EQ(o.error,

@@ -53,14 +53,23 @@ std::string no_loc_message(const std::vector<std::string_view>& names,
            !(url < next_row.size() && is_url_like(next_row[url])))
       ++url;
   }
-  if (url == names.size() || trim(names[url]).empty() ||
-      names[url].find_first_of(",=") != std::string_view::npos) {
+  const std::string_view name = url == names.size() ? "" : trim(names[url]);
+  // A name --columns cannot hold, or one that would need more than simple
+  // quoting in a shell, gets the general form.
+  const bool plain =
+      name.find_first_of(" \"$`\\!*?;&|<>()[]{}~#") == std::string_view::npos;
+  if (name.empty() || name.size() > 64 ||
+      name.find_first_of(",='") != std::string_view::npos ||
+      std::any_of(name.begin(), name.end(), [](char c) {
+        return static_cast<unsigned char>(c) < 0x20;
+      })) {
     return message.append(
         "; to read a column as loc, map it by name: --columns loc=NAME");
   }
-  return message.append("; to read " + quoted_printable(trim(names[url]), 64) +
-                        " as loc, map it by name: --columns loc=" +
-                        std::string(trim(names[url])));
+  return message.append("; to read " + quoted_printable(name, 64) +
+                        " as loc, map it by name: --columns " +
+                        (plain ? "" : "'") + "loc=" + std::string(name) +
+                        (plain ? "" : "'"));
 }
 
 // The note for a first row skipped as a header (reader_options::columns).
