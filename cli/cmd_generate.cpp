@@ -159,30 +159,6 @@ void print_json(const generate_report& r, const reporter& rep,
                  written.message().c_str());
 }
 
-// --columns: the names a header row may hold (parse_column), "-" or
-// nothing for a column to skip; std::nullopt names the first unknown one.
-std::optional<std::vector<column>> parse_columns(const std::string& spec,
-                                                 std::string& unknown) {
-  std::vector<column> cols;
-  std::size_t start = 0;
-  while (start <= spec.size()) {
-    const std::size_t comma = spec.find(',', start);
-    const std::string name = spec.substr(
-        start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (name == "-" || name.empty()) {
-      cols.push_back(column::ignored);
-    } else if (auto c = parse_column(name)) {
-      cols.push_back(std::move(*c));
-    } else {
-      unknown = name;
-      return std::nullopt;
-    }
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return cols;
-}
-
 // After a publish: list the set in robots.txt and tell IndexNow what
 // changed (announce_set()), with the library's messages put in generate's
 // words, for stderr and --json alike.
@@ -311,18 +287,12 @@ int run_generate(generate_cli_options& o) {
       return exit_usage;
     }
   }
-  std::vector<column> columns;
+  column_list columns;
   if (!o.columns.empty()) {
-    std::string unknown;
-    auto cols = parse_columns(o.columns, unknown);
+    auto cols = parse_column_list(o.columns);
     if (!cols) {
-      std::fprintf(stderr,
-                   "sitemill generate: --columns: unknown column \"%s\"; it "
-                   "takes loc, lastmod, changefreq, priority, extension "
-                   "columns (image, image2:caption, alternate:de, "
-                   "news:title, video:thumbnail_loc; docs/inputs.md) or - "
-                   "(ignore), separated by commas\n",
-                   unknown.c_str());
+      std::fprintf(stderr, "sitemill generate: --columns: %s\n",
+                   cols.err().message.c_str());
       return exit_usage;
     }
     columns = std::move(*cols);
@@ -508,11 +478,20 @@ command_runner setup_generate(CLI::App& app) {
       ->required();
   cmd->add_option("--input-format", o->input_format, "Force the input format")
       ->check(CLI::IsMember({"txt", "tsv", "csv", "jsonl", "ndjson"}));
-  cmd->add_option("--columns", o->columns,
-                  "tsv/csv without a header row: the columns in order, named "
-                  "as a header row names them, e.g. "
-                  "loc,lastmod,image,image:caption,alternate:de,news:title "
-                  "(- skips a column; docs/inputs.md lists every name)");
+  cmd->add_option(
+      "--columns", o->columns,
+      "tsv/csv columns, in one of two forms (docs/inputs.md lists every "
+      "name):\n"
+      "by header name, for a file whose header row has its own names: "
+      "COLUMN=NAME pairs,\n"
+      "e.g. loc=url,lastmod=updated_at,image=image_url,image:caption=alt "
+      "(the header's\n"
+      "other columns are ignored; jsonl: top-level keys by the same "
+      "pairs);\nin order, for a file without a header row, e.g.\n"
+      "loc,lastmod,-,image:caption (- skips a column; a first row that is "
+      "still a header,\n"
+      "its loc cell \"url\" or not a URL above rows of URLs, is skipped "
+      "with a warning)");
   cmd->add_option("--format", o->format,
                   "Sitemap format: xml (urlset) or txt (one URL per line)")
       ->check(CLI::IsMember({"xml", "txt"}))

@@ -128,6 +128,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
         *sitemill::parse_column("image:caption"),
         *sitemill::parse_column("video:price@currency"),
         *sitemill::parse_column("video:price")}},
+      // Columns by header name (--columns loc=url,image=img,...).
+      {input_format::csv,
+       {},
+       {{"url", column::loc},
+        {"img", *sitemill::parse_column("image")},
+        {"de", *sitemill::parse_column("alternate:de")}}},
+      {input_format::tsv, {}, {{"u", column::loc}, {"d", column::lastmod}}},
+      {input_format::jsonl,
+       {},
+       {{"url", column::loc},
+        {"img", *sitemill::parse_column("image")},
+        {"live", *sitemill::parse_column("video:live")}}},
   };
   for (const auto& options : variants) {
     for (const std::size_t max_line : {std::size_t{1} << 20, std::size_t{24}}) {

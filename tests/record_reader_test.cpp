@@ -381,7 +381,9 @@ TEST(RecordReader, HeaderWithoutLocIsAnErrorNamingFileAndLine) {
   for (const auto format : {input_format::tsv, input_format::csv}) {
     const outcome o = read("\nlastmod\n2024-01-01\n", format);
     EXPECT_TRUE(o.records.empty());
-    EXPECT_EQ(o.error, "in:2: header has no loc column");
+    EXPECT_EQ(o.error,
+              "in:2: header has no loc column; its columns are \"lastmod\"; "
+              "to read a column as loc, map it by name: --columns loc=NAME");
   }
   const outcome headerless =
       read("https://a.example/\t2024-01-01\n", input_format::tsv);

@@ -47,6 +47,10 @@ constexpr std::size_t max_unknown_keys = 64;
 // "price": {"value": "1.99", "currency": "EUR"}.
 constexpr std::string_view value_key = "value";
 
+// Each extension's top-level key with an "s" (news has none).
+constexpr std::string_view plural_names[extension_kind_count] = {
+    "alternates", "images", "videos", "news"};
+
 // The extension a top-level key names: "image" or "images", and so on.
 std::optional<extension_kind> extension_key(std::string_view key) noexcept {
   for (std::size_t k = 0; k < extension_kind_count; ++k) {
@@ -152,7 +156,41 @@ void append_utf8(std::string& out, std::uint32_t cp) {
 
 class jsonl_reader final : public line_record_reader {
  public:
-  using line_record_reader::line_record_reader;
+  jsonl_reader(std::unique_ptr<byte_source> source, std::string name,
+               const std::vector<named_column>& named, reader_tuning tuning)
+      : line_record_reader(std::move(source), std::move(name), tuning),
+        renamed_(!named.empty()) {
+    for (std::size_t k = 0; k < field_count; ++k) keys_[k] = key_names[k];
+    std::vector<column> extension_columns;
+    for (const named_column& n : named) {
+      if (n.what.what == column::role::ignored) continue;
+      if (n.what.what == column::role::extension) {
+        extension_columns.push_back(n.what);
+        extension_keys_.push_back(n.name);
+        continue;
+      }
+      keys_[static_cast<std::size_t>(n.what.what)] = n.name;
+    }
+    // Extension fields read from top-level keys go through the same map as
+    // a CSV's extension columns, so their items form the same way.
+    if (!extension_columns.empty()) {
+      extension_map_ = map_columns(extension_columns);
+      extension_cells_.resize(extension_columns.size());
+    }
+    for (std::size_t k = 0; k < field_count; ++k) {
+      if (keys_[k] == key_names[k]) {
+        type_problems_[k] = type_problems[k];
+        duplicate_problems_[k] = duplicate_problems[k];
+        continue;
+      }
+      const std::string shown = quoted_printable(keys_[k], 64);
+      type_problems_[k] =
+          std::string(type_problems[k])
+              .replace(6, key_names[k].size(),
+                       shown + " (read as " + std::string(key_names[k]) + ")");
+      duplicate_problems_[k] = "duplicate key " + shown;
+    }
+  }
 
   bool next(input_record& out) override {
     line_reader::line l;
@@ -194,6 +232,7 @@ class jsonl_reader final : public line_record_reader {
       seen_[k] = false;
     }
     has_extensions_ = false;  // the rest is reset at the first extension key
+    for (auto& cell : extension_cells_) cell = {};
     std::string_view type_problem;
     skip_space();
     if (p_ == end_ || *p_ != '{') {
@@ -202,29 +241,38 @@ class jsonl_reader final : public line_record_reader {
     }
     const bool ok = each_member([&](std::string_view key) {
       std::size_t k = 0;
-      while (k < field_count && key != key_names[k]) ++k;
+      // The usual keys are compile-time constants: compared inline.
+      if (!renamed_) {
+        while (k < field_count && key != key_names[k]) ++k;
+      } else {
+        while (k < field_count && key != keys_[k]) ++k;
+      }
       if (k < field_count) {
         if (seen_[k] && type_problem.empty())
-          type_problem = duplicate_problems[k];
+          type_problem = duplicate_problems_[k];
         seen_[k] = true;
         return parse_field(k, type_problem);
       }
+      if (!extension_keys_.empty()) {
+        const std::size_t i = extension_key_index(key);
+        if (i != extension_keys_.size()) return parse_extension_cell(i);
+      }
       if (const auto kind = extension_key(key)) {
-        if (!has_extensions_) {
-          ext_.clear();
-          arena_.clear();
-          next_item_ = 0;
-          has_extensions_ = true;
-        }
-        top_key_.assign(key);
+        begin_extensions();
+        top_key_ = key.size() == input_name(*kind).size()
+                       ? input_name(*kind)
+                       : plural_names[static_cast<std::size_t>(*kind)];
         return parse_extension(*kind);
       }
-      unknown_key({}, key);
+      // With keys read by name (loc=url), the others are the export's
+      // own columns, not typos: ignored without a note, as in a CSV.
+      if (!renamed_) unknown_key({}, key);
       return skip_value(0);
     });
     if (!ok) return false;
     skip_space();
     if (p_ != end_) return fail("unexpected text after the object");
+    if (!extension_cells_.empty()) add_extension_cells();
     // Only a well-formed line gets a type problem: "invalid JSON" comes first.
     if (!type_problem.empty()) {
       problem_ = type_problem;
@@ -305,17 +353,82 @@ class jsonl_reader final : public line_record_reader {
       if (k == 3) {
         values_[k] = std::string_view(start, p_ - start);
       } else if (type_problem.empty()) {
-        type_problem = type_problems[k];
+        type_problem = type_problems_[k];
       }
       return true;
     }
     if (c == 'n') return literal("null");  // null: the field is absent
     if (!skip_value(0)) return false;
-    if (type_problem.empty()) type_problem = type_problems[k];
+    if (type_problem.empty()) type_problem = type_problems_[k];
     return true;
   }
 
   // --- extensions: values for ext_, never judged (the entry stage does).
+
+  void begin_extensions() {
+    if (has_extensions_) return;
+    ext_.clear();
+    arena_.clear();
+    next_item_ = 0;
+    has_extensions_ = true;
+  }
+
+  [[gnu::noinline]] std::size_t extension_key_index(
+      std::string_view key) const noexcept {
+    std::size_t i = 0;
+    while (i < extension_keys_.size() && key != extension_keys_[i]) ++i;
+    return i;
+  }
+
+  // The value of a top-level key read as extension column `i`
+  // (reader_options::named_columns): a string, a number, true/false for a
+  // yes/no field, or null; anything else is noted and dropped.
+  [[gnu::noinline]] bool parse_extension_cell(std::size_t i) {
+    const extension_field& f =
+        extension_fields()[extension_map_.kinds[i].field];
+    const char c = *p_;
+    std::string_view& cell = extension_cells_[i];
+    if (c == '"') {
+      if (!parse_string(cell, scratch_)) return false;
+      if (cell.data() == scratch_.data()) {
+        begin_extensions();
+        cell = own(cell);
+      }
+      return true;
+    }
+    if (c == '-' || is_digit(c)) {
+      const char* start = p_;
+      if (!skip_number()) return false;
+      cell = std::string_view(start, p_ - start);
+      return true;
+    }
+    if (c == 'n') return literal("null");
+    if ((c == 't' || c == 'f') && takes_yes_no(f)) {
+      cell = c == 't' ? "yes" : "no";
+      return literal(c == 't' ? "true" : "false");
+    }
+    if (!skip_value(1)) return false;
+    wrong_type(
+        extension_field_name(f), c,
+        takes_yes_no(f) ? "a string or true/false" : "a string or a number");
+    return true;
+  }
+
+  // The items of the extension cells, after the line's own items.
+  [[gnu::noinline]] void add_extension_cells() {
+    extension_values(
+        extension_map_, [&](std::size_t i) { return extension_cells_[i]; },
+        cell_values_);
+    if (cell_values_.empty()) return;
+    begin_extensions();
+    std::uint32_t items = 0;
+    for (extension_value v : cell_values_) {
+      items = std::max(items, v.item + 1);
+      v.item += next_item_;
+      ext_.push_back(v);
+    }
+    next_item_ += items;
+  }
 
   // The value of an extension's top-level key: one item, a list of items,
   // or for alternates an object of hreflang: href.
@@ -345,7 +458,7 @@ class jsonl_reader final : public line_record_reader {
       const char c = *p_;
       if (!skip_value(2)) return false;
       wrong_type(
-          "\"" + top_key_ + "\" item", c,
+          "\"" + std::string(top_key_) + "\" item", c,
           kind == extension_kind::image ? "a URL or an object" : "an object");
       return true;
     }
@@ -766,6 +879,19 @@ class jsonl_reader final : public line_record_reader {
     }
   }
 
+  // The top-level key of each core field (reader_options::named_columns),
+  // and the problems that name it.
+  std::string keys_[field_count];
+  std::string type_problems_[field_count];
+  std::string duplicate_problems_[field_count];
+  bool renamed_ = false;
+  // Extension fields read from top-level keys (image=image_url): the keys,
+  // their map, this line's text of each, and the values made of them.
+  std::vector<std::string> extension_keys_;
+  column_map extension_map_;
+  std::vector<std::string_view> extension_cells_;
+  std::vector<extension_value> cell_values_;
+
   const char* begin_ = nullptr;
   const char* p_ = nullptr;
   const char* end_ = nullptr;
@@ -782,8 +908,10 @@ class jsonl_reader final : public line_record_reader {
   std::vector<extension_value> ext_;  // the line's extension values
   std::string arena_;                 // their decoded text (own())
   std::uint32_t next_item_ = 0;
-  std::string top_key_;  // the extension key being read, for notes
-  std::string name_;     // a field key being looked up
+  // The extension key being read, for notes: a constant, not a copy of
+  // the key, as a string copy per line was 1% of reading a JSONL list.
+  std::string_view top_key_;
+  std::string name_;  // a field key being looked up
   struct unknown {
     int kind;  // an extension_kind, or -1 for a top-level key
     std::string key;
@@ -800,9 +928,9 @@ class jsonl_reader final : public line_record_reader {
 
 std::unique_ptr<record_reader> make_jsonl_reader(
     std::unique_ptr<byte_source> source, std::string name,
-    reader_tuning tuning) {
+    const std::vector<named_column>& named, reader_tuning tuning) {
   return std::make_unique<jsonl_reader>(std::move(source), std::move(name),
-                                        tuning);
+                                        named, tuning);
 }
 
 }  // namespace sitemill::detail

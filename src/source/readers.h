@@ -103,6 +103,26 @@ column_map map_header(const std::vector<std::string_view>& names,
 /// The map for a column list that make_reader accepted.
 column_map map_columns(const std::vector<column>& columns);
 
+/// The map for a header row (`names`) read by name
+/// (reader_options::named_columns): the cells `named` names, the others
+/// ignored. An error message naming each name the header lacks, and the
+/// header's cells, when one is missing.
+result<column_map> map_named_header(const std::vector<std::string_view>& names,
+                                    const std::vector<named_column>& named);
+
+/// A header row's cells for a message: "url", "updated_at", ... (the first
+/// 20, quoted and shortened).
+std::string header_cells(const std::vector<std::string_view>& names);
+
+/// True for a cell whose text (trimmed) starts as a list's URLs do:
+/// "SCHEME://" (RFC 3986 scheme) or "/". Header detection's test of a loc
+/// cell (reader_options::columns).
+bool is_url_like(std::string_view cell) noexcept;
+
+/// True for a usual header name of a URL column: loc, url, link, href, uri,
+/// location, address, page, permalink (ASCII case ignored, trimmed).
+bool is_loc_header_word(std::string_view cell) noexcept;
+
 /// Stores `value` in the core field of `out` that `kind` names (extension
 /// columns go through extension_values()).
 inline void assign_field(input_record& out, column::role kind,
@@ -159,13 +179,15 @@ std::unique_ptr<record_reader> make_txt_reader(
     reader_tuning tuning);
 std::unique_ptr<record_reader> make_tsv_reader(
     std::unique_ptr<byte_source> source, std::string name,
-    const std::vector<column>& columns, reader_tuning tuning);
+    const std::vector<column>& columns, const std::vector<named_column>& named,
+    reader_tuning tuning);
 std::unique_ptr<record_reader> make_csv_reader(
     std::unique_ptr<byte_source> source, std::string name,
-    const std::vector<column>& columns, reader_tuning tuning);
+    const std::vector<column>& columns, const std::vector<named_column>& named,
+    reader_tuning tuning);
 std::unique_ptr<record_reader> make_jsonl_reader(
     std::unique_ptr<byte_source> source, std::string name,
-    reader_tuning tuning);
+    const std::vector<named_column>& named, reader_tuning tuning);
 
 }  // namespace sitemill::detail
 

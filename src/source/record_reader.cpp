@@ -17,6 +17,7 @@ namespace {
 
 using detail::iends_with;
 using detail::iequals;
+using detail::trim;
 
 std::string_view trim_name(std::string_view s) noexcept {
   while (!s.empty() &&
@@ -93,6 +94,27 @@ std::string quoted(std::string_view name) {
   return out;
 }
 
+// A named column list reads each name once and fills each column once.
+std::optional<error> check_named_columns(const std::vector<named_column>& named,
+                                         const std::string& input) {
+  for (std::size_t i = 0; i < named.size(); ++i) {
+    if (trim_name(named[i].name).empty())
+      return error{input + ": the column list maps " +
+                   column_name(named[i].what) + " to an empty name"};
+    for (std::size_t j = 0; j < i; ++j) {
+      if (same_column(named[j].what, named[i].what)) {
+        return error{input + ": the column list names " +
+                     column_name(named[i].what) + " twice"};
+      }
+      if (iequals(trim_name(named[j].name), trim_name(named[i].name))) {
+        return error{input + ": the column list reads " +
+                     quoted(trim_name(named[i].name)) + " twice"};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<column> parse_column(std::string_view name) {
@@ -145,6 +167,49 @@ std::string column_name(const column& c) {
   if (!c.hreflang.empty()) return name + c.hreflang;
   name += f.key.front() == '@' ? f.key.substr(1) : f.key;
   return name;
+}
+
+result<column_list> parse_column_list(std::string_view text) {
+  column_list list;
+  bool by_name = false;
+  std::size_t count = 0;
+  for (std::size_t start = 0; start <= text.size(); ++count) {
+    std::size_t comma = text.find(',', start);
+    if (comma == std::string_view::npos) comma = text.size();
+    const std::string_view item = trim_name(text.substr(start, comma - start));
+    start = comma + 1;
+    const std::size_t equals = item.find('=');
+    if (count != 0 && by_name != (equals != std::string_view::npos)) {
+      return error{
+          "a column list is either in order (loc,lastmod,-,image) "
+          "or by header name (loc=url,lastmod=updated_at), not "
+          "both: " +
+          quoted(item)};
+    }
+    by_name = equals != std::string_view::npos;
+    if (item.empty() || item == "-") {
+      list.in_order.push_back(column::ignored);
+      continue;
+    }
+    const std::string_view name = item.substr(0, equals);
+    auto c = parse_column(name);
+    if (!c) {
+      return error{"unknown column " + quoted(trim_name(name)) +
+                   "; a column is loc, lastmod, changefreq, priority or an "
+                   "extension column (image, image2:caption, alternate:de, "
+                   "news:title, video:thumbnail_loc; docs/inputs.md), and "
+                   "- skips a cell of a list in order"};
+    }
+    if (!by_name) {
+      list.in_order.push_back(std::move(*c));
+      continue;
+    }
+    const std::string_view header = trim_name(item.substr(equals + 1));
+    if (header.empty())
+      return error{quoted(item) + " names no header column after the ="};
+    list.by_name.push_back({std::string(header), std::move(*c)});
+  }
+  return list;
 }
 
 std::optional<input_format> parse_input_format(std::string_view name) noexcept {
@@ -306,17 +371,84 @@ column_map map_header(const std::vector<std::string_view>& names,
   return map_columns(kinds);
 }
 
+std::string header_cells(const std::vector<std::string_view>& names) {
+  // A header may have hundreds of cells; a message names the first ones.
+  constexpr std::size_t shown = 20;
+  std::string out;
+  for (std::size_t i = 0; i < names.size() && i < shown; ++i) {
+    if (i != 0) out.append(", ");
+    out.append(quoted(trim_name(names[i])));
+  }
+  if (names.size() > shown)
+    out.append(" and " + std::to_string(names.size() - shown) + " more");
+  return out;
+}
+
+result<column_map> map_named_header(const std::vector<std::string_view>& names,
+                                    const std::vector<named_column>& named) {
+  std::vector<column> kinds(names.size(), column::ignored);
+  std::string missing;
+  std::size_t missing_count = 0;
+  for (const named_column& n : named) {
+    const std::string_view want = trim_name(n.name);
+    std::size_t i = 0;
+    while (i < names.size() && !iequals(trim_name(names[i]), want)) ++i;
+    if (i == names.size()) {
+      if (missing_count++ != 0) missing.append(", ");
+      missing.append(quoted(want) + " (for " + column_name(n.what) + ")");
+      continue;
+    }
+    kinds[i] = n.what;
+  }
+  if (missing_count != 0) {
+    return error{std::string(missing_count == 1 ? "header has no column "
+                                                : "header has no columns ") +
+                 missing + "; its columns are " + header_cells(names)};
+  }
+  return map_columns(kinds);
+}
+
+bool is_url_like(std::string_view cell) noexcept {
+  cell = trim(cell);
+  if (!cell.empty() && cell.front() == '/') return true;
+  // RFC 3986 scheme: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then "://".
+  std::size_t i = 0;
+  while (i < cell.size() &&
+         ((cell[i] >= 'a' && cell[i] <= 'z') ||
+          (cell[i] >= 'A' && cell[i] <= 'Z') ||
+          (i != 0 && ((cell[i] >= '0' && cell[i] <= '9') || cell[i] == '+' ||
+                      cell[i] == '-' || cell[i] == '.'))))
+    ++i;
+  return i != 0 && cell.substr(i).starts_with("://");
+}
+
+bool is_loc_header_word(std::string_view cell) noexcept {
+  static constexpr std::string_view words[] = {"loc",     "url",  "link",
+                                               "href",    "uri",  "location",
+                                               "address", "page", "permalink"};
+  cell = trim(cell);
+  return std::any_of(std::begin(words), std::end(words),
+                     [&](std::string_view w) { return iequals(cell, w); });
+}
+
 result<std::unique_ptr<record_reader>> make_reader(
     std::unique_ptr<byte_source> source, std::string name,
     const reader_options& options, reader_tuning tuning) {
+  const auto& named = options.named_columns;
   switch (options.format) {
     case input_format::txt:
       return make_txt_reader(std::move(source), std::move(name), tuning);
     case input_format::jsonl:
-      return make_jsonl_reader(std::move(source), std::move(name), tuning);
+      if (auto problem = check_named_columns(named, name)) return *problem;
+      return make_jsonl_reader(std::move(source), std::move(name), named,
+                               tuning);
     case input_format::tsv:
     case input_format::csv:
       break;
+  }
+  if (!options.columns.empty() && !named.empty()) {
+    return error{name +
+                 ": the columns are given both in order and by header name"};
   }
   if (!options.columns.empty()) {
     const auto& cols = options.columns;
@@ -331,12 +463,19 @@ result<std::unique_ptr<record_reader>> make_reader(
     if (std::find(cols.begin(), cols.end(), column::loc) == cols.end())
       return error{name + ": the column list has no loc column"};
   }
+  if (auto problem = check_named_columns(named, name)) return *problem;
+  if (!named.empty() &&
+      std::none_of(named.begin(), named.end(), [](const named_column& n) {
+        return n.what == column::loc;
+      })) {
+    return error{name + ": the column list has no loc column"};
+  }
   if (options.format == input_format::tsv) {
     return make_tsv_reader(std::move(source), std::move(name), options.columns,
-                           tuning);
+                           named, tuning);
   }
   return make_csv_reader(std::move(source), std::move(name), options.columns,
-                         tuning);
+                         named, tuning);
 }
 
 result<std::unique_ptr<record_reader>> open_reader(
@@ -345,7 +484,7 @@ result<std::unique_ptr<record_reader>> open_reader(
   if (path == "-") {
     return make_reader(
         std::make_unique<fd_source>(STDIN_FILENO, false, options.stop),
-                       "<stdin>", options, tuning);
+        "<stdin>", options, tuning);
   }
   // A FIFO's writer may never come: do not wait for it in open(2).
   const int fd = detail::open_for_reading(path.c_str());

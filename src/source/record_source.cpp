@@ -12,7 +12,7 @@ namespace {
 class list_file final : public record_source {
  public:
   list_file(std::string path, std::optional<input_format> format,
-            std::vector<column> columns)
+            column_list columns)
       : path_(std::move(path)), format_(format), columns_(std::move(columns)) {}
 
   std::string name() const override { return path_ == "-" ? "<stdin>" : path_; }
@@ -36,7 +36,8 @@ class list_file final : public record_source {
                    "format"};
     reader_options options;
     options.format = *format;
-    options.columns = columns_;
+    options.columns = columns_.in_order;
+    options.named_columns = columns_.by_name;
     options.stop = context.stop;
     return record_reader::open(path_, options);
   }
@@ -51,14 +52,13 @@ class list_file final : public record_source {
 
   std::string path_;
   std::optional<input_format> format_;
-  std::vector<column> columns_;
+  column_list columns_;
 };
 
 }  // namespace
 
 std::shared_ptr<const record_source> list_source(
-    std::string path, std::optional<input_format> format,
-    std::vector<column> columns) {
+    std::string path, std::optional<input_format> format, column_list columns) {
   return std::make_shared<list_file>(std::move(path), format,
                                      std::move(columns));
 }

@@ -110,12 +110,56 @@ std::optional<column> parse_column(std::string_view name);
 /// ("image2:caption", "alternate:de"), for messages.
 std::string column_name(const column& c);
 
+/// A column read by the name the input gives it: the header cell `name`
+/// of a tsv/csv (or the top-level key `name` of a JSONL line) is read as
+/// `what` (--columns loc=url reads the header cell "url" as loc).
+struct named_column {
+  /// As the input spells it; matched ASCII case-insensitively after
+  /// trimming spaces, tabs and CRs (a JSONL key: exactly).
+  std::string name;
+  column what;
+  bool operator==(const named_column&) const = default;
+};
+
+/// The columns a --columns list names: either in order, for a file without
+/// a header row, or by name, for a file whose header row names them in its
+/// own words. At most one of the two is non-empty.
+struct column_list {
+  /// loc,lastmod,-,image: the i-th cell of every row is in_order[i] ("-"
+  /// or nothing skips a cell: column::ignored).
+  std::vector<column> in_order;
+  /// loc=url,lastmod=updated_at,image2:caption=alt: COLUMN=NAME pairs,
+  /// COLUMN a parse_column() name, NAME a header cell or JSONL key.
+  std::vector<named_column> by_name;
+  bool empty() const noexcept { return in_order.empty() && by_name.empty(); }
+};
+
+/// Reads a --columns list: names separated by commas, either all COLUMN
+/// (in order) or all COLUMN=NAME (by name). Fails on an unknown COLUMN
+/// ("unknown column \"title\"..."), an empty NAME, a NAME given twice, or
+/// the two forms mixed. Whether the list has a loc and names no column twice
+/// is record_reader::open()'s check, as for lists built in code.
+result<column_list> parse_column_list(std::string_view text);
+
 /// How to read an input.
 struct reader_options {
   input_format format = input_format::txt;
   /// For tsv/csv: the columns in order, when the input has no header row
   /// (--columns loc,lastmod,image). Empty: the first row is the header.
+  /// A first row that still looks like a header is skipped with a note:
+  /// its loc cell is a usual header word (loc, url, link, href, uri,
+  /// location, address, page, permalink) or not URL-like (neither
+  /// "SCHEME://" nor "/" in front) while the next row's loc cell is.
   std::vector<column> columns;
+  /// For tsv/csv with a header row (then `columns` must be empty): header
+  /// cells read by name, whatever their order; the header's other cells
+  /// are ignored, without a note. A name the header lacks ends reading
+  /// with an error naming the header's cells. For jsonl: top-level keys
+  /// read as the column they map to (a core field instead of the key of
+  /// that name; an extension field's text as a tsv/csv cell would give it,
+  /// its items after the line's own); other unknown top-level keys are then
+  /// ignored without a note.
+  std::vector<named_column> named_columns;
   /// Polled while reading: once it is true, next() returns false within
   /// about 100 ms, even on a pipe or FIFO that sends nothing or an input that
   /// never ends, and error() says the read was cancelled. Not owned; nullptr:
@@ -135,15 +179,18 @@ class record_reader {
 
   /// Opens `path` ("-" is stdin, named "<stdin>" in messages). Fails when the
   /// file cannot be opened ("cannot open urls.tsv: No such file or directory")
-  /// or when `options.columns` (tsv, csv) has no loc or names a column twice
-  /// (a repeatable extension field, such as video:tag, may come again).
+  /// or when `options.columns` or `options.named_columns` (tsv, csv) has no
+  /// loc or names a column twice (a repeatable extension field, such as
+  /// video:tag, may come again), or when both are given.
   static result<std::unique_ptr<record_reader>> open(
       const std::string& path, const reader_options& options);
 
   /// Reads the next record into `out`. Returns true for a record (which may
   /// carry a `problem`), false at the end of the input. An I/O error, broken
-  /// gzip data or a header without a loc column ends reading: see error().
-  /// A line longer than 1 MiB is one record with a problem, not read.
+  /// gzip data, a header without a loc column or without a name of
+  /// `named_columns` ends reading: see error(). A line longer than 1 MiB is
+  /// one record with a problem, not read. Under `columns` (in order) the
+  /// first call may read two rows, to tell a header row from data.
   [[nodiscard]] virtual bool next(input_record& out) = 0;
 
   /// Empty while reading went fine; otherwise the reason reading stopped early,
@@ -152,7 +199,8 @@ class record_reader {
   virtual const std::string& error() const noexcept = 0;
 
   /// Warnings about the input as a whole (an unknown header column or JSON
-  /// key, once per input) or about one record's values (a JSON value of the
+  /// key, once per input; a first row skipped as a header row under
+  /// `columns`) or about one record's values (a JSON value of the
   /// wrong type, dropped), each with its line; collected, not fatal. The
   /// message names neither the file nor the line: the caller adds them.
   struct note {

@@ -79,10 +79,12 @@ class record_source {
 
 /// A URL list: a file, or "-" for stdin, in `format` (default: the format
 /// the path's extension names, and txt for stdin). `columns` names the
-/// tsv/csv columns when the input has no header row.
+/// tsv/csv columns in order when the input has no header row, or by header
+/// name (reader_options::columns, named_columns; parse_column_list() reads
+/// them from text).
 std::shared_ptr<const record_source> list_source(
     std::string path, std::optional<input_format> format = std::nullopt,
-    std::vector<column> columns = {});
+    column_list columns = {});
 
 }  // namespace sitemill
 
