@@ -44,6 +44,7 @@ struct generate_cli_options {
   std::string index_files;
   bool keep_index_files = false;
   bool ignore_noindex = false, ignore_canonical = false, ignore_robots = false;
+  bool keep_error_pages = false, keep_redirects = false;
   std::vector<std::string> rewrite_base;
   CLI::Option* include_opt = nullptr;
   CLI::Option* exclude_opt = nullptr;
@@ -345,6 +346,8 @@ int run_generate(generate_cli_options& o) {
   o.site.honour_noindex = !o.ignore_noindex;
   o.site.honour_canonical = !o.ignore_canonical;
   o.site.honour_robots = !o.ignore_robots;
+  o.site.skip_error_pages = !o.keep_error_pages;
+  o.site.honour_refresh = !o.keep_redirects;
   if (o.include_opt->count() + o.exclude_opt->count() > 0) {
     o.site.patterns = default_site_patterns();
     std::size_t inc = 0, exc = 0;
@@ -523,8 +526,10 @@ command_runner setup_generate(CLI::App& app) {
          "--from-dir", o->from_dirs,
          "Walk a site's output directory for pages (HTML by default; see "
          "--include). "
-         "Pages with meta robots noindex, a canonical link to another URL, or "
-         "disallowed by the directory's robots.txt are skipped and reported")
+         "Error pages (404.html, 500.html, 404/index.html), meta refresh "
+         "redirect stubs, pages with meta robots noindex, a canonical link to "
+         "another URL, or disallowed by the directory's robots.txt are "
+         "skipped and reported")
       ->group(site);
   o->include_opt =
       cmd->add_option("--include",
@@ -543,9 +548,12 @@ command_runner setup_generate(CLI::App& app) {
           ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--lastmod", o->lastmod_policy_name,
                   "lastmod of directory pages: mtime (file time), content "
-                  "(when the content "
-                  "last changed, needs --state) or none")
-      ->check(CLI::IsMember({"mtime", "content", "none"}))
+                  "(when the content last changed, needs --state), page (the "
+                  "date the page states: article:modified_time, JSON-LD "
+                  "dateModified, itemprop dateModified, og:updated_time, meta "
+                  "lastmod; pages stating none are dated by content with "
+                  "--state, else get no lastmod) or none")
+      ->check(CLI::IsMember({"mtime", "content", "page", "none"}))
       ->capture_default_str()
       ->group(site);
   cmd->add_option(
@@ -569,6 +577,19 @@ command_runner setup_generate(CLI::App& app) {
       ->group(site);
   cmd->add_flag("--ignore-robots", o->ignore_robots,
                 "List pages the site's robots.txt disallows")
+      ->group(site);
+  cmd->add_flag("--keep-error-pages", o->keep_error_pages,
+                "List error pages: HTML files named for an HTTP error status "
+                "(404.html, 500.htm) and index files of directories so named "
+                "(404/index.html)")
+      ->group(site);
+  cmd->add_flag("--keep-redirects", o->keep_redirects,
+                "List pages whose <meta http-equiv=\"refresh\"> sends to "
+                "another URL (redirect stubs); the other rules still apply")
+      ->group(site);
+  cmd->add_flag("--clean-urls", o->site.clean_urls,
+                "List x.html and x.htm as x, for hosts that serve them so "
+                "(index files still stand for their directory)")
       ->group(site);
   cmd->add_flag("--images", o->site.images,
                 "Also list each page's content images as image:image: <img> "

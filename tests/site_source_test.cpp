@@ -29,25 +29,42 @@ namespace fs = std::filesystem;
 
 constexpr std::string_view base = "https://www.example.com/";
 
-// A record copied out of the reader.
+// A record copied out of the reader: `file` is its source relative to the
+// root (the reader names it with the root, and gives every record line 0).
 struct rec {
-  std::uint64_t line = 0;
-  std::string loc, lastmod, skipped, problem;
+  std::string file, loc, lastmod, skipped, problem;
   bool operator==(const rec&) const = default;
 };
 
 void PrintTo(const rec& r, std::ostream* os) {
-  *os << "{" << r.line << ", \"" << r.loc << "\", lastmod \"" << r.lastmod
+  *os << "{" << r.file << ", \"" << r.loc << "\", lastmod \"" << r.lastmod
       << "\", skipped \"" << r.skipped << "\", problem \"" << r.problem
       << "\"}";
 }
 
-rec page(std::uint64_t line, std::string path, std::string lastmod = "") {
-  return rec{line, std::string(base) + path, std::move(lastmod), "", ""};
+// The URL path of `file`: an index.html stands for its directory.
+std::string url_path_of(std::string file) {
+  if (file == "index.html") return "";
+  if (file.ends_with("/index.html")) file.resize(file.size() - 10);
+  return file;
 }
 
-rec skipped(std::uint64_t line, std::string path, std::string reason) {
-  return rec{line, std::string(base) + path, "", std::move(reason), ""};
+// A listed page whose URL path is its file's (url_path_of()).
+rec page(std::string file, std::string lastmod = "") {
+  std::string path = url_path_of(file);
+  return rec{std::move(file), std::string(base) + path, std::move(lastmod), "",
+             ""};
+}
+
+// A listed page whose URL path is spelled differently from its file.
+rec page_at(std::string file, std::string path) {
+  return rec{std::move(file), std::string(base) + path, "", "", ""};
+}
+
+rec skipped(std::string file, std::string reason) {
+  std::string path = url_path_of(file);
+  return rec{std::move(file), std::string(base) + path, "", std::move(reason),
+             ""};
 }
 
 struct outcome {
@@ -65,7 +82,11 @@ outcome read_site(const site_source_options& options) {
   if (!reader) return o;
   input_record r;
   while ((*reader)->next(r)) {
-    o.records.push_back(rec{r.line, std::string(r.loc), std::string(r.lastmod),
+    EXPECT_EQ(r.line, 0u) << r.loc;
+    std::string_view file = r.source;
+    EXPECT_TRUE(file.starts_with(options.root + "/")) << file;
+    file.remove_prefix(std::min(file.size(), options.root.size() + 1));
+    o.records.push_back(rec{std::string(file), std::string(r.loc), std::string(r.lastmod),
                             std::string(r.skipped), std::string(r.problem)});
     auto& ext = o.extensions.emplace_back();
     for (const extension_value& v : r.extensions) {
@@ -180,32 +201,32 @@ TEST_F(SiteSource, ListsPagesInPathOrderAndSaysWhySomeAreSkipped) {
   const outcome o = read_site(options());
   EXPECT_EQ(o.error, "");
   const std::vector<rec> want = {
-      page(1, "100%25.html"),
-      page(2, "a%3Fb%23c.html"),
-      page(3, "about.html"),
-      page(4, "bad%FFname.html"),
-      skipped(5, "blog/copy.html",
+      page_at("100%.html", "100%25.html"),
+      page_at("a?b#c.html", "a%3Fb%23c.html"),
+      page("about.html"),
+      page_at("bad\xFFname.html", "bad%FFname.html"),
+      skipped("blog/copy.html",
               "canonical points to https://www.example.com/blog/post-1.html"),
-      skipped(6, "blog/draft.html", "noindex (meta robots)"),
-      page(7, "blog/"),
-      page(8, "blog/post-1.html"),
-      page(9, "blog/self.html"),
-      skipped(10, "blog/up/", loop_reason),
-      page(11, "café/naïve résumé.html"),
-      page(12, ""),
-      page(13, "inside-link.html"),
-      skipped(14, "loop/", loop_reason),
-      skipped(15, "outside.html", outside_reason),
-      skipped(16, "outside/", outside_reason),
-      skipped(17, "private/secret.html",
+      skipped("blog/draft.html", "noindex (meta robots)"),
+      page("blog/index.html"),
+      page("blog/post-1.html"),
+      page("blog/self.html"),
+      skipped("blog/up/", loop_reason),
+      page("café/naïve résumé.html"),
+      page("index.html"),
+      page("inside-link.html"),
+      skipped("loop/", loop_reason),
+      skipped("outside.html", outside_reason),
+      skipped("outside/", outside_reason),
+      skipped("private/secret.html",
               "disallowed by robots.txt (Disallow: /private/)"),
   };
   EXPECT_EQ(o.records, want);
   // about.html's canonical link is no http(s) URL: ignored, with a note,
   // for the page and for the link to it.
   ASSERT_EQ(o.notes.size(), 2U);
-  EXPECT_EQ(o.notes[0].line, 3U);
-  EXPECT_EQ(o.notes[1].line, 13U);
+  EXPECT_EQ(o.notes[0].source, root_ / "about.html");
+  EXPECT_EQ(o.notes[1].source, root_ / "inside-link.html");
   EXPECT_EQ(o.notes[0].message,
             "canonical link \"ftp://example.com/about\" ignored: " +
                 std::string(describe(url_problem::not_http)));
@@ -337,7 +358,7 @@ TEST_F(SiteSource, NotesLinksThatAreNoUsableUrlsAtTheirPage) {
              "b"));
   const outcome o = read_site(options());
   ASSERT_EQ(o.notes.size(), 1u);
-  EXPECT_EQ(o.notes[0].line, 1u);
+  EXPECT_EQ(o.notes[0].source, root_ / "a.html");
   EXPECT_EQ(o.notes[0].message.find("hreflang alternate \"http://[x/\""), 0u)
       << o.notes[0].message;
 }
@@ -393,8 +414,8 @@ TEST_F(SiteSource, GivesTheModificationTimeAsLastmod) {
   site_source_options o = options();
   o.lastmod = lastmod_policy::mtime;
   o.patterns.push_back({"*.pdf", true});
-  const std::vector<rec> want = {page(1, "a.html", "2021-03-04T05:06:07Z"),
-                                 page(2, "b.pdf", "1970-01-01T00:00:00Z")};
+  const std::vector<rec> want = {page("a.html", "2021-03-04T05:06:07Z"),
+                                 page("b.pdf", "1970-01-01T00:00:00Z")};
   EXPECT_EQ(read_site(o).records, want);
 }
 
@@ -407,7 +428,7 @@ TEST_F(SiteSource, ReportsUnreadableFilesAsProblems) {
   ASSERT_EQ(o.records.size(), 2U);
   EXPECT_EQ(o.records[0].loc, "");
   EXPECT_EQ(o.records[0].problem, "cannot read locked.html: Permission denied");
-  EXPECT_EQ(o.records[1], page(2, "ok.html"));
+  EXPECT_EQ(o.records[1], page("ok.html"));
 }
 
 TEST_F(SiteSource, RefusesWhatItCannotWorkWith) {
@@ -637,9 +658,9 @@ TEST_F(ContentLastmod, UnchangedPagesKeepTheirAlternatesAndImages) {
 
 TEST_F(ContentLastmod, FirstRunUsesModificationTimesAndAddsEverything) {
   const run_result r = run();
-  const std::vector<rec> want = {page(1, "a.html", "2023-11-14T22:13:20Z"),
-                                 page(2, "b.html", "2023-11-14T22:13:20Z"),
-                                 page(3, "sub/", "2023-11-14T22:13:20Z")};
+  const std::vector<rec> want = {page("a.html", "2023-11-14T22:13:20Z"),
+                                 page("b.html", "2023-11-14T22:13:20Z"),
+                                 page("sub/index.html", "2023-11-14T22:13:20Z")};
   EXPECT_EQ(r.records, want);
   EXPECT_EQ(r.changes.added,
             (std::vector<std::string>{std::string(base) + "a.html",
@@ -664,9 +685,9 @@ TEST_F(ContentLastmod, EditingOnePageChangesOnlyItsLastmod) {
   write_page("b.html", "beta, edited", "build 2", T2);
   write_page("sub/index.html", "gamma", "build 2", T2);
   const run_result r = run();
-  const std::vector<rec> want = {page(1, "a.html", "2023-11-14T22:13:20Z"),
-                                 page(2, "b.html", "2024-03-09T16:00:00Z"),
-                                 page(3, "sub/", "2023-11-14T22:13:20Z")};
+  const std::vector<rec> want = {page("a.html", "2023-11-14T22:13:20Z"),
+                                 page("b.html", "2024-03-09T16:00:00Z"),
+                                 page("sub/index.html", "2023-11-14T22:13:20Z")};
   EXPECT_EQ(r.records, want);
   EXPECT_EQ(r.changes.changed,
             std::vector<std::string>{std::string(base) + "b.html"});
@@ -738,8 +759,8 @@ TEST_F(ContentLastmod, ARunKilledBeforeItsCommitDoesNotAdvanceTheState) {
   const run_result r = run();
   EXPECT_EQ(r.changes.changed,
             std::vector<std::string>{std::string(base) + "a.html"});
-  EXPECT_EQ(r.records[0], page(1, "a.html", "2024-10-27T03:33:20Z"));
-  EXPECT_EQ(r.records[1], page(2, "b.html", "2023-11-14T22:13:20Z"));
+  EXPECT_EQ(r.records[0], page("a.html", "2024-10-27T03:33:20Z"));
+  EXPECT_EQ(r.records[1], page("b.html", "2023-11-14T22:13:20Z"));
 }
 
 }  // namespace
