@@ -558,7 +558,8 @@ command_runner setup_generate(CLI::App& app) {
       ->group(site);
   cmd->add_option(
          "--state", o->run.state_path,
-         "SQLite state file: content hashes for --lastmod content; with it, "
+         "SQLite state file: content hashes for --lastmod content (and for "
+         "--lastmod page, the pages that state no date); with it, "
          "--json lists "
          "the URLs added, changed and removed since the last published run")
       ->group(site);

@@ -488,7 +488,8 @@ TEST(HtmlPage, ReadsTheDatesAPageStatesEachKindItsFirst) {
 
 TEST(HtmlPage, ReadsMicrodataDateModifiedOfATimeElement) {
   const html_facts facts = scan_html(page(
-      "", R"(<time itemprop="dateModified" datetime="2024-05-06">May 6</time>)"));
+      "",
+      R"(<time itemprop="dateModified" datetime="2024-05-06">May 6</time>)"));
   EXPECT_EQ(stated(facts, stated_date_kind::itemprop_date_modified),
             "2024-05-06");
 }
@@ -513,10 +514,10 @@ TEST(HtmlPage, ReadsDateModifiedOfJsonLd) {
       {R"({"dateModified": "2024-01-01",)", ""},  // not JSON
   };
   for (const auto& c : cases) {
-    const html_facts facts = scan_html(page(
-        R"(<script type="application/ld+json">)" + std::string(c.json) +
-            "</script>",
-        body));
+    const html_facts facts =
+        scan_html(page(R"(<script type="application/ld+json">)" +
+                           std::string(c.json) + "</script>",
+                       body));
     EXPECT_EQ(stated(facts, stated_date_kind::json_ld_date_modified), c.date)
         << c.json;
   }

@@ -86,8 +86,9 @@ outcome read_site(const site_source_options& options) {
     std::string_view file = r.source;
     EXPECT_TRUE(file.starts_with(options.root + "/")) << file;
     file.remove_prefix(std::min(file.size(), options.root.size() + 1));
-    o.records.push_back(rec{std::string(file), std::string(r.loc), std::string(r.lastmod),
-                            std::string(r.skipped), std::string(r.problem)});
+    o.records.push_back(rec{std::string(file), std::string(r.loc),
+                            std::string(r.lastmod), std::string(r.skipped),
+                            std::string(r.problem)});
     auto& ext = o.extensions.emplace_back();
     for (const extension_value& v : r.extensions) {
       ext.push_back(std::string(extension_fields()[v.field].key) + "=" +
@@ -641,9 +642,9 @@ TEST_F(SiteSource, SkipsMetaRefreshRedirectsWithTheirTarget) {
 }
 
 TEST_F(SiteSource, NotesAMetaRefreshToNoUsableUrl) {
-  write(root_ / "a.html",
-        html(R"(<meta http-equiv="refresh" content="0; url=http://[x/">)",
-             "a"));
+  write(
+      root_ / "a.html",
+      html(R"(<meta http-equiv="refresh" content="0; url=http://[x/">)", "a"));
   const outcome o = read_site(options());
   ASSERT_EQ(o.records.size(), 1u);
   EXPECT_EQ(o.records[0], page("a.html"));
@@ -673,10 +674,9 @@ TEST_F(SiteSource, ListsTheCanonicalThatNamesThePageItself) {
       {"h.html", "https://elsewhere.example.com/h", nullptr},
   };
   for (const auto& c : cases) {
-    write(root_ / c.file,
-          html("<link rel=\"canonical\" href=\"" + std::string(c.canonical) +
-                   "\">",
-               c.file));
+    write(root_ / c.file, html("<link rel=\"canonical\" href=\"" +
+                                   std::string(c.canonical) + "\">",
+                               c.file));
   }
   const outcome o = read_site(options());
   for (const auto& c : cases) {
@@ -694,19 +694,21 @@ TEST_F(SiteSource, ListsTheCanonicalThatNamesThePageItself) {
 
 TEST_F(SiteSource, JudgesTheCanonicalUrlByRobotsTxtToo) {
   write(root_ / "robots.txt", "User-agent: *\nDisallow: /about$\n");
-  write(root_ / "about.html", html(R"(<link rel="canonical" href="/about">)",
-                                   "about"));
+  write(root_ / "about.html",
+        html(R"(<link rel="canonical" href="/about">)", "about"));
   const outcome o = read_site(options());
   ASSERT_EQ(o.records.size(), 1u);
   EXPECT_EQ(o.records[0].loc, std::string(base) + "about");
-  EXPECT_EQ(o.records[0].skipped, "disallowed by robots.txt (Disallow: /about$)");
+  EXPECT_EQ(o.records[0].skipped,
+            "disallowed by robots.txt (Disallow: /about$)");
 }
 
 TEST_F(SiteSource, ListsHtmlFilesWithoutTheirExtensionWithCleanUrls) {
   write(root_ / "about.html", html("", "about"));
   write(root_ / "old.htm", html("", "old"));
   write(root_ / "blog" / "index.html", html("", "blog"));
-  write(root_ / "blog" / "a.html", html(R"(<link rel="canonical" href="/blog/a.html">)", "a"));
+  write(root_ / "blog" / "a.html",
+        html(R"(<link rel="canonical" href="/blog/a.html">)", "a"));
   write(root_ / "doc.pdf", "%PDF");
   site_source_options o = options();
   o.clean_urls = true;
@@ -724,19 +726,26 @@ TEST_F(SiteSource, ListsHtmlFilesWithoutTheirExtensionWithCleanUrls) {
 
 // --lastmod page: the date the page states, in the documented order.
 TEST_F(SiteSource, GivesTheDateThePageStatesAsLastmod) {
-  write(root_ / "a.html",
-        html(R"(<meta name="lastmod" content="2024-01-03">)"
-             R"(<meta property="og:updated_time" content="2024-01-02T10:00:00Z">)"
-             R"(<meta property="article:modified_time" content="2024-03-10T09:30:00+01:00">)",
-             "a"));
-  write(root_ / "b.html",
-        html(R"(<script type="application/ld+json">{"@graph":[{"@type":"WebPage","dateModified":"2024-02-02T00:00:00+00:00"}]}</script>)"
-             R"(<meta name="lastmod" content="2024-01-03">)",
-             "b"));
-  write(root_ / "c.html",
-        html(R"(<meta itemprop="dateModified" content="Tue, 05 Mar 2024 08:00:00 GMT">)",
-             "c"));
-  write(root_ / "d.html", html(R"(<meta name="lastmod" content="2024-06">)", "d"));
+  write(
+      root_ / "a.html",
+      html(
+          R"(<meta name="lastmod" content="2024-01-03">)"
+          R"(<meta property="og:updated_time" content="2024-01-02T10:00:00Z">)"
+          R"(<meta property="article:modified_time" content="2024-03-10T09:30:00+01:00">)",
+          "a"));
+  write(
+      root_ / "b.html",
+      html(
+          R"(<script type="application/ld+json">{"@graph":[{"@type":"WebPage","dateModified":"2024-02-02T00:00:00+00:00"}]}</script>)"
+          R"(<meta name="lastmod" content="2024-01-03">)",
+          "b"));
+  write(
+      root_ / "c.html",
+      html(
+          R"(<meta itemprop="dateModified" content="Tue, 05 Mar 2024 08:00:00 GMT">)",
+          "c"));
+  write(root_ / "d.html",
+        html(R"(<meta name="lastmod" content="2024-06">)", "d"));
   site_source_options o = options();
   o.lastmod = lastmod_policy::page;
   const outcome got = read_site(o);
@@ -755,14 +764,15 @@ TEST_F(SiteSource, PassesOverStatedDatesThatAreNoDatesOrInTheFuture) {
         html(R"(<meta property="article:modified_time" content="last Tuesday">)"
              R"(<meta name="lastmod" content="2024-01-03">)",
              "a"));
-  write(root_ / "b.html",
-        html(R"(<meta property="article:modified_time" content="2999-01-01T00:00:00Z">)",
-             "b"));
+  write(
+      root_ / "b.html",
+      html(
+          R"(<meta property="article:modified_time" content="2999-01-01T00:00:00Z">)",
+          "b"));
   site_source_options o = options();
   o.lastmod = lastmod_policy::page;
   const outcome got = read_site(o);
-  const std::vector<rec> want = {page("a.html", "2024-01-03"),
-                                 page("b.html")};
+  const std::vector<rec> want = {page("a.html", "2024-01-03"), page("b.html")};
   EXPECT_EQ(got.records, want);
   ASSERT_EQ(got.notes.size(), 3u);
   EXPECT_EQ(got.notes[0].source, root_ / "a.html");
@@ -791,8 +801,8 @@ TEST_F(SiteSource, CountsThePagesThatStateNoDateInOneNote) {
   o.lastmod = lastmod_policy::page;
   o.patterns.push_back({"*.pdf", true});
   const outcome got = read_site(o);
-  const std::vector<rec> want = {page("a.html"), page("b.html"),
-                                 page("c.pdf"), page("d.html", "2024-01-01")};
+  const std::vector<rec> want = {page("a.html"), page("b.html"), page("c.pdf"),
+                                 page("d.html", "2024-01-01")};
   EXPECT_EQ(got.records, want);
   ASSERT_EQ(got.notes.size(), 1u);
   EXPECT_EQ(got.notes[0].message.find("3 listed files state no date"), 0u)
@@ -884,9 +894,11 @@ TEST_F(ContentLastmod, UnchangedPagesKeepTheirAlternatesAndImages) {
 // --lastmod page with a state database: pages stating a date get it; the
 // others are dated by content; every page is tracked for changes.
 TEST_F(ContentLastmod, PagePolicyFallsBackToContentDatesWithAState) {
-  write(root_ / "dated.html",
-        html(R"(<meta property="article:modified_time" content="2024-01-01T00:00:00Z">)",
-             "dated"));
+  write(
+      root_ / "dated.html",
+      html(
+          R"(<meta property="article:modified_time" content="2024-01-01T00:00:00Z">)",
+          "dated"));
   set_mtime(root_ / "dated.html", T2);
   for (int rerun = 0; rerun < 2; ++rerun) {
     auto db = state_db::open(state_);
@@ -899,8 +911,8 @@ TEST_F(ContentLastmod, PagePolicyFallsBackToContentDatesWithAState) {
     const outcome read = read_site(o);
     const std::vector<rec> want = {
         page("a.html", "2023-11-14T22:13:20Z"),
-        page("b.html", rerun == 0 ? "2023-11-14T22:13:20Z"
-                                  : "2024-07-03T09:46:40Z"),
+        page("b.html",
+             rerun == 0 ? "2023-11-14T22:13:20Z" : "2024-07-03T09:46:40Z"),
         page("dated.html", "2024-01-01T00:00:00Z"),
         page("sub/index.html", "2023-11-14T22:13:20Z")};
     EXPECT_EQ(read.records, want) << "run " << rerun;
@@ -915,9 +927,10 @@ TEST_F(ContentLastmod, PagePolicyFallsBackToContentDatesWithAState) {
 
 TEST_F(ContentLastmod, FirstRunUsesModificationTimesAndAddsEverything) {
   const run_result r = run();
-  const std::vector<rec> want = {page("a.html", "2023-11-14T22:13:20Z"),
-                                 page("b.html", "2023-11-14T22:13:20Z"),
-                                 page("sub/index.html", "2023-11-14T22:13:20Z")};
+  const std::vector<rec> want = {
+      page("a.html", "2023-11-14T22:13:20Z"),
+      page("b.html", "2023-11-14T22:13:20Z"),
+      page("sub/index.html", "2023-11-14T22:13:20Z")};
   EXPECT_EQ(r.records, want);
   EXPECT_EQ(r.changes.added,
             (std::vector<std::string>{std::string(base) + "a.html",
@@ -942,9 +955,10 @@ TEST_F(ContentLastmod, EditingOnePageChangesOnlyItsLastmod) {
   write_page("b.html", "beta, edited", "build 2", T2);
   write_page("sub/index.html", "gamma", "build 2", T2);
   const run_result r = run();
-  const std::vector<rec> want = {page("a.html", "2023-11-14T22:13:20Z"),
-                                 page("b.html", "2024-03-09T16:00:00Z"),
-                                 page("sub/index.html", "2023-11-14T22:13:20Z")};
+  const std::vector<rec> want = {
+      page("a.html", "2023-11-14T22:13:20Z"),
+      page("b.html", "2024-03-09T16:00:00Z"),
+      page("sub/index.html", "2023-11-14T22:13:20Z")};
   EXPECT_EQ(r.records, want);
   EXPECT_EQ(r.changes.changed,
             std::vector<std::string>{std::string(base) + "b.html"});

@@ -56,7 +56,8 @@ void page_links::resolve(const normalized_url& page, const html_facts& facts,
   if (options.refresh && facts.has_refresh) {
     const url_problem p = resolve_url(facts.refresh_url, base_, refresh_);
     if (p != url_problem::ok)
-      notes_.push_back("meta refresh to " + quoted_printable(facts.refresh_url) +
+      notes_.push_back("meta refresh to " +
+                       quoted_printable(facts.refresh_url) +
                        " ignored: " + std::string(describe(p)));
   }
 

@@ -244,10 +244,9 @@ class site_reader final : public record_reader {
       if (undated_ != 0) {
         notes_.push_back(note{
             0, with_count(undated_) +
-                   " no date of its own (article:modified_time, "
-                   "JSON-LD dateModified, ...); listed without a lastmod" +
-                   (options_.state != nullptr ? "" : " (give a state database "
-                                                     "to date them by content)")});
+                   " no date (article:modified_time, JSON-LD dateModified, "
+                   "...); listed without a lastmod (give `state` to date "
+                   "them by content)"});
       }
     }
     return false;
@@ -527,13 +526,14 @@ class site_reader final : public record_reader {
       const date_problem p =
           parse_feed_date(text, feed_date_format::rfc3339, date);
       if (p != date_problem::ok) {
-        note_here(std::string(describe(kind)) + " " + detail::quoted_printable(text) +
-                  " is not a date (" + std::string(describe(p)) +
-                  "); not used as lastmod");
+        note_here(std::string(describe(kind)) + " " +
+                  detail::quoted_printable(text) + " is not a date (" +
+                  std::string(describe(p)) + "); not used as lastmod");
         continue;
       }
       if (date.value.unix_seconds() > now_) {
-        note_here(std::string(describe(kind)) + " " + detail::quoted_printable(text) +
+        note_here(std::string(describe(kind)) + " " +
+                  detail::quoted_printable(text) +
                   " is in the future; not used as lastmod");
         continue;
       }

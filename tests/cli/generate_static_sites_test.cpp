@@ -148,8 +148,8 @@ TEST(GenerateStaticSites, CleanUrlsKeepWhatTheCanonicalsSay) {
 // noindex still keeps it out.
 TEST(GenerateStaticSites, KeepSwitchesListErrorPagesAndRedirects) {
   temp_dir t;
-  const auto g = run_page_lastmod(t, "jekyll",
-                                  {"--keep-error-pages", "--keep-redirects"});
+  const auto g =
+      run_page_lastmod(t, "jekyll", {"--keep-error-pages", "--keep-redirects"});
   const lastmod_map ours = lastmods(all_entries(g.set));
   EXPECT_EQ(ours.count(base + "404.html"), 1u);
   EXPECT_EQ(ours.count(base + "old-welcome/"), 0u);

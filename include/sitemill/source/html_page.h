@@ -143,8 +143,8 @@ struct html_facts {
 
 /// Parses `html` (UTF-8; invalid bytes are read as U+FFFD) in one walk and
 /// reports its robots meta, canonical link, base, hreflang alternates,
-/// images when `options` ask, meta refresh, stated dates and content hash. Never fails: HTML5 parsing
-/// recovers from any input. Thread-safe.
+/// images when `options` ask, meta refresh, stated dates and content hash.
+/// Never fails: HTML5 parsing recovers from any input. Thread-safe.
 html_facts scan_html(std::string_view html,
                      const html_scan_options& options = {});
 
