@@ -557,7 +557,7 @@ html_facts scan_html(std::string_view html,
             refresh_url(attribute_value(e, "content"), facts.refresh_url)) {
           facts.has_refresh = true;
         }
-        read_stated_dates(e, facts.stated_dates);
+        if (scan_options.dates) read_stated_dates(e, facts.stated_dates);
         if (scan_options.images) {
           if (e.tag == GUMBO_TAG_IMG) {
             images.add_img(e);

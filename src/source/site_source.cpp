@@ -592,6 +592,7 @@ class site_reader final : public record_reader {
       }
       html_scan_options scan;
       scan.images = options_.images;
+      scan.dates = by_page;
       const html_facts facts = scan_html(bytes_, scan);
       hash = facts.hash;
       links_.resolve(url_, facts,

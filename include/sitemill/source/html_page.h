@@ -33,7 +33,8 @@
 //   whose content names a URL, read as the HTML standard's declarative
 //   refresh ("0; url=/new/", "5;URL='/new/'"): its URL, raw. One that only
 //   reloads ("300") is no refresh here.
-// stated dates, the first of each kind, raw (trimmed), anywhere in the
+// stated dates, when asked (html_scan_options::dates), the first of each
+//   kind, raw (trimmed), anywhere in the
 //   document: <meta property="article:modified_time" content>, JSON-LD
 //   "dateModified" (a <script type="application/ld+json"> whose top-level
 //   object, items of a top-level array, or items of an "@graph" array of
@@ -110,6 +111,9 @@ std::string_view describe(stated_date_kind kind) noexcept;
 struct html_scan_options {
   /// Collect the page's content images (html_facts::images).
   bool images = false;
+  /// Read the dates the page states (html_facts::stated_dates): parsing its
+  /// JSON-LD costs time a walk that does not date pages can keep.
+  bool dates = false;
   /// Distinct image references kept per page; past it they are only
   /// counted (html_facts::images_truncated), so memory stays bounded
   /// whatever the page. Twice Google's 1,000 per URL, so that two
@@ -136,7 +140,7 @@ struct html_facts {
   bool has_refresh = false;
   std::string refresh_url;  ///< its URL, raw
   /// The dates the page states, raw, indexed by stated_date_kind; empty
-  /// where the page states none of that kind.
+  /// where the page states none of that kind (all empty unless asked).
   std::array<std::string, stated_date_kinds> stated_dates;
   content_hash hash;  ///< of the content, as the header describes
 };
