@@ -591,7 +591,9 @@ TEST_F(SiteSource, SkipsErrorPagesByTheirNames) {
   std::vector<std::string> skipped_files, listed_files;
   for (const rec& r : got.records) {
     (r.skipped.empty() ? listed_files : skipped_files).push_back(r.file);
-    if (!r.skipped.empty()) EXPECT_EQ(r.skipped, reason) << r.file;
+    if (!r.skipped.empty()) {
+      EXPECT_EQ(r.skipped, reason) << r.file;
+    }
   }
   EXPECT_EQ(skipped_files,
             (strings{"404.html", "410/index.html", "500.htm", "fr/404.html"}));

@@ -163,7 +163,7 @@ class record_reader {
     bool dropped_value = false;
     /// Non-empty when the note is about one document or file of several
     /// (a page of a site directory): its name, as input_record::source.
-    std::string source;
+    std::string source = {};
   };
   virtual const std::vector<note>& notes() const noexcept = 0;
 };
