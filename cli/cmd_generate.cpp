@@ -47,6 +47,7 @@ struct generate_cli_options {
   std::string index_files;
   bool keep_index_files = false;
   bool ignore_noindex = false, ignore_canonical = false, ignore_robots = false;
+  bool keep_error_pages = false, keep_redirects = false;
   std::vector<std::string> rewrite_base;
   // --include, --exclude, --include-regex, --exclude-regex: one ordered
   // list, since a later pattern wins (as in .gitignore).
@@ -325,6 +326,8 @@ int run_generate(generate_cli_options& o) {
   o.site.honour_noindex = !o.ignore_noindex;
   o.site.honour_canonical = !o.ignore_canonical;
   o.site.honour_robots = !o.ignore_robots;
+  o.site.skip_error_pages = !o.keep_error_pages;
+  o.site.honour_refresh = !o.keep_redirects;
   // The patterns, in the order given: a directory applies them to its
   // files after its defaults (*.html, *.htm), every other source to its
   // URLs' paths.
@@ -566,19 +569,25 @@ command_runner setup_generate(CLI::App& app) {
          "--from-dir", o->from_dirs,
          "Walk a site's output directory for pages (HTML by default; see "
          "--include). "
-         "Pages with meta robots noindex, a canonical link to another URL, or "
-         "disallowed by the directory's robots.txt are skipped and reported")
+         "Error pages (404.html, 500.html, 404/index.html), meta refresh "
+         "redirect stubs, pages with meta robots noindex, a canonical link to "
+         "another URL, or disallowed by the directory's robots.txt are "
+         "skipped and reported")
       ->group(site);
   cmd->add_option("--lastmod", o->lastmod_policy_name,
                   "lastmod of directory pages: mtime (file time), content "
-                  "(when the content "
-                  "last changed, needs --state) or none")
-      ->check(CLI::IsMember({"mtime", "content", "none"}))
+                  "(when the content last changed, needs --state), page (the "
+                  "date the page states: article:modified_time, JSON-LD "
+                  "dateModified, itemprop dateModified, og:updated_time, meta "
+                  "lastmod; pages stating none are dated by content with "
+                  "--state, else get no lastmod) or none")
+      ->check(CLI::IsMember({"mtime", "content", "page", "none"}))
       ->capture_default_str()
       ->group(site);
   cmd->add_option(
          "--state", o->run.state_path,
-         "SQLite state file: content hashes for --lastmod content; with it, "
+         "SQLite state file: content hashes for --lastmod content (and for "
+         "--lastmod page, the pages that state no date); with it, "
          "--json lists "
          "the URLs added, changed and removed since the last published run")
       ->group(site);
@@ -597,6 +606,19 @@ command_runner setup_generate(CLI::App& app) {
       ->group(site);
   cmd->add_flag("--ignore-robots", o->ignore_robots,
                 "List pages the site's robots.txt disallows")
+      ->group(site);
+  cmd->add_flag("--keep-error-pages", o->keep_error_pages,
+                "List error pages: HTML files named for an HTTP error status "
+                "(404.html, 500.htm) and index files of directories so named "
+                "(404/index.html)")
+      ->group(site);
+  cmd->add_flag("--keep-redirects", o->keep_redirects,
+                "List pages whose <meta http-equiv=\"refresh\"> sends to "
+                "another URL (redirect stubs); the other rules still apply")
+      ->group(site);
+  cmd->add_flag("--clean-urls", o->site.clean_urls,
+                "List x.html and x.htm as x, for hosts that serve them so "
+                "(index files still stand for their directory)")
       ->group(site);
   cmd->add_flag("--images", o->site.images,
                 "Also list each page's content images as image:image: <img> "

@@ -1,10 +1,12 @@
 // Fuzz target for the HTML scan and page_links. Beyond "no crash", it
 // aborts when the facts break an invariant: scanning twice gives different
-// facts; reading images changes the hash, the canonical link or the
-// alternates; an image reference is empty, a data: URI, repeated or past
-// the bound; page_links gives more than 1,000 images, one twice, or a URL
-// that normalising again changes, or values that are not whole items
-// (alternates with both hreflang and href, images with a loc).
+// facts; reading images or stated dates changes the hash, the canonical
+// link, the meta refresh or the alternates; a meta refresh without a URL, a
+// stated date that is empty-but-set or untrimmed; an image reference is empty,
+// a data: URI, repeated or past the bound; page_links gives more than 1,000
+// images, one twice, or a URL that normalising again changes, or values that
+// are not whole items (alternates with both hreflang and href, images with a
+// loc); a resolved canonical or refresh URL that normalising again changes.
 //
 // Input: an HTML document, scanned as the page https://www.example.com/a/b.
 #include <cstddef>
@@ -29,7 +31,9 @@ void require(bool ok) {
 bool same_facts(const html_facts& a, const html_facts& b) {
   return a.noindex == b.noindex && a.has_canonical == b.has_canonical &&
          a.canonical == b.canonical && a.has_base == b.has_base &&
-         a.base == b.base && a.alternates == b.alternates && a.hash == b.hash;
+         a.base == b.base && a.alternates == b.alternates &&
+         a.has_refresh == b.has_refresh && a.refresh_url == b.refresh_url &&
+         a.hash == b.hash;
 }
 
 }  // namespace
@@ -39,13 +43,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   const std::string_view html(reinterpret_cast<const char*>(data), size);
   html_scan_options with_images;
   with_images.images = true;
+  with_images.dates = true;
   with_images.max_images = 16;  // small, so the bound is crossed
   const html_facts plain = scan_html(html);
   const html_facts facts = scan_html(html, with_images);
   require(plain.images.empty() && !plain.images_truncated);
+  for (const std::string& date : plain.stated_dates) require(date.empty());
+  require(plain.has_refresh == !plain.refresh_url.empty());
+  for (const std::string& date : facts.stated_dates) {
+    require(date.empty() || (date.front() != ' ' && date.back() != ' '));
+  }
   require(same_facts(plain, facts));
   const html_facts again = scan_html(html, with_images);
   require(same_facts(facts, again) && facts.images == again.images &&
+          facts.stated_dates == again.stated_dates &&
           facts.images_truncated == again.images_truncated);
 
   require(facts.images.size() <= with_images.max_images);
@@ -62,7 +73,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   require(normalize_url("https://www.example.com/a/b", page) ==
           url_problem::ok);
   detail::page_links links;
-  links.resolve(page, facts, {true, true, true});
+  links.resolve(
+      page, facts,
+      {.canonical = true, .refresh = true, .alternates = true, .images = true});
   const auto fields = extension_fields();
   std::set<std::string> images;
   std::uint32_t item = 0;
@@ -88,11 +101,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
     }
   }
   require(images.size() <= 1000);
-  if (!links.canonical().empty()) {
+  for (const normalized_url* resolved :
+       {&links.canonical(), &links.refresh()}) {
+    if (resolved->empty()) continue;
     std::string again_href;
-    require(normalize_url(links.canonical().href(), again_href) ==
-            url_problem::ok);
-    require(again_href == links.canonical().href());
+    require(normalize_url(resolved->href(), again_href) == url_problem::ok);
+    require(again_href == resolved->href());
   }
   return 0;
 }

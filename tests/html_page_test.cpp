@@ -421,6 +421,143 @@ TEST(HtmlPage, KeepsAtMostTheBoundOfImageReferences) {
   EXPECT_FALSE(scan_html(page("", many), o).images_truncated);
 }
 
+// The HTML standard's declarative refresh: "N; url=U", "N;URL='U'", "N, U",
+// or only "N" (a reload, no redirect).
+TEST(HtmlPage, ReadsTheUrlOfAMetaRefresh) {
+  const struct {
+    std::string_view head;
+    bool found;
+    std::string_view url;
+  } cases[] = {
+      {R"(<meta http-equiv="refresh" content="0; url=https://e.com/new/">)",
+       true, "https://e.com/new/"},
+      {R"(<meta http-equiv="Refresh" content="0;URL='../about/'">)", true,
+       "../about/"},
+      {R"(<meta http-equiv="refresh" content="5, /later">)", true, "/later"},
+      {R"(<meta http-equiv="refresh" content=" 0 ; url = &quot;/q&quot; x">)",
+       true, "/q"},
+      {R"(<meta http-equiv="refresh" content="0.5; url=/half">)", true,
+       "/half"},
+      {R"(<meta http-equiv="refresh" content="300">)", false, ""},
+      {R"(<meta http-equiv="refresh" content="0; url=">)", false, ""},
+      {R"(<meta http-equiv="refresh" content="soon; url=/x">)", false, ""},
+      {R"(<meta name="refresh" content="0; url=/x">)", false, ""},
+      {R"(<meta http-equiv="refresh" content="300"><meta http-equiv="refresh" content="0; url=/2">)",
+       true, "/2"},
+  };
+  for (const auto& c : cases) {
+    const html_facts facts = scan_html(page(c.head, body));
+    EXPECT_EQ(facts.has_refresh, c.found) << c.head;
+    EXPECT_EQ(facts.refresh_url, c.url) << c.head;
+  }
+}
+
+TEST(HtmlPage, ReadsAMetaRefreshInTheBodyButNotInAScript) {
+  EXPECT_EQ(
+      scan_html(page("", R"(<meta http-equiv="refresh" content="0;url=/b">)"))
+          .refresh_url,
+      "/b");
+  EXPECT_FALSE(
+      scan_html(page("<script>document.write('<meta http-equiv=\"refresh\" "
+                     "content=\"0;url=/x\">')</script>",
+                     body))
+          .has_refresh);
+}
+
+std::string stated(const html_facts& facts, stated_date_kind kind) {
+  return facts.stated_dates[static_cast<std::size_t>(kind)];
+}
+
+html_facts scan_dates(std::string_view html) {
+  html_scan_options o;
+  o.dates = true;
+  return scan_html(html, o);
+}
+
+TEST(HtmlPage, ReadsStatedDatesOnlyWhenAsked) {
+  const std::string html = page(
+      R"(<meta property="article:modified_time" content="2024-01-01">)", body);
+  EXPECT_EQ(stated(scan_html(html), stated_date_kind::article_modified_time),
+            "");
+  EXPECT_EQ(stated(scan_dates(html), stated_date_kind::article_modified_time),
+            "2024-01-01");
+}
+
+TEST(HtmlPage, ReadsTheDatesAPageStatesEachKindItsFirst) {
+  const html_facts facts = scan_dates(page(
+      R"(<meta property="article:published_time" content="2024-01-01">)"
+      R"(<meta property="article:modified_time" content=" 2024-03-10T09:30:00+01:00 ">)"
+      R"(<meta property="article:modified_time" content="2000-01-01">)"
+      R"(<meta property="og:updated_time" content="2024-03-11">)"
+      R"(<meta name="LastMod" content="2024-03-12">)"
+      R"(<meta itemprop="dateModified" content="2024-03-13">)",
+      body));
+  EXPECT_EQ(stated(facts, stated_date_kind::article_modified_time),
+            "2024-03-10T09:30:00+01:00");
+  EXPECT_EQ(stated(facts, stated_date_kind::og_updated_time), "2024-03-11");
+  EXPECT_EQ(stated(facts, stated_date_kind::meta_lastmod), "2024-03-12");
+  EXPECT_EQ(stated(facts, stated_date_kind::itemprop_date_modified),
+            "2024-03-13");
+  EXPECT_EQ(stated(facts, stated_date_kind::json_ld_date_modified), "");
+}
+
+TEST(HtmlPage, ReadsMicrodataDateModifiedOfATimeElement) {
+  const html_facts facts = scan_dates(page(
+      "",
+      R"(<time itemprop="dateModified" datetime="2024-05-06">May 6</time>)"));
+  EXPECT_EQ(stated(facts, stated_date_kind::itemprop_date_modified),
+            "2024-05-06");
+}
+
+TEST(HtmlPage, ReadsDateModifiedOfJsonLd) {
+  const struct {
+    std::string_view json;
+    std::string_view date;
+  } cases[] = {
+      {R"({"@type":"BlogPosting","dateModified":"2024-03-10T00:00:00+00:00"})",
+       "2024-03-10T00:00:00+00:00"},
+      // Yoast's shape: the nodes in an @graph.
+      {R"({"@context":"https://schema.org","@graph":[{"@type":"Organization"},)"
+       R"({"@type":"WebPage","dateModified":"2024-02-02"}]})",
+       "2024-02-02"},
+      // A top-level array of nodes, one with an @graph.
+      {R"([{"@type":"BreadcrumbList"},{"@graph":[{"dateModified":"2024-04-04"}]}])",
+       "2024-04-04"},
+      {R"({"@type":"WebSite","name":"x"})", ""},
+      {R"({"dateModified":20240101})", ""},
+      {R"({"mainEntity":{"dateModified":"2024-01-01"}})", ""},
+      {R"({"dateModified": "2024-01-01",)", ""},  // not JSON
+  };
+  for (const auto& c : cases) {
+    const html_facts facts =
+        scan_dates(page(R"(<script type="application/ld+json">)" +
+                            std::string(c.json) + "</script>",
+                        body));
+    EXPECT_EQ(stated(facts, stated_date_kind::json_ld_date_modified), c.date)
+        << c.json;
+  }
+}
+
+TEST(HtmlPage, TakesTheFirstJsonLdScriptThatStatesADate) {
+  const html_facts facts = scan_dates(page(
+      R"(<script type="application/ld+json">{"@type":"WebSite"}</script>)"
+      R"(<script type="text/javascript">{"dateModified":"2020-01-01"}</script>)",
+      R"(<script type="Application/LD+JSON">{"dateModified":"2024-09-09"}</script>)"
+      R"(<script type="application/ld+json">{"dateModified":"2024-10-10"}</script>)"));
+  EXPECT_EQ(stated(facts, stated_date_kind::json_ld_date_modified),
+            "2024-09-09");
+}
+
+TEST(HtmlPage, StatedDatesAndRefreshLeaveTheContentHashAlone) {
+  const std::string plain = page("", body);
+  const std::string dated = page(
+      R"(<meta property="article:modified_time" content="2024-01-01">)"
+      R"(<meta http-equiv="refresh" content="600">)"
+      R"(<script type="application/ld+json">{"dateModified":"2024-01-01"}</script>)",
+      body);
+  EXPECT_EQ(scan_html(plain).hash, scan_dates(dated).hash);
+}
+
 TEST(HtmlPage, HashesBytesWithXxh3) {
   EXPECT_EQ(hash_bytes("abc"), hash_bytes("abc"));
   EXPECT_NE(hash_bytes("abc"), hash_bytes("abd"));

@@ -90,6 +90,27 @@ TEST(PageLinks, ReadsAlternatesOnlyWhenAsked) {
   EXPECT_THAT(items(links), IsEmpty());
 }
 
+TEST(PageLinks, ResolvesTheMetaRefreshLikeTheCanonical) {
+  html_facts facts;
+  facts.has_base = true;
+  facts.base = "/docs/";
+  facts.has_refresh = true;
+  facts.refresh_url = "../about/#team";
+  page_links links;
+  links.resolve(url("https://www.example.com/old/index.html"), facts, {});
+  EXPECT_EQ(links.refresh().href(), "https://www.example.com/about/");
+  page_link_options o;
+  o.refresh = false;
+  links.resolve(url("https://www.example.com/old/"), facts, o);
+  EXPECT_TRUE(links.refresh().empty());
+  facts.refresh_url = "javascript:go()";
+  links.resolve(url("https://www.example.com/old/"), facts, {});
+  EXPECT_TRUE(links.refresh().empty());
+  ASSERT_EQ(links.notes().size(), 1u);
+  EXPECT_THAT(links.notes()[0],
+              HasSubstr("meta refresh to \"javascript:go()\" ignored"));
+}
+
 TEST(PageLinks, ResolvesEverythingAgainstTheBaseHrefAsABrowserDoes) {
   html_facts facts;
   facts.has_base = true;

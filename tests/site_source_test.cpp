@@ -29,25 +29,42 @@ namespace fs = std::filesystem;
 
 constexpr std::string_view base = "https://www.example.com/";
 
-// A record copied out of the reader.
+// A record copied out of the reader: `file` is its source relative to the
+// root (the reader names it with the root, and gives every record line 0).
 struct rec {
-  std::uint64_t line = 0;
-  std::string loc, lastmod, skipped, problem;
+  std::string file, loc, lastmod, skipped, problem;
   bool operator==(const rec&) const = default;
 };
 
 void PrintTo(const rec& r, std::ostream* os) {
-  *os << "{" << r.line << ", \"" << r.loc << "\", lastmod \"" << r.lastmod
+  *os << "{" << r.file << ", \"" << r.loc << "\", lastmod \"" << r.lastmod
       << "\", skipped \"" << r.skipped << "\", problem \"" << r.problem
       << "\"}";
 }
 
-rec page(std::uint64_t line, std::string path, std::string lastmod = "") {
-  return rec{line, std::string(base) + path, std::move(lastmod), "", ""};
+// The URL path of `file`: an index.html stands for its directory.
+std::string url_path_of(std::string file) {
+  if (file == "index.html") return "";
+  if (file.ends_with("/index.html")) file.resize(file.size() - 10);
+  return file;
 }
 
-rec skipped(std::uint64_t line, std::string path, std::string reason) {
-  return rec{line, std::string(base) + path, "", std::move(reason), ""};
+// A listed page whose URL path is its file's (url_path_of()).
+rec page(std::string file, std::string lastmod = "") {
+  std::string path = url_path_of(file);
+  return rec{std::move(file), std::string(base) + path, std::move(lastmod), "",
+             ""};
+}
+
+// A listed page whose URL path is spelled differently from its file.
+rec page_at(std::string file, std::string path) {
+  return rec{std::move(file), std::string(base) + path, "", "", ""};
+}
+
+rec skipped(std::string file, std::string reason) {
+  std::string path = url_path_of(file);
+  return rec{std::move(file), std::string(base) + path, "", std::move(reason),
+             ""};
 }
 
 struct outcome {
@@ -65,8 +82,13 @@ outcome read_site(const site_source_options& options) {
   if (!reader) return o;
   input_record r;
   while ((*reader)->next(r)) {
-    o.records.push_back(rec{r.line, std::string(r.loc), std::string(r.lastmod),
-                            std::string(r.skipped), std::string(r.problem)});
+    EXPECT_EQ(r.line, 0u) << r.loc;
+    std::string_view file = r.source;
+    EXPECT_TRUE(file.starts_with(options.root + "/")) << file;
+    file.remove_prefix(std::min(file.size(), options.root.size() + 1));
+    o.records.push_back(rec{std::string(file), std::string(r.loc),
+                            std::string(r.lastmod), std::string(r.skipped),
+                            std::string(r.problem)});
     auto& ext = o.extensions.emplace_back();
     for (const extension_value& v : r.extensions) {
       ext.push_back(std::string(extension_fields()[v.field].key) + "=" +
@@ -180,32 +202,32 @@ TEST_F(SiteSource, ListsPagesInPathOrderAndSaysWhySomeAreSkipped) {
   const outcome o = read_site(options());
   EXPECT_EQ(o.error, "");
   const std::vector<rec> want = {
-      page(1, "100%25.html"),
-      page(2, "a%3Fb%23c.html"),
-      page(3, "about.html"),
-      page(4, "bad%FFname.html"),
-      skipped(5, "blog/copy.html",
+      page_at("100%.html", "100%25.html"),
+      page_at("a?b#c.html", "a%3Fb%23c.html"),
+      page("about.html"),
+      page_at("bad\xFFname.html", "bad%FFname.html"),
+      skipped("blog/copy.html",
               "canonical points to https://www.example.com/blog/post-1.html"),
-      skipped(6, "blog/draft.html", "noindex (meta robots)"),
-      page(7, "blog/"),
-      page(8, "blog/post-1.html"),
-      page(9, "blog/self.html"),
-      skipped(10, "blog/up/", loop_reason),
-      page(11, "café/naïve résumé.html"),
-      page(12, ""),
-      page(13, "inside-link.html"),
-      skipped(14, "loop/", loop_reason),
-      skipped(15, "outside.html", outside_reason),
-      skipped(16, "outside/", outside_reason),
-      skipped(17, "private/secret.html",
+      skipped("blog/draft.html", "noindex (meta robots)"),
+      page("blog/index.html"),
+      page("blog/post-1.html"),
+      page("blog/self.html"),
+      skipped("blog/up/", loop_reason),
+      page("café/naïve résumé.html"),
+      page("index.html"),
+      page("inside-link.html"),
+      skipped("loop/", loop_reason),
+      skipped("outside.html", outside_reason),
+      skipped("outside/", outside_reason),
+      skipped("private/secret.html",
               "disallowed by robots.txt (Disallow: /private/)"),
   };
   EXPECT_EQ(o.records, want);
   // about.html's canonical link is no http(s) URL: ignored, with a note,
   // for the page and for the link to it.
   ASSERT_EQ(o.notes.size(), 2U);
-  EXPECT_EQ(o.notes[0].line, 3U);
-  EXPECT_EQ(o.notes[1].line, 13U);
+  EXPECT_EQ(o.notes[0].source, root_ / "about.html");
+  EXPECT_EQ(o.notes[1].source, root_ / "inside-link.html");
   EXPECT_EQ(o.notes[0].message,
             "canonical link \"ftp://example.com/about\" ignored: " +
                 std::string(describe(url_problem::not_http)));
@@ -337,7 +359,7 @@ TEST_F(SiteSource, NotesLinksThatAreNoUsableUrlsAtTheirPage) {
              "b"));
   const outcome o = read_site(options());
   ASSERT_EQ(o.notes.size(), 1u);
-  EXPECT_EQ(o.notes[0].line, 1u);
+  EXPECT_EQ(o.notes[0].source, root_ / "a.html");
   EXPECT_EQ(o.notes[0].message.find("hreflang alternate \"http://[x/\""), 0u)
       << o.notes[0].message;
 }
@@ -393,8 +415,8 @@ TEST_F(SiteSource, GivesTheModificationTimeAsLastmod) {
   site_source_options o = options();
   o.lastmod = lastmod_policy::mtime;
   o.patterns.push_back({"*.pdf", true});
-  const std::vector<rec> want = {page(1, "a.html", "2021-03-04T05:06:07Z"),
-                                 page(2, "b.pdf", "1970-01-01T00:00:00Z")};
+  const std::vector<rec> want = {page("a.html", "2021-03-04T05:06:07Z"),
+                                 page("b.pdf", "1970-01-01T00:00:00Z")};
   EXPECT_EQ(read_site(o).records, want);
 }
 
@@ -407,7 +429,7 @@ TEST_F(SiteSource, ReportsUnreadableFilesAsProblems) {
   ASSERT_EQ(o.records.size(), 2U);
   EXPECT_EQ(o.records[0].loc, "");
   EXPECT_EQ(o.records[0].problem, "cannot read locked.html: Permission denied");
-  EXPECT_EQ(o.records[1], page(2, "ok.html"));
+  EXPECT_EQ(o.records[1], page("ok.html"));
 }
 
 TEST_F(SiteSource, RefusesWhatItCannotWorkWith) {
@@ -553,6 +575,242 @@ TEST(SiteSourceLastmod, ParsesPolicyNames) {
   EXPECT_EQ(parse_lastmod_policy("Content"), std::nullopt);
 }
 
+// Error pages by name: an HTTP error status (400 to 599) as a page's name,
+// or as the name of an index file's directory.
+TEST_F(SiteSource, SkipsErrorPagesByTheirNames) {
+  for (const char* file :
+       {"404.html", "500.htm", "fr/404.html", "410/index.html", "4xx.html",
+        "404-old.html", "600.html", "399.html", "1404.html", "404.pdf",
+        "blog/404/notes.html"}) {
+    write(root_ / file, html("", file));
+  }
+  site_source_options o = options();
+  o.patterns.push_back({"*.pdf", true});
+  const std::string reason = "error page (named for an HTTP error status)";
+  const outcome got = read_site(o);
+  std::vector<std::string> skipped_files, listed_files;
+  for (const rec& r : got.records) {
+    (r.skipped.empty() ? listed_files : skipped_files).push_back(r.file);
+    if (!r.skipped.empty()) {
+      EXPECT_EQ(r.skipped, reason) << r.file;
+    }
+  }
+  EXPECT_EQ(skipped_files,
+            (strings{"404.html", "410/index.html", "500.htm", "fr/404.html"}));
+  EXPECT_EQ(listed_files,
+            (strings{"1404.html", "399.html", "404-old.html", "404.pdf",
+                     "4xx.html", "600.html", "blog/404/notes.html"}));
+  o.skip_error_pages = false;
+  EXPECT_EQ(read_site(o).records.size(), 11u);
+}
+
+// A redirect stub as Jekyll, Hugo and MkDocs write them: a meta refresh to
+// another URL, often with a canonical to the same target and a noindex.
+TEST_F(SiteSource, SkipsMetaRefreshRedirectsWithTheirTarget) {
+  write(root_ / "old" / "index.html",
+        html(R"(<link rel="canonical" href="../new/">)"
+             R"(<meta name="robots" content="noindex">)"
+             R"(<meta http-equiv="refresh" content="0; url=../new/">)",
+             "Redirecting..."));
+  write(root_ / "bare.html",
+        html(R"(<meta http-equiv="refresh" content="0;url=/new/">)", "x"));
+  write(root_ / "reload.html",
+        html(R"(<meta http-equiv="refresh" content="60">)", "news"));
+  write(root_ / "self.html",
+        html(R"(<meta http-equiv="refresh" content="60; url=self.html">)",
+             "self"));
+  write(root_ / "new" / "index.html", html("", "new"));
+  site_source_options o = options();
+  const std::vector<rec> want = {
+      skipped("bare.html",
+              "redirect (meta refresh to https://www.example.com/new/)"),
+      page("new/index.html"),
+      skipped("old/index.html",
+              "redirect (meta refresh to https://www.example.com/new/)"),
+      page("reload.html"),
+      page("self.html"),
+  };
+  EXPECT_EQ(read_site(o).records, want);
+  // Listed anyway when asked; the stubs' other signals still apply.
+  o.honour_refresh = false;
+  const std::vector<rec> kept = {
+      page("bare.html"),
+      page("new/index.html"),
+      skipped("old/index.html", "noindex (meta robots)"),
+      page("reload.html"),
+      page("self.html"),
+  };
+  EXPECT_EQ(read_site(o).records, kept);
+}
+
+TEST_F(SiteSource, NotesAMetaRefreshToNoUsableUrl) {
+  write(
+      root_ / "a.html",
+      html(R"(<meta http-equiv="refresh" content="0; url=http://[x/">)", "a"));
+  const outcome o = read_site(options());
+  ASSERT_EQ(o.records.size(), 1u);
+  EXPECT_EQ(o.records[0], page("a.html"));
+  ASSERT_EQ(o.notes.size(), 1u);
+  EXPECT_EQ(o.notes[0].message.find("meta refresh to \"http://[x/\" ignored"),
+            0u)
+      << o.notes[0].message;
+}
+
+// A canonical naming the page itself in another spelling lists that URL.
+TEST_F(SiteSource, ListsTheCanonicalThatNamesThePageItself) {
+  const struct {
+    const char* file;
+    const char* canonical;
+    const char* listed;  // URL path, or nullptr: skipped as canonical
+  } cases[] = {
+      {"about.html", "/about", "about"},  // Jekyll's permalink: /about
+      {"team.html", "/team/", "team/"},
+      {"page.htm", "/page", "page"},
+      {"a/index.html", "/a", "a"},
+      {"b/index.html", "/b/index.html", "b/index.html"},
+      {"c/index.html", "/c/", "c/"},
+      {"d.html", "/d.html", "d.html"},
+      {"e.html", "/other", nullptr},
+      {"f.html", "/f.htm", nullptr},
+      {"g/index.html", "/g/index", nullptr},
+      {"h.html", "https://elsewhere.example.com/h", nullptr},
+  };
+  for (const auto& c : cases) {
+    write(root_ / c.file, html("<link rel=\"canonical\" href=\"" +
+                                   std::string(c.canonical) + "\">",
+                               c.file));
+  }
+  const outcome o = read_site(options());
+  for (const auto& c : cases) {
+    const auto r = std::find_if(o.records.begin(), o.records.end(),
+                                [&](const rec& x) { return x.file == c.file; });
+    ASSERT_NE(r, o.records.end()) << c.file;
+    if (c.listed != nullptr) {
+      EXPECT_EQ(r->skipped, "") << c.file;
+      EXPECT_EQ(r->loc, std::string(base) + c.listed) << c.file;
+    } else {
+      EXPECT_EQ(r->skipped.find("canonical points to "), 0u) << c.file;
+    }
+  }
+}
+
+TEST_F(SiteSource, JudgesTheCanonicalUrlByRobotsTxtToo) {
+  write(root_ / "robots.txt", "User-agent: *\nDisallow: /about$\n");
+  write(root_ / "about.html",
+        html(R"(<link rel="canonical" href="/about">)", "about"));
+  const outcome o = read_site(options());
+  ASSERT_EQ(o.records.size(), 1u);
+  EXPECT_EQ(o.records[0].loc, std::string(base) + "about");
+  EXPECT_EQ(o.records[0].skipped,
+            "disallowed by robots.txt (Disallow: /about$)");
+}
+
+TEST_F(SiteSource, ListsHtmlFilesWithoutTheirExtensionWithCleanUrls) {
+  write(root_ / "about.html", html("", "about"));
+  write(root_ / "old.htm", html("", "old"));
+  write(root_ / "blog" / "index.html", html("", "blog"));
+  write(root_ / "blog" / "a.html",
+        html(R"(<link rel="canonical" href="/blog/a.html">)", "a"));
+  write(root_ / "doc.pdf", "%PDF");
+  site_source_options o = options();
+  o.clean_urls = true;
+  o.patterns.push_back({"*.pdf", true});
+  const std::vector<rec> want = {
+      page_at("about.html", "about"),
+      // The canonical names the file's own spelling: the site's choice.
+      page_at("blog/a.html", "blog/a.html"),
+      page("blog/index.html"),
+      page("doc.pdf"),
+      page_at("old.htm", "old"),
+  };
+  EXPECT_EQ(read_site(o).records, want);
+}
+
+// --lastmod page: the date the page states, in the documented order.
+TEST_F(SiteSource, GivesTheDateThePageStatesAsLastmod) {
+  write(
+      root_ / "a.html",
+      html(
+          R"(<meta name="lastmod" content="2024-01-03">)"
+          R"(<meta property="og:updated_time" content="2024-01-02T10:00:00Z">)"
+          R"(<meta property="article:modified_time" content="2024-03-10T09:30:00+01:00">)",
+          "a"));
+  write(
+      root_ / "b.html",
+      html(
+          R"(<script type="application/ld+json">{"@graph":[{"@type":"WebPage","dateModified":"2024-02-02T00:00:00+00:00"}]}</script>)"
+          R"(<meta name="lastmod" content="2024-01-03">)",
+          "b"));
+  write(
+      root_ / "c.html",
+      html(
+          R"(<meta itemprop="dateModified" content="Tue, 05 Mar 2024 08:00:00 GMT">)",
+          "c"));
+  write(root_ / "d.html",
+        html(R"(<meta name="lastmod" content="2024-06">)", "d"));
+  site_source_options o = options();
+  o.lastmod = lastmod_policy::page;
+  const outcome got = read_site(o);
+  const std::vector<rec> want = {
+      page("a.html", "2024-03-10T09:30:00+01:00"),
+      page("b.html", "2024-02-02T00:00:00+00:00"),
+      page("c.html", "2024-03-05T08:00:00Z"),
+      page("d.html", "2024-06-01"),
+  };
+  EXPECT_EQ(got.records, want);
+  EXPECT_TRUE(got.notes.empty());
+}
+
+TEST_F(SiteSource, PassesOverStatedDatesThatAreNoDatesOrInTheFuture) {
+  write(root_ / "a.html",
+        html(R"(<meta property="article:modified_time" content="last Tuesday">)"
+             R"(<meta name="lastmod" content="2024-01-03">)",
+             "a"));
+  write(
+      root_ / "b.html",
+      html(
+          R"(<meta property="article:modified_time" content="2999-01-01T00:00:00Z">)",
+          "b"));
+  site_source_options o = options();
+  o.lastmod = lastmod_policy::page;
+  const outcome got = read_site(o);
+  const std::vector<rec> want = {page("a.html", "2024-01-03"), page("b.html")};
+  EXPECT_EQ(got.records, want);
+  ASSERT_EQ(got.notes.size(), 3u);
+  EXPECT_EQ(got.notes[0].source, root_ / "a.html");
+  EXPECT_EQ(got.notes[0].message.find(
+                "article:modified_time \"last Tuesday\" is not a date ("),
+            0u)
+      << got.notes[0].message;
+  EXPECT_EQ(got.notes[1].source, root_ / "b.html");
+  EXPECT_EQ(got.notes[1].message,
+            "article:modified_time \"2999-01-01T00:00:00Z\" is in the future; "
+            "not used as lastmod");
+  EXPECT_EQ(got.notes[2].source, "");
+  EXPECT_EQ(got.notes[2].line, 0u);
+  EXPECT_EQ(got.notes[2].message.find("1 listed file states no date"), 0u)
+      << got.notes[2].message;
+}
+
+TEST_F(SiteSource, CountsThePagesThatStateNoDateInOneNote) {
+  write(root_ / "a.html", html("", "a"));
+  write(root_ / "b.html", html("", "b"));
+  write(root_ / "c.pdf", "%PDF");
+  write(root_ / "d.html",
+        html(R"(<meta property="article:modified_time" content="2024-01-01">)",
+             "d"));
+  site_source_options o = options();
+  o.lastmod = lastmod_policy::page;
+  o.patterns.push_back({"*.pdf", true});
+  const outcome got = read_site(o);
+  const std::vector<rec> want = {page("a.html"), page("b.html"), page("c.pdf"),
+                                 page("d.html", "2024-01-01")};
+  EXPECT_EQ(got.records, want);
+  ASSERT_EQ(got.notes.size(), 1u);
+  EXPECT_EQ(got.notes[0].message.find("3 listed files state no date"), 0u)
+      << got.notes[0].message;
+}
+
 // --lastmod content across runs of a small site.
 class ContentLastmod : public SiteSource {
  protected:
@@ -635,11 +893,46 @@ TEST_F(ContentLastmod, UnchangedPagesKeepTheirAlternatesAndImages) {
   }
 }
 
+// --lastmod page with a state database: pages stating a date get it; the
+// others are dated by content; every page is tracked for changes.
+TEST_F(ContentLastmod, PagePolicyFallsBackToContentDatesWithAState) {
+  write(
+      root_ / "dated.html",
+      html(
+          R"(<meta property="article:modified_time" content="2024-01-01T00:00:00Z">)",
+          "dated"));
+  set_mtime(root_ / "dated.html", T2);
+  for (int rerun = 0; rerun < 2; ++rerun) {
+    auto db = state_db::open(state_);
+    ASSERT_TRUE(db.has_value());
+    ASSERT_TRUE((*db)->begin_run());
+    site_source_options o = options();
+    o.lastmod = lastmod_policy::page;
+    o.state = db->get();
+    if (rerun == 1) write_page("b.html", "beta, edited", "build 2", T3);
+    const outcome read = read_site(o);
+    const std::vector<rec> want = {
+        page("a.html", "2023-11-14T22:13:20Z"),
+        page("b.html",
+             rerun == 0 ? "2023-11-14T22:13:20Z" : "2024-07-03T09:46:40Z"),
+        page("dated.html", "2024-01-01T00:00:00Z"),
+        page("sub/index.html", "2023-11-14T22:13:20Z")};
+    EXPECT_EQ(read.records, want) << "run " << rerun;
+    EXPECT_TRUE(read.notes.empty()) << read.notes[0].message;
+    auto changes = (*db)->changes();
+    ASSERT_TRUE(changes.has_value());
+    EXPECT_EQ(changes->added.size(), rerun == 0 ? 4u : 0u);
+    EXPECT_EQ(changes->changed.size(), rerun == 0 ? 0u : 1u);
+    ASSERT_TRUE((*db)->commit_run());
+  }
+}
+
 TEST_F(ContentLastmod, FirstRunUsesModificationTimesAndAddsEverything) {
   const run_result r = run();
-  const std::vector<rec> want = {page(1, "a.html", "2023-11-14T22:13:20Z"),
-                                 page(2, "b.html", "2023-11-14T22:13:20Z"),
-                                 page(3, "sub/", "2023-11-14T22:13:20Z")};
+  const std::vector<rec> want = {
+      page("a.html", "2023-11-14T22:13:20Z"),
+      page("b.html", "2023-11-14T22:13:20Z"),
+      page("sub/index.html", "2023-11-14T22:13:20Z")};
   EXPECT_EQ(r.records, want);
   EXPECT_EQ(r.changes.added,
             (std::vector<std::string>{std::string(base) + "a.html",
@@ -664,9 +957,10 @@ TEST_F(ContentLastmod, EditingOnePageChangesOnlyItsLastmod) {
   write_page("b.html", "beta, edited", "build 2", T2);
   write_page("sub/index.html", "gamma", "build 2", T2);
   const run_result r = run();
-  const std::vector<rec> want = {page(1, "a.html", "2023-11-14T22:13:20Z"),
-                                 page(2, "b.html", "2024-03-09T16:00:00Z"),
-                                 page(3, "sub/", "2023-11-14T22:13:20Z")};
+  const std::vector<rec> want = {
+      page("a.html", "2023-11-14T22:13:20Z"),
+      page("b.html", "2024-03-09T16:00:00Z"),
+      page("sub/index.html", "2023-11-14T22:13:20Z")};
   EXPECT_EQ(r.records, want);
   EXPECT_EQ(r.changes.changed,
             std::vector<std::string>{std::string(base) + "b.html"});
@@ -738,8 +1032,8 @@ TEST_F(ContentLastmod, ARunKilledBeforeItsCommitDoesNotAdvanceTheState) {
   const run_result r = run();
   EXPECT_EQ(r.changes.changed,
             std::vector<std::string>{std::string(base) + "a.html"});
-  EXPECT_EQ(r.records[0], page(1, "a.html", "2024-10-27T03:33:20Z"));
-  EXPECT_EQ(r.records[1], page(2, "b.html", "2023-11-14T22:13:20Z"));
+  EXPECT_EQ(r.records[0], page("a.html", "2024-10-27T03:33:20Z"));
+  EXPECT_EQ(r.records[1], page("b.html", "2023-11-14T22:13:20Z"));
 }
 
 }  // namespace

@@ -336,7 +336,7 @@ class run {
         if (status s = take(*b, i, name); !s) return s;
       }
       for (const auto& n : b->notes) {
-        issue(false, name, n.line, n.message);
+        issue(false, n.source.empty() ? name : n.source, n.line, n.message);
         field_warnings_ += n.dropped_value;
       }
       // Read before the batch goes back: the reader may refill it at once.

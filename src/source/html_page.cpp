@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -340,6 +341,131 @@ class image_list {
   std::unordered_set<std::string_view> seen_;
 };
 
+// The URL of a declarative refresh's content ("0; url=/new/"), as the HTML
+// standard's shared declarative refresh steps read it; false when the
+// content only reloads ("300") or is not a refresh at all.
+bool refresh_url(std::string_view content, std::string& out) {
+  std::string_view s = content;
+  while (!s.empty() && is_html_space(s.front())) s.remove_prefix(1);
+  std::size_t time = 0;
+  while (time < s.size() && s[time] >= '0' && s[time] <= '9') ++time;
+  if (time == 0 && (s.empty() || s.front() != '.')) return false;
+  while (time < s.size() &&
+         ((s[time] >= '0' && s[time] <= '9') || s[time] == '.')) {
+    ++time;
+  }
+  s.remove_prefix(time);
+  while (!s.empty() && is_html_space(s.front())) s.remove_prefix(1);
+  if (!s.empty() && (s.front() == ';' || s.front() == ',')) s.remove_prefix(1);
+  while (!s.empty() && is_html_space(s.front())) s.remove_prefix(1);
+  if (s.empty()) return false;
+  if (istarts_with(s, "url")) {
+    std::string_view rest = s.substr(3);
+    while (!rest.empty() && is_html_space(rest.front())) rest.remove_prefix(1);
+    if (!rest.empty() && rest.front() == '=') {
+      rest.remove_prefix(1);
+      while (!rest.empty() && is_html_space(rest.front()))
+        rest.remove_prefix(1);
+      s = rest;
+    }
+  }
+  if (!s.empty() && (s.front() == '"' || s.front() == '\'')) {
+    const char quote = s.front();
+    s.remove_prefix(1);
+    s = s.substr(0, s.find(quote));
+  }
+  s = trim(s);
+  if (s.empty()) return false;
+  out.assign(s);
+  return true;
+}
+
+// "dateModified" of one JSON-LD node, or of the items of its "@graph".
+const std::string* json_ld_date_modified(const nlohmann::json& node) {
+  if (!node.is_object()) return nullptr;
+  if (auto it = node.find("dateModified");
+      it != node.end() && it->is_string()) {
+    return it->get_ptr<const std::string*>();
+  }
+  if (auto graph = node.find("@graph");
+      graph != node.end() && graph->is_array()) {
+    for (const auto& item : *graph) {
+      if (!item.is_object()) continue;
+      if (auto it = item.find("dateModified");
+          it != item.end() && it->is_string()) {
+        return it->get_ptr<const std::string*>();
+      }
+    }
+  }
+  return nullptr;
+}
+
+// The first "dateModified" of a JSON-LD script's text; empty when none. A
+// script that is not JSON is passed over, as a search engine passes it.
+std::string json_ld_modified(std::string_view text) {
+  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+  if (doc.is_discarded()) return {};
+  if (doc.is_array()) {
+    for (const auto& node : doc) {
+      if (const std::string* d = json_ld_date_modified(node)) return *d;
+    }
+    return {};
+  }
+  const std::string* d = json_ld_date_modified(doc);
+  return d != nullptr ? *d : std::string{};
+}
+
+bool is_json_ld(const GumboElement& e) {
+  const std::string_view type = trim(attribute_value(e, "type"));
+  return iequals(type, "application/ld+json");
+}
+
+// The text of a <script>: its text children, joined.
+std::string script_text(const GumboElement& e) {
+  std::string text;
+  for (unsigned i = 0; i < e.children.length; ++i) {
+    const auto* child = static_cast<const GumboNode*>(e.children.data[i]);
+    if (child->type == GUMBO_NODE_TEXT || child->type == GUMBO_NODE_CDATA ||
+        child->type == GUMBO_NODE_WHITESPACE) {
+      text += child->v.text.text;
+    }
+  }
+  return text;
+}
+
+// Records the dates a <meta>, <time> or JSON-LD <script> states, the first
+// of each kind.
+void read_stated_dates(const GumboElement& e,
+                       std::array<std::string, stated_date_kinds>& dates) {
+  auto set = [&](stated_date_kind kind, std::string_view value) {
+    std::string& slot = dates[static_cast<std::size_t>(kind)];
+    value = trim(value);
+    if (slot.empty() && !value.empty()) slot.assign(value);
+  };
+  if (e.tag == GUMBO_TAG_META) {
+    const std::string_view content = attribute_value(e, "content");
+    const std::string_view property = trim(attribute_value(e, "property"));
+    if (iequals(property, "article:modified_time"))
+      set(stated_date_kind::article_modified_time, content);
+    else if (iequals(property, "og:updated_time"))
+      set(stated_date_kind::og_updated_time, content);
+    if (iequals(trim(attribute_value(e, "name")), "lastmod"))
+      set(stated_date_kind::meta_lastmod, content);
+    if (trim(attribute_value(e, "itemprop")) == "dateModified")
+      set(stated_date_kind::itemprop_date_modified, content);
+  } else if (e.tag == GUMBO_TAG_TIME) {
+    if (trim(attribute_value(e, "itemprop")) == "dateModified")
+      set(stated_date_kind::itemprop_date_modified,
+          attribute_value(e, "datetime"));
+  } else if (e.tag == GUMBO_TAG_SCRIPT && is_json_ld(e) &&
+             dates[static_cast<std::size_t>(
+                       stated_date_kind::json_ld_date_modified)]
+                 .empty()) {
+    set(stated_date_kind::json_ld_date_modified,
+        json_ld_modified(script_text(e)));
+  }
+}
+
 struct frame {
   const GumboNode* node;
   unsigned next_child = 0;
@@ -348,6 +474,22 @@ struct frame {
 };
 
 }  // namespace
+
+std::string_view describe(stated_date_kind kind) noexcept {
+  switch (kind) {
+    case stated_date_kind::article_modified_time:
+      return "article:modified_time";
+    case stated_date_kind::json_ld_date_modified:
+      return "JSON-LD dateModified";
+    case stated_date_kind::itemprop_date_modified:
+      return "itemprop dateModified";
+    case stated_date_kind::og_updated_time:
+      return "og:updated_time";
+    case stated_date_kind::meta_lastmod:
+      return "meta lastmod";
+  }
+  return "date";
+}
 
 content_hash hash_bytes(std::string_view bytes) noexcept {
   const XXH128_hash_t h = XXH3_128bits(bytes.data(), bytes.size());
@@ -410,6 +552,12 @@ html_facts scan_html(std::string_view html,
           facts.has_base = true;
           facts.base = std::string(trim(attribute_value(e, "href")));
         }
+        if (e.tag == GUMBO_TAG_META && !facts.has_refresh &&
+            iequals(trim(attribute_value(e, "http-equiv")), "refresh") &&
+            refresh_url(attribute_value(e, "content"), facts.refresh_url)) {
+          facts.has_refresh = true;
+        }
+        if (scan_options.dates) read_stated_dates(e, facts.stated_dates);
         if (scan_options.images) {
           if (e.tag == GUMBO_TAG_IMG) {
             images.add_img(e);

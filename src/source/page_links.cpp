@@ -32,6 +32,7 @@ void page_links::resolve(const normalized_url& page, const html_facts& facts,
   values_.clear();
   notes_.clear();
   canonical_ = normalized_url{};
+  refresh_ = normalized_url{};
 
   // The document's base URL: a <base href> that does not resolve leaves the
   // page's URL, as in a browser.
@@ -49,6 +50,14 @@ void page_links::resolve(const normalized_url& page, const html_facts& facts,
     const url_problem p = resolve_url(facts.canonical, base_, canonical_);
     if (p != url_problem::ok)
       notes_.push_back("canonical link " + quoted_printable(facts.canonical) +
+                       " ignored: " + std::string(describe(p)));
+  }
+
+  if (options.refresh && facts.has_refresh) {
+    const url_problem p = resolve_url(facts.refresh_url, base_, refresh_);
+    if (p != url_problem::ok)
+      notes_.push_back("meta refresh to " +
+                       quoted_printable(facts.refresh_url) +
                        " ignored: " + std::string(describe(p)));
   }
 

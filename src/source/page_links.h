@@ -8,6 +8,8 @@
 // page's URL). Every URL comes out normalised (sitemill/url/url.h).
 //   * canonical: resolved; one that is not a usable http(s) URL is noted
 //     and ignored.
+//   * meta refresh: its URL resolved the same way; one that is not a
+//     usable http(s) URL is noted and ignored.
 //   * hreflang alternates: each (hreflang, href) pair becomes one
 //     <xhtml:link> item, the hreflang raw (the entry stage judges it), the
 //     href resolved. Hosts other than the page's are kept: hreflang may
@@ -39,6 +41,7 @@ namespace sitemill::detail {
 /// What page_links::resolve() reads of the facts.
 struct page_link_options {
   bool canonical = true;   ///< resolve the canonical link
+  bool refresh = true;     ///< resolve the meta refresh's URL
   bool alternates = true;  ///< hreflang alternates
   bool images = false;     ///< images (html_facts::images)
 };
@@ -54,6 +57,10 @@ class page_links {
   /// none, it was not asked for, or it is unusable (then a note says why).
   const normalized_url& canonical() const noexcept { return canonical_; }
 
+  /// The meta refresh's URL, resolved and normalised; empty when the page
+  /// has none, it was not asked for, or it is unusable (a note says why).
+  const normalized_url& refresh() const noexcept { return refresh_; }
+
   /// The alternates, then the images, as extension values (items numbered
   /// from 0, values of one item adjacent), raw for the entry stage to
   /// judge. Views into this object, valid until the next resolve().
@@ -68,7 +75,7 @@ class page_links {
  private:
   void add(extension_field_id field, std::uint32_t item, std::string_view text);
 
-  normalized_url base_, canonical_, scratch_;
+  normalized_url base_, canonical_, refresh_, scratch_;
   struct pending {  // an extension value, its text in text_
     extension_field_id field;
     std::uint32_t item;

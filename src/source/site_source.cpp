@@ -12,13 +12,16 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "detail/text.h"
 #include "detail/utf8.h"
+#include "sitemill/date/dates.h"
 #include "sitemill/date/w3c_datetime.h"
 #include "sitemill/limits.h"
 #include "sitemill/robots/robots_rules.h"
@@ -54,6 +57,19 @@ bool iends_with(std::string_view s, std::string_view suffix) noexcept {
 bool is_html_name(std::string_view name) noexcept {
   return iends_with(name, ".html") || iends_with(name, ".htm") ||
          iends_with(name, ".xhtml");
+}
+
+// The name without its .html or .htm (any case); the name itself otherwise.
+std::string_view without_html_extension(std::string_view name) noexcept {
+  if (iends_with(name, ".html")) return name.substr(0, name.size() - 5);
+  if (iends_with(name, ".htm")) return name.substr(0, name.size() - 4);
+  return name;
+}
+
+// An HTTP error status as a page name: three digits, 400 to 599.
+bool is_error_status(std::string_view stem) noexcept {
+  return stem.size() == 3 && (stem[0] == '4' || stem[0] == '5') &&
+         stem[1] >= '0' && stem[1] <= '9' && stem[2] >= '0' && stem[2] <= '9';
 }
 
 std::string describe_errno(int err) { return std::strerror(err); }
@@ -223,6 +239,16 @@ class site_reader final : public record_reader {
       if (visit(rel, name, out)) return true;
       if (!error_.empty()) return false;
     }
+    if (!finished_) {
+      finished_ = true;
+      if (undated_ != 0) {
+        notes_.push_back(note{
+            0, with_count(undated_) +
+                   " no date (article:modified_time, JSON-LD dateModified, "
+                   "...); listed without a lastmod (give `state` to date "
+                   "them by content)"});
+      }
+    }
     return false;
   }
 
@@ -331,15 +357,33 @@ class site_reader final : public record_reader {
     });
   }
 
-  // Starts a record for `rel`: counts it and sets loc to its URL (a
-  // directory's with a trailing '/').
-  void begin_record(input_record& out, std::string_view rel, bool dir) {
+  static std::string with_count(std::uint64_t pages) {
+    return pages == 1 ? "1 listed file states"
+                      : std::to_string(pages) + " listed files state";
+  }
+
+  // Starts a record for the file or directory `rel`: names it as the
+  // record's source (the path as a user would type it: "site/blog/a.html")
+  // and sets loc to the URL of `url_rel` (a directory's with a trailing
+  // '/'). `line` stays 0: the record is about the file as a whole.
+  void begin_record(input_record& out, std::string_view rel,
+                    std::string_view url_rel, bool dir) {
     out = input_record{};
-    out.line = ++line_;
+    source_ = path_of(rel);
+    if (dir) source_.push_back('/');
+    out.source = source_;
     loc_.assign(normalizer_.base());
-    append_url_path(loc_, rel);
+    append_url_path(loc_, url_rel);
     if (dir) loc_.push_back('/');
     out.loc = loc_;
+  }
+  void begin_record(input_record& out, std::string_view rel, bool dir) {
+    begin_record(out, rel, rel, dir);
+  }
+
+  // A note about the current record's file.
+  void note_here(std::string message) {
+    notes_.push_back(note{0, std::move(message), false, source_});
   }
 
   bool skip(input_record& out, std::string reason) {
@@ -350,9 +394,8 @@ class site_reader final : public record_reader {
 
   bool fail(input_record& out, std::string problem) {
     problem_ = std::move(problem);
-    const std::uint64_t line = out.line;
     out = input_record{};
-    out.line = line;
+    out.source = source_;
     out.problem = problem_;
     return true;
   }
@@ -414,11 +457,103 @@ class site_reader final : public record_reader {
                      name) != options_.index_files.end();
   }
 
+  // Error pages by their names: 404.html, fr/500.htm, 404/index.html.
+  bool is_error_page(const std::string& rel, std::string_view name) const {
+    if (is_html_name(name) &&
+        is_error_status(name.substr(0, name.rfind('.')))) {
+      return true;
+    }
+    if (std::find(options_.index_files.begin(), options_.index_files.end(),
+                  name) == options_.index_files.end()) {
+      return false;
+    }
+    std::string_view dir = std::string_view(rel).substr(
+        0, rel.size() - name.size());  // "a/404/" or ""
+    if (dir.empty()) return false;
+    dir.remove_suffix(1);
+    return is_error_status(dir.substr(dir.rfind('/') + 1));
+  }
+
+  // True when `canonical` names the page at `rel` itself, under another of
+  // its spellings: the file's own path, that path without .html or .htm,
+  // with or without a trailing '/', or for an index file its directory with
+  // or without the '/'. What a host with clean URLs serves, and what
+  // Jekyll's `permalink: /about` writes (about.html, canonical /about).
+  bool names_itself(const normalized_url& canonical, const std::string& rel,
+                    std::string_view name) {
+    const std::string_view dir =
+        std::string_view(rel).substr(0, rel.size() - name.size());
+    std::string forms[3];
+    std::size_t count = 0;
+    forms[count++] = rel;
+    if (std::find(options_.index_files.begin(), options_.index_files.end(),
+                  name) != options_.index_files.end()) {
+      forms[count++] = dir;
+      if (!dir.empty()) forms[count++] = dir.substr(0, dir.size() - 1);
+    } else if (without_html_extension(name).size() != name.size()) {
+      forms[count] = dir;
+      forms[count++] += without_html_extension(name);
+      forms[count] = forms[count - 1] + "/";
+      ++count;
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      form_.assign(normalizer_.base());
+      append_url_path(form_, forms[i]);
+      if (normalizer_.normalize(form_, scratch_url_) == url_problem::ok &&
+          scratch_url_.href() == canonical.href()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // The robots.txt rule that disallows `url`, or "" when it is allowed.
+  std::string disallowed(const normalized_url& url) const {
+    if (!options_.honour_robots || robots_.size() == 0) return {};
+    const std::string_view target = url.path_and_query();
+    return robots_.allowed(target) ? std::string{}
+                                   : robots_.matching_rule(target);
+  }
+
+  // The first date the page states that reads as one and is not in the
+  // future, formatted as a lastmod; "" when none. Notes those passed over.
+  std::string stated_lastmod(const html_facts& facts) {
+    for (std::size_t k = 0; k < stated_date_kinds; ++k) {
+      const std::string& text = facts.stated_dates[k];
+      if (text.empty()) continue;
+      const auto kind = static_cast<stated_date_kind>(k);
+      parsed_date date;
+      const date_problem p =
+          parse_feed_date(text, feed_date_format::rfc3339, date);
+      if (p != date_problem::ok) {
+        note_here(std::string(describe(kind)) + " " +
+                  detail::quoted_printable(text) + " is not a date (" +
+                  std::string(describe(p)) + "); not used as lastmod");
+        continue;
+      }
+      if (date.value.unix_seconds() > now_) {
+        note_here(std::string(describe(kind)) + " " +
+                  detail::quoted_printable(text) +
+                  " is in the future; not used as lastmod");
+        continue;
+      }
+      char buf[max_lastmod_length];
+      return std::string(buf, format_lastmod(date.value, buf));
+    }
+    return {};
+  }
+
   bool page(const std::string& rel, std::string_view name,
             const std::string& path, const struct stat& st, input_record& out) {
-    if (is_index(name)) {
-      begin_record(out,
-                   std::string_view(rel).substr(0, rel.size() - name.size()),
+    const bool index = is_index(name);
+    const std::string_view dir =
+        std::string_view(rel).substr(0, rel.size() - name.size());
+    if (index) {
+      begin_record(out, rel, dir, false);
+    } else if (options_.clean_urls &&
+               without_html_extension(name).size() != name.size()) {
+      begin_record(out, rel,
+                   std::string(dir) + std::string(without_html_extension(name)),
                    false);
     } else {
       begin_record(out, rel, false);
@@ -427,22 +562,25 @@ class site_reader final : public record_reader {
     // goes on as it is, and the entry stage reports why.
     if (normalizer_.normalize(loc_, url_) != url_problem::ok) return true;
 
-    if (options_.honour_robots && robots_.size() != 0) {
-      const std::string_view target = url_.path_and_query();
-      if (!robots_.allowed(target)) {
-        return skip(out, "disallowed by robots.txt (" +
-                             robots_.matching_rule(target) + ")");
-      }
+    if (std::string rule = disallowed(url_); !rule.empty()) {
+      return skip(out, "disallowed by robots.txt (" + rule + ")");
+    }
+    if (options_.skip_error_pages && is_error_page(rel, name)) {
+      return skip(out, "error page (named for an HTTP error status)");
     }
 
     const bool html = is_html_name(name);
-    const bool content = options_.lastmod == lastmod_policy::content;
+    const bool by_page = options_.lastmod == lastmod_policy::page;
+    const bool state = options_.state != nullptr &&
+                       (options_.lastmod == lastmod_policy::content || by_page);
     // Every listed HTML page is read and parsed on every run, state or no
     // state: its alternates and images come from this run's bytes.
     const bool inspect =
         html && (options_.honour_noindex || options_.honour_canonical ||
-                 content || options_.alternates || options_.images);
+                 options_.honour_refresh || state || by_page ||
+                 options_.alternates || options_.images);
     content_hash hash;
+    std::string stated;
     if (inspect) {
       bool too_large = false;
       if (!read_file(path, bytes_, max_html_bytes, &too_large)) {
@@ -454,47 +592,75 @@ class site_reader final : public record_reader {
       }
       html_scan_options scan;
       scan.images = options_.images;
+      scan.dates = by_page;
       const html_facts facts = scan_html(bytes_, scan);
       hash = facts.hash;
+      links_.resolve(url_, facts,
+                     {.canonical = options_.honour_canonical,
+                      .refresh = options_.honour_refresh,
+                      .alternates = options_.alternates,
+                      .images = options_.images});
+      if (!links_.refresh().empty() && links_.refresh().href() != url_.href()) {
+        return skip(out, "redirect (meta refresh to " +
+                             std::string(links_.refresh().href()) + ")");
+      }
       if (options_.honour_noindex && facts.noindex) {
         return skip(out, "noindex (meta robots)");
       }
-      links_.resolve(
-          url_, facts,
-          {options_.honour_canonical, options_.alternates, options_.images});
       if (!links_.canonical().empty() &&
           links_.canonical().href() != url_.href()) {
-        return skip(out, "canonical points to " +
-                             std::string(links_.canonical().href()));
+        if (!names_itself(links_.canonical(), rel, name)) {
+          return skip(out, "canonical points to " +
+                               std::string(links_.canonical().href()));
+        }
+        // The page itself under the spelling its site chose: listed so.
+        url_ = links_.canonical();
+        loc_.assign(url_.href());
+        out.loc = loc_;
+        if (std::string rule = disallowed(url_); !rule.empty()) {
+          return skip(out, "disallowed by robots.txt (" + rule + ")");
+        }
       }
-      for (const std::string& n : links_.notes())
-        notes_.push_back(note{out.line, n});
+      for (const std::string& n : links_.notes()) note_here(n);
       out.extensions = links_.extensions();
-    } else if (content) {
+      if (by_page) stated = stated_lastmod(facts);
+    } else if (state) {
       if (!hash_file(path, hash)) {
         return fail(out, "cannot read " + rel + ": " + describe_errno(errno));
       }
     }
 
+    const std::string mtime = lastmod_from_unix_time(st.st_mtim.tv_sec);
+    if (state) {
+      // With a state database every listed page is offered, so that its
+      // changes are tracked whichever date is published.
+      auto answer = options_.state->lastmod_for(
+          url_.href(), hash, stated.empty() ? mtime : stated);
+      if (!answer) {
+        error_ = std::move(answer).err().message;
+        stack_.clear();
+        return false;
+      }
+      lastmod_ = stated.empty() ? std::move(*answer) : std::move(stated);
+      out.lastmod = lastmod_;
+      return true;
+    }
     switch (options_.lastmod) {
       case lastmod_policy::none:
+      case lastmod_policy::content:  // needs a state; open refuses it
         break;
       case lastmod_policy::mtime:
-        lastmod_ = lastmod_from_unix_time(st.st_mtim.tv_sec);
+        lastmod_ = mtime;
         out.lastmod = lastmod_;
         break;
-      case lastmod_policy::content: {
-        auto answer = options_.state->lastmod_for(
-            url_.href(), hash, lastmod_from_unix_time(st.st_mtim.tv_sec));
-        if (!answer) {
-          error_ = std::move(answer).err().message;
-          stack_.clear();
-          return false;
+      case lastmod_policy::page:
+        if (stated.empty()) {
+          ++undated_;
+          break;
         }
-        lastmod_ = std::move(*answer);
+        lastmod_ = std::move(stated);
         out.lastmod = lastmod_;
         break;
-      }
     }
     return true;
   }
@@ -506,10 +672,12 @@ class site_reader final : public record_reader {
   std::string root_real_;  // realpath of the root
   robots_rules robots_;
   std::vector<frame> stack_;
-  std::uint64_t line_ = 0;
+  std::int64_t now_ = static_cast<std::int64_t>(std::time(nullptr));
+  std::uint64_t undated_ = 0;  // listed pages --lastmod page found no date in
+  bool finished_ = false;
   // The current record's text (input_record holds views into these).
-  std::string loc_, lastmod_, skipped_, problem_, bytes_;
-  normalized_url url_;
+  std::string source_, loc_, lastmod_, skipped_, problem_, bytes_, form_;
+  normalized_url url_, scratch_url_;
   detail::page_links links_;  // the current page's; out.extensions views it
   std::string error_;
   std::vector<note> notes_;
@@ -522,6 +690,7 @@ std::optional<lastmod_policy> parse_lastmod_policy(
   if (name == "mtime") return lastmod_policy::mtime;
   if (name == "content") return lastmod_policy::content;
   if (name == "none") return lastmod_policy::none;
+  if (name == "page") return lastmod_policy::page;
   return std::nullopt;
 }
 

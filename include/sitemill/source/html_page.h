@@ -29,6 +29,19 @@
 //   * <picture><source srcset> is not read: its <img> is the picture, the
 //     sources the same picture in other formats or sizes;
 //   * data: URIs are never taken (an inline placeholder, nothing to list).
+// meta refresh: the first <meta http-equiv="refresh"> (anywhere, any case)
+//   whose content names a URL, read as the HTML standard's declarative
+//   refresh ("0; url=/new/", "5;URL='/new/'"): its URL, raw. One that only
+//   reloads ("300") is no refresh here.
+// stated dates, when asked (html_scan_options::dates), the first of each
+//   kind, raw (trimmed), anywhere in the
+//   document: <meta property="article:modified_time" content>, JSON-LD
+//   "dateModified" (a <script type="application/ld+json"> whose top-level
+//   object, items of a top-level array, or items of an "@graph" array of
+//   either has one as a string; parsed with nlohmann::json, the project's
+//   JSON library), <meta itemprop="dateModified" content> or
+//   <time itemprop="dateModified" datetime>, <meta property="og:updated_time">
+//   and <meta name="lastmod">. The caller reads them as dates.
 // content hash (XXH3-128), version 1. The document is parsed as HTML5
 //   (so markup that parses to the same tree hashes the same) and walked in
 //   document order. Hashed:
@@ -54,6 +67,7 @@
 #ifndef SITEMILL_HTML_PAGE_H
 #define SITEMILL_HTML_PAGE_H
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -79,10 +93,27 @@ struct html_alternate {
   bool operator==(const html_alternate&) const = default;
 };
 
+/// Where a page states the date it was last modified, in the order a
+/// caller should prefer them (site_source's --lastmod page).
+enum class stated_date_kind : std::uint8_t {
+  article_modified_time,   ///< <meta property="article:modified_time">
+  json_ld_date_modified,   ///< JSON-LD "dateModified"
+  itemprop_date_modified,  ///< microdata itemprop="dateModified"
+  og_updated_time,         ///< <meta property="og:updated_time">
+  meta_lastmod,            ///< <meta name="lastmod">
+};
+inline constexpr std::size_t stated_date_kinds = 5;
+
+/// The markup a kind names, for messages ("article:modified_time").
+std::string_view describe(stated_date_kind kind) noexcept;
+
 /// What scan_html() reads besides what it always reads.
 struct html_scan_options {
   /// Collect the page's content images (html_facts::images).
   bool images = false;
+  /// Read the dates the page states (html_facts::stated_dates): parsing its
+  /// JSON-LD costs time a walk that does not date pages can keep.
+  bool dates = false;
   /// Distinct image references kept per page; past it they are only
   /// counted (html_facts::images_truncated), so memory stays bounded
   /// whatever the page. Twice Google's 1,000 per URL, so that two
@@ -105,13 +136,19 @@ struct html_facts {
   std::vector<std::string> images;
   /// More distinct image references than html_scan_options::max_images.
   bool images_truncated = false;
+  /// A <meta http-equiv="refresh"> that names a URL.
+  bool has_refresh = false;
+  std::string refresh_url;  ///< its URL, raw
+  /// The dates the page states, raw, indexed by stated_date_kind; empty
+  /// where the page states none of that kind (all empty unless asked).
+  std::array<std::string, stated_date_kinds> stated_dates;
   content_hash hash;  ///< of the content, as the header describes
 };
 
 /// Parses `html` (UTF-8; invalid bytes are read as U+FFFD) in one walk and
 /// reports its robots meta, canonical link, base, hreflang alternates,
-/// images when `options` ask, and content hash. Never fails: HTML5 parsing
-/// recovers from any input. Thread-safe.
+/// images when `options` ask, meta refresh, stated dates and content hash.
+/// Never fails: HTML5 parsing recovers from any input. Thread-safe.
 html_facts scan_html(std::string_view html,
                      const html_scan_options& options = {});
 

@@ -209,6 +209,9 @@ class record_reader {
     /// A value of a record was dropped: an invalid field, as the entry
     /// stage's warnings are (generate's `strict` refuses the run).
     bool dropped_value = false;
+    /// Non-empty when the note is about one document or file of several
+    /// (a page of a site directory): its name, as input_record::source.
+    std::string source = {};
   };
   virtual const std::vector<note>& notes() const noexcept = 0;
 };

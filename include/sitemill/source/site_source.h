@@ -17,9 +17,15 @@
 //     root; a link out of it, or one that leads back into a directory being
 //     walked (a loop), is reported as skipped and not followed.
 // Pages the site asks crawlers to leave out are reported as skipped
-// (input_record::skipped), with the reason: <meta name="robots"
-// content="noindex">, a <link rel="canonical"> to another URL, or a
-// Disallow of the robots.txt in the root that applies to every crawler.
+// (input_record::skipped), with the reason: an error page (404.html,
+// 500.html, 404/index.html: a name, or an index file's directory name, that
+// is an HTTP status from 400 to 599), a <meta http-equiv="refresh"> to
+// another URL (a redirect stub), <meta name="robots" content="noindex">, a
+// <link rel="canonical"> to another URL, or a Disallow of the robots.txt
+// in the root that applies to every crawler. A canonical that names the
+// page itself in another spelling (about.html -> /about or /about/,
+// a/index.html -> /a, x.html with clean_urls -> /x.html) is listed under
+// the canonical URL instead.
 // A page's <link rel="alternate" hreflang> become its alternates, and with
 // `images` its content images are listed (docs/site-source.md).
 //
@@ -27,7 +33,8 @@
 // UTF-8 name as is (the URL normaliser percent-encodes it later), but '%',
 // '?', '#', control characters and bytes that are not UTF-8 percent-encoded
 // here. An index file (index.html, index.htm) stands for its directory:
-// a/index.html -> BASE/a/.
+// a/index.html -> BASE/a/. With `clean_urls`, x.html and x.htm become
+// BASE/x.
 //
 // Order: paths sorted by their bytes (a directory's path counting as
 // "name/"), so reruns yield the same records in the same order. Memory: the
@@ -56,9 +63,14 @@ enum class lastmod_policy : std::uint8_t {
   mtime,    ///< the file's modification time
   content,  ///< when the page's content last changed (needs a state_db)
   none,     ///< no lastmod
+  /// The date the page states (html_page.h's stated dates, in
+  /// stated_date_kind's order, the first that reads as a date and is not
+  /// in the future). A page that states none: by content when there is a
+  /// state_db, else no lastmod (one note counts such pages).
+  page,
 };
 
-/// The policy named `name` ("mtime", "content", "none").
+/// The policy named `name` ("mtime", "content", "none", "page").
 std::optional<lastmod_policy> parse_lastmod_policy(
     std::string_view name) noexcept;
 
@@ -134,6 +146,11 @@ struct site_source_options {
   bool honour_noindex = true;    ///< skip pages with meta robots noindex
   bool honour_canonical = true;  ///< skip pages canonical to another URL
   bool honour_robots = true;     ///< skip pages robots.txt disallows for '*'
+  bool honour_refresh = true;    ///< skip meta refresh redirects elsewhere
+  bool skip_error_pages = true;  ///< skip 404.html, 500.html, 404/index.html
+  /// List x.html and x.htm as BASE/x (hosts that serve them so); index
+  /// files still stand for their directory.
+  bool clean_urls = false;
   /// A page's <link rel="alternate" hreflang> in <head> become its
   /// hreflang alternates (docs/site-source.md).
   bool alternates = true;
@@ -148,8 +165,10 @@ struct site_source_options {
 };
 
 /// A record_reader over the site. Each record is one page: `loc` the page's
-/// URL, `lastmod` per the policy (YYYY-MM-DDThh:mm:ssZ, UTC), `line` a
-/// running 1-based count of records (pages, skipped ones and problems), or
+/// URL, `lastmod` per the policy (YYYY-MM-DDThh:mm:ssZ, UTC, or the page's
+/// own date as it states it), `source` the file (the root as given joined
+/// with the relative path: "site/blog/a.html"; a directory's with a
+/// trailing '/') and `line` 0 (the record is about that file as a whole), or
 /// a page skipped on purpose (`skipped` says why, `loc` names it), or a file
 /// or directory that could not be read (`problem`, naming its path). error()
 /// is set only when the state database fails, which ends reading. A page's
@@ -157,7 +176,9 @@ struct site_source_options {
 /// (src/source/page_links.h), viewed until the next call. Notes: a
 /// canonical link, base URL or alternate that is not a usable URL (it is
 /// ignored), an image that does not resolve, a page with more than 1,000
-/// images.
+/// images, a stated date that is not one or is in the future; each names
+/// its file (note::source). One note at the end counts the pages
+/// lastmod_policy::page found no date in.
 ///
 /// Fails when the root is not a readable directory, the base URL is not
 /// usable, a pattern is invalid, or the content policy has no state_db.
