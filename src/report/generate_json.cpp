@@ -443,6 +443,18 @@ status write_generate_json(sink& sink_out, const generate_report& r,
   write_issues(out, issues, issue_kind::warning, spool_state);
   out.raw(",").key("skipped");
   write_issues(out, issues, issue_kind::skipped, spool_state);
+  const lastmod_counts& l = r.lastmods;
+  out.raw(",").key("lastmods").raw("{").key("dropped").count(l.dropped);
+  out.raw(",").key("zone_assumed").count(l.zone_assumed);
+  out.raw(",").key("dst_adjusted").count(l.dst_adjusted);
+  out.raw(",").key("first_dropped").raw("[");
+  for (std::size_t i = 0; i < l.first_dropped.size(); ++i) {
+    const lastmod_sample& d = l.first_dropped[i];
+    out.raw(i ? ",{" : "{").key("input").str(d.input);
+    out.raw(",").key("line").count(d.line);
+    out.raw(",").key("text").str(d.text).raw("}");
+  }
+  out.raw("]}");
   if (r.changes) {
     out.raw(",").key("changes").raw("{").key("added");
     write_urls(out, r.changes->added);
