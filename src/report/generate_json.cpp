@@ -251,6 +251,25 @@ void read_issues(object_reader& top, std::string_view key,
   });
 }
 
+void read_lastmods(object_reader& top, lastmod_counts& l) {
+  const json* v = top.object("lastmods");
+  if (v == nullptr) return;
+  object_reader c(*v, member(top.where(), "lastmods"));
+  c.count("dropped", l.dropped);
+  c.count("zone_assumed", l.zone_assumed);
+  c.count("dst_adjusted", l.dst_adjusted);
+  c.array("first_dropped", [&](const json& item, const std::string& where) {
+    if (!item.is_object()) return c.fail("first_dropped", "an object");
+    object_reader d(item, where);
+    lastmod_sample& sample = l.first_dropped.emplace_back();
+    d.text("input", sample.input);
+    d.count("line", sample.line);
+    d.text("text", sample.text);
+    if (!d.problem().empty()) c.fail_with(d.problem());
+  });
+  if (!c.problem().empty()) top.fail_with(c.problem());
+}
+
 void read_changes(object_reader& top, state_changes& changes) {
   const json* v = top.object("changes");
   if (v == nullptr) return;
@@ -403,6 +422,7 @@ result<generate_json_contents> read_from(
   read_issues(top, "rejected", out.rejected);
   read_issues(top, "warnings", out.warnings);
   read_issues(top, "skipped", out.skipped);
+  read_lastmods(top, r.lastmods);
   if (top.object("changes") != nullptr) {
     r.changes.emplace();
     read_changes(top, *r.changes);

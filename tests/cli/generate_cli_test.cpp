@@ -730,8 +730,9 @@ TEST(GenerateCli, JsonIsExactlyOneObjectWhoseCountsAddUp) {
   for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
   std::sort(keys.begin(), keys.end());
   EXPECT_EQ(keys,
-            (std::vector<std::string>{"duplicates", "entry", "files", "records",
-                                      "rejected", "skipped", "warnings", "written"}));
+            (std::vector<std::string>{"duplicates", "entry", "files",
+                                      "lastmods", "records", "rejected",
+                                      "skipped", "warnings", "written"}));
   EXPECT_EQ(g.run.out.find('\n'), g.run.out.size() - 1)
       << "one line, one object";
   EXPECT_EQ(j["written"], 2);
