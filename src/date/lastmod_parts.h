@@ -17,7 +17,8 @@ struct date_parts {
   int fraction_digits = 0;  ///< 0: none written
   datetime_form form = datetime_form::date;
   char zone = 0;           ///< 0 (none written), 'Z', '+' or '-'
-  int offset_minutes = 0;  ///< its magnitude, for '+' and '-'
+  int offset_minutes = 0;  ///< its magnitude, for '+' and '-' (minutes of
+                           ///< the hour already checked to be 00-59)
 };
 
 /// Range-checks `parts` by writing them as W3C text and reading that back

@@ -121,8 +121,10 @@ datetime_problem to_w3c(const date_parts& f, w3c_datetime& out) noexcept {
   if (f.month < 0 || f.month > 99 || f.day < 0 || f.day > 99)
     return datetime_problem::impossible_date;
   if (f.hour < 0 || f.hour > 99 || f.minute < 0 || f.minute > 99 ||
-      f.second < 0 || f.second > 99 || f.offset_minutes > 99 * 60 + 59)
+      f.second < 0 || f.second > 99)
     return datetime_problem::impossible_time;
+  if (f.offset_minutes < 0 || f.offset_minutes > 99 * 60 + 59)
+    return datetime_problem::bad_offset;
   char buf[48];
   char* p = buf;
   p = put2(p, f.year / 100);
@@ -204,16 +206,6 @@ lastmod_reader::lastmod_reader() noexcept {
   using namespace std::chrono;
   const date::year_month_day today{floor<days>(system_clock::now())};
   reference_year_ = static_cast<int>(today.year());
-}
-
-lastmod_reading lastmod_reader::read(std::string_view text) const noexcept {
-  // The fast path: a W3C datetime reads the same in auto and w3c, and is
-  // what generators write by the million.
-  lastmod_reading r;
-  if (format_ != format_kind::pattern &&
-      parse_w3c_datetime(text, r.value) == datetime_problem::ok)
-    return r;
-  return read_slow(text);
 }
 
 lastmod_reading lastmod_reader::read_slow(
