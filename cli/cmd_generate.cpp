@@ -675,7 +675,8 @@ command_runner setup_generate(CLI::App& app) {
   cmd->add_flag(
       "--json", o->json_out,
       "Print the run's report as one JSON object on stdout (entry, files, "
-      "records, written, duplicates, rejected, warnings, skipped; changes "
+      "records, written, duplicates, rejected, warnings, skipped, lastmods; "
+      "changes "
       "with --state; announce with --robots or --indexnow-key; "
       "docs/report-schema.md)");
   cmd->add_flag("-q,--quiet", o->quiet,

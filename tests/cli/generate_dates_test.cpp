@@ -111,6 +111,37 @@ TEST(GenerateDates, ZonelessTimesAreReadAsUtcWithOneWarningPerInput) {
                   "--timezone names their zone"));
 }
 
+TEST(GenerateDates, DstChangesAndAssumedZonesAreWarningsThatStrictAccepts) {
+  temp_dir t;
+  const std::string in = t / "export.csv";
+  write_file(in,
+             "loc,lastmod\n/gap,2025-03-30 02:30:00\n"
+             "/overlap,2025-10-26 02:30:00\n/plain,2025-06-01 12:00:00\n");
+  auto g = generate_and_check(t / "out",
+                              {"--strict", "--timezone", "Europe/Berlin", in});
+  EXPECT_EQ(lastmods(g.set),
+            (std::map<std::string, std::string>{
+                {base + "gap", "2025-03-30T02:30:00+01:00"},
+                {base + "overlap", "2025-10-26T02:30:00+02:00"},
+                {base + "plain", "2025-06-01T12:00:00+02:00"}}));
+  const json& w = g.report["warnings"];
+  ASSERT_EQ(w.size(), 2u) << w.dump();
+  EXPECT_EQ(w[0]["line"], 2);
+  EXPECT_THAT(w[0]["reason"].get<std::string>(),
+              HasSubstr("\"2025-03-30 02:30:00\": the local time does not "
+                        "exist"));
+  EXPECT_EQ(w[1]["line"], 3);
+  EXPECT_THAT(w[1]["reason"].get<std::string>(),
+              HasSubstr("read as the earlier one"));
+  EXPECT_EQ(g.report["lastmods"]["dst_adjusted"], 2);
+
+  // Without --timezone the same export is read as UTC, and --strict still
+  // publishes: an assumed zone is a reading, not an invalid field.
+  auto u = generate_and_check(t / "out2", {"--strict", in});
+  EXPECT_EQ(lastmods(u.set)[base + "gap"], "2025-03-30T02:30:00Z");
+  EXPECT_EQ(u.report["lastmods"]["zone_assumed"], 3);
+}
+
 TEST(GenerateDates, BadDatesAreWarnedByLineAndSummedUpInOneLine) {
   temp_dir t;
   const std::string in = t / "export.csv";
