@@ -141,6 +141,8 @@ TEST(LastmodReading, ReadDateAutoIsAutoWithoutAZone) {
   EXPECT_EQ(r.note, lastmod_note::zone_assumed);
   EXPECT_EQ(written(read_date_auto("2025-05-14T10:23:00+02:00")),
             "2025-05-14T10:23:00+02:00");
+  EXPECT_EQ(written(read_date_auto(" \t1747218180\n")),
+            "2025-05-14T10:23:00Z");
   EXPECT_FALSE(read_date_auto("soon").ok());
 }
 

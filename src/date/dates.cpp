@@ -108,12 +108,15 @@ date_problem finish(const fields& f, date_syntax syntax,
   parts.second = leap ? 59 : f.second;
   parts.form = f.has_seconds ? datetime_form::seconds : datetime_form::minutes;
   parts.zone = f.zone[0];  // "Z" or "+hh:mm"
-  if (parts.zone != 'Z') {
-    if (two_digits(f.zone + 4) > 59) return date_problem::bad_offset;
-    parts.offset_minutes = two_digits(f.zone + 1) * 60 + two_digits(f.zone + 4);
-  }
+  const int zone_minutes = parts.zone == 'Z' ? 0 : two_digits(f.zone + 4);
+  if (parts.zone != 'Z')
+    parts.offset_minutes = two_digits(f.zone + 1) * 60 + zone_minutes;
   w3c_datetime value;
-  const datetime_problem problem = date_detail::to_w3c(parts, value);
+  datetime_problem problem = date_detail::to_w3c(parts, value);
+  // The zone is judged last, as the W3C parser judges it ("+0160" would
+  // otherwise be written as +02:00).
+  if (problem == datetime_problem::ok && zone_minutes > 59)
+    problem = datetime_problem::bad_offset;
   if (problem != datetime_problem::ok) return from_w3c(problem);
   out.value = value;
   out.syntax = syntax;

@@ -292,7 +292,7 @@ lastmod_reading lastmod_reader::read_auto(
 
 lastmod_reading read_date_auto(std::string_view text) noexcept {
   static const lastmod_reader reader;
-  return reader.read(text);
+  return reader.read(detail::trim(text));
 }
 
 }  // namespace sitemill

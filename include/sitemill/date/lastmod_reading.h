@@ -11,10 +11,11 @@
 //    parse_feed_date() and parse_http_date(), dates.h), and Unix time: 9 or
 //    10 digits are seconds, 13 digits milliseconds;
 //  * w3c: a W3C datetime only, exactly as parse_w3c_datetime() reads it;
-//  * a pattern, a strftime-like subset (compile_date_pattern() below).
+//  * a pattern, a strftime-like subset (lastmod_reader::create() below).
 // A date-time that names no zone is read in the reader's zone: an IANA zone
 // (DST-correct) or a fixed offset, or UTC when none was given, which the
 // reading says (lastmod_note::zone_assumed) so that the caller can warn.
+// A lastmod_reading's `why` is static text, valid for the whole program.
 #ifndef SITEMILL_LASTMOD_READING_H
 #define SITEMILL_LASTMOD_READING_H
 
@@ -129,7 +130,7 @@ class lastmod_reader {
 /// Reads one date string as "auto" does with no zone (a date-time without a
 /// zone is read as UTC, with lastmod_note::zone_assumed): for sources that
 /// find dates in pages (article:modified_time, <time datetime>) or headers.
-/// Thread-safe, no allocation.
+/// Surrounding ASCII whitespace is trimmed first. Thread-safe, no allocation.
 [[nodiscard]] lastmod_reading read_date_auto(std::string_view text) noexcept;
 
 }  // namespace sitemill
