@@ -259,6 +259,30 @@ void print_summary(const generate_report& r, const std::string& out_dir) {
                  indexes);
 }
 
+// One line for what a million warnings would say a million times: how many
+// lastmods were dropped (with the first few), and how many read as UTC.
+void print_lastmod_summary(const generate_report& r) {
+  const lastmod_counts& l = r.lastmods;
+  if (l.dropped > 0) {
+    std::string first;
+    for (const lastmod_sample& d : l.first_dropped) {
+      first += first.empty() ? "first " : ", ";
+      first += d.input + ":" + std::to_string(d.line) + " \"" + d.text + "\"";
+    }
+    std::fprintf(stderr,
+                 "sitemill: %llu lastmod%s dropped (%s); --date-format and "
+                 "--timezone read other forms (docs/inputs.md)\n",
+                 static_cast<unsigned long long>(l.dropped),
+                 l.dropped == 1 ? "" : "s", first.c_str());
+  }
+  if (l.zone_assumed > 0)
+    std::fprintf(stderr,
+                 "sitemill: %llu lastmod%s without a time zone read as UTC; "
+                 "--timezone names their zone\n",
+                 static_cast<unsigned long long>(l.zone_assumed),
+                 l.zone_assumed == 1 ? "" : "s");
+}
+
 // SITEMILL_TEST_KILL_AT=STEP:N, for the crash tests only (docs/publishing.md):
 // the process ends with SIGKILL the Nth time the run reaches STEP, a
 // publish_step's name. Exactly what a kill at that moment would leave.
@@ -419,6 +443,7 @@ int run_generate(generate_cli_options& o) {
   generate_report r = generate(g, rep);
   rep.clear_progress();
   rep.print_hidden_count();
+  if (!o.quiet) print_lastmod_summary(r);
 
   if (r.outcome == generate_outcome::published) {
     if (!o.quiet) print_summary(r, g.out_dir);
@@ -701,13 +726,34 @@ command_runner setup_generate(CLI::App& app) {
   cmd->add_option("--now", o->now,
                   "The time --news measures article age from (a W3C "
                   "datetime; default: the system clock)");
+  auto* dates = "Dates (lastmod)";
+  cmd->add_option(
+         "--date-format", o->run.date_format,
+         "How lastmod values are read. auto: W3C datetimes "
+         "(2025-05-14T10:23:00Z), SQL's 2025-05-14 10:23:00[.fraction] with an "
+         "optional zone (Z, +02, +0200, +02:00; PostgreSQL's "
+         "2025-05-14 10:23:00.123456+02), RFC 2822 and HTTP dates "
+         "(Wed, 14 May 2025 10:23:00 GMT), Unix time (9-10 digits seconds, "
+         "13 digits milliseconds). w3c: W3C datetimes only. Or a pattern of "
+         "%Y %m %d %e %b %H %M %S %f %z %s %% and literal characters, e.g. "
+         "\"%d/%m/%Y %H:%M\". Unreadable lastmods are dropped with a warning "
+         "(the URL is kept) and summed up in one line")
+      ->capture_default_str()
+      ->group(dates);
+  cmd->add_option("--timezone", o->run.time_zone,
+                  "Zone of lastmod date-times that name none: an IANA name "
+                  "(Europe/Berlin, DST-correct) or an offset (+02:00). "
+                  "Without it they are read as UTC, with a warning per input")
+      ->type_name("ZONE")
+      ->group(dates);
   cmd->add_flag("--strict", o->run.strict,
                 "Publish nothing if any record is rejected or any field is "
                 "invalid (exit 1)");
   cmd->add_flag(
       "--json", o->json_out,
       "Print the run's report as one JSON object on stdout (entry, files, "
-      "records, written, duplicates, rejected, warnings, skipped; changes "
+      "records, written, duplicates, rejected, warnings, skipped, lastmods; "
+      "changes "
       "with --state; announce with --robots or --indexnow-key; "
       "docs/report-schema.md)");
   cmd->add_flag("-q,--quiet", o->quiet,

@@ -68,6 +68,8 @@ vocabulary generate_words(std::string_view indexnow_key) {
       {"max_bytes", "--max-bytes"},
       {"name", "--name"},
       {"strict", "--strict"},
+      {"date_format", "--date-format"},
+      {"time_zone", "--timezone"},
       {"lastmod", "--lastmod"},
       {"state", "--state FILE"},
       {"state_path", "--state FILE"},

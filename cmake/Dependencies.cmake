@@ -20,6 +20,10 @@ pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 find_package(ZLIB REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
+# Howard Hinnant's date/tz (libhowardhinnant-date-dev): IANA zone rules for
+# generate's `time_zone`, read from the OS tz database (tzdata) by the shared
+# libdate-tz, built with USE_OS_TZDB (g++ 12's libstdc++ has no chrono tzdb).
+find_package(date REQUIRED CONFIG)
 find_package(CLI11 REQUIRED)
 
 # Only the reader measurement (benchmarks/reader_libs_bench.cpp) uses these:
@@ -34,6 +38,6 @@ endif()
 set(SITEMILL_PRIVATE_DEPS PkgConfig::LIBDEFLATE PkgConfig::ISAL PkgConfig::IDN2
     PkgConfig::XXHASH PkgConfig::LIBXML2 PkgConfig::LIBCURL PkgConfig::GUMBO
     PkgConfig::SQLITE3 PkgConfig::RE2 ZLIB::ZLIB
-    nlohmann_json::nlohmann_json)
+    nlohmann_json::nlohmann_json date::date-tz)
 # What a consumer of the static library links besides it (sitemill.pc).
-set(SITEMILL_PC_LIBS_PRIVATE "-ldeflate -lisal -lidn2 -lxml2 -lcurl -lgumbo -lsqlite3 -lre2 -lz")
+set(SITEMILL_PC_LIBS_PRIVATE "-ldeflate -lisal -lidn2 -lxml2 -lcurl -lgumbo -lsqlite3 -lre2 -lz -ldate-tz")

@@ -8,6 +8,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev libgumbo-dev libsqlite3-dev libre2-dev
   libgtest-dev libgmock-dev libbenchmark-dev libxml2-dev libxml2-utils
   libsimdjson-dev libcsv-dev libfccp-dev
+  libhowardhinnant-date-dev tzdata
   python3 time
 )
 missing=()

@@ -226,6 +226,8 @@ TEST(FeedDates, SayWhyTheyCannotBeRead) {
       {"05 Jan 2017 10:00", date_problem::no_zone},
       {"05 Jan 2017 10:00 CEST", date_problem::unknown_zone},
       {"05 Jan 2017 10:00 +0160", date_problem::bad_offset},
+      // The date is judged before the zone.
+      {"31 Feb 2017 10:00 +0160", date_problem::impossible_date},
       {"2017-01-05T10:00:00", date_problem::no_zone},
       {"2017-13-05T10:00:00Z", date_problem::impossible_date},
       {"2017-01-05T10:00:00+14:30", date_problem::bad_offset},

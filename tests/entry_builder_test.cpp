@@ -224,7 +224,12 @@ TEST(EntryBuilder, LastmodInEveryW3cFormBecomesAField) {
   }
 }
 
-TEST(EntryBuilder, BadLastmodIsDroppedWithAWarningNamingTheReason) {
+TEST(EntryBuilder, BadW3cLastmodIsDroppedWithAWarningNamingTheReason) {
+  // The w3c date format: today's strict reading, the W3C parser's reasons.
+  // (The auto format, the default, is in lastmod_reading_test.cpp.)
+  auto w3c = lastmod_reader::create("w3c", "");
+  ASSERT_TRUE(w3c);
+  entry_builder builder{url_normalizer{}, *w3c};
   const struct {
     std::string_view in;
     datetime_problem why;
@@ -247,7 +252,7 @@ TEST(EntryBuilder, BadLastmodIsDroppedWithAWarningNamingTheReason) {
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.in);
-    const built b = build(ok_loc, c.in, "daily", "0.5");
+    const built b = build(builder, ok_loc, c.in, "daily", "0.5");
     EXPECT_EQ(b.problem, url_problem::ok);
     EXPECT_EQ(b.loc, ok_loc);
     EXPECT_FALSE(b.lastmod.has_value());

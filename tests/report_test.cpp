@@ -60,6 +60,10 @@ generate_report full_report() {
   r.rejected = 2;
   r.warnings = 1;
   r.skipped = 1;
+  r.lastmods.dropped = 1;
+  r.lastmods.zone_assumed = 7;
+  r.lastmods.dst_adjusted = 2;
+  r.lastmods.first_dropped = {{"urls.txt", 9, "2024-02-30"}};
   r.changes = state_changes{
       {"https://www.example.com/new", "https://www.example.com/ü"},
       {"https://www.example.com/\"quoted\""},
@@ -169,6 +173,8 @@ TEST(GenerateJson, WritesTheDocumentedShapeByteForByte) {
       R"({"input":"<stdin>","line":0,"reason":"tab\there, newline\nthere"}],)"
       R"("warnings":[{"input":"urls.txt","line":9,"reason":"lastmod \"2024-02-30\" dropped"}],)"
       R"("skipped":[{"input":"public/draft.html","line":0,"reason":"meta robots noindex"}],)"
+      R"("lastmods":{"dropped":1,"zone_assumed":7,"dst_adjusted":2,)"
+      R"("first_dropped":[{"input":"urls.txt","line":9,"text":"2024-02-30"}]},)"
       R"("changes":{"added":["https://www.example.com/new","https://www.example.com/ü"],)"
       R"("changed":["https://www.example.com/\"quoted\""],"removed":[]}})"
       "\n");
@@ -218,6 +224,10 @@ TEST(GenerateJson, RoundTripsEveryField) {
   EXPECT_EQ(read->rejected, replay(spool, issue_kind::rejected));
   EXPECT_EQ(read->warnings, replay(spool, issue_kind::warning));
   EXPECT_EQ(read->skipped, replay(spool, issue_kind::skipped));
+  EXPECT_EQ(r.lastmods.dropped, 1u);
+  EXPECT_EQ(r.lastmods.zone_assumed, 7u);
+  EXPECT_EQ(r.lastmods.dst_adjusted, 2u);
+  EXPECT_EQ(r.lastmods.first_dropped, written.lastmods.first_dropped);
   ASSERT_TRUE(r.changes);
   EXPECT_EQ(r.changes->added, written.changes->added);
   EXPECT_EQ(r.changes->changed, written.changes->changed);

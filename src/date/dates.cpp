@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "date/lastmod_parts.h"
 #include "detail/text.h"
 
 namespace sitemill {
@@ -78,12 +79,6 @@ date_problem from_w3c(datetime_problem p) noexcept {
   return date_problem::malformed;
 }
 
-char* put2(char* p, int v) noexcept {
-  p[0] = static_cast<char>('0' + v / 10 % 10);
-  p[1] = static_cast<char>('0' + v % 10);
-  return p + 2;
-}
-
 // Monday 0; from the local date, which is what a written weekday names.
 int weekday_of(const w3c_datetime& v) noexcept {
   w3c_datetime date = v;
@@ -101,29 +96,27 @@ constexpr int first_year = 1900;
 date_problem finish(const fields& f, date_syntax syntax,
                     parsed_date& out) noexcept {
   if (f.year < first_year || f.year > 9'999) return date_problem::bad_year;
-  char buf[32];
-  char* p = buf;
-  p = put2(p, f.year / 100);
-  p = put2(p, f.year % 100);
-  *p++ = '-';
-  p = put2(p, f.month);
-  *p++ = '-';
-  p = put2(p, f.day);
-  *p++ = 'T';
-  p = put2(p, f.hour);
-  *p++ = ':';
-  p = put2(p, f.minute);
+  date_detail::date_parts parts;
+  parts.year = f.year;
+  parts.month = f.month;
+  parts.day = f.day;
+  parts.hour = f.hour;
+  parts.minute = f.minute;
   // RFC 5322 3.3 and RFC 9110 5.6.7 allow second 60 (a leap second); W3C,
   // XSD and POSIX time have none, so it is read as the second before.
   const bool leap = f.second == 60;
-  if (f.has_seconds) {
-    *p++ = ':';
-    p = put2(p, leap ? 59 : f.second);
-  }
-  for (const char* z = f.zone; *z != 0; ++z) *p++ = *z;
+  parts.second = leap ? 59 : f.second;
+  parts.form = f.has_seconds ? datetime_form::seconds : datetime_form::minutes;
+  parts.zone = f.zone[0];  // "Z" or "+hh:mm"
+  const int zone_minutes = parts.zone == 'Z' ? 0 : two_digits(f.zone + 4);
+  if (parts.zone != 'Z')
+    parts.offset_minutes = two_digits(f.zone + 1) * 60 + zone_minutes;
   w3c_datetime value;
-  const datetime_problem problem = parse_w3c_datetime(
-      std::string_view(buf, static_cast<std::size_t>(p - buf)), value);
+  datetime_problem problem = date_detail::to_w3c(parts, value);
+  // The zone is judged last, as the W3C parser judges it ("+0160" would
+  // otherwise be written as +02:00).
+  if (problem == datetime_problem::ok && zone_minutes > 59)
+    problem = datetime_problem::bad_offset;
   if (problem != datetime_problem::ok) return from_w3c(problem);
   out.value = value;
   out.syntax = syntax;

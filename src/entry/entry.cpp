@@ -37,17 +37,20 @@ entry_builder::outcome entry_builder::build_loc(std::string_view loc,
   return result;
 }
 
-void entry_builder::build_fields(std::string_view lastmod,
-                                 std::string_view freq, std::string_view prio,
-                                 url_entry& out,
-                                 std::vector<field_warning>& warnings) {
+lastmod_outcome entry_builder::build_fields(
+    std::string_view lastmod, std::string_view freq, std::string_view prio,
+    url_entry& out, std::vector<field_warning>& warnings) {
   warnings.clear();
+  lastmod_outcome result;
   if (lastmod = detail::trim(lastmod); !lastmod.empty()) {
-    w3c_datetime value;
-    if (auto p = parse_w3c_datetime(lastmod, value); p == datetime_problem::ok)
-      out.lastmod = value;
-    else
-      warn(warnings, "lastmod", lastmod, describe(p));
+    const lastmod_reading read = dates_.read(lastmod);
+    if (read.ok()) {
+      out.lastmod = read.value;
+      result.note = read.note;
+    } else {
+      warn(warnings, "lastmod", lastmod, read.why);
+      result.dropped = true;
+    }
   }
   if (freq = detail::trim(freq); !freq.empty()) {
     if (auto value = parse_changefreq(freq))
@@ -62,6 +65,7 @@ void entry_builder::build_fields(std::string_view lastmod,
     else
       warn(warnings, "priority", prio, "not a decimal from 0.0 to 1.0");
   }
+  return result;
 }
 
 }  // namespace sitemill

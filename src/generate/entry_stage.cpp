@@ -29,6 +29,7 @@ enum field_index {
   source_field
 };
 static_assert(source_field == record_batch::source_field);
+static_assert(lastmod_field == record_batch::lastmod_field);
 
 }  // namespace
 
@@ -48,6 +49,7 @@ void record_batch::clear() {
 struct entry_stage::impl {
   std::vector<input> inputs;
   url_normalizer normalizer;
+  lastmod_reader dates;
   document_type type;
   batch_hook before_batch;
 
@@ -260,9 +262,11 @@ struct entry_stage::impl {
       }
       res.written = true;
       res.key = url_set::hash(entry.loc);
-      builder.build_fields(b.field(r, lastmod_field),
-                           b.field(r, changefreq_field),
-                           b.field(r, priority_field), entry, warnings);
+      const lastmod_outcome lastmod = builder.build_fields(
+          b.field(r, lastmod_field), b.field(r, changefreq_field),
+          b.field(r, priority_field), entry, warnings);
+      res.lastmod_dropped = lastmod.dropped;
+      res.lastmod_read = lastmod.note;
       if (r.ext_end != r.ext_begin) {
         if (type == document_type::text) {
           warnings.push_back(
@@ -282,6 +286,14 @@ struct entry_stage::impl {
       for (auto& w : warnings) b.messages.push_back(std::move(w.message));
       if (built.notes.fragment_removed)
         b.messages.push_back("fragment removed from " + std::string(entry.loc));
+      if (lastmod.note == lastmod_note::dst_gap ||
+          lastmod.note == lastmod_note::dst_overlap) {
+        std::string note = "lastmod \"";
+        append_printable(note, trim(b.field(r, lastmod_field)));
+        note += "\": ";
+        note += describe(lastmod.note);
+        b.messages.push_back(std::move(note));
+      }
       res.warnings_end = static_cast<std::uint32_t>(b.messages.size());
       res.lastmod = entry.lastmod;
       res.xml_offset = static_cast<std::uint32_t>(b.xml.size());
@@ -294,7 +306,7 @@ struct entry_stage::impl {
   }
 
   void work_loop() {
-    entry_builder builder(normalizer);
+    entry_builder builder(normalizer, dates);
     url_entry entry;
     std::vector<field_warning> warnings;
     std::vector<extension_value> raw, rest;
@@ -319,10 +331,11 @@ struct entry_stage::impl {
 
 entry_stage::entry_stage(std::vector<input> inputs, url_normalizer normalizer,
                          document_type type, unsigned workers,
-                         batch_hook before_batch)
+                         batch_hook before_batch, lastmod_reader dates)
     : impl_(std::make_unique<impl>()) {
   impl_->inputs = std::move(inputs);
   impl_->normalizer = std::move(normalizer);
+  impl_->dates = dates;
   impl_->type = type;
   impl_->before_batch = std::move(before_batch);
   if (workers == 0) workers = 1;

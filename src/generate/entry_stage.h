@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "detail/url_set.h"
+#include "sitemill/date/lastmod_reading.h"
 #include "sitemill/date/w3c_datetime.h"
 #include "sitemill/entry/extensions.h"
 #include "sitemill/source/record_reader.h"
@@ -74,6 +75,12 @@ struct record_batch {
     std::uint32_t links_begin = 0, links_end = 0;
     std::uint32_t warnings_begin = 0, warnings_end = 0;  ///< into `messages`
     std::uint32_t field_warnings = 0;  ///< of those, invalid fields
+    /// The lastmod given could not be read (one of the field warnings).
+    bool lastmod_dropped = false;
+    /// How a kept lastmod was read; a DST note is also one of the warnings
+    /// (not a field warning), zone_assumed is left to the consumer, which
+    /// says it once per input.
+    lastmod_note lastmod_read = lastmod_note::none;
     std::uint32_t reject_message = 0;  ///< into `messages`, when rejected
   };
   std::string xml;
@@ -92,6 +99,8 @@ struct record_batch {
 
   /// Index of the field naming a record's source document (see field()).
   static constexpr int source_field = 6;
+  /// Index of a record's lastmod text as read (see field()).
+  static constexpr int lastmod_field = 1;
   std::string_view field(const raw_record& r, int i) const {
     return std::string_view(raw).substr(r.offset[i], r.length[i]);
   }
@@ -118,10 +127,11 @@ class entry_stage {
   using batch_hook = std::function<void(std::uint64_t seq)>;
 
   /// Starts reading `inputs` in order with `workers` entry threads (at
-  /// least one). Entries are serialised for `type`.
+  /// least one). Entries are serialised for `type`; lastmods are read by
+  /// `dates`, which every worker shares.
   entry_stage(std::vector<input> inputs, url_normalizer normalizer,
               document_type type, unsigned workers,
-              batch_hook before_batch = {});
+              batch_hook before_batch = {}, lastmod_reader dates = {});
   ~entry_stage();
   entry_stage(const entry_stage&) = delete;
   entry_stage& operator=(const entry_stage&) = delete;

@@ -75,8 +75,12 @@ status check_sources(const generate_options& o, std::string_view base) {
 class run {
  public:
   run(const generate_options& o, generate_observer& obs, url_normalizer n,
-      std::shared_ptr<const site_patterns> patterns)
-      : o_(o), obs_(obs), builder_(std::move(n)), patterns_(std::move(patterns)) {}
+      lastmod_reader dates, std::shared_ptr<const site_patterns> patterns)
+      : o_(o),
+        obs_(obs),
+        builder_(std::move(n), dates),
+        patterns_(std::move(patterns)),
+        dates_(dates) {}
 
   generate_report execute() {
     auto pub = publisher::open(o_.out_dir, o_.name);
@@ -316,7 +320,7 @@ class run {
   // on one thread, exactly as records were read.
   status read_inputs() {
     detail::entry_stage stage(resolve_inputs(), builder_.normalizer(), o_.type,
-                              entry_workers());
+                              entry_workers(), {}, dates_);
     std::uint64_t next_progress = progress_every;
     // Asked while the stage waits too: an input that sends nothing (a FIFO,
     // a stalled fetch) must not keep a cancel waiting.
@@ -384,6 +388,8 @@ class run {
     field_warnings_ += res.field_warnings;
     for (std::uint32_t w = res.warnings_begin; w < res.warnings_end; ++w)
       issue(false, where, rec.line, b.messages[w]);
+    if (res.lastmod_dropped || res.lastmod_read != lastmod_note::none)
+      count_lastmod(b, i, where);
     if (!seen_.insert(res.key)) {
       ++report_.duplicates;
       return {};
@@ -444,6 +450,36 @@ class run {
                         static_cast<std::uint32_t>(b.input), rec.line});
   }
 
+  // The run's lastmod counts, and the one warning per input that its
+  // date-times without a zone were read as UTC.
+  void count_lastmod(const detail::record_batch& b, std::size_t i,
+                     const std::string& where) {
+    const auto& rec = b.records[i];
+    const auto& res = b.results[i];
+    lastmod_counts& c = report_.lastmods;
+    const std::string_view text = detail::trim(
+        b.field(rec, detail::record_batch::lastmod_field));
+    if (res.lastmod_dropped) {
+      ++c.dropped;
+      if (c.first_dropped.size() < lastmod_counts::max_samples)
+        c.first_dropped.push_back({where, rec.line, std::string(text)});
+    }
+    if (res.lastmod_read == lastmod_note::dst_gap ||
+        res.lastmod_read == lastmod_note::dst_overlap)
+      ++c.dst_adjusted;
+    if (res.lastmod_read != lastmod_note::zone_assumed) return;
+    ++c.zone_assumed;
+    if (zone_warned_.size() <= b.input) zone_warned_.resize(b.input + 1);
+    if (zone_warned_[b.input]) return;
+    zone_warned_[b.input] = true;
+    std::string why = "lastmod \"";
+    detail::append_printable(why, text);
+    why +=
+        "\" has no time zone: read as UTC, as is every lastmod of this input "
+        "without one (give `time_zone` to name their zone)";
+    issue(false, where, rec.line, std::move(why));
+  }
+
   unsigned entry_workers() const {
     unsigned cores =
         o_.threads != 0 ? o_.threads : std::thread::hardware_concurrency();
@@ -478,6 +514,8 @@ class run {
   generate_observer& obs_;
   entry_builder builder_;
   std::shared_ptr<const site_patterns> patterns_;  // url_patterns; or none
+  lastmod_reader dates_;
+  std::vector<bool> zone_warned_;  // per input: zone_assumed said
   std::unique_ptr<publisher> pub_;
   std::optional<compress_pool> pool_;
   detail::url_set seen_;
@@ -510,6 +548,8 @@ generate_report generate(const generate_options& options,
   auto normalizer = url_normalizer::with_base(options.base_url);
   if (!normalizer)
     return refused({"`base_url`: " + normalizer.err().message, "base_url"});
+  auto dates = lastmod_reader::create(options.date_format, options.time_zone);
+  if (!dates) return refused(dates.err());
   if (status s = check_sources(options, normalizer->base()); !s)
     return refused(s.err());
   std::shared_ptr<const site_patterns> patterns;
@@ -519,7 +559,7 @@ generate_report generate(const generate_options& options,
       return refused({"`url_patterns`: " + made.err().message, "url_patterns"});
     patterns = std::make_shared<const site_patterns>(std::move(*made));
   }
-  run r(options, observer, std::move(*normalizer), std::move(patterns));
+  run r(options, observer, std::move(*normalizer), *dates, std::move(patterns));
   return r.execute();
 }
 

@@ -251,6 +251,25 @@ void read_issues(object_reader& top, std::string_view key,
   });
 }
 
+void read_lastmods(object_reader& top, lastmod_counts& l) {
+  const json* v = top.object("lastmods");
+  if (v == nullptr) return;
+  object_reader c(*v, member(top.where(), "lastmods"));
+  c.count("dropped", l.dropped);
+  c.count("zone_assumed", l.zone_assumed);
+  c.count("dst_adjusted", l.dst_adjusted);
+  c.array("first_dropped", [&](const json& item, const std::string& where) {
+    if (!item.is_object()) return c.fail("first_dropped", "an object");
+    object_reader d(item, where);
+    lastmod_sample& sample = l.first_dropped.emplace_back();
+    d.text("input", sample.input);
+    d.count("line", sample.line);
+    d.text("text", sample.text);
+    if (!d.problem().empty()) c.fail_with(d.problem());
+  });
+  if (!c.problem().empty()) top.fail_with(c.problem());
+}
+
 void read_changes(object_reader& top, state_changes& changes) {
   const json* v = top.object("changes");
   if (v == nullptr) return;
@@ -405,6 +424,7 @@ result<generate_json_contents> read_from(
   read_issues(top, "rejected", out.rejected);
   read_issues(top, "warnings", out.warnings);
   read_issues(top, "skipped", out.skipped);
+  read_lastmods(top, r.lastmods);
   if (top.object("changes") != nullptr) {
     r.changes.emplace();
     read_changes(top, *r.changes);
@@ -447,6 +467,18 @@ status write_generate_json(sink& sink_out, const generate_report& r,
   write_issues(out, issues, issue_kind::warning, spool_state);
   out.raw(",").key("skipped");
   write_issues(out, issues, issue_kind::skipped, spool_state);
+  const lastmod_counts& l = r.lastmods;
+  out.raw(",").key("lastmods").raw("{").key("dropped").count(l.dropped);
+  out.raw(",").key("zone_assumed").count(l.zone_assumed);
+  out.raw(",").key("dst_adjusted").count(l.dst_adjusted);
+  out.raw(",").key("first_dropped").raw("[");
+  for (std::size_t i = 0; i < l.first_dropped.size(); ++i) {
+    const lastmod_sample& d = l.first_dropped[i];
+    out.raw(i ? ",{" : "{").key("input").str(d.input);
+    out.raw(",").key("line").count(d.line);
+    out.raw(",").key("text").str(d.text).raw("}");
+  }
+  out.raw("]}");
   if (r.changes) {
     out.raw(",").key("changes").raw("{").key("added");
     write_urls(out, r.changes->added);

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sitemill/date/lastmod_reading.h"
 #include "sitemill/date/w3c_datetime.h"
 #include "sitemill/entry/extensions.h"
 #include "sitemill/entry/fields.h"
@@ -36,15 +37,24 @@ struct field_warning {
   std::string message;  ///< e.g. "lastmod \"2024-02-30\" dropped: no such day"
 };
 
+/// What build_fields() did with a lastmod, beyond its warnings: for the
+/// run's counts and for notes that are no reason to drop it.
+struct lastmod_outcome {
+  bool dropped = false;  ///< given, unreadable, left out (and warned about)
+  lastmod_note note = lastmod_note::none;  ///< how a kept one was read
+};
+
 /// Turns raw record text into url_entry values: trims, normalises the loc,
-/// parses lastmod, changefreq and priority. Reuses its buffers, so the
+/// reads lastmod (with its lastmod_reader: auto and no zone unless given),
+/// changefreq and priority. Reuses its buffers, so the
 /// entry's views are valid until the next build().
 ///
 /// Not thread-safe; one builder per thread.
 class entry_builder {
  public:
-  explicit entry_builder(url_normalizer normalizer)
-      : normalizer_(std::move(normalizer)) {}
+  explicit entry_builder(url_normalizer normalizer,
+                         lastmod_reader dates = {})
+      : normalizer_(std::move(normalizer)), dates_(dates) {}
 
   /// The outcome of building one entry.
   struct outcome {
@@ -61,9 +71,10 @@ class entry_builder {
 
   /// build() in two steps, for callers that want to start work on the URL
   /// (a duplicate lookup) before the fields are parsed: build_loc() resets
-  /// `out` and sets its loc; build_fields() adds the optional fields.
+  /// `out` and sets its loc; build_fields() adds the optional fields and
+  /// says what became of the lastmod.
   [[nodiscard]] outcome build_loc(std::string_view loc, url_entry& out);
-  void build_fields(std::string_view lastmod, std::string_view freq,
+  lastmod_outcome build_fields(std::string_view lastmod, std::string_view freq,
                     std::string_view prio, url_entry& out,
                     std::vector<field_warning>& warnings);
 
@@ -90,6 +101,7 @@ class entry_builder {
   };
 
   url_normalizer normalizer_;
+  lastmod_reader dates_;
   origin_memo origins_;     // extension URLs: the site's and its CDN's hosts
   std::string normalised_;  // scratch: one extension URL
   std::string loc_;

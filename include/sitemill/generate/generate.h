@@ -59,6 +59,14 @@ struct generate_options {
   index_mode index = index_mode::automatic;
   std::string xsl_href;          ///< xml-stylesheet href; "" for none
   bool strict = false;           ///< a bad record or field publishes nothing
+  /// How lastmod text is read (lastmod_reading.h): "auto" (W3C, SQL's
+  /// "2025-05-14 10:23:00[+02]", RFC 2822, HTTP, Unix time), "w3c" (W3C
+  /// datetimes only) or a pattern such as "%d/%m/%Y %H:%M".
+  std::string date_format = "auto";
+  /// The zone of lastmod date-times that name none: an IANA name
+  /// ("Europe/Berlin", DST-correct) or an offset ("+02:00"). Empty: they
+  /// are read as UTC, said once per input and counted in the report.
+  std::string time_zone;
   unsigned threads = 0;          ///< compression threads; 0: one per core
   std::string name = "sitemap";  ///< file name stem
   /// The state database (--state): with lastmod policy content it keeps
@@ -112,6 +120,31 @@ enum class generate_outcome : std::uint8_t {
   failed,         ///< options, input or output could not be used: see message
 };
 
+/// A lastmod as its input wrote it, to show what was dropped.
+struct lastmod_sample {
+  std::string input;       ///< the input's path ("<stdin>" for -)
+  std::uint64_t line = 0;  ///< 1-based
+  std::string text;        ///< the lastmod as written (trimmed)
+  friend bool operator==(const lastmod_sample&, const lastmod_sample&) =
+      default;
+};
+
+/// What became of the run's lastmods, so that a problem repeated on every
+/// record reads as one line.
+struct lastmod_counts {
+  /// Lastmods that could not be read: each a warning, its URL written
+  /// without one.
+  std::uint64_t dropped = 0;
+  /// Date-times without a zone read as UTC because `time_zone` was not
+  /// given (said once per input, as a warning naming its first line).
+  std::uint64_t zone_assumed = 0;
+  /// Local times in a DST gap or overlap of `time_zone` (each a warning).
+  std::uint64_t dst_adjusted = 0;
+  /// The first few dropped ones (at most max_samples), in input order.
+  std::vector<lastmod_sample> first_dropped;
+  static constexpr std::size_t max_samples = 3;
+};
+
 struct generate_report {
   generate_outcome outcome = generate_outcome::failed;
   std::string message;  ///< why, when not published
@@ -135,6 +168,7 @@ struct generate_report {
   std::uint64_t rejected = 0;
   std::uint64_t warnings = 0;
   std::uint64_t skipped = 0;  ///< pages skipped on purpose (not records)
+  lastmod_counts lastmods;    ///< of the records written
   /// With a state database: URLs added, changed and removed since the last
   /// published run, as the state tracks them (directory pages).
   std::optional<state_changes> changes;
