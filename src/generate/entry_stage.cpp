@@ -248,6 +248,13 @@ struct entry_stage::impl {
       auto built = builder.build_loc(loc, entry);
       if (built.problem != url_problem::ok) {
         std::string reason(describe(built.problem));
+        // Which part differs: a rejection that names it is fixed at once.
+        if (built.problem == url_problem::outside_base) {
+          if (std::string why = explain_outside_base(
+                  loc, builder.normalizer().base());
+              !why.empty())
+            (reason += ": ") += why;
+        }
         reason += ": ";
         append_printable(reason, trim(loc));
         res.reject_message = static_cast<std::uint32_t>(b.messages.size());

@@ -230,6 +230,8 @@ xml_reader::~xml_reader() {
 
 bool xml_reader::feed(const char* data, std::size_t size) {
   if (fatal_) return false;
+  if (start_.size() < 14)
+    start_.append(data, std::min(size, 14 - start_.size()));
   const error_redirect redirect(*this);
   if (ctxt_ == nullptr) {
     // The first bytes go to the constructor, which sniffs their encoding
@@ -1255,8 +1257,12 @@ void xml_reader::on_error(const xmlError& e) {
       m += "; a raw '&' starts an entity reference: write & as &amp;";
       break;
     case XML_ERR_NAME_REQUIRED:
-      m += depth_ > 0 ? "; write a '<' in text as &lt; (and & as &amp;)"
-                      : "; the document must start with an element";
+      m += depth_ > 0      ? "; write a '<' in text as &lt; (and & as &amp;)"
+           : detail::istarts_with(start_, "<!doctype html")
+               ? "; it starts <!doctype html>: this is a web "
+                             "page, not a sitemap (perhaps an error page); "
+                             "point to the sitemap file itself"
+                           : "; the document must start with an element";
       break;
     case XML_ERR_LT_IN_ATTRIBUTE:
       m += "; write a '<' in an attribute as &lt;";

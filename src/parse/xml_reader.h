@@ -155,6 +155,10 @@ class xml_reader {
   bool late_foreign_reported_ = false;
   bool xsd_ok_ = true;
   bool fatal_ = false;
+  // The document's first bytes, up to 14: when it starts with HTML5's
+  // lowercase "<!doctype html", which XML cannot read, the parse error says
+  // it is a web page.
+  std::string start_;
   bool finishing_ = false;
   bool finished_ = false;
   std::string root_qname_;  // prefix:local of the root, for truncation

@@ -18,6 +18,17 @@ class list_file final : public record_source {
   std::string name() const override { return path_ == "-" ? "<stdin>" : path_; }
 
   status validate(const source_context&) const override {
+    // A URL where a list file belongs: the user meant a site or its sitemap.
+    // Said before "unknown format", which would send them the wrong way.
+    if ((path_.starts_with("http://") || path_.starts_with("https://")) &&
+        ::access(path_.c_str(), F_OK) != 0)
+      return error{path_ +
+                       " is a URL, and inputs are list files of URLs: to read "
+                       "the site's existing sitemap, give it as "
+                       "`from_sitemap`; to list a site's pages from its "
+                       "access logs, `from_log`; for a built site's files, "
+                       "`from_dir`",
+                   "inputs"};
     if (!resolve())
       return error{path_ + ": unknown input format; name it with `format`",
                    "format"};

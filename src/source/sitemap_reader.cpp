@@ -247,8 +247,15 @@ class sitemap_reader final : public record_reader, walk_observer {
     if (!r.read_error.empty())
       problem(doc.source, 0,
               "cannot read sitemap " + doc.source + ": " + r.read_error);
-    if (!r.summary.complete && r.stop == walk_stop::none &&
-        r.read_error.empty()) {
+    // A document that gave nothing because of what it is (a web page, a
+    // feed of another kind, a broken file) says why, in check's words,
+    // rather than leave the run to end with "no valid URL".
+    if (r.summary.entries == 0 && r.stop == walk_stop::none &&
+        r.read_error.empty() && !handlers_.back()->first_error().empty()) {
+      problem(doc.source, 0,
+              "not read as a sitemap: " + handlers_.back()->first_error());
+    } else if (!r.summary.complete && r.stop == walk_stop::none &&
+               r.read_error.empty()) {
       std::lock_guard lock(mu_);
       notes_.push_back({0, doc.source + ": reading stopped at " +
                                handlers_.back()->first_error() + "; the " +

@@ -599,6 +599,27 @@ std::string_view describe(url_problem problem) noexcept {
   return "URL has an unknown problem";
 }
 
+std::string explain_outside_base(std::string_view url, std::string_view base) {
+  normalized_url b, u;
+  if (normalize_url(base, b) != url_problem::ok) return {};
+  url = detail::trim(url);
+  if (normalize_url(url, u) != url_problem::ok &&
+      resolve_url(url, b, u) != url_problem::ok)
+    return {};
+  auto differs = [](std::string_view part, std::string_view mine,
+                    std::string_view theirs) {
+    std::string out = "the ";
+    ((((out += part) += " is ") += mine) += ", the base's ") += theirs;
+    return out;
+  };
+  if (u.scheme() != b.scheme()) return differs("scheme", u.scheme(), b.scheme());
+  if (u.host() != b.host()) return differs("host", u.host(), b.host());
+  if (u.port() != b.port())
+    return differs("port", std::to_string(u.port()), std::to_string(b.port()));
+  return "the path " + std::string(u.path()) +
+         " is not in the base's directory " + std::string(b.path());
+}
+
 result<url_normalizer> url_normalizer::with_base(std::string_view base) {
   auto fail = [base](std::string_view why) {
     std::string msg = "base URL \"";

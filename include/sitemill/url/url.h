@@ -54,6 +54,13 @@ enum class url_problem : std::uint8_t {
 /// A sentence saying why, for diagnostics ("URL is not http or https").
 std::string_view describe(url_problem problem) noexcept;
 
+/// For a URL the location rule refuses (url_problem::outside_base): which
+/// part differs from `base` (a normalised directory URL), as a clause to
+/// follow describe()'s sentence: "the host is other.com, the base's
+/// www.example.com". `url` may be relative to the base. "" when either
+/// cannot be read. Thread-safe; for messages, not hot paths.
+std::string explain_outside_base(std::string_view url, std::string_view base);
+
 /// Things normalisation changed that a user may want to hear about.
 struct url_notes {
   bool fragment_removed = false;  ///< a "#..." was dropped
