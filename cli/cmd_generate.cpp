@@ -587,8 +587,7 @@ command_runner setup_generate(CLI::App& app) {
       "path (a directory's ends in /); anchor with ^ and $",
       "RE");
   o->exclude_regex_opt = pattern_option(
-      "--exclude-regex", "As --exclude, with an RE2 regular expression",
-      "RE");
+      "--exclude-regex", "As --exclude, with an RE2 regular expression", "RE");
   auto* site = "Sources: a site's output directory";
   cmd->add_option(
          "--from-dir", o->from_dirs,

@@ -142,7 +142,8 @@ TEST_F(Announce, ReplacesTheLinesAnEarlierRunOfTheSameSetWrote) {
       "Sitemap: https://www.example.com/maps/blog.xml\n"
       "Sitemap: https://www.example.com/sitemap.xml.gz\n");
   const announcement done = announce_set(client, r, a);
-  ASSERT_TRUE(done.robots && done.robots->update) << done.robots->failure->message;
+  ASSERT_TRUE(done.robots && done.robots->update)
+      << done.robots->failure->message;
   EXPECT_EQ(testing::read_raw(dir / "robots.txt"),
             "User-agent: *\n"
             "Sitemap: https://www.example.com/maps/sitemaps.xml.gz\n"

@@ -250,8 +250,8 @@ struct entry_stage::impl {
         std::string reason(describe(built.problem));
         // Which part differs: a rejection that names it is fixed at once.
         if (built.problem == url_problem::outside_base) {
-          if (std::string why = explain_outside_base(
-                  loc, builder.normalizer().base());
+          if (std::string why =
+                  explain_outside_base(loc, builder.normalizer().base());
               !why.empty())
             (reason += ": ") += why;
         }
@@ -261,9 +261,8 @@ struct entry_stage::impl {
         b.messages.push_back(std::move(reason));
         continue;
       }
-      if (patterns != nullptr &&
-          !patterns->keeps_url_path(
-              path_below_base(entry.loc, builder.normalizer().base()))) {
+      if (patterns != nullptr && !patterns->keeps_url_path(path_below_base(
+                                     entry.loc, builder.normalizer().base()))) {
         res.filtered = true;
         continue;
       }

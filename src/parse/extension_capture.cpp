@@ -113,10 +113,10 @@ void extension_capture::start_element(std::string_view local,
     e.ignored = true;
   } else if (uri != ns_->uri) {
     e.ignored = true;
-    not_kept_.push_back({at, "<" + std::string(local) + "> of namespace \"" +
-                                 std::string(uri.substr(0, 200)) + "\" in " +
-                                 std::string(ns_->prefix) + ":" +
-                                 std::string(ns_->item)});
+    not_kept_.push_back(
+        {at, std::string("<").append(local) + "> of namespace \"" +
+                 std::string(uri.substr(0, 200)) + "\" in " +
+                 std::string(ns_->prefix) + ":" + std::string(ns_->item)});
   } else {
     e.path = parent.path.empty() ? std::string(local)
                                  : parent.path + "." + std::string(local);

@@ -1010,7 +1010,8 @@ void xml_reader::end_extension(extension_validator::outcome outcome) {
     for (std::size_t k = 0; k < extension_kind_count; ++k) {
       const extension_namespace& ns =
           namespace_of(static_cast<extension_kind>(k));
-      const std::string uri = "{" + std::string(ns.uri) + "}";
+      std::string uri = "{";  // appended: g++ 12's -Wrestrict misreads "{" + s
+      (uri += ns.uri) += '}';
       const std::string prefix = std::string(ns.prefix) + ":";
       for (std::size_t at; (at = p.message.find(uri)) != std::string::npos;)
         p.message.replace(at, uri.size(), prefix);
@@ -1257,12 +1258,12 @@ void xml_reader::on_error(const xmlError& e) {
       m += "; a raw '&' starts an entity reference: write & as &amp;";
       break;
     case XML_ERR_NAME_REQUIRED:
-      m += depth_ > 0      ? "; write a '<' in text as &lt; (and & as &amp;)"
+      m += depth_ > 0 ? "; write a '<' in text as &lt; (and & as &amp;)"
            : detail::istarts_with(start_, "<!doctype html")
                ? "; it starts <!doctype html>: this is a web "
-                             "page, not a sitemap (perhaps an error page); "
-                             "point to the sitemap file itself"
-                           : "; the document must start with an element";
+                 "page, not a sitemap (perhaps an error page); "
+                 "point to the sitemap file itself"
+               : "; the document must start with an element";
       break;
     case XML_ERR_LT_IN_ATTRIBUTE:
       m += "; write a '<' in an attribute as &lt;";

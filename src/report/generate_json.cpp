@@ -123,7 +123,11 @@ void write_announcement(json_stream& out, const announcement& done) {
 
 // Where a value is, for messages: "files"[2].urls, "changes".added.
 std::string member(std::string_view where, std::string_view key) {
-  if (where.empty()) return "\"" + std::string(key) + "\"";
+  if (where.empty()) {
+    std::string quoted = "\"";  // appended: see date_pattern.cpp (-Wrestrict)
+    (quoted += key) += '"';
+    return quoted;
+  }
   return std::string(where) + "." + std::string(key);
 }
 

@@ -2,6 +2,8 @@
 // tokens and matched by simulating all the ways a path can match at once
 // (an NFA), so no pattern can take exponential time, as naive backtracking
 // over several '*' can.
+#include <re2/re2.h>
+
 #include <array>
 #include <bitset>
 #include <cstddef>
@@ -10,8 +12,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <re2/re2.h>
 
 #include "sitemill/source/site_source.h"
 
@@ -271,8 +271,8 @@ site_patterns::verdict site_patterns::decide(std::string_view path,
 bool site_patterns::keeps_url_path(std::string_view path) const {
   if (!patterns_) return true;
   // Every directory above the path, outermost first, as a walk meets them.
-  for (std::size_t slash = path.find('/'); slash != std::string_view::npos &&
-                                           slash + 1 < path.size();
+  for (std::size_t slash = path.find('/');
+       slash != std::string_view::npos && slash + 1 < path.size();
        slash = path.find('/', slash + 1)) {
     if (decide(path.substr(0, slash), true) == verdict::exclude) return false;
   }

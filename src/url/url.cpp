@@ -612,7 +612,8 @@ std::string explain_outside_base(std::string_view url, std::string_view base) {
     ((((out += part) += " is ") += mine) += ", the base's ") += theirs;
     return out;
   };
-  if (u.scheme() != b.scheme()) return differs("scheme", u.scheme(), b.scheme());
+  if (u.scheme() != b.scheme())
+    return differs("scheme", u.scheme(), b.scheme());
   if (u.host() != b.host()) return differs("host", u.host(), b.host());
   if (u.port() != b.port())
     return differs("port", std::to_string(u.port()), std::to_string(b.port()));

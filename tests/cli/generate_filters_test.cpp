@@ -24,8 +24,8 @@ const char* const kUrls =
 TEST(GenerateFilters, ExcludeAppliesToAUrlList) {
   temp_dir t;
   write_file(t / "urls.txt", kUrls);
-  auto g = generate_and_check(
-      t / "out", {"--exclude", "/admin/", "--exclude", "*.pdf", t / "urls.txt"});
+  auto g = generate_and_check(t / "out", {"--exclude", "/admin/", "--exclude",
+                                          "*.pdf", t / "urls.txt"});
   // "/admin/" names a directory: everything below it goes, the page /admin
   // (a file) and /administrator stay.
   EXPECT_THAT(all_locs(g.set),
@@ -49,8 +49,7 @@ TEST(GenerateFilters, TheLastMatchingPatternWins) {
   auto g = generate_and_check(
       t / "out", {"--exclude", "*", "--include", "blog/", "--include",
                   "blog/**", "--exclude", "2024/", t / "urls.txt"});
-  EXPECT_THAT(all_locs(g.set),
-              ElementsAre(base, base + "blog/a.html"))
+  EXPECT_THAT(all_locs(g.set), ElementsAre(base, base + "blog/a.html"))
       << "the base URL itself has no path a pattern could match";
 }
 
@@ -72,12 +71,11 @@ TEST(GenerateFilters, RegexFormsAreOrderedWithTheGlobs) {
 TEST(GenerateFilters, ApplyToSitemapsAndJsonl) {
   temp_dir t;
   write_file(t / "old.xml", urlset({base + "a", base + "admin/b", base + "c"}));
-  write_file(t / "more.jsonl",
-             "{\"loc\": \"/admin/d\"}\n{\"loc\": \"/e\"}\n");
-  auto g = generate_and_check(t / "out", {t / "more.jsonl", "--exclude", "admin/",
-                                          "--from-sitemap", t / "old.xml"});
-  EXPECT_THAT(all_locs(g.set),
-              ElementsAre(base + "e", base + "a", base + "c"));
+  write_file(t / "more.jsonl", "{\"loc\": \"/admin/d\"}\n{\"loc\": \"/e\"}\n");
+  auto g =
+      generate_and_check(t / "out", {t / "more.jsonl", "--exclude", "admin/",
+                                     "--from-sitemap", t / "old.xml"});
+  EXPECT_THAT(all_locs(g.set), ElementsAre(base + "e", base + "a", base + "c"));
   EXPECT_EQ(g.report["filtered"], 2);
 }
 

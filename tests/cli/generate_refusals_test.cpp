@@ -24,8 +24,9 @@ TEST(GenerateRefusals, AUrlGivenAsAnInputNamesTheSourcesThatTakeOne) {
 TEST(GenerateRefusals, AWebPageGivenAsASitemapSaysSo) {
   temp_dir t;
   write_file(t / "page.html", "<!doctype html><html><body>hi</body></html>\n");
-  auto r = run_sitemill({"generate", "--base-url", "https://www.example.com/",
-                         "--out", t / "out", "--from-sitemap", t / "page.html"});
+  auto r =
+      run_sitemill({"generate", "--base-url", "https://www.example.com/",
+                    "--out", t / "out", "--from-sitemap", t / "page.html"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, HasSubstr("page.html: rejected: not read as a sitemap: "
                                "line 1: the XML is not well-formed"));
@@ -34,9 +35,9 @@ TEST(GenerateRefusals, AWebPageGivenAsASitemapSaysSo) {
   // XHTML, which XML reads: its root says the same.
   write_file(t / "page.xhtml",
              "<html xmlns=\"http://www.w3.org/1999/xhtml\"><body/></html>\n");
-  auto x = run_sitemill({"generate", "--base-url", "https://www.example.com/",
-                         "--out", t / "out", "--from-sitemap",
-                         t / "page.xhtml"});
+  auto x =
+      run_sitemill({"generate", "--base-url", "https://www.example.com/",
+                    "--out", t / "out", "--from-sitemap", t / "page.xhtml"});
   EXPECT_EQ(x.exit_code, 1);
   EXPECT_THAT(x.err, HasSubstr("not read as a sitemap: line 1: the root "
                                "element is <html>: this is a web page"));
@@ -49,9 +50,9 @@ TEST(GenerateRefusals, ALocationRuleRejectionNamesThePartThatDiffers) {
              "http://www.example.com/shop/a\nhttps://shop.example.com/shop/b\n"
              "https://www.example.com:8443/shop/c\nhttps://www.example.com/d\n"
              "../e\n");
-  auto r = run_sitemill({"generate", "--base-url",
-                         "https://www.example.com/shop/", "--out", t / "out",
-                         t / "u.txt"});
+  auto r =
+      run_sitemill({"generate", "--base-url", "https://www.example.com/shop/",
+                    "--out", t / "out", t / "u.txt"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, HasSubstr(":1: rejected: URL is outside the base URL's "
                                "scheme, host, port or directory (the "
