@@ -31,7 +31,9 @@ TEST(ChunkedVector, RunsStayWholeAndReadBack) {
     std::string s(static_cast<std::size_t>(i % 17), static_cast<char>('a' + i % 26));
     const std::size_t at = text.append_unsplit(std::string_view(s));
     // Never across a chunk boundary: first and last byte in one chunk.
-    if (!s.empty()) ASSERT_EQ(at / 16, (at + s.size() - 1) / 16) << i;
+    if (!s.empty()) {
+      ASSERT_EQ(at / 16, (at + s.size() - 1) / 16) << i;
+    }
     runs.emplace_back(at, s);
   }
   for (const auto& [at, s] : runs) {

@@ -153,7 +153,7 @@ TEST(CleanUrl, OriginMemoAgreesWithNormalizeUrl) {
       "http://img.example.org",  "https://static.example.com:8443",
       "https://WWW.Example.com", "https://www.example.com:443",
       "HTTP://img.example.org",  "https://xn--bcher-kva.example",
-      "https://b\xC3\xBCcher.example", "https://user@www.example.com",
+      "https://b\xC3\xBC" "cher.example", "https://user@www.example.com",
       "https://[::1]",           "https://www.example.com."};
   constexpr std::string_view paths[] = {
       "/",     "/a",   "/b-c", "/x.html?q=1", "/%7e", "/\xC3\xA9", "/./a",

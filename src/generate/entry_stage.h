@@ -118,7 +118,7 @@ class entry_stage {
         open;
     /// When set, a record whose URL's path below the base these patterns
     /// do not keep is `filtered` (judged on the workers, in parallel).
-    std::shared_ptr<const site_patterns> patterns;
+    std::shared_ptr<const site_patterns> patterns = nullptr;
   };
 
   /// Called on a worker thread with a batch's `seq` just before the worker
