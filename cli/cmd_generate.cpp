@@ -1,6 +1,7 @@
 // sitemill generate: URL lists in, a published sitemap set out.
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -30,6 +31,7 @@ struct generate_cli_options {
   // The sources, turned into run.sources in this order: lists, then
   // directories, then sitemaps, then access logs (one source for them all).
   std::vector<std::string> inputs, from_dirs, from_sitemaps, from_logs;
+  std::vector<std::string> base_urls;  // run.base_url, then more_base_urls
   log_source_options logs;
   std::string log_priority;
   site_source_options site;
@@ -151,7 +153,7 @@ class reporter final : public generate_observer {
 };
 
 void print_json(const generate_report& r, const reporter& rep,
-                const announcement* announced) {
+                std::span<const announcement> announced) {
   stdout_sink out;
   status written = write_generate_json(out, r, rep.spool(), announced);
   if (written) written = out.close();
@@ -160,13 +162,13 @@ void print_json(const generate_report& r, const reporter& rep,
                  written.message().c_str());
 }
 
-// After a publish: list the set in robots.txt and tell IndexNow what
-// changed (announce_set()), with the library's messages put in generate's
+// After a publish: list each set in robots.txt and tell IndexNow what
+// changed (announce_sets()), with the library's messages put in generate's
 // words, for stderr and --json alike.
-announcement announce(const generate_cli_options& o, const generate_report& r,
-                      std::span<const term> words) {
+std::vector<announcement> announce(const generate_cli_options& o,
+                                   const generate_report& r,
+                                   std::span<const term> words) {
   announce_options a;
-  a.base_url = o.run.base_url;
   a.robots_path = o.robots_path;
   a.indexnow.key = o.indexnow_key;
   a.indexnow.endpoint = o.indexnow_endpoint;
@@ -176,18 +178,20 @@ announcement announce(const generate_cli_options& o, const generate_report& r,
     return retry_sleep(d, "sitemill generate", quiet);
   };
   http_client client;
-  announcement done = announce_set(client, r, a);
-  if (done.robots && done.robots->failure)
-    to_cli_words(done.robots->failure->message, words);
-  if (done.indexnow && done.indexnow->failure)
-    to_cli_words(done.indexnow->failure->message, words);
-  if (done.indexnow && done.indexnow->report) {
-    for (auto& rej : done.indexnow->report->rejected)
-      to_cli_words(rej.reason, words);
-    for (auto& b : done.indexnow->report->batches)
-      to_cli_words(b.message, words);
+  std::vector<announcement> all = announce_sets(client, r, a);
+  for (announcement& done : all) {
+    if (done.robots && done.robots->failure)
+      to_cli_words(done.robots->failure->message, words);
+    if (done.indexnow && done.indexnow->failure)
+      to_cli_words(done.indexnow->failure->message, words);
+    if (done.indexnow && done.indexnow->report) {
+      for (auto& rej : done.indexnow->report->rejected)
+        to_cli_words(rej.reason, words);
+      for (auto& b : done.indexnow->report->batches)
+        to_cli_words(b.message, words);
+    }
   }
-  return done;
+  return all;
 }
 
 // The set is already live, so a failure to announce it is reported (exit 2
@@ -230,18 +234,35 @@ int print_announcement(const announcement& done, bool quiet) {
   return code;
 }
 
-void print_summary(const generate_report& r, const std::string& out_dir) {
-  std::size_t indexes = 0;
-  std::uint64_t urls = 0;
-  for (const auto& f : r.files) {
+// "published 3 files to DIR (entry URL)", and how many indexes there are.
+std::string published_line(const set_report& set, std::size_t& indexes) {
+  indexes = 0;
+  for (const auto& f : set.files)
     indexes += f.type == document_type::sitemapindex;
-    if (f.type != document_type::sitemapindex) urls += f.urls;
-  }
+  return "published " + std::to_string(set.files.size()) +
+         (set.files.size() == 1 ? " file" : " files") + " to " + set.out_dir +
+         " (entry " + set.entry_url + ")";
+}
+
+void print_summary(const generate_report& r) {
   auto count = [](std::uint64_t n) { return std::to_string(n); };
-  std::string line = "sitemill: published " + count(r.files.size()) +
-                     (r.files.size() == 1 ? " file" : " files") + " to " +
-                     out_dir + " (entry " + r.entry_url + "): " + count(urls) +
-                     " URLs written, " + count(r.duplicates) + " duplicates, ";
+  std::size_t indexes = 0;
+  std::string line = "sitemill: ";
+  if (r.sets.size() == 1) {
+    line += published_line(r.sets.front(), indexes) + ": ";
+  } else {
+    // One line per host's set, then the run's counts.
+    for (const set_report& set : r.sets) {
+      std::size_t its_indexes = 0;
+      std::string its = published_line(set, its_indexes);
+      indexes = std::max(indexes, its_indexes);
+      std::fprintf(stderr, "sitemill: %s: %s URLs\n", its.c_str(),
+                   count(set.written).c_str());
+    }
+    line += count(r.sets.size()) + " sets: ";
+  }
+  line += count(r.written) + " URLs written, " + count(r.duplicates) +
+          " duplicates, ";
   if (r.filtered > 0)
     line += count(r.filtered) + " filtered out by --include/--exclude, ";
   line += count(r.rejected) + " rejected, " + count(r.warnings) +
@@ -249,14 +270,24 @@ void print_summary(const generate_report& r, const std::string& out_dir) {
   if (r.skipped > 0) line += " (" + count(r.skipped) + " pages skipped)";
   // An index entry's lastmod is the newest of its file's: say why the index
   // has none rather than leave a reader to wonder.
-  if (indexes > 0 && !r.dated)
-    line += "; no URL has a lastmod, so neither has the index";
+  std::string undated;  // the sets whose index has no lastmod, and why
+  for (const set_report& set : r.sets)
+    if (!set.dated) (undated += undated.empty() ? "" : ", ") += set.base_url;
+  if (indexes > 0 && !undated.empty())
+    line += r.sets.size() == 1
+                ? "; no URL has a lastmod, so neither has the index"
+                : "; no URL under " + undated +
+                      " has a lastmod, so neither has its index";
   std::fprintf(stderr, "%s\n", line.c_str());
   if (indexes > 1)
     std::fprintf(stderr,
                  "sitemill: %zu index files were needed; submit each of them "
                  "(see --json \"files\")\n",
                  indexes);
+  if (r.sets.size() > 1)
+    std::fprintf(stderr,
+                 "sitemill: each set is submitted for its own host (its "
+                 "robots.txt, or that host's Search Console property)\n");
 }
 
 // One line for what a million warnings would say a million times: how many
@@ -300,8 +331,35 @@ std::optional<std::function<void(publish_step)>> kill_at_hook(
   };
 }
 
+// With base URLs on several hosts, each host's robots.txt is its own file:
+// one path for them all would list every host's sitemaps in one robots.txt,
+// which proves nothing for the others (docs/hosts.md).
+bool robots_path_fits_hosts(const generate_cli_options& o) {
+  if (o.robots_path.empty() ||
+      o.robots_path.find("{host}") != std::string::npos)
+    return true;
+  std::string first_host;
+  for (const std::string& b : o.base_urls) {
+    normalized_url u;
+    if (normalize_url(b, u) != url_problem::ok) return true;  // generate says
+    const std::string host = host_directory(u);
+    if (first_host.empty()) first_host = host;
+    if (host != first_host) return false;
+  }
+  return true;
+}
+
 int run_generate(generate_cli_options& o) {
   generate_options& g = o.run;
+  g.base_url = o.base_urls.front();
+  g.more_base_urls.assign(o.base_urls.begin() + 1, o.base_urls.end());
+  if (!robots_path_fits_hosts(o)) {
+    std::fprintf(stderr,
+                 "sitemill generate: --robots: the --base-url hosts differ, "
+                 "and each host has a robots.txt of its own: put {host} in "
+                 "the path (--robots 'public/{host}/robots.txt')\n");
+    return exit_usage;
+  }
   std::optional<input_format> format;
   if (!o.input_format.empty()) {
     format = parse_input_format(o.input_format);
@@ -446,12 +504,15 @@ int run_generate(generate_cli_options& o) {
   if (!o.quiet) print_lastmod_summary(r);
 
   if (r.outcome == generate_outcome::published) {
-    if (!o.quiet) print_summary(r, g.out_dir);
-    const announcement done = announce(o, r, words);
-    if (o.json_out) print_json(r, rep, &done);
-    return print_announcement(done, o.quiet);
+    if (!o.quiet) print_summary(r);
+    const std::vector<announcement> done = announce(o, r, words);
+    if (o.json_out) print_json(r, rep, done);
+    int code = exit_ok;
+    for (const announcement& one : done)
+      code = std::max(code, print_announcement(one, o.quiet));
+    return code;
   }
-  if (o.json_out) print_json(r, rep, nullptr);
+  if (o.json_out) print_json(r, rep, {});
   std::fprintf(stderr, "sitemill generate: %s\n",
                in_cli_words(r.message, words).c_str());
   switch (r.outcome) {
@@ -496,11 +557,15 @@ command_runner setup_generate(CLI::App& app) {
       "inputs", o->inputs,
       "URL lists (.txt, .tsv, .csv, .jsonl, .ndjson, gzipped or not), or - for "
       "stdin");
-  cmd->add_option("--base-url", o->run.base_url,
+  cmd->add_option("--base-url", o->base_urls,
                   "URL of the directory the set is published at; relative "
-                  "inputs resolve "
-                  "against it and every URL must be at or below it")
-      ->required();
+                  "inputs resolve against it and every URL must be at or "
+                  "below it. Repeat it for a site on several hosts (or "
+                  "directories): each gets its own set in OUT/HOST[/PATH]/, "
+                  "holding the URLs under it; relative inputs and --from-dir "
+                  "pages go to the first (docs/hosts.md)")
+      ->required()
+      ->allow_extra_args(false);
   cmd->add_option("--out", o->run.out_dir,
                   "Output directory (created if missing)")
       ->required();

@@ -64,6 +64,7 @@ vocabulary generate_words(std::string_view indexnow_key) {
        "--from-log"},
       {"out_dir", "--out"},
       {"base_url", "--base-url"},
+      {"more_base_urls", "--base-url"},
       {"max_urls", "--max-urls"},
       {"max_bytes", "--max-bytes"},
       {"name", "--name"},

@@ -2,6 +2,8 @@
 // every page of it, itself included, whatever the input said; conflicts and
 // links that cannot be returned are reported. Read through --from-sitemap,
 // which carries <xhtml:link> alternates today.
+#include "generate/hreflang_clusters.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,7 +13,6 @@
 #include <fstream>
 #include <map>
 
-#include "generate/hreflang_clusters.h"
 #include "sitemill/generate/generate.h"
 #include "sitemill/parse/sitemap_parser.h"
 #include "sitemill/source/sitemap_source.h"
@@ -251,7 +252,6 @@ TEST(HreflangClusters, OtherLinksStayWithTheirPage) {
   EXPECT_NE(r.set.bytes.find("hreflang=\"en\""), std::string::npos);
 }
 
-
 // The cluster table on its own: what generate relies on, at sizes that
 // cross its chunks and grow its fingerprint table.
 using detail::hreflang_clusters;
@@ -269,11 +269,11 @@ std::string links_of(hreflang_clusters& c, std::string_view loc) {
   return out;
 }
 
-const normalized_url& example_base() {
-  static const normalized_url base = [] {
-    normalized_url u;
-    EXPECT_EQ(normalize_url("https://example.com/", u), url_problem::ok);
-    return u;
+const url_normalizer& example_base() {
+  static const url_normalizer base = [] {
+    auto n = url_normalizer::with_base("https://example.com/");
+    EXPECT_TRUE(n);
+    return *n;
   }();
   return base;
 }
@@ -281,7 +281,8 @@ const normalized_url& example_base() {
 TEST(HreflangClusterTable, RepeatedLinksAreRecordedOnce) {
   hreflang_clusters c;
   const std::vector<hreflang_clusters::link> all = {
-      {"en", "https://example.com/en"}, {"de", "https://example.com/de"},
+      {"en", "https://example.com/en"},
+      {"de", "https://example.com/de"},
       {"fr", "https://example.com/fr"}};
   c.add_page("https://example.com/en", all, 0);
   c.add_page("https://example.com/de", all, 1);
@@ -289,9 +290,9 @@ TEST(HreflangClusterTable, RepeatedLinksAreRecordedOnce) {
   EXPECT_EQ(c.pages(), 3u);
   EXPECT_EQ(c.links(), 3u);  // nine links name three (URL, language) pairs
   c.resolve(example_base(), [](std::string_view) { return true; });
-  const std::string expected =
-      link("de", "https://example.com/de") + link("en", "https://example.com/en") +
-      link("fr", "https://example.com/fr");
+  const std::string expected = link("de", "https://example.com/de") +
+                               link("en", "https://example.com/en") +
+                               link("fr", "https://example.com/fr");
   for (const char* page : {"https://example.com/de", "https://example.com/en",
                            "https://example.com/fr"})
     EXPECT_EQ(links_of(c, page), expected) << page;
@@ -303,7 +304,8 @@ TEST(HreflangClusterTable, RepeatedLinksAreRecordedOnce) {
 TEST(HreflangClusterTable, LanguagesCompareWithoutCaseAndKeepTheirSpelling) {
   hreflang_clusters c;
   const std::vector<hreflang_clusters::link> a = {
-      {"en-US", "https://example.com/a"}, {"X-Default", "https://example.com/a"},
+      {"en-US", "https://example.com/a"},
+      {"X-Default", "https://example.com/a"},
       {"de", "https://example.com/b"}};
   const std::vector<hreflang_clusters::link> b = {
       {"en-us", "https://example.com/b"}, {"DE", "https://example.com/b"}};
@@ -330,26 +332,31 @@ TEST(HreflangClusterTable, IssuesComeOutAtTheirPageOnlyOnce) {
   // Page 0 names an alternate the input lacks and one on another site;
   // page 2 lists a link but none to itself.
   const std::vector<hreflang_clusters::link> first = {
-      {"en", "https://example.com/a"}, {"de", "https://example.com/de/a"},
+      {"en", "https://example.com/a"},
+      {"de", "https://example.com/de/a"},
       {"fr", "https://example.fr/a"}};
   const std::vector<hreflang_clusters::link> third = {
       {"en", "https://example.com/a"}};
   c.add_page("https://example.com/a", first, 0);
   c.add_page("https://example.com/c", third, 2);
-  c.resolve(example_base(),
-            [](std::string_view url) { return url == "https://example.com/a"; });
+  c.resolve(example_base(), [](std::string_view url) {
+    return url == "https://example.com/a";
+  });
   const auto at0 = issues_at(c, 0);
   ASSERT_EQ(at0.size(), 2u);
   EXPECT_NE(at0[0].find("https://example.com/de/a is not in the input"),
-            std::string::npos) << at0[0];
+            std::string::npos)
+      << at0[0];
   EXPECT_NE(at0[1].find("https://example.fr/a is outside the base URL"),
-            std::string::npos) << at0[1];
+            std::string::npos)
+      << at0[1];
   EXPECT_TRUE(issues_at(c, 1).empty());
   const auto at2 = issues_at(c, 2);
   ASSERT_EQ(at2.size(), 1u);
   EXPECT_NE(at2[0].find("page https://example.com/c is in an hreflang cluster "
                         "but no link names its own language"),
-            std::string::npos) << at2[0];
+            std::string::npos)
+      << at2[0];
   EXPECT_TRUE(issues_at(c, 2).empty());  // said once
 }
 
@@ -381,8 +388,8 @@ TEST(HreflangClusterTable, ManyClustersStayApart) {
   // The cost the header states once resolved: a 32-byte node, up to 23
   // bytes of table, 12 for the cluster's list, and the path (about 14
   // bytes here), with the slack of the last node and text chunks.
-  const double per_url = static_cast<double>(c.memory_bytes()) /
-                         static_cast<double>(c.pages());
+  const double per_url =
+      static_cast<double>(c.memory_bytes()) / static_cast<double>(c.pages());
   EXPECT_LE(per_url, 32 + 23 + 12 + 14 + 40) << per_url;
   std::printf("hreflang clusters: %.1f bytes per URL\n", per_url);
   // Nodes are made four per cluster on the first pass: cluster 16,384's

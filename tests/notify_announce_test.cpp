@@ -233,6 +233,57 @@ TEST_F(Announce, AnnouncesOnlyAPublishedSet) {
   EXPECT_TRUE(server.requests().empty());
 }
 
+// A run over two hosts: each set is listed in its own host's robots.txt
+// ("{host}" in the path), and IndexNow hears of each host's changes in a
+// submission of its own, as a key proves one host.
+TEST_F(Announce, EachSetOfASeveralHostRunIsAnnouncedForItsHost) {
+  server.route("/indexnow", text_reply(200, ""));
+  std::filesystem::create_directories(dir / "www.shop.de");
+  std::filesystem::create_directories(dir / "www.shop.fr_8443");
+  generate_report r;
+  r.outcome = generate_outcome::published;
+  r.sets = {{"https://www.shop.de/",
+             dir / "www.shop.de",
+             "sitemap.xml",
+             "https://www.shop.de/sitemap.xml",
+             false,
+             2,
+             {{"sitemap-1-aaaaaaaaaaaa.xml.gz", document_type::urlset, 2, 300},
+              {"sitemap.xml", document_type::sitemapindex, 1, 200}}},
+            {"https://www.shop.fr:8443/",
+             dir / "www.shop.fr_8443",
+             "sitemap.xml",
+             "https://www.shop.fr:8443/sitemap.xml",
+             false,
+             1,
+             {{"sitemap.xml", document_type::urlset, 1, 200}}}};
+  r.changes = state_changes{
+      {"https://www.shop.de/neu", "https://www.shop.fr:8443/nouveau"},
+      {"https://www.shop.de/anders"},
+      {}};
+  announce_options a = options();
+  a.robots_path = dir / "{host}/robots.txt";
+  const std::vector<announcement> done = announce_sets(client, r, a);
+  ASSERT_EQ(done.size(), 2u);
+  EXPECT_EQ(testing::read_raw(dir / "www.shop.de/robots.txt"),
+            "Sitemap: https://www.shop.de/sitemap.xml\n");
+  EXPECT_EQ(testing::read_raw(dir / "www.shop.fr_8443/robots.txt"),
+            "Sitemap: https://www.shop.fr:8443/sitemap.xml\n");
+  ASSERT_TRUE(done[0].indexnow && done[1].indexnow);
+  EXPECT_THAT(
+      done[0].indexnow->urls,
+      ElementsAre("https://www.shop.de/neu", "https://www.shop.de/anders"));
+  EXPECT_THAT(done[1].indexnow->urls,
+              ElementsAre("https://www.shop.fr:8443/nouveau"));
+  ASSERT_EQ(server.count("/indexnow"), 2u);
+  EXPECT_EQ(json::parse(server.requests()[0].body)["host"], "www.shop.de");
+  EXPECT_EQ(json::parse(server.requests()[1].body)["host"], "www.shop.fr:8443");
+  EXPECT_TRUE(done[0].ok() && done[1].ok());
+
+  r.outcome = generate_outcome::failed;
+  EXPECT_TRUE(announce_sets(client, r, a).empty());
+}
+
 TEST(AnnounceUrls, IndexNowHearsOfAddedThenChangedButNotRemoved) {
   EXPECT_THAT(indexnow_urls({{"a", "b"}, {"c"}, {"d"}}),
               ElementsAre("a", "b", "c"));

@@ -193,10 +193,51 @@ TEST(GenerateJson, LeavesChangesOutWhenTheRunKeptNoState) {
   EXPECT_EQ(j["rejected"], json::array());
 }
 
+// full_report() as a run over two hosts publishes it.
+generate_report two_host_report() {
+  generate_report r = full_report();
+  r.sets = {{"https://www.example.com/", "public/www.example.com", r.entry,
+             r.entry_url, true, 50'002, r.files},
+            {"https://shop.example.com/",
+             "public/shop.example.com",
+             "sitemap.xml",
+             "https://shop.example.com/sitemap.xml",
+             false,
+             1,
+             {{"sitemap.xml", document_type::urlset, 1, 240, 0}}}};
+  return r;
+}
+
+TEST(GenerateJson, WritesEachSetWithWhatWasAnnouncedForIt) {
+  issue_spool spool;
+  announcement first, second;
+  first.robots.emplace().path = "public/www.example.com/robots.txt";
+  second.robots.emplace().path = "public/shop.example.com/robots.txt";
+  const announcement both[] = {first, second};
+  std::string text;
+  memory_sink out(&text);
+  ASSERT_TRUE(write_generate_json(out, two_host_report(), spool, both));
+  const json j = json::parse(text);
+  ASSERT_EQ(j["sets"].size(), 2u);
+  EXPECT_EQ(
+      j["sets"][1],
+      json::parse(
+          R"({"base_url":"https://shop.example.com/",)"
+          R"("out_dir":"public/shop.example.com","entry":"sitemap.xml",)"
+          R"("entry_url":"https://shop.example.com/sitemap.xml",)"
+          R"("written":1,"dated":false,"files":[{"bytes":240,)"
+          R"("path":"sitemap.xml","type":"urlset","urls":1}],)"
+          R"("announce":{"robots":{"path":"public/shop.example.com/robots.txt",)"
+          R"("sitemaps":[]}}})"));
+  EXPECT_EQ(j["sets"][0]["announce"], j["announce"])
+      << "the first set's announcement is the report's own";
+  EXPECT_EQ(j["sets"][0]["written"], 50'002);
+}
+
 TEST(GenerateJson, RoundTripsEveryField) {
   issue_spool spool;
   add_issues(spool);
-  const generate_report written = full_report();
+  const generate_report written = two_host_report();
   std::string text;
   memory_sink out(&text);
   ASSERT_TRUE(write_generate_json(out, written, spool));
@@ -232,6 +273,19 @@ TEST(GenerateJson, RoundTripsEveryField) {
   EXPECT_EQ(r.changes->added, written.changes->added);
   EXPECT_EQ(r.changes->changed, written.changes->changed);
   EXPECT_EQ(r.changes->removed, written.changes->removed);
+  ASSERT_EQ(r.sets.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const set_report &got = r.sets[i], &want = written.sets[i];
+    EXPECT_EQ(got.base_url, want.base_url);
+    EXPECT_EQ(got.out_dir, want.out_dir);
+    EXPECT_EQ(got.entry, want.entry);
+    EXPECT_EQ(got.entry_url, want.entry_url);
+    EXPECT_EQ(got.written, want.written);
+    EXPECT_EQ(got.dated, want.dated);
+    ASSERT_EQ(got.files.size(), want.files.size());
+    EXPECT_EQ(got.files.back().path, want.files.back().path);
+    EXPECT_EQ(got.files.back().urls, want.files.back().urls);
+  }
 
   // And again: what was read writes the same bytes.
   issue_spool again;
@@ -427,7 +481,7 @@ TEST(GenerateJson, CarriesWhatWasAnnounced) {
   const announcement done = full_announcement();
   std::string text;
   memory_sink out(&text);
-  ASSERT_TRUE(write_generate_json(out, full_report(), spool, &done));
+  ASSERT_TRUE(write_generate_json(out, full_report(), spool, {&done, 1}));
   const std::string tail =
       R"(,"announce":{"robots":{"path":"public/robots.txt",)"
       R"("sitemaps":["https://www.example.com/sitemap.xml"],)"
@@ -512,7 +566,7 @@ TEST(GenerateJson, CarriesAnnouncementsThatFailedOrHadNothingToSend) {
     issue_spool spool;
     std::string text;
     memory_sink out(&text);
-    ASSERT_TRUE(write_generate_json(out, full_report(), spool, &r.done));
+    ASSERT_TRUE(write_generate_json(out, full_report(), spool, {&r.done, 1}));
     const std::string tail = std::string(r.tail) + "\n";
     ASSERT_GE(text.size(), tail.size());
     EXPECT_EQ(text.substr(text.size() - tail.size()), tail);

@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sitemill/limits.h"
 
@@ -1131,6 +1132,69 @@ TEST(Url, WithBaseRefusesWhatCannotBeADirectory) {
     EXPECT_NE(n.err().message.find(c.says), std::string::npos)
         << n.err().message;
   }
+}
+
+// A run over several hosts: a URL is accepted under any base, relative
+// references resolve against the first, and scope_of() names the base, the
+// deepest when bases nest.
+TEST(Url, WithBasesAcceptsAUrlUnderAnyBaseAndSaysWhich) {
+  const std::vector<std::string> bases = {
+      "https://www.shop.de/", "HTTPS://www.Shop.FR", "https://www.shop.de/fr/"};
+  const auto n = url_normalizer::with_bases(bases);
+  ASSERT_TRUE(n.has_value()) << n.err().message;
+  ASSERT_EQ(n->base_count(), 3u);
+  EXPECT_EQ(n->base(), "https://www.shop.de/");
+  EXPECT_EQ(n->base_url(1).href(), "https://www.shop.fr/");
+  const struct {
+    std::string_view in, out;
+    std::size_t scope;
+  } cases[] = {
+      {"https://www.shop.de/a", "https://www.shop.de/a", 0},
+      {"/b", "https://www.shop.de/b", 0},
+      {"c?x=1", "https://www.shop.de/c?x=1", 0},
+      {"https://WWW.shop.fr/d", "https://www.shop.fr/d", 1},
+      {"https://www.shop.de/fr/e", "https://www.shop.de/fr/e", 2},
+      {"/fr/", "https://www.shop.de/fr/", 2},
+      {"https://www.shop.de/fr", "https://www.shop.de/fr", 0},
+  };
+  for (const auto& c : cases) {
+    std::string out;
+    ASSERT_EQ(n->normalize(c.in, out), url_problem::ok) << c.in;
+    EXPECT_EQ(out, c.out);
+    EXPECT_EQ(n->scope_of(out), c.scope) << c.in;
+  }
+  std::string out;
+  EXPECT_EQ(n->normalize("https://www.shop.it/a", out),
+            url_problem::outside_base);
+  EXPECT_EQ(n->normalize("http://www.shop.fr/a", out),
+            url_problem::outside_base)
+      << "the scheme is part of the location rule";
+  normalized_url parts;
+  EXPECT_EQ(n->normalize("https://www.shop.fr/x", parts), url_problem::ok);
+  EXPECT_EQ(parts.host(), "www.shop.fr");
+
+  // One base: what with_base() does; scope_of() is always 0.
+  const auto one = url_normalizer::with_bases(
+      std::vector<std::string>{"https://www.shop.de/"});
+  ASSERT_TRUE(one.has_value());
+  EXPECT_EQ(one->base_count(), 1u);
+  EXPECT_EQ(one->normalize("https://www.shop.fr/d", out),
+            url_problem::outside_base);
+  EXPECT_EQ(url_normalizer{}.base_count(), 0u);
+}
+
+TEST(Url, WithBasesRefusesABaseGivenTwiceOrInvalid) {
+  auto twice = url_normalizer::with_bases(
+      std::vector<std::string>{"https://www.shop.de/", "https://WWW.SHOP.DE"});
+  ASSERT_FALSE(twice.has_value());
+  EXPECT_NE(twice.err().message.find("given twice"), std::string::npos)
+      << twice.err().message;
+  auto bad = url_normalizer::with_bases(
+      std::vector<std::string>{"https://www.shop.de/", "ftp://x/"});
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.err().message.find("ftp://x/"), std::string::npos)
+      << bad.err().message;
+  EXPECT_FALSE(url_normalizer::with_bases({}).has_value());
 }
 
 TEST(Url, DescribesEveryProblemWithADistinctSentence) {

@@ -19,6 +19,7 @@ struct record_head {
   std::uint32_t loc_size;
   std::uint32_t xml_size;
   std::uint32_t links_at;
+  std::uint32_t set;
   extension_mask uses;
   bool has_lastmod;
   bool has_news;
@@ -77,6 +78,7 @@ status entry_spool::add(const spooled_entry& e) {
   record_head h{};
   h.line = e.line;
   h.input = e.input;
+  h.set = e.set;
   h.loc_size = static_cast<std::uint32_t>(e.loc.size());
   h.xml_size = static_cast<std::uint32_t>(e.xml.size());
   h.links_at = e.links_at;
@@ -119,6 +121,7 @@ std::optional<spooled_entry> entry_spool::next() {
   e.xml = std::string_view(buffer_).substr(h.loc_size);
   e.links_at = h.links_at;
   e.input = h.input;
+  e.set = h.set;
   e.line = h.line;
   e.uses = h.uses;
   if (h.has_lastmod) e.lastmod = h.lastmod;

@@ -34,6 +34,8 @@ struct spooled_entry {
   static constexpr std::uint32_t no_input = 0xffffffff;
   std::uint32_t input = no_input;
   std::uint64_t line = 0;
+  /// The set it is written to (a run with several base URLs has several).
+  std::uint32_t set = 0;
 };
 
 class entry_spool {

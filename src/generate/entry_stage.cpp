@@ -220,6 +220,27 @@ struct entry_stage::impl {
     return path.substr(0, path.find('?'));
   }
 
+  // Appends which part of `loc` differs from the base it was meant for: the
+  // base on its host when there are several, else the first.
+  static void explain_outside(std::string_view loc, const url_normalizer& bases,
+                              std::string& reason) {
+    std::string_view base = bases.base();
+    bool foreign = false;  // an absolute URL on none of the bases' origins
+    normalized_url u;
+    if (bases.base_count() > 1 && normalize_url(loc, u) == url_problem::ok) {
+      foreign = true;
+      for (std::size_t i = 0; i < bases.base_count() && foreign; ++i)
+        if (bases.base_url(i).origin() == u.origin()) {
+          base = bases.base_url(i).href();
+          foreign = false;
+        }
+    }
+    std::string why = explain_outside_base(loc, base);
+    if (why.empty()) return;
+    (reason += ": ") += why;
+    if (foreign) reason += "; no base URL has its scheme, host and port";
+  }
+
   void process(record_batch& b, entry_builder& builder, url_entry& entry,
                std::vector<field_warning>& warnings,
                std::vector<extension_value>& raw,
@@ -249,20 +270,20 @@ struct entry_stage::impl {
       if (built.problem != url_problem::ok) {
         std::string reason(describe(built.problem));
         // Which part differs: a rejection that names it is fixed at once.
-        if (built.problem == url_problem::outside_base) {
-          if (std::string why =
-                  explain_outside_base(loc, builder.normalizer().base());
-              !why.empty())
-            (reason += ": ") += why;
-        }
+        if (built.problem == url_problem::outside_base)
+          explain_outside(loc, builder.normalizer(), reason);
         reason += ": ";
         append_printable(reason, trim(loc));
         res.reject_message = static_cast<std::uint32_t>(b.messages.size());
         b.messages.push_back(std::move(reason));
         continue;
       }
-      if (patterns != nullptr && !patterns->keeps_url_path(path_below_base(
-                                     entry.loc, builder.normalizer().base()))) {
+      const url_normalizer& bases = builder.normalizer();
+      if (bases.base_count() > 1)
+        res.set = static_cast<std::uint32_t>(bases.scope_of(entry.loc));
+      if (patterns != nullptr &&
+          !patterns->keeps_url_path(
+              path_below_base(entry.loc, bases.base_url(res.set).href()))) {
         res.filtered = true;
         continue;
       }

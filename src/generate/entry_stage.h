@@ -59,9 +59,12 @@ struct record_batch {
 
   // Filled by a worker, one result per record.
   struct result {
-    bool written = false;  ///< an entry (else: rejected or skipped)
-    bool skipped = false;  ///< skipped on purpose by its source: not a record
+    bool written = false;   ///< an entry (else: rejected or skipped)
+    bool skipped = false;   ///< skipped on purpose by its source: not a record
     bool filtered = false;  ///< the input's patterns leave its URL out
+    /// The base (url_normalizer::scope_of()) the URL lies under: the set it
+    /// is written to when a run has several.
+    std::uint32_t set = 0;
     std::uint32_t xml_offset = 0, xml_length = 0;
     url_set::key key{};
     std::optional<w3c_datetime> lastmod;
@@ -116,7 +119,7 @@ class entry_stage {
     std::function<result<std::unique_ptr<record_reader>>(
         const std::atomic<bool>* stop)>
         open;
-    /// When set, a record whose URL's path below the base these patterns
+    /// When set, a record whose URL's path below its base these patterns
     /// do not keep is `filtered` (judged on the workers, in parallel).
     std::shared_ptr<const site_patterns> patterns = nullptr;
   };

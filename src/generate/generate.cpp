@@ -60,6 +60,39 @@ status check_options(const generate_options& o) {
   return {};
 }
 
+// Each base's set goes to a directory of its own, named after it; two bases
+// that would share one (http:// and https:// of a host) are refused rather
+// than have one set replace the other.
+status check_set_directories(const url_normalizer& bases) {
+  std::vector<std::string> dirs;
+  for (std::size_t i = 0; i < bases.base_count(); ++i) {
+    std::string dir = set_directory(bases.base_url(i));
+    // Normalisation removed dot segments, so this cannot happen; it is
+    // checked anyway because the name becomes a path under out_dir.
+    for (std::size_t at = 0; at <= dir.size();) {
+      std::size_t end = std::min(dir.find('/', at), dir.size());
+      const std::string_view segment =
+          std::string_view(dir).substr(at, end - at);
+      at = end + 1;
+      if (!segment.empty() && segment != "." && segment != "..") continue;
+      return error{"`more_base_urls`: base URL " +
+                       std::string(bases.base_url(i).href()) +
+                       " cannot name a directory below `out_dir`",
+                   "more_base_urls"};
+    }
+    for (std::size_t k = 0; k < dirs.size(); ++k)
+      if (dirs[k] == dir)
+        return error{"`more_base_urls`: base URLs " +
+                         std::string(bases.base_url(k).href()) + " and " +
+                         std::string(bases.base_url(i).href()) +
+                         " would share the directory " + dir +
+                         " of `out_dir`; give one of them",
+                     "more_base_urls"};
+    dirs.push_back(std::move(dir));
+  }
+  return {};
+}
+
 // Every source's own check, before anything is written, so that a bad
 // source fails the run without touching --out.
 status check_sources(const generate_options& o, std::string_view base) {
@@ -82,11 +115,15 @@ class run {
         patterns_(std::move(patterns)),
         dates_(dates) {}
 
+  ~run() {
+    if (pool_) (void)pool_->wait();  // its tasks write into the outputs
+    // Last opened first: a nested set's directory goes before the one
+    // around it, so each publisher can remove what it created.
+    while (!outs_.empty()) outs_.pop_back();
+  }
+
   generate_report execute() {
-    auto pub = publisher::open(o_.out_dir, o_.name);
-    if (!pub) return fail(out_dir_error(pub.err()));
-    pub_ = std::move(*pub);
-    pub_->after_step = o_.test_hook;
+    if (status s = open_outputs(); !s) return fail(s.err());
     if (!o_.state_path.empty()) {
       auto db = state_db::open(o_.state_path);
       if (!db) return fail(db.err());
@@ -95,7 +132,8 @@ class run {
     }
     if (o_.gzip) pool_.emplace(o_.threads);
 
-    writers_.emplace(o_, *pub_, pool_ ? &*pool_ : nullptr);
+    for (output& out : outs_)
+      out.writers.emplace(o_, *out.pub, pool_ ? &*pool_ : nullptr);
     // A cancel is honoured in every phase before the commit: while reading,
     // writing spooled entries, compressing and before publishing. The
     // longest wait is the compressions already running (one file per
@@ -105,10 +143,7 @@ class run {
     if (spool_)
       if (status s = write_spooled(); !s) return fail(s.err());
     if (stop_) return cancel_run();
-    status finished = writers_->finish();
-    status compressed = pool_ ? pool_->wait() : status{};
-    if (!finished) return fail(finished.err());
-    if (!compressed) return fail(compressed.err());
+    if (status s = finish_writers(); !s) return fail(s.err());
     if (o_.test_hook) o_.test_hook(publish_step::sitemaps_finished);
     if (cancelled()) return cancel_run();
 
@@ -125,9 +160,11 @@ class run {
                         " invalid fields; nothing was published";
       return finish_early();
     }
-    if (writers_->stale_news() > 0)
+    std::uint64_t stale_news = 0;
+    for (const output& out : outs_) stale_news += out.writers->stale_news();
+    if (stale_news > 0)
       issue(false, "", 0,
-            detail::with_commas(writers_->stale_news()) +
+            detail::with_commas(stale_news) +
                 " articles are older than two days: written without their "
                 "news:news block, as Google asks");
     if (status s = stage_and_publish(); !s) return fail(s.err());
@@ -162,6 +199,38 @@ class run {
     return error{"`out_dir` " + e.message, "out_dir"};
   }
 
+  // One output per base: out_dir itself for a run with one, else
+  // out_dir/<set_directory()>, each with its own publisher (and lock), all
+  // taken before anything is read.
+  status open_outputs() {
+    const url_normalizer& bases = builder_.normalizer();
+    const bool several = bases.base_count() > 1;
+    for (std::size_t i = 0; i < bases.base_count(); ++i) {
+      output& out = outs_.emplace_back();
+      out.base = bases.base_url(i).href();
+      out.dir = o_.out_dir;
+      if (several) {
+        if (!out.dir.ends_with('/')) out.dir += '/';
+        out.dir += set_directory(bases.base_url(i));
+      }
+      auto pub = publisher::open(out.dir, o_.name);
+      if (!pub) return out_dir_error(pub.err());
+      out.pub = std::move(*pub);
+      out.pub->after_step = o_.test_hook;
+    }
+    return {};
+  }
+
+  // Closes every set's last files and waits for their compression.
+  status finish_writers() {
+    status finished;
+    for (output& out : outs_)
+      if (status s = out.writers->finish(); !s && finished) finished = s;
+    status compressed = pool_ ? pool_->wait() : status{};
+    if (!finished) return finished;
+    return compressed;
+  }
+
   // The state advances only with a published set, so its lastmods always
   // describe what the world can fetch. Failing here after the publish
   // leaves the old state: the next run sees those pages as changed again.
@@ -176,10 +245,12 @@ class run {
   generate_report finish_early() {
     if (state_) state_->abandon_run();
     if (pool_) (void)pool_->wait();  // workers may still hold temporary files
-    if (pub_) pub_->discard_temporaries();
+    for (output& out : outs_)
+      if (out.pub) out.pub->discard_temporaries();
     report_.files.clear();
     report_.entry.clear();
     report_.entry_url.clear();
+    report_.sets.clear();
     return std::move(report_);
   }
 
@@ -203,30 +274,31 @@ class run {
   // files into the spool first, since any of those pages may be named later.
 
   status start_spooling() {
-    status finished = writers_->finish();
-    status compressed = pool_ ? pool_->wait() : status{};
-    if (!finished) return finished;
-    if (!compressed) return compressed;
-    auto spool = detail::entry_spool::create(pub_->temp_path("spool"));
+    if (status s = finish_writers(); !s) return s;
+    auto spool = detail::entry_spool::create(outs_[0].pub->temp_path("spool"));
     if (!spool) return spool.err();
     spool_.emplace(std::move(*spool));
-    for (const std::string& path : writers_->files())
-      if (status s = respool(path); !s) return s;
-    writers_->restart();
+    for (std::uint32_t set = 0; set < outs_.size(); ++set) {
+      for (const std::string& path : outs_[set].writers->files())
+        if (status s = respool(path, set); !s) return s;
+      outs_[set].writers->restart();
+    }
     return {};
   }
 
   // Reads back a sitemap this run wrote and spools its entries (which are
   // valid and carry no hreflang links: they came before the first).
-  status respool(const std::string& path) {
+  status respool(const std::string& path, std::uint32_t set) {
     struct reader final : parse_handler {
       run* self;
+      std::uint32_t set;
       status failed;
       void on_entry(const parsed_entry& e) override {
-        if (failed) failed = self->respool_entry(e);  // until one fails
+        if (failed) failed = self->respool_entry(e, set);  // until one fails
       }
     } handler;
     handler.self = this;
+    handler.set = set;
     parse_options po;
     po.schema_checks = false;
     auto read = parse_file(path, handler, po);
@@ -237,7 +309,7 @@ class run {
     return handler.failed;
   }
 
-  status respool_entry(const parsed_entry& e) {
+  status respool_entry(const parsed_entry& e, std::uint32_t set) {
     url_entry entry;
     if (builder_.build_loc(e.loc.text, entry).problem != url_problem::ok)
       return error{"cannot read back " + std::string(e.loc.text)};
@@ -247,18 +319,23 @@ class run {
     scratch_xml_.clear();
     std::size_t links_at = 0;
     append_entry(scratch_xml_, entry, o_.type, &links_at);
-    return spool_->add({entry.loc, scratch_xml_,
-                        static_cast<std::uint32_t>(links_at), entry.lastmod,
-                        extensions_used(entry.extensions),
-                        news_publication_date(entry.extensions)});
+    detail::spooled_entry spooled{entry.loc,
+                                  scratch_xml_,
+                                  static_cast<std::uint32_t>(links_at),
+                                  entry.lastmod,
+                                  extensions_used(entry.extensions),
+                                  news_publication_date(entry.extensions)};
+    spooled.set = set;
+    return spool_->add(spooled);
   }
 
   // Every spooled entry, in order, with its cluster's links in place, and
   // the issues clusters found at it reported as it goes by (so they come in
   // input order without being held as text).
   status write_spooled() {
-    clusters_.resolve(builder_.normalizer().base_url(),
-                      [this](std::string_view url) { return seen_.contains(url); });
+    clusters_.resolve(builder_.normalizer(), [this](std::string_view url) {
+      return seen_.contains(url);
+    });
     if (status s = spool_->rewind(); !s) return s;
     detail::hreflang_clusters::page_number page = 0;
     const std::string unknown;  // entries read back from this run's files
@@ -278,18 +355,20 @@ class run {
         scratch_xml_ += xml.substr(e->links_at);
         xml = scratch_xml_;
       }
-      switch (writers_->add(xml, e->lastmod, uses, e->news_published)) {
+      output& out = outs_[e->set];
+      switch (out.writers->add(xml, e->lastmod, uses, e->news_published)) {
         case add_status::added:
           break;
         case add_status::too_large:
           --report_.written;
+          --out.written;
           issue(true, from, e->line,
                 "the entry for " + std::string(e->loc) +
                     " with its hreflang cluster is larger than `max_bytes` "
                     "allows in one file");
           break;
         case add_status::failed:
-          return error{writers_->error()};
+          return error{out.writers->error()};
       }
     }
     if (!spool_->error().empty()) return error{spool_->error()};
@@ -348,7 +427,9 @@ class run {
       stage.release(b);
       if (o_.test_hook) o_.test_hook(publish_step::batch_read);
       if (report_.records >= next_progress || last_of_input) {
-        obs_.progress(report_.records, writers_->file_count());
+        std::size_t files = 0;
+        for (const output& out : outs_) files += out.writers->file_count();
+        obs_.progress(report_.records, files);
         next_progress = report_.records + progress_every;
       }
       if (cancelled()) break;
@@ -402,17 +483,20 @@ class run {
     }
     const std::string_view xml =
         std::string_view(b.xml).substr(res.xml_offset, res.xml_length);
+    output& out = outs_[res.set];
     if (!spool_ && res.links_begin == res.links_end) {
-      switch (writers_->add(xml, res.lastmod, res.uses, res.news_published)) {
+      switch (
+          out.writers->add(xml, res.lastmod, res.uses, res.news_published)) {
         case add_status::added:
           ++report_.written;
+          ++out.written;
           break;
         case add_status::too_large:
           issue(true, where, rec.line,
                 "entry is larger than `max_bytes` allows in one file");
           break;
         case add_status::failed:
-          return error{writers_->error()};
+          return error{out.writers->error()};
       }
       return {};
     }
@@ -436,8 +520,9 @@ class run {
       // Its page number is its place in the spool, where its issues are
       // reported from (write_spooled()).
       if (spool_->entries() >= std::numeric_limits<std::uint32_t>::max())
-        return error{"more than 4,294,967,295 entries wait for their hreflang "
-                     "clusters: split the input"};
+        return error{
+            "more than 4,294,967,295 entries wait for their hreflang "
+            "clusters: split the input"};
       clusters_.add_page(loc, links_,
                          static_cast<detail::hreflang_clusters::page_number>(
                              spool_->entries()));
@@ -445,9 +530,10 @@ class run {
     // Counted as written now; one that turns out too large with its
     // cluster is taken back when it is written.
     ++report_.written;
+    ++out.written;
     return spool_->add({loc, xml, res.links_at, res.lastmod, res.uses,
-                        res.news_published,
-                        static_cast<std::uint32_t>(b.input), rec.line});
+                        res.news_published, static_cast<std::uint32_t>(b.input),
+                        rec.line, res.set});
   }
 
   // The run's lastmod counts, and the one warning per input that its
@@ -457,8 +543,8 @@ class run {
     const auto& rec = b.records[i];
     const auto& res = b.results[i];
     lastmod_counts& c = report_.lastmods;
-    const std::string_view text = detail::trim(
-        b.field(rec, detail::record_batch::lastmod_field));
+    const std::string_view text =
+        detail::trim(b.field(rec, detail::record_batch::lastmod_field));
     if (res.lastmod_dropped) {
       ++c.dropped;
       if (c.first_dropped.size() < lastmod_counts::max_samples)
@@ -486,28 +572,69 @@ class run {
     return cores == 0 ? 1 : cores;
   }
 
-  // The writer's parts become a named, indexed set, published atomically.
+  // Each set's parts become a named, indexed set. All are staged before
+  // any is published, so a failure to stage one publishes none; each
+  // publish is atomic on its own (docs/publishing.md).
   status stage_and_publish() {
-    std::vector<finished_sitemap> sitemaps = writers_->finished();
-    report_.dated = std::any_of(
-        sitemaps.begin(), sitemaps.end(),
-        [](const finished_sitemap& s) { return s.part.newest.has_value(); });
-    set_layout layout;
-    layout.name = o_.name;
-    layout.extension = extension_for(o_);
-    layout.type = o_.type;
-    layout.base_url = builder_.normalizer().base();
-    layout.index = o_.index;
-    layout.max_index_entries = o_.max_index_entries;
-    layout.xsl_href = o_.xsl_href;
-    auto set = assemble_set(*pub_, layout, std::move(sitemaps));
-    if (!set) return set.err();
-    if (cancelled()) return {};  // the last moment before the commit
-    report_.files.clear();
-    for (const auto& s : set->files) report_.files.push_back(s.file);
-    report_.entry = set->entry;
-    report_.entry_url = layout.base_url + set->entry;
-    return pub_->publish(std::move(set->files), set->entry);
+    std::vector<assembled_set> staged(outs_.size());
+    for (std::size_t i = 0; i < outs_.size(); ++i) {
+      output& out = outs_[i];
+      if (out.written == 0) {
+        issue(false, "", 0,
+              "no URL is under " + out.base +
+                  ": no set was published for it (" + out.dir +
+                  " is left as it was)");
+        continue;
+      }
+      std::vector<finished_sitemap> sitemaps = out.writers->finished();
+      set_report& r = out.report;
+      r.base_url = out.base;
+      r.out_dir = out.dir;
+      r.written = out.written;
+      r.dated = std::any_of(
+          sitemaps.begin(), sitemaps.end(),
+          [](const finished_sitemap& s) { return s.part.newest.has_value(); });
+      set_layout layout;
+      layout.name = o_.name;
+      layout.extension = extension_for(o_);
+      layout.type = o_.type;
+      layout.base_url = out.base;
+      layout.index = o_.index;
+      layout.max_index_entries = o_.max_index_entries;
+      layout.xsl_href = o_.xsl_href;
+      auto set = assemble_set(*out.pub, layout, std::move(sitemaps));
+      if (!set) return set.err();
+      for (const auto& f : set->files) r.files.push_back(f.file);
+      r.entry = set->entry;
+      r.entry_url = out.base + set->entry;
+      staged[i] = std::move(*set);
+    }
+    if (cancelled()) return {};  // the last moment before the first commit
+    for (std::size_t i = 0; i < outs_.size(); ++i) {
+      output& out = outs_[i];
+      if (out.written == 0) continue;
+      if (status s =
+              out.pub->publish(std::move(staged[i].files), staged[i].entry);
+          !s) {
+        if (report_.sets.empty()) return s;
+        return error{s.message() + " (the sets of " + published_bases() +
+                     " were published before this failure and stay)"};
+      }
+      report_.sets.push_back(std::move(out.report));
+    }
+    const set_report& first = report_.sets.front();
+    report_.entry = first.entry;
+    report_.entry_url = first.entry_url;
+    report_.dated = first.dated;
+    report_.files = first.files;
+    return {};
+  }
+
+  std::string published_bases() const {
+    std::string list;
+    for (const set_report& r : report_.sets)
+      (list += list.empty() ? "" : ", ") += r.base_url;
+    return list;
   }
 
   const generate_options& o_;
@@ -516,10 +643,18 @@ class run {
   std::shared_ptr<const site_patterns> patterns_;  // url_patterns; or none
   lastmod_reader dates_;
   std::vector<bool> zone_warned_;  // per input: zone_assumed said
-  std::unique_ptr<publisher> pub_;
+  // One sitemap set being written: the run's, or one per base URL.
+  struct output {
+    std::string base;  // the normalised base URL
+    std::string dir;   // where it is published
+    std::unique_ptr<publisher> pub;
+    std::optional<detail::set_writers> writers;
+    std::uint64_t written = 0;
+    set_report report;  // filled when staged
+  };
   std::optional<compress_pool> pool_;
   detail::url_set seen_;
-  std::optional<detail::set_writers> writers_;
+  std::deque<output> outs_;  // a deque: set_writers holds its publisher
   std::optional<detail::entry_spool> spool_;  // see start_spooling()
   detail::hreflang_clusters clusters_;
   std::vector<detail::hreflang_clusters::link> links_;  // scratch
@@ -536,6 +671,21 @@ class run {
 
 }  // namespace
 
+std::string host_directory(const normalized_url& base) {
+  std::string dir(base.host());
+  if (base.has_port()) (dir += '_') += std::to_string(base.port());
+  return dir;
+}
+
+std::string set_directory(const normalized_url& base) {
+  std::string dir = host_directory(base);
+  std::string_view path = base.path();  // "/" or "/de/"
+  path.remove_prefix(1);
+  while (path.ends_with('/')) path.remove_suffix(1);
+  if (!path.empty()) (dir += '/') += path;
+  return dir;
+}
+
 generate_report generate(const generate_options& options,
                          generate_observer& observer) {
   auto refused = [](error e) {
@@ -548,6 +698,17 @@ generate_report generate(const generate_options& options,
   auto normalizer = url_normalizer::with_base(options.base_url);
   if (!normalizer)
     return refused({"`base_url`: " + normalizer.err().message, "base_url"});
+  if (!options.more_base_urls.empty()) {
+    std::vector<std::string> bases{options.base_url};
+    bases.insert(bases.end(), options.more_base_urls.begin(),
+                 options.more_base_urls.end());
+    normalizer = url_normalizer::with_bases(bases);
+    if (!normalizer)
+      return refused(
+          {"`more_base_urls`: " + normalizer.err().message, "more_base_urls"});
+    if (status s = check_set_directories(*normalizer); !s)
+      return refused(s.err());
+  }
   auto dates = lastmod_reader::create(options.date_format, options.time_zone);
   if (!dates) return refused(dates.err());
   if (status s = check_sources(options, normalizer->base()); !s)

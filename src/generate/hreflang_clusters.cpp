@@ -59,7 +59,8 @@ std::string lower(std::string_view s) {
 hreflang_clusters::url_parts hreflang_clusters::url_of(std::uint32_t n) const {
   const std::uint64_t packed = nodes_[n].url;
   const auto size = static_cast<std::size_t>(packed & field_mask);
-  const auto origin = static_cast<std::uint32_t>(packed >> field_bits) & field_mask;
+  const auto origin =
+      static_cast<std::uint32_t>(packed >> field_bits) & field_mask;
   const std::span<const char> run = text_.run(packed >> 2 * field_bits, size);
   return {origin == no_origin ? std::string_view() : origins_[origin],
           std::string_view(run.data(), run.size())};
@@ -207,7 +208,8 @@ void hreflang_clusters::decide_members() {
   ranges_.assign(std::size_t{n} + 1, 0);
   for (std::uint32_t i = 0; i < n; ++i)
     if (nodes_[i].lang != none) ++ranges_[nodes_[i].parent + 1];
-  for (const extra_claim& e : extra_claims_) ++ranges_[nodes_[e.node].parent + 1];
+  for (const extra_claim& e : extra_claims_)
+    ++ranges_[nodes_[e.node].parent + 1];
   for (std::uint32_t i = 0; i < n; ++i) ranges_[i + 1] += ranges_[i];
 
   struct candidate {
@@ -242,8 +244,8 @@ void hreflang_clusters::decide_members() {
               });
     for (std::uint32_t k = begin; k < end; ++k) {
       const candidate& c = all[k];
-      if (k > begin && languages_[all[k - 1].lang].rank ==
-                           languages_[c.lang].rank) {
+      if (k > begin &&
+          languages_[all[k - 1].lang].rank == languages_[c.lang].rank) {
         // The language is taken: the winner is the member before it.
         issues_.push_back({page_of_claim(c.claim), issue_kind::lost_language,
                            c.node, members_.back().node, c.lang});
@@ -258,35 +260,35 @@ void hreflang_clusters::decide_members() {
 }
 
 void hreflang_clusters::find_issues(
-    const normalized_url& base,
+    const url_normalizer& bases,
     const std::function<bool(std::string_view)>& in_set) {
   for (std::uint32_t i = 0; i < nodes_.size(); ++i) {
     const node& nd = nodes_[i];
     if (nd.written && !nd.has_language) {
       issues_.push_back({nd.seen, issue_kind::no_self_link, i, none, none});
     } else if (!nd.written && nd.has_language && !in_set(url_text(i))) {
-      normalized_url u;
-      const bool inside = normalize_url(url_text(i), u) == url_problem::ok &&
-                          within_scope(u, base);
-      issues_.push_back({nd.seen,
-                         inside ? issue_kind::not_in_input
-                                : issue_kind::outside_base,
-                         i, none, none});
+      std::string u;
+      const bool inside = bases.normalize(url_text(i), u) == url_problem::ok;
+      issues_.push_back(
+          {nd.seen,
+           inside ? issue_kind::not_in_input : issue_kind::outside_base, i,
+           none, none});
     }
   }
   // Page order; at one page, conflicts first, in claim order, then nodes.
-  std::stable_sort(issues_.begin(), issues_.end(),
-                   [](const issue& a, const issue& b) { return a.page < b.page; });
+  std::stable_sort(
+      issues_.begin(), issues_.end(),
+      [](const issue& a, const issue& b) { return a.page < b.page; });
 }
 
 void hreflang_clusters::resolve(
-    const normalized_url& base,
+    const url_normalizer& bases,
     const std::function<bool(std::string_view)>& in_set) {
   issues_.clear();
   next_issue_ = 0;
   rank_languages();
   decide_members();
-  find_issues(base, in_set);
+  find_issues(bases, in_set);
 }
 
 std::string hreflang_clusters::describe(const issue& i) const {
@@ -348,8 +350,7 @@ bool hreflang_clusters::append_links(std::string_view loc, std::string& out) {
 }
 
 std::size_t hreflang_clusters::memory_bytes() const noexcept {
-  return text_.memory_bytes() + nodes_.memory_bytes() +
-         by_url_.memory_bytes() +
+  return text_.memory_bytes() + nodes_.memory_bytes() + by_url_.memory_bytes() +
          extra_claims_.capacity() * sizeof(extra_claim) +
          extra_keys_.size() * 32 +  // a node and a bucket, roughly
          members_.capacity() * sizeof(member) +

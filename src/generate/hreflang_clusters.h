@@ -62,8 +62,9 @@ class hreflang_clusters {
   /// Joins the clusters and decides each one's links; call once, after the
   /// last add_page(). Finds conflicts and members that cannot get their
   /// return links (report_issues() words them). `in_set` says whether a URL
-  /// is a page of the set (named pages need not list links).
-  void resolve(const normalized_url& base,
+  /// is a page of the set (named pages need not list links); `bases` tells a
+  /// page missing from the input (under a base URL) from another site's.
+  void resolve(const url_normalizer& bases,
                const std::function<bool(std::string_view)>& in_set);
 
   /// Reports the issues found at `page`, in the order found. Call with
@@ -89,7 +90,7 @@ class hreflang_clusters {
   // group it belongs to, which is what conflicts and order are about.
   struct language {
     std::string_view spelling;  // in spellings_
-    std::uint32_t group;  // index of the first spelling with this lowercase
+    std::uint32_t group;     // index of the first spelling with this lowercase
     std::uint32_t rank = 0;  // writing order of its group, set by resolve()
   };
   struct node {
@@ -113,10 +114,10 @@ class hreflang_clusters {
     std::uint32_t node, lang;
   };
   enum class issue_kind : std::uint8_t {
-    lost_language,      // `node` claimed `lang`, which `other` already has
-    no_self_link,       // written, but no link names its own language
-    not_in_input,       // named, inside the base URL, never written
-    outside_base,       // named, outside the base URL
+    lost_language,  // `node` claimed `lang`, which `other` already has
+    no_self_link,   // written, but no link names its own language
+    not_in_input,   // named, under a base URL, never written
+    outside_base,   // named, under no base URL
   };
   struct issue {
     page_number page;
@@ -132,7 +133,7 @@ class hreflang_clusters {
   void join(std::uint32_t a, std::uint32_t b);
   void rank_languages();
   void decide_members();
-  void find_issues(const normalized_url& base,
+  void find_issues(const url_normalizer& bases,
                    const std::function<bool(std::string_view)>& in_set);
   // A node's URL as its origin (shared by many) and the rest (its own).
   struct url_parts {
@@ -143,8 +144,8 @@ class hreflang_clusters {
   std::uint32_t origin_for(std::string_view origin);
   std::string describe(const issue& i) const;
 
-  chunked_vector<char, 22> text_;  // every URL once, but its origin; none
-                                   // spans a chunk
+  chunked_vector<char, 22> text_;    // every URL once, but its origin; none
+                                     // spans a chunk
   std::deque<std::string> origins_;  // stable: origin_ids_ views them
   std::unordered_map<std::string_view, std::uint32_t> origin_ids_;
   std::uint32_t last_origin_ = none;

@@ -60,29 +60,33 @@ std::vector<std::string> indexnow_urls(const state_changes& changes) {
   return urls;
 }
 
-std::vector<std::string> robots_sitemap_urls(const generate_report& report,
-                                             std::string_view base_url) {
+namespace {
+
+std::vector<std::string> sitemap_urls(const std::string& entry,
+                                      const std::vector<published_file>& files,
+                                      std::string_view base_url) {
   std::string base(base_url);
   if (!base.ends_with('/')) base.push_back('/');
   std::vector<std::string> urls;
-  for (const published_file& f : report.files)
-    if (f.type == document_type::sitemapindex || f.path == report.entry)
+  for (const published_file& f : files)
+    if (f.type == document_type::sitemapindex || f.path == entry)
       urls.push_back(base + f.path);
   return urls;
 }
 
-announcement announce_set(http_client& client, const generate_report& report,
+// One set: its entry and files, at options.base_url; IndexNow gets the
+// run's changes that lie under that base (all of them, for a run with one).
+announcement announce_one(http_client& client, const std::string& entry,
+                          const std::vector<published_file>& files,
+                          const std::optional<state_changes>& changes,
                           const announce_options& options) {
   announcement done;
-  if (report.outcome != generate_outcome::published) return done;
-
   if (!options.robots_path.empty()) {
     robots_announcement& robots = done.robots.emplace();
     robots.path = options.robots_path;
-    robots.sitemaps = robots_sitemap_urls(report, options.base_url);
+    robots.sitemaps = sitemap_urls(entry, files, options.base_url);
     robots_edit_options edit;
-    if (std::string stem = set_stem_url(options.base_url, report.entry);
-        !stem.empty())
+    if (std::string stem = set_stem_url(options.base_url, entry); !stem.empty())
       edit.supersedes = [stem = std::move(stem)](std::string_view url) {
         return earlier_entry_of(stem, url);
       };
@@ -93,9 +97,12 @@ announcement announce_set(http_client& client, const generate_report& report,
       robots.failure = std::move(updated).err();
   }
 
-  if (!options.indexnow.key.empty() && report.changes) {
+  if (!options.indexnow.key.empty() && changes) {
     indexnow_announcement& indexnow = done.indexnow.emplace();
-    indexnow.urls = indexnow_urls(*report.changes);
+    std::string base(options.base_url);
+    if (!base.ends_with('/')) base.push_back('/');
+    for (std::string& url : indexnow_urls(*changes))
+      if (url.starts_with(base)) indexnow.urls.push_back(std::move(url));
     if (!indexnow.urls.empty()) {
       auto sent = submit_indexnow(client, indexnow.urls, options.indexnow);
       if (sent)
@@ -103,6 +110,40 @@ announcement announce_set(http_client& client, const generate_report& report,
       else
         indexnow.failure = std::move(sent).err();
     }
+  }
+  return done;
+}
+
+}  // namespace
+
+std::vector<std::string> robots_sitemap_urls(const generate_report& report,
+                                             std::string_view base_url) {
+  return sitemap_urls(report.entry, report.files, base_url);
+}
+
+announcement announce_set(http_client& client, const generate_report& report,
+                          const announce_options& options) {
+  if (report.outcome != generate_outcome::published) return {};
+  return announce_one(client, report.entry, report.files, report.changes,
+                      options);
+}
+
+std::vector<announcement> announce_sets(http_client& client,
+                                        const generate_report& report,
+                                        const announce_options& options) {
+  std::vector<announcement> done;
+  if (report.outcome != generate_outcome::published) return done;
+  for (const set_report& set : report.sets) {
+    announce_options one = options;
+    one.base_url = set.base_url;
+    normalized_url base;
+    constexpr std::string_view placeholder = "{host}";
+    if (normalize_url(set.base_url, base) == url_problem::ok)
+      for (std::size_t at;
+           (at = one.robots_path.find(placeholder)) != std::string::npos;)
+        one.robots_path.replace(at, placeholder.size(), host_directory(base));
+    done.push_back(
+        announce_one(client, set.entry, set.files, report.changes, one));
   }
   return done;
 }

@@ -381,6 +381,23 @@ void read_announcement(object_reader& top, generate_json_contents& out) {
   if (!a.problem().empty()) top.fail_with(a.problem());
 }
 
+void read_sets(object_reader& top, std::vector<set_report>& sets) {
+  top.array("sets", [&](const json& v, const std::string& where) {
+    if (!v.is_object()) return top.fail_with(where + " is not an object");
+    object_reader s(v, where);
+    set_report set;
+    s.text("base_url", set.base_url);
+    s.text("out_dir", set.out_dir);
+    s.text("entry", set.entry);
+    s.text("entry_url", set.entry_url);
+    s.count("written", set.written);
+    s.flag("dated", set.dated);
+    read_files(s, set.files);
+    if (!s.problem().empty()) return top.fail_with(s.problem());
+    sets.push_back(std::move(set));
+  });
+}
+
 template <class Input>
 result<generate_json_contents> read_from(
     Input&& input, const generate_json_read_options& options) {
@@ -434,6 +451,7 @@ result<generate_json_contents> read_from(
     read_changes(top, *r.changes);
   }
   read_announcement(top, out);
+  read_sets(top, r.sets);
   if (!top.problem().empty()) return error{top.problem()};
 
   r.outcome =
@@ -446,22 +464,57 @@ result<generate_json_contents> read_from(
 
 }  // namespace
 
-status write_generate_json(sink& sink_out, const generate_report& r,
-                           const issue_spool& issues,
-                           const announcement* announced) {
-  json_stream out(sink_out);
-  status spool_state = issues.state();
-  out.raw("{").key("entry").str(r.entry);
-  out.raw(",").key("entry_url").str(r.entry_url);
-  out.raw(",").key("files").raw("[");
-  for (std::size_t i = 0; i < r.files.size(); ++i) {
-    const published_file& f = r.files[i];
+namespace {
+
+// "files":[...].
+void write_files(json_stream& out, const std::vector<published_file>& files) {
+  out.key("files").raw("[");
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const published_file& f = files[i];
     out.raw(i ? ",{" : "{").key("path").str(f.path);
     out.raw(",").key("type").str(to_string(f.type));
     out.raw(",").key("urls").count(f.urls);
     out.raw(",").key("bytes").count(f.bytes).raw("}");
   }
-  out.raw("],").key("records").count(r.records);
+  out.raw("]");
+}
+
+bool asked_for_anything(std::span<const announcement> announced,
+                        std::size_t i) {
+  return i < announced.size() && (announced[i].robots || announced[i].indexnow);
+}
+
+// "sets":[...]: each published set with what was announced for it.
+void write_sets(json_stream& out, const std::vector<set_report>& sets,
+                std::span<const announcement> announced) {
+  out.raw(",").key("sets").raw("[");
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    const set_report& s = sets[i];
+    out.raw(i ? ",{" : "{").key("base_url").str(s.base_url);
+    out.raw(",").key("out_dir").str(s.out_dir);
+    out.raw(",").key("entry").str(s.entry);
+    out.raw(",").key("entry_url").str(s.entry_url);
+    out.raw(",").key("written").count(s.written);
+    out.raw(",").key("dated").raw(s.dated ? "true" : "false").raw(",");
+    write_files(out, s.files);
+    if (asked_for_anything(announced, i)) write_announcement(out, announced[i]);
+    out.raw("}");
+  }
+  out.raw("]");
+}
+
+}  // namespace
+
+status write_generate_json(sink& sink_out, const generate_report& r,
+                           const issue_spool& issues,
+                           std::span<const announcement> announced) {
+  json_stream out(sink_out);
+  status spool_state = issues.state();
+  out.raw("{").key("entry").str(r.entry);
+  out.raw(",").key("entry_url").str(r.entry_url);
+  out.raw(",");
+  write_files(out, r.files);
+  out.raw(",").key("records").count(r.records);
   out.raw(",").key("written").count(r.written);
   out.raw(",").key("duplicates").count(r.duplicates);
   out.raw(",").key("filtered").count(r.filtered);
@@ -492,8 +545,9 @@ status write_generate_json(sink& sink_out, const generate_report& r,
     write_urls(out, r.changes->removed);
     out.raw("}");
   }
-  if (announced != nullptr && (announced->robots || announced->indexnow))
-    write_announcement(out, *announced);
+  // The first set's announcement is the report's own, as its entry is.
+  if (asked_for_anything(announced, 0)) write_announcement(out, announced[0]);
+  if (!r.sets.empty()) write_sets(out, r.sets, announced);
   out.raw("}\n");
   if (status s = out.finish(); !s) return s;
   return spool_state;

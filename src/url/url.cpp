@@ -413,6 +413,16 @@ struct base_view {
   // url_normalizer's base is a directory that every result must be in;
   // resolve_url's is a page, which only resolves.
   bool location_rule;
+  // More directories a result may be in instead (url_normalizer::
+  // with_bases()); relative references still resolve against `href`.
+  std::span<const normalized_url> also = {};
+
+  bool admits(std::string_view url) const noexcept {
+    if (url.starts_with(href)) return true;
+    for (const normalized_url& dir : also)
+      if (url.starts_with(dir.href())) return true;
+    return false;
+  }
 
   std::size_t origin() const noexcept { return at.path_begin; }
   bool same_origin(std::string_view input) const noexcept {
@@ -472,8 +482,7 @@ url_problem normalize_impl(std::string_view input, const base_view* base,
   }
   // Outside the base is the more useful thing to hear about a URL that is
   // also too short ("//g").
-  if (base && base->location_rule &&
-      !std::string_view(out).starts_with(base->href))
+  if (base && base->location_rule && !base->admits(out))
     return url_problem::outside_base;
   if (out.size() > max_loc_length) return url_problem::too_long;
   if (check_min_length && out.size() < min_loc_length)
@@ -647,11 +656,43 @@ result<url_normalizer> url_normalizer::with_base(std::string_view base) {
   return n;
 }
 
+result<url_normalizer> url_normalizer::with_bases(
+    std::span<const std::string> bases) {
+  if (bases.empty()) return error{"no base URL given"};
+  auto first = with_base(bases.front());
+  if (!first) return first;
+  for (const std::string& b : bases.subspan(1)) {
+    auto next = with_base(b);
+    if (!next) return next;
+    for (std::size_t i = 0; i < first->base_count(); ++i)
+      if (first->base_url(i).href() == next->base()) {
+        return error{"base URL \"" + b + "\": given twice (as \"" +
+                     std::string(next->base()) + "\")"};
+      }
+    first->others_.push_back(std::move(next->base_));
+  }
+  return first;
+}
+
+std::size_t url_normalizer::scope_of(
+    std::string_view normalized) const noexcept {
+  std::size_t best = 0, best_size = 0;
+  for (std::size_t i = 0; i < base_count(); ++i) {
+    const std::string_view dir = base_url(i).href();
+    if (dir.size() > best_size && normalized.starts_with(dir)) {
+      best = i;
+      best_size = dir.size();
+    }
+  }
+  return best;
+}
+
 url_problem url_normalizer::normalize(std::string_view input, std::string& out,
                                       url_notes* notes) const {
   if (base_.empty())
     return normalize_impl(input, nullptr, out, nullptr, notes, true);
-  const base_view base = directory_base(base_);
+  base_view base = directory_base(base_);
+  base.also = others_;
   return normalize_impl(input, &base, out, nullptr, notes, true);
 }
 
@@ -676,7 +717,8 @@ url_problem url_normalizer::normalize(std::string_view input,
   url_offsets& at = url_access::at(out);
   if (base_.empty())
     return settle(normalize_impl(input, nullptr, href, &at, notes, true), out);
-  const base_view base = directory_base(base_);
+  base_view base = directory_base(base_);
+  base.also = others_;
   return settle(normalize_impl(input, &base, href, &at, notes, true), out);
 }
 

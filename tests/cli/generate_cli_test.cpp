@@ -731,11 +731,14 @@ TEST(GenerateCli, JsonIsExactlyOneObjectWhoseCountsAddUp) {
   std::vector<std::string> keys;
   for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
   std::sort(keys.begin(), keys.end());
-  EXPECT_EQ(keys,
-            (std::vector<std::string>{"duplicates", "entry", "entry_url",
-                                      "files", "filtered", "lastmods",
-                                      "records", "rejected", "skipped",
-                                      "warnings", "written"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"duplicates", "entry", "entry_url",
+                                            "files", "filtered", "lastmods",
+                                            "records", "rejected", "sets",
+                                            "skipped", "warnings", "written"}));
+  ASSERT_EQ(j["sets"].size(), 1u) << "one base, one set: the report's own";
+  EXPECT_EQ(j["sets"][0]["entry_url"], j["entry_url"]);
+  EXPECT_EQ(j["sets"][0]["files"], j["files"]);
+  EXPECT_EQ(j["sets"][0]["out_dir"], t / "out");
   EXPECT_EQ(g.run.out.find('\n'), g.run.out.size() - 1)
       << "one line, one object";
   EXPECT_EQ(j["written"], 2);

@@ -29,6 +29,7 @@
 #include "sitemill/source/record_source.h"
 #include "sitemill/source/site_source.h"
 #include "sitemill/source/state_db.h"
+#include "sitemill/url/url.h"
 #include "sitemill/write/sink.h"
 #include "sitemill/write/writer.h"
 
@@ -41,6 +42,14 @@ struct generate_options {
   /// URL wins.
   std::vector<std::shared_ptr<const record_source>> sources;
   std::string base_url;  ///< directory URL the set is published at
+  /// More directory URLs, for a site on several hosts (www. and shop., a
+  /// domain per country) or in several directories: each base then gets a
+  /// set of its own in out_dir/<set_directory()>/ (base_url's too), holding
+  /// the URLs under it by its location rule (a URL under two nested bases
+  /// goes to the deeper one). Relative references and the directory
+  /// source's pages resolve against base_url. Two bases may not share a
+  /// directory (http:// and https:// of one host).
+  std::vector<std::string> more_base_urls;
   /// Include/exclude patterns for the URLs of every source but those that
   /// apply them themselves (record_source::applies_patterns(): the
   /// directory source): matched against a URL's path below base_url
@@ -48,7 +57,7 @@ struct generate_options {
   /// the last match deciding; a URL no pattern matches is kept. A record
   /// left out is counted in generate_report::filtered. Empty: no filter.
   std::vector<site_pattern> url_patterns;
-  std::string out_dir;   ///< where the set is published
+  std::string out_dir;                         ///< where the set is published
   document_type type = document_type::urlset;  ///< urlset or text
   bool gzip = true;
   compression level = compression::normal;
@@ -57,8 +66,8 @@ struct generate_options {
   std::size_t max_index_entries =
       max_sitemaps_per_index;  ///< lowered only by tests
   index_mode index = index_mode::automatic;
-  std::string xsl_href;          ///< xml-stylesheet href; "" for none
-  bool strict = false;           ///< a bad record or field publishes nothing
+  std::string xsl_href;  ///< xml-stylesheet href; "" for none
+  bool strict = false;   ///< a bad record or field publishes nothing
   /// How lastmod text is read (lastmod_reading.h): "auto" (W3C, SQL's
   /// "2025-05-14 10:23:00[+02]", RFC 2822, HTTP, Unix time), "w3c" (W3C
   /// datetimes only) or a pattern such as "%d/%m/%Y %H:%M".
@@ -125,8 +134,8 @@ struct lastmod_sample {
   std::string input;       ///< the input's path ("<stdin>" for -)
   std::uint64_t line = 0;  ///< 1-based
   std::string text;        ///< the lastmod as written (trimmed)
-  friend bool operator==(const lastmod_sample&, const lastmod_sample&) =
-      default;
+  friend bool operator==(const lastmod_sample&,
+                         const lastmod_sample&) = default;
 };
 
 /// What became of the run's lastmods, so that a problem repeated on every
@@ -145,12 +154,36 @@ struct lastmod_counts {
   static constexpr std::size_t max_samples = 3;
 };
 
+/// One published set. A run with more_base_urls publishes one per base
+/// that has URLs; otherwise the one set is the report's own.
+struct set_report {
+  std::string base_url;               ///< normalised, ending in '/'
+  std::string out_dir;                ///< where its files are
+  std::string entry;                  ///< the file to submit, in out_dir
+  std::string entry_url;              ///< base_url + entry
+  bool dated = false;                 ///< see generate_report::dated
+  std::uint64_t written = 0;          ///< URLs written to it
+  std::vector<published_file> files;  ///< entry included, paths in out_dir
+};
+
+/// The directory, below generate_options::out_dir, of the set published at
+/// `base` (a normalised base URL) in a run with several bases: the host
+/// ("www.example.com"), "_PORT" when the base names a port, then the
+/// base's path ("example.com/de" for https://example.com/de/).
+std::string set_directory(const normalized_url& base);
+
+/// The host part of set_directory(): "www.example.com", or "localhost_8080"
+/// for a base that names a port.
+std::string host_directory(const normalized_url& base);
+
 struct generate_report {
   generate_outcome outcome = generate_outcome::failed;
   std::string message;  ///< why, when not published
   /// With outcome failed: the option the message is about (error::field), a
   /// member of generate_options or of a source's options; "" otherwise.
   std::string field;
+  /// entry, entry_url, dated and files describe the published set; with
+  /// several bases, the first set published (sets.front()): read `sets`.
   std::string entry;  ///< the file to submit (index or lone sitemap)
   /// The entry's URL (base_url + entry), what robots.txt and Search Console
   /// are given; the same for every run with the same base_url and name.
@@ -159,9 +192,13 @@ struct generate_report {
   /// (each the newest of its file's); false: the index gives none.
   bool dated = false;
   std::vector<published_file> files;  ///< the published set, entry included
-  std::uint64_t records = 0;          ///< records read
-  std::uint64_t written = 0;          ///< URLs written
-  std::uint64_t duplicates = 0;       ///< records whose URL was already written
+  /// Every set published, in the order of the bases (base_url first); a
+  /// base no URL was under has none (a warning says so, and its earlier
+  /// set, if any, is left as it was).
+  std::vector<set_report> sets;
+  std::uint64_t records = 0;     ///< records read
+  std::uint64_t written = 0;     ///< URLs written
+  std::uint64_t duplicates = 0;  ///< records whose URL was already written
   /// Records whose URL the url_patterns leave out; records == written +
   /// duplicates + rejected + filtered.
   std::uint64_t filtered = 0;

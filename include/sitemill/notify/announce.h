@@ -9,6 +9,9 @@
 //   sitemill::http_client client;
 //   sitemill::announcement done = sitemill::announce_set(client, report, a);
 //
+// A run with several base URLs publishes a set per base (generate_report::
+// sets); announce_sets() announces each, robots.txt per host.
+//
 // The set is live before anything is announced, so a failure here takes
 // nothing back: each step's outcome is in the announcement, for the caller
 // to print and to carry in its report (write_generate_json()).
@@ -39,7 +42,10 @@ struct announce_options {
   /// kept (update_robots()), and the lines an earlier run of the same set
   /// wrote removed when they name a file the set no longer has (its entry
   /// under another ending, NAME.xml.gz or NAME.txt, or an index NAME-index-K
-  /// .xml); "" leaves robots.txt alone.
+  /// .xml); "" leaves robots.txt alone. For announce_sets(), "{host}" in it
+  /// is replaced by each set's host as its directory names it
+  /// (set_directory(): "www.example.com", "localhost_8080"), since each host
+  /// has a robots.txt of its own.
   std::string robots_path;
   /// With a key, the URLs the report lists as added or changed are submitted
   /// (submit_indexnow()). An empty key, or a report without changes (a run
@@ -88,12 +94,22 @@ std::vector<std::string> indexnow_urls(const state_changes& changes);
 std::vector<std::string> robots_sitemap_urls(const generate_report& report,
                                              std::string_view base_url);
 
-/// Announces the set `report` published: robots.txt first, then IndexNow,
-/// each as `options` asks. IndexNow is tried even when robots.txt failed
-/// (they are independent). A report whose outcome is not published is not
-/// announced: the announcement is empty.
+/// Announces the set `report` published (its entry and files, at
+/// options.base_url): robots.txt first, then IndexNow with the changes under
+/// options.base_url, each as `options` asks. IndexNow is tried even when
+/// robots.txt failed (they are independent). A report whose outcome is not
+/// published is not announced: the announcement is empty.
 announcement announce_set(http_client& client, const generate_report& report,
                           const announce_options& options);
+
+/// Announces every set of `report` (generate_report::sets), in order, each
+/// at its own base URL (options.base_url is not used) with robots_path's
+/// "{host}" replaced by the set's host, and IndexNow told the changes under
+/// that base (one submission per host, as IndexNow requires). One
+/// announcement per set; none when the report is not published.
+std::vector<announcement> announce_sets(http_client& client,
+                                        const generate_report& report,
+                                        const announce_options& options);
 
 }  // namespace sitemill
 

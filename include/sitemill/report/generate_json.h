@@ -13,6 +13,7 @@
 #ifndef SITEMILL_REPORT_GENERATE_JSON_H
 #define SITEMILL_REPORT_GENERATE_JSON_H
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,26 +26,30 @@
 
 namespace sitemill {
 
-/// Writes `report` with the issues `issues` kept and, when `announced` asked
-/// for anything, what announce_set() did, as one JSON object on one line
-/// followed by "\n" (docs/report-schema.md); the sink is not closed. Bytes
-/// that are not UTF-8 in strings (a path, a rejected line) become U+FFFD.
-/// Fails when the sink fails, or when the spool could not keep every issue
-/// (issue_spool::state(); the JSON is still whole, the lists short).
+/// Writes `report` with the issues `issues` kept and what was announced, as
+/// one JSON object on one line followed by "\n" (docs/report-schema.md);
+/// the sink is not closed. `announced` holds one announcement per set of
+/// report.sets (announce_sets()), or one for the report's set
+/// (announce_set()); each that asked for anything is written with its set,
+/// the first also at the top. Bytes that are not UTF-8 in strings (a path, a
+/// rejected line) become U+FFFD. Fails when the sink fails, or when the
+/// spool could not keep every issue (issue_spool::state(); the JSON is still
+/// whole, the lists short).
 [[nodiscard]] status write_generate_json(
     sink& out, const generate_report& report, const issue_spool& issues,
-    const announcement* announced = nullptr);
+    std::span<const announcement> announced = {});
 
 /// What a generate report in JSON holds.
 struct generate_json_contents {
-  /// entry, files, the counts and changes as written. outcome is published
-  /// when the report names an entry, failed otherwise (the JSON does not say
-  /// why: message and field stay ""); rejected, warnings and skipped are the
-  /// lengths of their lists; files' digests are 0.
+  /// entry, files, sets, the counts and changes as written. outcome is
+  /// published when the report names an entry, failed otherwise (the JSON does
+  /// not say why: message and field stay ""); rejected, warnings and skipped
+  /// are the lengths of their lists; files' digests are 0.
   generate_report report;
   /// The lists themselves, in order; empty unless asked for.
   std::vector<record_issue> rejected, warnings, skipped;
-  /// What was announced, when the report says. IndexNow's URLs are the
+  /// What was announced for the first set, when the report says (each
+  /// set's own, in "sets", is not read back). IndexNow's URLs are the
   /// changes' (indexnow_urls()); a report keeps neither the batches' bodies
   /// nor their attempts.
   std::optional<announcement> announced;

@@ -27,8 +27,10 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sitemill/result.h"
 
@@ -164,10 +166,31 @@ class url_normalizer {
   /// query, fragment or credentials.
   static result<url_normalizer> with_base(std::string_view base);
 
+  /// Several bases, for a run that publishes one set per host (or per
+  /// directory): relative references resolve against the first, and a URL
+  /// meets the location rule when it is under any of them (scope_of() says
+  /// which). Fails as with_base() does, naming the base, and when two name
+  /// one directory.
+  static result<url_normalizer> with_bases(std::span<const std::string> bases);
+
   /// The normalised base directory ("https://example.com/catalog/"), or "".
+  /// With several bases, the first.
   std::string_view base() const noexcept { return base_.href(); }
   /// The same with its components; empty without a base.
   const normalized_url& base_url() const noexcept { return base_; }
+
+  /// How many bases there are: 0, 1, or more from with_bases().
+  std::size_t base_count() const noexcept {
+    return base_.empty() ? 0 : 1 + others_.size();
+  }
+  /// Base `i` (0: base_url()), i < base_count().
+  const normalized_url& base_url(std::size_t i) const noexcept {
+    return i == 0 ? base_ : others_[i - 1];
+  }
+  /// The base a URL that normalize() accepted lies under: the index of the
+  /// longest base directory `normalized` starts with (a base nested in
+  /// another wins for its URLs); 0 when there is one base or none matches.
+  std::size_t scope_of(std::string_view normalized) const noexcept;
 
   /// Normalises `input` (surrounding ASCII whitespace ignored) into `out`,
   /// which is cleared first. On any problem other than ok, `out` is
@@ -184,6 +207,7 @@ class url_normalizer {
 
  private:
   normalized_url base_;  // the normalised base directory, ends with '/'
+  std::vector<normalized_url> others_;  // with_bases(): the 2nd and later
 };
 
 /// Normalises an absolute http(s) URL without a base or location rule.
