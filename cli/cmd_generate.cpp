@@ -766,8 +766,9 @@ command_runner setup_generate(CLI::App& app) {
   auto* notify = "Announcing the published set";
   cmd->add_option("--robots", o->robots_path,
                   "After publishing, make FILE (robots.txt) list the set's "
-                  "entry as a Sitemap: "
-                  "line, keeping every other byte")
+                  "entry as a Sitemap: line, keeping every other byte. With "
+                  "several --base-url hosts, put {host} in FILE: each host's "
+                  "set goes to its own robots.txt")
       ->group(notify);
   cmd->add_option(
          "--indexnow-key", o->indexnow_key,
@@ -816,10 +817,9 @@ command_runner setup_generate(CLI::App& app) {
   cmd->add_flag(
       "--json", o->json_out,
       "Print the run's report as one JSON object on stdout (entry, files, "
-      "records, written, duplicates, rejected, warnings, skipped, lastmods; "
-      "changes "
-      "with --state; announce with --robots or --indexnow-key; "
-      "docs/report-schema.md)");
+      "records, written, duplicates, rejected, warnings, skipped, lastmods, "
+      "sets: one per --base-url; changes with --state; announce with "
+      "--robots or --indexnow-key; docs/report-schema.md)");
   cmd->add_flag("-q,--quiet", o->quiet,
                 "Print only rejected records and errors on stderr");
   cmd->footer(
@@ -828,7 +828,10 @@ command_runner setup_generate(CLI::App& app) {
       "bad record, or no valid URL at all); 2 usage or I/O error; 130 "
       "interrupted.\n"
       "Example: sitemill generate --base-url https://www.example.com/ --out "
-      "public/ urls.txt");
+      "public/ urls.txt\n"
+      "Two hosts: sitemill generate --base-url https://www.shop.de/ "
+      "--base-url https://www.shop.fr/\n"
+      "  --out public/ --robots 'public/{host}/robots.txt' products.csv");
   return [o] { return run_generate(*o); };
 }
 
