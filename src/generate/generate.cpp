@@ -383,7 +383,11 @@ class run {
       names_.push_back(source->name());
       inputs.push_back({[this, source](const std::atomic<bool>* stop) {
                           source_context context;
-                          context.base_url = builder_.normalizer().base();
+                          const url_normalizer& bases = builder_.normalizer();
+                          context.base_url = bases.base();
+                          for (std::size_t i = 1; i < bases.base_count(); ++i)
+                            context.more_base_urls.push_back(
+                                bases.base_url(i).href());
                           context.has_state = state_ != nullptr;
                           context.state = state_.get();
                           context.stop = stop;

@@ -166,6 +166,14 @@ bool is_asset_path(std::string_view path) noexcept {
                      [&](std::string_view a) { return iequals(ext, a); });
 }
 
+std::string_view vhost_host(std::string_view vhost) noexcept {
+  const std::size_t colon = vhost.rfind(':');
+  if (colon != std::string_view::npos && colon + 1 < vhost.size() &&
+      std::all_of(vhost.begin() + colon + 1, vhost.end(), is_digit))
+    return vhost.substr(0, colon);
+  return vhost;
+}
+
 log_verdict judge_request(const log_line& line,
                           const log_scope& scope) noexcept {
   if ((line.method != "GET" && line.method != "HEAD") ||
@@ -173,16 +181,9 @@ log_verdict judge_request(const log_line& line,
     return log_verdict::method;
   if (!((line.status >= 200 && line.status <= 299) || line.status == 304))
     return log_verdict::status;
-  if (!line.vhost.empty() && !scope.host.empty()) {
-    std::string_view host = line.vhost;
-    // "%v:%p": the port is the server's, which may differ from the base
-    // URL's (both http and https logged); the host decides.
-    const std::size_t colon = host.rfind(':');
-    if (colon != std::string_view::npos && colon + 1 < host.size() &&
-        std::all_of(host.begin() + colon + 1, host.end(), is_digit))
-      host = host.substr(0, colon);
-    if (!iequals(host, scope.host)) return log_verdict::host;
-  }
+  if (!line.vhost.empty() && !scope.host.empty() &&
+      !iequals(vhost_host(line.vhost), scope.host))
+    return log_verdict::host;
   const std::size_t q = line.target.find('?');
   const std::string_view path = line.target.substr(0, q);
   if (!path.starts_with(scope.directory)) return log_verdict::outside;

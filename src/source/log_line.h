@@ -54,6 +54,11 @@ struct log_scope {
   bool keep_query = false;
 };
 
+/// The host of a vhost_combined "%v:%p" field: "www.example.com" of
+/// "www.example.com:443". The port is the server's, which may differ from
+/// a base URL's (both http and https logged), so the host alone decides.
+std::string_view vhost_host(std::string_view vhost) noexcept;
+
 /// The verdict on the request `line` records.
 log_verdict judge_request(const log_line& line,
                           const log_scope& scope) noexcept;

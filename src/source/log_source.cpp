@@ -99,14 +99,10 @@ std::string summary(const log_tally& t, std::string_view file, bool name_file) {
 
 class log_reader final : public record_reader {
  public:
-  log_reader(const log_source_options& o, normalized_url base,
+  /// `bases`: the run's first base, then its others (never empty).
+  log_reader(const log_source_options& o, std::vector<normalized_url> bases,
              const std::atomic<bool>* stop)
-      : o_(o), base_(std::move(base)), stop_(stop) {
-    scope_.host = base_.host();
-    scope_.directory = base_.path();
-    scope_.keep_query = o_.keep_query;
-    loc_.assign(base_.origin());
-    origin_size_ = loc_.size();
+      : o_(o), bases_(std::move(bases)), stop_(stop) {
     if (o_.priority_from_popularity) {
       counts_ = std::make_unique<page_counts>();
       line_limit_.resize(o_.paths.size());
@@ -204,11 +200,13 @@ class log_reader final : public record_reader {
       out.problem = problem_;
       return true;
     }
-    const log_verdict v = detail::judge_request(l, scope_);
+    const normalized_url& base = base_for(l);
+    const log_verdict v = detail::judge_request(l, scope_of(base));
     ++tally_.by_verdict[static_cast<std::size_t>(v)];
     if (v != log_verdict::page) return false;
-    const std::string_view target = page_target(l);
-    const detail::url_set::key key = detail::url_set::hash(target);
+    loc_.assign(base.origin());
+    loc_ += page_target(l);
+    const detail::url_set::key key = detail::url_set::hash(loc_);
     std::uint32_t count = 0;
     if (counts_) {
       count = counts_->take(key);
@@ -220,8 +218,6 @@ class log_reader final : public record_reader {
     out = input_record{};
     out.line = in.line;
     out.source = source_name();
-    loc_.resize(origin_size_);
-    loc_ += target;
     out.loc = loc_;
     if (counts_) {
       const int tenths = popularity_priority(count, counts_->max());
@@ -229,6 +225,32 @@ class log_reader final : public record_reader {
       out.priority = priority_;
     }
     return true;
+  }
+
+  // The base a request is judged against: of those on its host (the
+  // vhost's, or the first base's for a log that names none), the deepest
+  // whose directory holds its path, else the first on its host (whose
+  // verdict is then "outside"); a host no base is on gets the first base,
+  // whose verdict is then "host".
+  const normalized_url& base_for(const detail::log_line& l) const {
+    if (bases_.size() == 1) return bases_.front();
+    const std::string_view host =
+        l.vhost.empty() ? bases_.front().host() : detail::vhost_host(l.vhost);
+    const std::string_view path = l.target.substr(0, l.target.find('?'));
+    const normalized_url* best = nullptr;
+    const normalized_url* on_host = nullptr;
+    for (const normalized_url& b : bases_) {
+      if (!detail::iequals(b.host(), host)) continue;
+      if (on_host == nullptr) on_host = &b;
+      if (path.starts_with(b.path()) &&
+          (best == nullptr || b.path().size() > best->path().size()))
+        best = &b;
+    }
+    return best ? *best : on_host ? *on_host : bases_.front();
+  }
+
+  detail::log_scope scope_of(const normalized_url& base) const {
+    return {base.host(), base.path(), o_.keep_query};
   }
 
   std::string_view page_target(const detail::log_line& l) const {
@@ -249,8 +271,12 @@ class log_reader final : public record_reader {
         line_limit_[i] = in.line;
         if (!in.problem.empty() || !detail::parse_log_line(in.loc, l).empty())
           continue;
-        if (detail::judge_request(l, scope_) == log_verdict::page)
-          counts_->add(detail::url_set::hash(page_target(l)));
+        const normalized_url& base = base_for(l);
+        if (detail::judge_request(l, scope_of(base)) != log_verdict::page)
+          continue;
+        loc_.assign(base.origin());
+        loc_ += page_target(l);
+        counts_->add(detail::url_set::hash(loc_));
       }
       if (!(*opened)->error().empty()) {
         error_ = (*opened)->error();
@@ -261,9 +287,8 @@ class log_reader final : public record_reader {
   }
 
   const log_source_options o_;
-  normalized_url base_;
+  std::vector<normalized_url> bases_;
   const std::atomic<bool>* stop_;
-  detail::log_scope scope_;
   std::unique_ptr<detail::url_set> listed_;  // without popularity
   std::unique_ptr<page_counts> counts_;      // with popularity
   std::vector<std::uint64_t> line_limit_;    // with popularity, per log
@@ -271,8 +296,7 @@ class log_reader final : public record_reader {
   std::size_t file_ = 0;  // logs opened so far
   std::unique_ptr<record_reader> lines_;
   log_tally tally_;
-  std::string loc_;  // the base's origin, then the page's target
-  std::size_t origin_size_ = 0;
+  std::string loc_;  // the page's URL: its base's origin, then its target
   std::string priority_, problem_, error_;
   std::vector<note> notes_;
 };
@@ -313,11 +337,16 @@ class log_files final : public record_source {
 
   result<std::unique_ptr<record_reader>> open(
       const source_context& context) const override {
-    normalized_url base;
-    if (normalize_url(context.base_url, base) != url_problem::ok)
+    std::vector<normalized_url> bases(1 + context.more_base_urls.size());
+    if (normalize_url(context.base_url, bases[0]) != url_problem::ok)
       return error{"the base URL is not an absolute http(s) URL", "base_url"};
+    for (std::size_t i = 0; i < context.more_base_urls.size(); ++i)
+      if (normalize_url(context.more_base_urls[i], bases[i + 1]) !=
+          url_problem::ok)
+        return error{"a base URL is not an absolute http(s) URL",
+                     "more_base_urls"};
     return std::unique_ptr<record_reader>(
-        std::make_unique<log_reader>(o_, std::move(base), context.stop));
+        std::make_unique<log_reader>(o_, std::move(bases), context.stop));
   }
 
  private:

@@ -169,6 +169,48 @@ TEST(GenerateHosts, HreflangClustersSpanTheHostsSets) {
       << "the alternates are in the input, under a base each";
 }
 
+// A vhost log names each request's host: each page goes to its host's set,
+// the deepest base on that host holding its path; a log without hosts is
+// the first base's. Popularity counts a page per host.
+TEST(GenerateHosts, AVhostLogListsEachHostsPagesInItsSet) {
+  temp_dir t;
+  auto request = [](const std::string& vhost, const std::string& path) {
+    return vhost + " 203.0.113.7 - - [12/Mar/2024:10:00:00 +0000] \"GET " +
+           path + " HTTP/1.1\" 200 512 \"-\" \"Mozilla/5.0 Firefox/121.0\"\n";
+  };
+  write_file(t / "vhost.log",
+             request("www.shop.de:443", "/a") + request("www.shop.fr:443", "/a") +
+                 request("www.shop.fr:443", "/a") +
+                 request("WWW.SHOP.DE:80", "/fr/x") +
+                 request("www.shop.it:443", "/b") +
+                 request("www.shop.de:443", "/a"));
+  const run_result r = run_sitemill(
+      {"generate", "--json", "--out", t / "out", "--base-url", de,
+       "--base-url", fr, "--base-url", de + "fr/", "--from-log",
+       t / "vhost.log", "--priority", "popularity"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto de_entries =
+      all_entries(expect_valid_set(t / "out/www.shop.de", under(de)));
+  const auto fr_entries =
+      all_entries(expect_valid_set(t / "out/www.shop.fr", under(fr)));
+  const auto de_fr_entries = all_entries(
+      expect_valid_set(t / "out/www.shop.de/fr", under(de + "fr/")));
+  ASSERT_EQ(de_entries.size(), 1u);
+  ASSERT_EQ(fr_entries.size(), 1u);
+  ASSERT_EQ(de_fr_entries.size(), 1u);
+  EXPECT_EQ(de_entries[0].at("loc"), de + "a");
+  EXPECT_EQ(fr_entries[0].at("loc"), fr + "a");
+  EXPECT_EQ(de_fr_entries[0].at("loc"), de + "fr/x");
+  // Two requests each for /a on both hosts, one for /fr/x.
+  EXPECT_EQ(de_entries[0].at("priority"), "1.0");
+  EXPECT_EQ(fr_entries[0].at("priority"), "1.0");
+  EXPECT_NE(de_fr_entries[0].at("priority"), "1.0");
+  const json report = parse_report(r);
+  ASSERT_EQ(report["warnings"].size(), 1u);
+  EXPECT_THAT(report["warnings"][0]["reason"].get<std::string>(),
+              HasSubstr("1 for another host"));
+}
+
 // A base no URL is under publishes nothing and says so; the others publish.
 TEST(GenerateHosts, ABaseWithoutUrlsIsSaidAndLeftAsItWas) {
   temp_dir t;

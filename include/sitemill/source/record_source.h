@@ -37,6 +37,11 @@ struct source_context {
   /// The set's base directory URL, normalised ("https://example.com/a/").
   /// Borrowed: valid for the duration of the call it is passed to.
   std::string_view base_url;
+  /// The run's other bases (generate_options::more_base_urls), normalised,
+  /// each published as a set of its own. A source that knows each record's
+  /// host (a vhost log) may give URLs under any of them; relative records
+  /// resolve against base_url. Borrowed, as base_url.
+  std::vector<std::string_view> more_base_urls;
   /// The run keeps a state database (generate_options::state_path).
   bool has_state = false;
   /// In open(): the run's state database, its run begun; nullptr without
