@@ -4,6 +4,7 @@
 // over several '*' can.
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <array>
 #include <bitset>
 #include <cstddef>
@@ -198,7 +199,7 @@ std::vector<site_pattern> default_site_patterns() {
 
 struct site_patterns::compiled {
   std::vector<token> tokens;
-  std::shared_ptr<const RE2> regex;  // a regex pattern: tokens unused
+  std::unique_ptr<const RE2> regex;  // a regex pattern: tokens unused
   bool include = true;
   bool anchored = false;  // matched against the whole path, not the name
   bool dir_only = false;
@@ -217,7 +218,7 @@ result<site_patterns> site_patterns::make(
     if (p.regex) {
       RE2::Options options;
       options.set_log_errors(false);
-      auto re = std::make_shared<const RE2>(p.glob, options);
+      auto re = std::make_unique<const RE2>(p.glob, options);
       if (!re->ok())
         return error{"regular expression \"" + p.glob +
                      "\" is invalid: " + re->error()};
@@ -240,23 +241,32 @@ result<site_patterns> site_patterns::make(
     compiled_patterns->push_back(std::move(c));
   }
   site_patterns out;
+  out.has_regex_ =
+      std::any_of(compiled_patterns->begin(), compiled_patterns->end(),
+                  [](const compiled& c) { return c.regex != nullptr; });
   out.patterns_ = std::move(compiled_patterns);
   return out;
 }
 
 site_patterns::verdict site_patterns::decide(std::string_view path,
                                              bool is_dir) const {
+  if (!is_dir || !has_regex_) return decide_in(path, path, is_dir);
+  std::string dir_path(path);  // as regexes see a directory: "a/b/"
+  dir_path += '/';
+  return decide_in(path, dir_path, is_dir);
+}
+
+site_patterns::verdict site_patterns::decide_in(std::string_view path,
+                                                std::string_view regex_text,
+                                                bool is_dir) const {
   const std::size_t slash = path.rfind('/');
   const std::string_view name =
       slash == std::string_view::npos ? path : path.substr(slash + 1);
   if (!patterns_) return verdict::none;  // a default-made site_patterns
-  std::string dir_path;  // a directory's path as regexes see it: "a/b/"
   // The last matching pattern decides, so search from the end.
   for (auto it = patterns_->rbegin(); it != patterns_->rend(); ++it) {
     if (it->regex) {
-      if (is_dir && dir_path.empty()) (dir_path = path) += '/';
-      if (RE2::PartialMatch(is_dir ? std::string_view(dir_path) : path,
-                            *it->regex))
+      if (RE2::PartialMatch(regex_text, *it->regex))
         return it->include ? verdict::include : verdict::exclude;
       continue;
     }
@@ -270,16 +280,21 @@ site_patterns::verdict site_patterns::decide(std::string_view path,
 
 bool site_patterns::keeps_url_path(std::string_view path) const {
   if (!patterns_) return true;
-  // Every directory above the path, outermost first, as a walk meets them.
+  // Every directory above the path, outermost first, as a walk meets them;
+  // the path holds each one's regex text ("a/b/") already, so the entry
+  // workers judge a URL without allocating.
   for (std::size_t slash = path.find('/');
        slash != std::string_view::npos && slash + 1 < path.size();
        slash = path.find('/', slash + 1)) {
-    if (decide(path.substr(0, slash), true) == verdict::exclude) return false;
+    if (decide_in(path.substr(0, slash), path.substr(0, slash + 1), true) ==
+        verdict::exclude)
+      return false;
   }
   const bool is_dir = path.ends_with('/');
+  const std::string_view regex_text = path;
   if (is_dir) path.remove_suffix(1);
   if (path.empty()) return true;  // the base URL itself
-  return decide(path, is_dir) != verdict::exclude;
+  return decide_in(path, regex_text, is_dir) != verdict::exclude;
 }
 
 }  // namespace sitemill

@@ -130,8 +130,13 @@ class site_patterns {
 
  private:
   struct compiled;  // one pattern as tokens; defined in site_patterns.cpp
+  // decide() with the text regexes see: `path`, or for a directory the
+  // path with its final '/' ("a/b/"), which a URL's path already holds.
+  verdict decide_in(std::string_view path, std::string_view regex_text,
+                    bool is_dir) const;
   // Immutable once made, so copies share it.
   std::shared_ptr<const std::vector<compiled>> patterns_;
+  bool has_regex_ = false;  // a directory's regex text must then be built
 };
 
 struct site_source_options {
