@@ -99,8 +99,10 @@ announcement announce_one(http_client& client, const std::string& entry,
 
   if (!options.indexnow.key.empty() && changes) {
     indexnow_announcement& indexnow = done.indexnow.emplace();
+    // The set's own URLs: a run over several hosts tells each host's
+    // changes with its set. Without a base, every change is the set's.
     std::string base(options.base_url);
-    if (!base.ends_with('/')) base.push_back('/');
+    if (!base.empty() && !base.ends_with('/')) base.push_back('/');
     for (std::string& url : indexnow_urls(*changes))
       if (url.starts_with(base)) indexnow.urls.push_back(std::move(url));
     if (!indexnow.urls.empty()) {

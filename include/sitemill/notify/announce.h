@@ -96,7 +96,7 @@ std::vector<std::string> robots_sitemap_urls(const generate_report& report,
 
 /// Announces the set `report` published (its entry and files, at
 /// options.base_url): robots.txt first, then IndexNow with the changes under
-/// options.base_url, each as `options` asks. IndexNow is tried even when
+/// options.base_url (every change when it is empty), each as `options` asks. IndexNow is tried even when
 /// robots.txt failed (they are independent). A report whose outcome is not
 /// published is not announced: the announcement is empty.
 announcement announce_set(http_client& client, const generate_report& report,
