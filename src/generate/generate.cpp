@@ -117,6 +117,7 @@ class run {
 
   ~run() {
     if (pool_) (void)pool_->wait();  // its tasks write into the outputs
+    spool_.reset();                  // a file in the first output's directory
     // Last opened first: a nested set's directory goes before the one
     // around it, so each publisher can remove what it created.
     while (!outs_.empty()) outs_.pop_back();
