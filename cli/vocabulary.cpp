@@ -75,6 +75,7 @@ vocabulary generate_words(std::string_view indexnow_key) {
       {"state", "--state FILE"},
       {"state_path", "--state FILE"},
       {"format", "--input-format"},
+      {"columns", "--columns"},
       {"patterns", "--include or --exclude"},
       {"url_patterns", "--include or --exclude"},
       {"from_sitemap", "--from-sitemap URL"},

@@ -182,6 +182,21 @@ TEST(RecordReader, TxtSkipsBlankAndCommentLinesAndTrims) {
                               url(7, "https://c.example/#fragment")}));
 }
 
+// A TSV export saved as .txt: each row is rejected saying what it is,
+// rather than for a control character in a URL.
+TEST(RecordReader, TxtSaysATabSeparatedRowIsNotAUrl) {
+  const outcome o =
+      read("https://a.example/\t2024-05-01\n\thttps://b.example/\t\n",
+           input_format::txt);
+  ASSERT_EQ(o.records.size(), 2u);
+  EXPECT_EQ(o.records[0].line, 1u);
+  EXPECT_NE(o.records[0].problem.find("looks like tab-separated columns"),
+            std::string::npos)
+      << o.records[0].problem;
+  EXPECT_EQ(o.records[1], url(2, "https://b.example/"))
+      << "tabs around a URL are blanks";
+}
+
 TEST(RecordReader, TxtKeepsALoneCrInsideALine) {
   // A CR inside a line is not a line ending; the entry stage rejects it.
   const outcome o =

@@ -12,6 +12,11 @@ std::string_view trim(std::string_view s) noexcept {
   return s;
 }
 
+constexpr std::string_view tab_problem =
+    "the line holds a tab, which no URL can: it looks like tab-separated "
+    "columns; read the file as TSV (name it .tsv, or give `format` tsv, and "
+    "`columns` when it has no header row)";
+
 class txt_reader final : public line_record_reader {
  public:
   using line_record_reader::line_record_reader;
@@ -28,6 +33,11 @@ class txt_reader final : public line_record_reader {
       out.line = l.number;
       if (l.too_long) {
         out.problem = too_long_;
+      } else if (text.find('\t') != std::string_view::npos) {
+        // No URL holds a raw tab: this is a row of columns (a psql or
+        // spreadsheet export saved as .txt), and saying so beats rejecting
+        // every row for a control character.
+        out.problem = tab_problem;
       } else {
         out.loc = text;
       }

@@ -362,7 +362,7 @@ TEST(GenerateCli, RejectsEachBadUrlClassNamingFileAndLine) {
       {base + std::string(2047 - base.size() - 3, 'b') + " x",
        "2,048 characters"},
       {base + std::string(400, '\xC3'), "UTF-8"},
-      {base + "tab\there", "control character"},
+      {base + "tab\there", "looks like tab-separated columns"},
       {base + "bell\x07", "control character"},
       {base + "del\x7F", "control character"},
       {"https://other.example.com/shop/x", "location rule"},
