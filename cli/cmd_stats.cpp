@@ -16,7 +16,7 @@ struct stats_cli_options {
   std::string input;
   inspect_flags flags;
   bool json_out = false;
-  bool schema = false;
+  bool no_schema = false;
 };
 
 std::string share(std::uint64_t n, std::uint64_t of) {
@@ -44,9 +44,8 @@ void print_human(const set_stats& s) {
               with_commas(s.gzipped_documents).c_str());
   std::printf("bytes: %s uncompressed", with_commas(s.bytes).c_str());
   if (s.bytes_measured > 0)
-    std::printf(", %s on disk (%.3f of the %s they hold)",
-                with_commas(s.bytes_on_disk).c_str(), s.compression_ratio(),
-                with_commas(s.bytes_measured).c_str());
+    std::printf(", %s on disk (ratio %.3f over the local files)",
+                with_commas(s.bytes_on_disk).c_str(), s.compression_ratio());
   std::printf("\n");
 
   std::printf("\nURLs per file:\n");
@@ -107,7 +106,10 @@ void print_human(const set_stats& s) {
 
 int run_stats(stats_cli_options& o) {
   inspect_options options = o.flags.options();
-  options.parse.schema_checks = o.schema;
+  // The XSD comparison costs about a fifth of a stats run (1M URLs: 2.6 s
+  // against 2.1 s; check takes 2.9 s) and gives the findings most of their
+  // codes, so it is on unless asked off.
+  options.parse.schema_checks = !o.no_schema;
   const vocabulary words = inspect_words();
   auto in = resolve_set_input(o.input, options.set_name);
   if (!in) {
@@ -164,17 +166,19 @@ command_runner setup_stats(CLI::App& app) {
       "1,000 distinct\n"
       "top-level segments are counted, the 50 largest listed, the rest are "
       "\"other\".\n"
-      "The findings are those one document shows (no XSD verdict unless "
-      "--schema, no\n"
-      "cross-file rules): run sitemill check for every rule.");
+      "The findings are those one document shows (with the XSD comparison, "
+      "unless\n"
+      "--no-schema; no cross-file rules): run sitemill check for every "
+      "rule.");
   cmd->add_option("input", o->input,
                   "A directory with a set, a manifest, a sitemap file or a URL")
       ->required();
   cmd->add_flag("--json", o->json_out,
                 "Print one JSON object on stdout (keys: docs/stats-diff.md)");
-  cmd->add_flag("--schema", o->schema,
-                "Also compare each document with the official schemas "
-                "(slower; counts schema findings)");
+  cmd->add_flag("--no-schema", o->no_schema,
+                "Do not compare documents with the official schemas (about "
+                "a fifth faster; the findings then hold little more than "
+                "well-formedness)");
   o->flags.add_to(*cmd);
   cmd->footer(
       "Exit codes: 0 the numbers were printed (whatever they are); 2 the "
