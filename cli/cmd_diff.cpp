@@ -45,8 +45,8 @@ class example_observer final : public diff_observer {
       if (examples_[c].size() >= limit_) continue;
       std::string line(d.url);
       if (k == diff_class::lastmod_forward ||
-          k == diff_class::lastmod_backward ||
-          k == diff_class::lastmod_lost || k == diff_class::lastmod_gained)
+          k == diff_class::lastmod_backward || k == diff_class::lastmod_lost ||
+          k == diff_class::lastmod_gained)
         line += "  " +
                 (d.old_lastmod ? utc_datetime(*d.old_lastmod)
                                : std::string("(none)")) +
@@ -76,22 +76,33 @@ class example_observer final : public diff_observer {
 
 std::string_view what_it_means(diff_class c) {
   switch (c) {
-    case diff_class::added: return "URLs only NEW lists";
-    case diff_class::removed: return "URLs only OLD lists";
-    case diff_class::lastmod_forward: return "lastmod moved forward";
+    case diff_class::added:
+      return "URLs only NEW lists";
+    case diff_class::removed:
+      return "URLs only OLD lists";
+    case diff_class::lastmod_forward:
+      return "lastmod moved forward";
     case diff_class::lastmod_backward:
       return "lastmod moved BACKWARD: suspicious (a stale export, a "
              "restored backup, a clock?)";
-    case diff_class::lastmod_gained: return "a lastmod where there was none";
-    case diff_class::lastmod_lost: return "no lastmod where there was one";
-    case diff_class::changefreq: return "another changefreq";
-    case diff_class::priority: return "another priority";
+    case diff_class::lastmod_gained:
+      return "a lastmod where there was none";
+    case diff_class::lastmod_lost:
+      return "no lastmod where there was one";
+    case diff_class::changefreq:
+      return "another changefreq";
+    case diff_class::priority:
+      return "another priority";
     case diff_class::extensions:
       return "other hreflang, image, video or news items";
-    case diff_class::files_added: return "files only NEW's manifest lists";
-    case diff_class::files_removed: return "files only OLD's manifest lists";
-    case diff_class::files_renamed: return "the same bytes under a new name";
-    case diff_class::files_changed: return "the same name, other bytes";
+    case diff_class::files_added:
+      return "files only NEW's manifest lists";
+    case diff_class::files_removed:
+      return "files only OLD's manifest lists";
+    case diff_class::files_renamed:
+      return "the same bytes under a new name";
+    case diff_class::files_changed:
+      return "the same name, other bytes";
   }
   return "";
 }
@@ -99,13 +110,15 @@ std::string_view what_it_means(diff_class c) {
 void print_human(const diff_cli_options& o, const diff_summary& s,
                  const example_observer& ex) {
   std::printf("OLD %s: %s URLs in %s files\n", o.old_input.c_str(),
-              with_commas(s.old_urls).c_str(), with_commas(s.old_files).c_str());
+              with_commas(s.old_urls).c_str(),
+              with_commas(s.old_files).c_str());
   std::printf("NEW %s: %s URLs in %s files\n", o.new_input.c_str(),
-              with_commas(s.new_urls).c_str(), with_commas(s.new_files).c_str());
+              with_commas(s.new_urls).c_str(),
+              with_commas(s.new_files).c_str());
   if (s.same()) {
-    std::printf("same: no URL or field differs%s\n",
-                s.files_compared ? ", and the manifests list the same files"
-                                 : "");
+    std::printf(
+        "same: no URL or field differs%s\n",
+        s.files_compared ? ", and the manifests list the same files" : "");
     return;
   }
   std::printf("%s added, %s removed, %s changed URLs\n",
@@ -118,8 +131,7 @@ void print_human(const diff_cli_options& o, const diff_summary& s,
     if (n == 0) continue;
     std::printf("%s: %s (%s)\n", std::string(to_string(k)).c_str(),
                 with_commas(n).c_str(), std::string(what_it_means(k)).c_str());
-    for (const auto& line : ex.examples(k))
-      std::printf("  %s\n", line.c_str());
+    for (const auto& line : ex.examples(k)) std::printf("  %s\n", line.c_str());
     if (n > ex.examples(k).size())
       std::printf("  ... and %s more (--limit, or --json for all)\n",
                   with_commas(n - ex.examples(k).size()).c_str());
@@ -143,8 +155,8 @@ int run_diff(diff_cli_options& o) {
   }
   const inspect_options options = o.flags.options();
   auto old_set = resolve_set_input(o.old_input, options.set_name);
-  auto new_set = old_set ? resolve_set_input(o.new_input, options.set_name)
-                         : old_set;
+  auto new_set =
+      old_set ? resolve_set_input(o.new_input, options.set_name) : old_set;
   for (const auto* in : {&old_set, &new_set})
     if (!*in) {
       std::fprintf(stderr, "sitemill diff: %s\n",

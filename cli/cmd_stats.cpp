@@ -21,10 +21,9 @@ struct stats_cli_options {
 
 std::string share(std::uint64_t n, std::uint64_t of) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%",
-                of == 0 ? 0.0
-                        : 100.0 * static_cast<double>(n) /
-                              static_cast<double>(of));
+  std::snprintf(
+      buf, sizeof buf, "%.1f%%",
+      of == 0 ? 0.0 : 100.0 * static_cast<double>(n) / static_cast<double>(of));
   return buf;
 }
 
@@ -66,7 +65,8 @@ void print_human(const set_stats& s) {
   for (const auto& kc : s.segments)
     row(kc.key == "/" ? "/ (the root)" : "/" + kc.key + "/", kc.count, s.urls);
   if (s.segments_other > 0) row("other", s.segments_other, s.urls);
-  if (s.urls_not_parsed > 0) row("not an http(s) URL", s.urls_not_parsed, s.urls);
+  if (s.urls_not_parsed > 0)
+    row("not an http(s) URL", s.urls_not_parsed, s.urls);
 
   std::printf("\nlastmod by month:\n");
   for (const auto& kc : s.lastmod_months) row(kc.key, kc.count, s.urls);
@@ -84,18 +84,20 @@ void print_human(const set_stats& s) {
 
   std::printf("\nextensions (URLs with one, items):\n");
   for (std::size_t k = 0; k < extension_kind_count; ++k)
-    std::printf("  %-24s %12s  %12s items\n",
-                std::string(namespace_of(static_cast<extension_kind>(k)).name)
-                    .c_str(),
-                with_commas(s.extensions[k].urls).c_str(),
-                with_commas(s.extensions[k].items).c_str());
+    std::printf(
+        "  %-24s %12s  %12s items\n",
+        std::string(namespace_of(static_cast<extension_kind>(k)).name).c_str(),
+        with_commas(s.extensions[k].urls).c_str(),
+        with_commas(s.extensions[k].items).c_str());
 
-  std::printf("\nfindings of the parser (%s errors, %s warnings, %s infos; "
-              "run sitemill check for every rule):\n",
-              with_commas(s.errors).c_str(), with_commas(s.warnings).c_str(),
-              with_commas(s.infos).c_str());
+  std::printf(
+      "\nfindings of the parser (%s errors, %s warnings, %s infos; "
+      "run sitemill check for every rule):\n",
+      with_commas(s.errors).c_str(), with_commas(s.warnings).c_str(),
+      with_commas(s.infos).c_str());
   for (const auto& kc : s.findings)
-    std::printf("  %-40s %12s\n", kc.key.c_str(), with_commas(kc.count).c_str());
+    std::printf("  %-40s %12s\n", kc.key.c_str(),
+                with_commas(kc.count).c_str());
   if (s.not_read > 0) {
     std::printf("\ndocuments not read (or not to their end): %s\n",
                 with_commas(s.not_read).c_str());

@@ -32,8 +32,8 @@ void inspect_flags::add_to(CLI::App& cmd) {
 
 inspect_options inspect_flags::options() const {
   inspect_options o = run;
-  o.http.total_timeout = std::chrono::milliseconds(
-      static_cast<std::int64_t>(timeout_s * 1000.0));
+  o.http.total_timeout =
+      std::chrono::milliseconds(static_cast<std::int64_t>(timeout_s * 1000.0));
   o.http.connect_timeout =
       std::min(o.http.connect_timeout, o.http.total_timeout);
   o.max_time = std::chrono::seconds(static_cast<std::int64_t>(max_time_s));

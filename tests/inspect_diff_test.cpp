@@ -59,31 +59,31 @@ TEST(InspectDiff, TellsEveryUrlClass) {
   write_file(
       t / "old.xml",
       urlset_xml({{site + "same", lastmod("2026-01-01")},
-              {site + "gone", lastmod("2026-01-01")},
-              {site + "fwd", lastmod("2026-01-01")},
-              {site + "back", lastmod("2026-05-01")},
-              {site + "gain", ""},
-              {site + "lose", lastmod("2026-01-01")},
-              // The same instant written two ways is no move.
-              {site + "instant", lastmod("2026-01-01")},
-              {site + "cf", "<changefreq>daily</changefreq>"},
-              {site + "prio", "<priority>0.5</priority>"},
-              {site + "img", "<image:image><image:loc>" + site +
-                                 "1.png</image:loc></image:image>"}}));
+                  {site + "gone", lastmod("2026-01-01")},
+                  {site + "fwd", lastmod("2026-01-01")},
+                  {site + "back", lastmod("2026-05-01")},
+                  {site + "gain", ""},
+                  {site + "lose", lastmod("2026-01-01")},
+                  // The same instant written two ways is no move.
+                  {site + "instant", lastmod("2026-01-01")},
+                  {site + "cf", "<changefreq>daily</changefreq>"},
+                  {site + "prio", "<priority>0.5</priority>"},
+                  {site + "img", "<image:image><image:loc>" + site +
+                                     "1.png</image:loc></image:image>"}}));
   write_file(
       t / "new.xml",
       urlset_xml({{site + "same", lastmod("2026-01-01")},
-              {site + "new", ""},
-              {site + "new", ""},  // told once
-              {site + "fwd", lastmod("2026-02-01")},
-              {site + "back", lastmod("2026-04-01")},
-              {site + "gain", lastmod("2026-01-01")},
-              {site + "lose", ""},
-              {site + "instant", lastmod("2026-01-01T00:00:00Z")},
-              {site + "cf", "<changefreq>weekly</changefreq>"},
-              {site + "prio", "<priority>0.8</priority>"},
-              {site + "img", "<image:image><image:loc>" + site +
-                                 "2.png</image:loc></image:image>"}}));
+                  {site + "new", ""},
+                  {site + "new", ""},  // told once
+                  {site + "fwd", lastmod("2026-02-01")},
+                  {site + "back", lastmod("2026-04-01")},
+                  {site + "gain", lastmod("2026-01-01")},
+                  {site + "lose", ""},
+                  {site + "instant", lastmod("2026-01-01T00:00:00Z")},
+                  {site + "cf", "<changefreq>weekly</changefreq>"},
+                  {site + "prio", "<priority>0.8</priority>"},
+                  {site + "img", "<image:image><image:loc>" + site +
+                                     "2.png</image:loc></image:image>"}}));
   diffed d;
   run_diff(t / "old.xml", t / "new.xml", d);
   const auto& u = d.o.urls;
@@ -110,7 +110,8 @@ TEST(InspectDiff, TellsEveryUrlClass) {
 
 TEST(InspectDiff, ComparesNormalisedUrls) {
   temp_dir t;
-  write_file(t / "old.xml", urlset_xml({{"HTTPS://WWW.Example.com:443/a", ""}}));
+  write_file(t / "old.xml",
+             urlset_xml({{"HTTPS://WWW.Example.com:443/a", ""}}));
   write_file(t / "new.xml", urlset_xml({{site + "a", ""}}));
   diffed d;
   run_diff(t / "old.xml", t / "new.xml", d);
@@ -124,18 +125,18 @@ TEST(InspectDiff, ComparesManifestFiles) {
     std::filesystem::create_directories(t / dir);
     write_file(t / dir + "/sitemap.xml", body);
   }
-  auto manifest = [](const std::vector<std::pair<std::string, std::string>>&
-                         files) {
-    std::string s =
-        R"({"sitemill_manifest":1,"entry":"sitemap.xml","files":[)";
-    bool first = true;
-    for (const auto& [path, digest] : files) {
-      s += std::string(first ? "" : ",") + R"({"path":")" + path +
-           R"(","digest":")" + digest + R"("})";
-      first = false;
-    }
-    return s + "]}";
-  };
+  auto manifest =
+      [](const std::vector<std::pair<std::string, std::string>>& files) {
+        std::string s =
+            R"({"sitemill_manifest":1,"entry":"sitemap.xml","files":[)";
+        bool first = true;
+        for (const auto& [path, digest] : files) {
+          s += std::string(first ? "" : ",") + R"({"path":")" + path +
+               R"(","digest":")" + digest + R"("})";
+          first = false;
+        }
+        return s + "]}";
+      };
   write_file(t / "old/.sitemill-manifest-sitemap.json",
              manifest({{"sitemap.xml", "1"},
                        {"s-1-aaa.xml", "a"},
@@ -157,8 +158,7 @@ TEST(InspectDiff, ComparesManifestFiles) {
             (std::vector<std::string>{
                 "files-changed sitemap.xml|sitemap.xml",
                 "files-renamed s-2-bbb.xml|s-2-renamed.xml",
-                "files-added |s-4-ddd.xml",
-                "files-removed s-3-ccc.xml|"}));
+                "files-added |s-4-ddd.xml", "files-removed s-3-ccc.xml|"}));
   EXPECT_TRUE(d.o.urls.empty());
 }
 

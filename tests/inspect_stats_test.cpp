@@ -32,21 +32,23 @@ TEST(InspectStats, CountsFieldsOfOneUrlset) {
   temp_dir t;
   write_file(
       t / "s.xml",
-      urlset_xml({{site + "blog/a", lastmod("2026-10-05") +
-                                    "<changefreq>daily</changefreq>"
-                                    "<priority>0.5</priority>"},
-              {site + "blog/b", lastmod("2026-11-01T10:00:00Z") +
-                                    "<priority>0.55</priority>"},
-              {site, "<changefreq>sometimes</changefreq>"},
-              {site + "blog/a", lastmod("2026-10-06")},
-              {site + "shop/x",
-               lastmod("not a date") +
-                   "<xhtml:link rel=\"alternate\" hreflang=\"de\" href=\"" +
-                   site + "de/shop/x\"/>"
-                   "<xhtml:link rel=\"alternate\" hreflang=\"en\" href=\"" +
-                   site + "shop/x\"/>"
-                   "<image:image><image:loc>" +
-                   site + "i.png</image:loc></image:image>"}}));
+      urlset_xml(
+          {{site + "blog/a", lastmod("2026-10-05") +
+                                 "<changefreq>daily</changefreq>"
+                                 "<priority>0.5</priority>"},
+           {site + "blog/b",
+            lastmod("2026-11-01T10:00:00Z") + "<priority>0.55</priority>"},
+           {site, "<changefreq>sometimes</changefreq>"},
+           {site + "blog/a", lastmod("2026-10-06")},
+           {site + "shop/x",
+            lastmod("not a date") +
+                "<xhtml:link rel=\"alternate\" hreflang=\"de\" href=\"" + site +
+                "de/shop/x\"/>"
+                "<xhtml:link rel=\"alternate\" hreflang=\"en\" href=\"" +
+                site +
+                "shop/x\"/>"
+                "<image:image><image:loc>" +
+                site + "i.png</image:loc></image:image>"}}));
   const set_stats s = stats_of(t / "s.xml", {}, /*schema_checks=*/true);
   EXPECT_EQ(s.urls, 5u);
   EXPECT_EQ(s.files, 1u);
@@ -94,8 +96,7 @@ TEST(InspectStats, ReadsAnIndexAndItsGzippedChildrenWithTheirRatio) {
     many.push_back({site + "p/" + std::to_string(i), lastmod("2025-01-01")});
   write_file(t / "a.xml.gz", gzip(urlset_xml(many)));
   write_file(t / "b.xml", urlset_xml({{site + "q/1", ""}}));
-  write_file(t / "sitemap.xml",
-             index_xml({site + "a.xml.gz", site + "b.xml"}));
+  write_file(t / "sitemap.xml", index_xml({site + "a.xml.gz", site + "b.xml"}));
   const set_stats s = stats_of(t.path());  // a directory: its sitemap.xml
   EXPECT_EQ(s.urls, 201u);
   EXPECT_EQ(s.files, 2u);
@@ -136,9 +137,8 @@ TEST(InspectStats, KeepsTheLargestSegmentsAndCountsTheRestAsOther) {
   // 60 segments: s0 with 61 URLs ... s59 with 2 URLs.
   for (int seg = 0; seg < 60; ++seg)
     for (int i = 0; i < 61 - seg; ++i)
-      urls.push_back({site + "s" + std::to_string(seg) + "/" +
-                          std::to_string(i),
-                      ""});
+      urls.push_back(
+          {site + "s" + std::to_string(seg) + "/" + std::to_string(i), ""});
   write_file(t / "s.xml", urlset_xml(urls));
   const set_stats s = stats_of(t / "s.xml");
   ASSERT_EQ(s.segments.size(), listed_segments);
@@ -176,8 +176,7 @@ TEST(InspectInput, ADirectoryWithoutASetIsAnError) {
   write_file(t / "other.xml", urlset_xml({{site + "a", ""}}));
   auto in = resolve_set_input(t.path());
   ASSERT_FALSE(in);
-  EXPECT_NE(in.err().message.find("holds no published set"),
-            std::string::npos);
+  EXPECT_NE(in.err().message.find("holds no published set"), std::string::npos);
 }
 
 }  // namespace

@@ -17,9 +17,9 @@ namespace sitemill {
 namespace {
 
 constexpr std::array<std::string_view, diff_class_count> class_names = {
-    "added",           "removed",       "lastmod-forward", "lastmod-backward",
-    "lastmod-gained",  "lastmod-lost",  "changefreq",      "priority",
-    "extensions",      "files-added",   "files-removed",   "files-renamed",
+    "added",          "removed",      "lastmod-forward", "lastmod-backward",
+    "lastmod-gained", "lastmod-lost", "changefreq",      "priority",
+    "extensions",     "files-added",  "files-removed",   "files-renamed",
     "files-changed"};
 
 constexpr std::int64_t no_lastmod = std::numeric_limits<std::int64_t>::min();
@@ -137,8 +137,7 @@ class new_comparer final : public walk_visitor {
       d.classes |= bit(diff_class::lastmod_backward);
     if (fields_.changefreq != r->changefreq)
       d.classes |= bit(diff_class::changefreq);
-    if (fields_.priority != r->priority)
-      d.classes |= bit(diff_class::priority);
+    if (fields_.priority != r->priority) d.classes |= bit(diff_class::priority);
     if (static_cast<std::uint32_t>(detail::extensions_hash(e.extensions)) !=
         r->extensions)
       d.classes |= bit(diff_class::extensions);
@@ -233,8 +232,8 @@ status walk_whole(const set_input& in, const inspect_options& options,
   if (out.target_kind == document_kind::unknown)
     return error{in.given + ": not a sitemap (nothing was read as one)"};
   if (!v.problem.empty())
-    return error{in.given + " was not read whole, so a diff would be wrong: " +
-                 v.problem};
+    return error{in.given +
+                 " was not read whole, so a diff would be wrong: " + v.problem};
   return {};
 }
 
@@ -268,6 +267,9 @@ result<diff_summary> diff_sets(const set_input& old_set,
                                const inspect_options& options,
                                diff_observer& observer) {
   diff_summary s;
+  if (old_set.target == "-")
+    return error{"OLD cannot be stdin: it is read a second time to name "
+                 "the removed URLs (NEW can be)"};
   if (old_set.manifest && new_set.manifest)
     compare_files(*old_set.manifest, *new_set.manifest, s, observer);
   old_table table;
@@ -353,22 +355,22 @@ guard_verdict judge(const diff_guard& g, const diff_summary& s) {
   }
   const bool files = g.of && is_file_class(*g.of);
   const std::uint64_t base = files ? s.old_files : s.old_urls;
-  const char* unit = files ? (n == 1 ? "file" : "files")
-                           : (n == 1 ? "URL" : "URLs");
+  const char* unit =
+      files ? (n == 1 ? "file" : "files") : (n == 1 ? "URL" : "URLs");
   guard_verdict v;
   v.sentence = what + ": " + with_commas(n) + " " + unit;
   if (g.percent) {
     // Of an empty OLD, anything at all is above any percentage.
-    const double p = base == 0 ? (n == 0 ? 0.0 : 100.0)
-                               : 100.0 * static_cast<double>(n) /
-                                     static_cast<double>(base);
+    const double p =
+        base == 0 ? (n == 0 ? 0.0 : 100.0)
+                  : 100.0 * static_cast<double>(n) / static_cast<double>(base);
     v.tripped = base == 0 ? n > 0 && g.limit < 100.0 : p > g.limit;
     v.sentence += ", " + percent_text(p) + " of OLD's " + with_commas(base);
   } else {
     v.tripped = static_cast<double>(n) > g.limit;
   }
-  v.sentence += (v.tripped ? ", above " : ", within ") + g.text.substr(
-                                                             g.text.find('>') + 1);
+  v.sentence += (v.tripped ? ", above " : ", within ") +
+                g.text.substr(g.text.find('>') + 1);
   v.sentence += " (" + g.text + ")";
   return v;
 }

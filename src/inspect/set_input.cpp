@@ -52,8 +52,7 @@ result<set_input> from_manifest(set_input in, const std::string& dir,
                                 const std::string& manifest_path) {
   auto m = read_manifest(manifest_path);
   if (!m) return m.err();
-  if (m->entry.empty())
-    return error{manifest_path + " names no entry file"};
+  if (m->entry.empty()) return error{manifest_path + " names no entry file"};
   in.directory = dir;
   in.target = joined(dir, m->entry);
   in.manifest = std::move(*m);

@@ -10,24 +10,38 @@ namespace {
 // has one, says the rest).
 std::string_view reason_words(walk_skip_reason r) {
   switch (r) {
-    case walk_skip_reason::stopped: return "the walk had stopped";
-    case walk_skip_reason::bad_url: return "not a URL that can be fetched";
+    case walk_skip_reason::stopped:
+      return "the walk had stopped";
+    case walk_skip_reason::bad_url:
+      return "not a URL that can be fetched";
     case walk_skip_reason::unsupported_scheme:
       return "neither a local file nor an http(s) URL";
-    case walk_skip_reason::cycle: return "an index cycle";
-    case walk_skip_reason::already_read: return "read before";
-    case walk_skip_reason::repeated: return "listed twice";
-    case walk_skip_reason::too_deep: return "nested too deep";
-    case walk_skip_reason::cap: return "a cap of the walk was reached";
-    case walk_skip_reason::child_not_found: return "no file beside the index";
-    case walk_skip_reason::off_site: return "on another host than its index";
-    case walk_skip_reason::read_failed: return "cannot be read";
-    case walk_skip_reason::fetch_failed: return "cannot be fetched";
-    case walk_skip_reason::http_status: return "answered an HTTP error";
-    case walk_skip_reason::redirect_cycle: return "redirects into a cycle";
+    case walk_skip_reason::cycle:
+      return "an index cycle";
+    case walk_skip_reason::already_read:
+      return "read before";
+    case walk_skip_reason::repeated:
+      return "listed twice";
+    case walk_skip_reason::too_deep:
+      return "nested too deep";
+    case walk_skip_reason::cap:
+      return "a cap of the walk was reached";
+    case walk_skip_reason::child_not_found:
+      return "no file beside the index";
+    case walk_skip_reason::off_site:
+      return "on another host than its index";
+    case walk_skip_reason::read_failed:
+      return "cannot be read";
+    case walk_skip_reason::fetch_failed:
+      return "cannot be fetched";
+    case walk_skip_reason::http_status:
+      return "answered an HTTP error";
+    case walk_skip_reason::redirect_cycle:
+      return "redirects into a cycle";
     case walk_skip_reason::redirect_already_read:
       return "redirects to a document read before";
-    case walk_skip_reason::out_of_scope: return "outside the fetch scope";
+    case walk_skip_reason::out_of_scope:
+      return "outside the fetch scope";
   }
   return "not read";
 }
@@ -71,8 +85,8 @@ class set_observer final : public walk_observer {
     if (!r.summary.complete || r.stop != walk_stop::none ||
         !r.read_error.empty()) {
       ++out_.incomplete;
-      v_.on_not_read(doc, r.read_error.empty() ? "not read to its end"
-                                               : r.read_error);
+      v_.on_not_read(
+          doc, r.read_error.empty() ? "not read to its end" : r.read_error);
     }
   }
   void on_done(const walk_document&, const walk_read&) override {

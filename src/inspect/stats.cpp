@@ -22,7 +22,7 @@ namespace sitemill {
 namespace {
 
 constexpr std::array<std::string_view, priority_slots> priority_names = {
-    "0.0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6",
+    "0.0", "0.1", "0.2", "0.3", "0.4",  "0.5",    "0.6",
     "0.7", "0.8", "0.9", "1.0", "none", "invalid"};
 
 std::vector<key_count> sorted_by_count(
@@ -73,16 +73,21 @@ class stats_visitor final : public detail::set_visitor {
     ++s_.changefreq[f.changefreq];
     ++s_.priority[f.priority];
     count_extensions(e.extensions);
-    if (!seen_.insert(detail::key_of(f, e)))
-      ++s_.duplicate_entries;
+    if (!seen_.insert(detail::key_of(f, e))) ++s_.duplicate_entries;
   }
 
   void on_diagnostic(const diagnostic& d) override {
     ++findings_[d.code];
     switch (d.level) {
-      case severity::error: ++s_.errors; break;
-      case severity::warning: ++s_.warnings; break;
-      default: ++s_.infos; break;
+      case severity::error:
+        ++s_.errors;
+        break;
+      case severity::warning:
+        ++s_.warnings;
+        break;
+      default:
+        ++s_.infos;
+        break;
     }
   }
 
@@ -187,10 +192,9 @@ result<set_stats> compute_stats(const set_input& in,
   s.input = in.given;
   s.entry = in.target;
   stats_visitor v(s);
-  const detail::set_walk_outcome out =
-      detail::walk_set(in, options, v,
-                       cancelled ? std::function<bool()>(cancelled)
-                                 : std::function<bool()>());
+  const detail::set_walk_outcome out = detail::walk_set(
+      in, options, v,
+      cancelled ? std::function<bool()>(cancelled) : std::function<bool()>());
   if (!out.unreadable.empty()) return error{out.unreadable};
   v.finish();
   return s;

@@ -56,8 +56,7 @@ std::uint64_t extensions_hash(
   XXH3_state_t st;
   XXH3_64bits_reset(&st);
   for (const extension_value& v : values) {
-    const std::uint64_t head =
-        (std::uint64_t{v.field} << 32) | v.item;
+    const std::uint64_t head = (std::uint64_t{v.field} << 32) | v.item;
     const std::uint64_t size = v.text.size();
     XXH3_64bits_update(&st, &head, sizeof head);
     XXH3_64bits_update(&st, &size, sizeof size);

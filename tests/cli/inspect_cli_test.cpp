@@ -23,29 +23,30 @@ struct two_sets {
   std::string old_path = t / "old.xml";
   std::string new_path = t / "new.xml.gz";
   two_sets() {
-    write_file(old_path,
-               urlset_xml({{site + "same", lastmod("2026-01-01")},
-                       {site + "gone", ""},
-                       {site + "fwd", lastmod("2026-01-01")},
-                       {site + "back", lastmod("2026-05-01")},
-                       {site + "gain", ""},
-                       {site + "lose", lastmod("2026-01-01")},
-                       {site + "cf", "<changefreq>daily</changefreq>"},
-                       {site + "prio", "<priority>0.5</priority>"},
-                       {site + "img", "<image:image><image:loc>" + site +
-                                          "1.png</image:loc></image:image>"}}));
+    write_file(
+        old_path,
+        urlset_xml({{site + "same", lastmod("2026-01-01")},
+                    {site + "gone", ""},
+                    {site + "fwd", lastmod("2026-01-01")},
+                    {site + "back", lastmod("2026-05-01")},
+                    {site + "gain", ""},
+                    {site + "lose", lastmod("2026-01-01")},
+                    {site + "cf", "<changefreq>daily</changefreq>"},
+                    {site + "prio", "<priority>0.5</priority>"},
+                    {site + "img", "<image:image><image:loc>" + site +
+                                       "1.png</image:loc></image:image>"}}));
     write_file(new_path,
-               gzip(urlset_xml({{site + "same", lastmod("2026-01-01")},
-                            {site + "new", ""},
-                            {site + "fwd", lastmod("2026-02-01")},
-                            {site + "back", lastmod("2026-04-01")},
-                            {site + "gain", lastmod("2026-03-01")},
-                            {site + "lose", ""},
-                            {site + "cf", "<changefreq>weekly</changefreq>"},
-                            {site + "prio", "<priority>0.8</priority>"},
-                            {site + "img",
-                             "<image:image><image:loc>" + site +
-                                 "2.png</image:loc></image:image>"}})));
+               gzip(urlset_xml(
+                   {{site + "same", lastmod("2026-01-01")},
+                    {site + "new", ""},
+                    {site + "fwd", lastmod("2026-02-01")},
+                    {site + "back", lastmod("2026-04-01")},
+                    {site + "gain", lastmod("2026-03-01")},
+                    {site + "lose", ""},
+                    {site + "cf", "<changefreq>weekly</changefreq>"},
+                    {site + "prio", "<priority>0.8</priority>"},
+                    {site + "img", "<image:image><image:loc>" + site +
+                                       "2.png</image:loc></image:image>"}})));
   }
 };
 
@@ -97,8 +98,7 @@ TEST(DiffCli, JsonListsEveryDifference) {
   for (const auto& u : j.at("urls")) by_url[u.at("url")] = u;
   EXPECT_EQ(by_url.at(site + "back").at("changes"),
             json::array({"lastmod-backward"}));
-  EXPECT_EQ(by_url.at(site + "back").at("old_lastmod"),
-            "2026-05-01T00:00:00Z");
+  EXPECT_EQ(by_url.at(site + "back").at("old_lastmod"), "2026-05-01T00:00:00Z");
   EXPECT_EQ(by_url.at(site + "back").at("new_lastmod"), "2026-04-01");
   EXPECT_EQ(by_url.at(site + "gone").at("changes"), json::array({"removed"}));
   EXPECT_EQ(by_url.at(site + "new").at("changes"), json::array({"added"}));
@@ -112,11 +112,11 @@ TEST(DiffCli, GuardTripsOnlyAboveItsLimit) {
   // 1 of 9 removed: 11.1%.
   run_result r = run_sitemill(
       {"diff", "--fail-on", "removed>20%", s.old_path, s.new_path});
-  EXPECT_EQ(r.exit_code, 0) << "a guard that holds passes a changed set: "
-                            << r.err;
+  EXPECT_EQ(r.exit_code, 0)
+      << "a guard that holds passes a changed set: " << r.err;
   EXPECT_THAT(r.err, Not(HasSubstr("guard tripped")));
-  r = run_sitemill({"diff", "--fail-on", "removed>10%", s.old_path,
-                    s.new_path});
+  r = run_sitemill(
+      {"diff", "--fail-on", "removed>10%", s.old_path, s.new_path});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, HasSubstr("guard tripped: removed: 1 URL, 11.1% of "
                                "OLD's 9, above 10% (removed>10%)"));
@@ -132,10 +132,17 @@ TEST(DiffCli, ErrorsExitTwo) {
   run_result r = run_sitemill({"diff", s.old_path, s.t / "missing.xml"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("missing.xml"));
-  r = run_sitemill({"diff", "--fail-on", "vanished>1", s.old_path,
-                    s.new_path});
+  r = run_sitemill({"diff", "--fail-on", "vanished>1", s.old_path, s.new_path});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("--fail-on vanished>1: not a class"));
+  // OLD is read twice; stdin cannot be. NEW can.
+  run_options in;
+  in.stdin_data = read_raw(s.old_path);
+  r = run_sitemill({"diff", "-", s.old_path}, in);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("OLD cannot be stdin"));
+  r = run_sitemill({"diff", s.old_path, "-"}, in);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
   r = run_sitemill({"diff", s.t.path(), s.old_path});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("holds no published set"));
@@ -144,14 +151,16 @@ TEST(DiffCli, ErrorsExitTwo) {
 TEST(DiffCli, ComparesTwoPublishedSetsAndTheirFiles) {
   temp_dir t;
   std::string old_list, new_list;
-  for (int i = 0; i < 6; ++i) old_list += site + "p/" + std::to_string(i) + "\n";
-  for (int i = 1; i < 7; ++i) new_list += site + "p/" + std::to_string(i) + "\n";
+  for (int i = 0; i < 6; ++i)
+    old_list += site + "p/" + std::to_string(i) + "\n";
+  for (int i = 1; i < 7; ++i)
+    new_list += site + "p/" + std::to_string(i) + "\n";
   write_file(t / "old.txt", old_list);
   write_file(t / "new.txt", new_list);
   for (const char* which : {"old", "new"}) {
-    const run_result g = run_sitemill(
-        {"generate", "--base-url", site, "--out", t / which, "--max-urls",
-         "2", t / (std::string(which) + ".txt")});
+    const run_result g =
+        run_sitemill({"generate", "--base-url", site, "--out", t / which,
+                      "--max-urls", "2", t / (std::string(which) + ".txt")});
     ASSERT_EQ(g.exit_code, 0) << g.err;
   }
   const run_result r = run_sitemill({"diff", "--json", t / "old", t / "new"});

@@ -102,7 +102,7 @@ class diff_observer {
 };
 
 struct diff_summary {
-  std::uint64_t old_urls = 0, new_urls = 0;  ///< distinct URLs
+  std::uint64_t old_urls = 0, new_urls = 0;    ///< distinct URLs
   std::uint64_t old_files = 0, new_files = 0;  ///< documents holding URLs
   /// URLs (or files) per class.
   std::array<std::uint64_t, diff_class_count> counts{};
@@ -120,7 +120,8 @@ struct diff_summary {
 };
 
 /// Compares the sets `old_set` and `new_set` name, telling `observer` each
-/// difference. An error when either cannot be read whole.
+/// difference. An error when either cannot be read whole, and when OLD is
+/// stdin (it is read twice; a URL is fetched twice).
 result<diff_summary> diff_sets(const set_input& old_set,
                                const set_input& new_set,
                                const inspect_options& options,

@@ -90,7 +90,7 @@ struct set_stats {
   /// Top-level path segment ("/blog/a" -> "blog"; "/" and "/a.html" ->
   /// "/" for URLs at the root), largest first, at most listed_segments.
   std::vector<key_count> segments;
-  std::uint64_t segments_other = 0;  ///< URLs in no listed bucket
+  std::uint64_t segments_other = 0;   ///< URLs in no listed bucket
   std::uint64_t urls_not_parsed = 0;  ///< <loc>s that are not http(s) URLs
 
   /// lastmod by month ("2026-11"), oldest first.
