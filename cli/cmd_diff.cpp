@@ -239,7 +239,8 @@ command_runner setup_diff(CLI::App& app) {
   cmd->add_option(
       "--fail-on", o->fail_on,
       "Exit 1 only when a guard trips: CLASS>N or CLASS>N%, comma-separated "
-      "or repeated; N% is of OLD's URLs (of OLD's files for files-*). "
+      "or repeated; N% is of OLD's URLs (files-*: of the files OLD's manifest "
+      "lists). "
       "CLASS: added, removed, changed, lastmod-forward, lastmod-backward, "
       "lastmod-gained, lastmod-lost, changefreq, priority, extensions, "
       "files-added, files-removed, files-renamed, files-changed, any");

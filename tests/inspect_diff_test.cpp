@@ -206,7 +206,7 @@ TEST(InspectDiffGuards, ParsesTheGrammar) {
 TEST(InspectDiffGuards, JudgesCountsAndShares) {
   diff_summary s;
   s.old_urls = 300;
-  s.old_files = 4;
+  s.old_manifest_files = 4;
   s.counts[static_cast<std::size_t>(diff_class::removed)] = 100;
   s.counts[static_cast<std::size_t>(diff_class::files_removed)] = 1;
   s.changed_urls = 3;

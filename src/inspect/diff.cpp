@@ -221,6 +221,7 @@ void compare_files(const published_manifest& a, const published_manifest& b,
       if (!renamed) tell(diff_class::files_removed, f.path, "");
     }
   s.files_compared = true;
+  s.old_manifest_files = a.files.size();
 }
 
 // Walks `in` into `v`; an error when it was not read whole.
@@ -268,8 +269,9 @@ result<diff_summary> diff_sets(const set_input& old_set,
                                diff_observer& observer) {
   diff_summary s;
   if (old_set.target == "-")
-    return error{"OLD cannot be stdin: it is read a second time to name "
-                 "the removed URLs (NEW can be)"};
+    return error{
+        "OLD cannot be stdin: it is read a second time to name "
+        "the removed URLs (NEW can be)"};
   if (old_set.manifest && new_set.manifest)
     compare_files(*old_set.manifest, *new_set.manifest, s, observer);
   old_table table;
@@ -354,7 +356,7 @@ guard_verdict judge(const diff_guard& g, const diff_summary& s) {
     what = "any";
   }
   const bool files = g.of && is_file_class(*g.of);
-  const std::uint64_t base = files ? s.old_files : s.old_urls;
+  const std::uint64_t base = files ? s.old_manifest_files : s.old_urls;
   const char* unit =
       files ? (n == 1 ? "file" : "files") : (n == 1 ? "URL" : "URLs");
   guard_verdict v;

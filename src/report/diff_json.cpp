@@ -90,6 +90,7 @@ status diff_json_writer::finish(const diff_summary& s,
                         {"old_files", s.old_files},
                         {"new_files", s.new_files},
                         {"files_compared", s.files_compared},
+                        {"old_manifest_files", s.old_manifest_files},
                         {"changed_urls", s.changed_urls},
                         {"counts", std::move(counts)},
                         {"guards", std::move(g)}};

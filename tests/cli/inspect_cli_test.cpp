@@ -176,6 +176,14 @@ TEST(DiffCli, ComparesTwoPublishedSetsAndTheirFiles) {
   EXPECT_EQ(c.at("files-removed"), 3);
   EXPECT_EQ(c.at("files-changed"), 1);
   ASSERT_FALSE(j.at("files").empty());
+  // 3 of the 4 files OLD's manifest lists are gone: 75%.
+  run_result g = run_sitemill(
+      {"diff", "--fail-on", "files-removed>70%", t / "old", t / "new"});
+  EXPECT_EQ(g.exit_code, 1);
+  EXPECT_THAT(g.err, HasSubstr("files-removed: 3 files, 75.0% of OLD's 4"));
+  g = run_sitemill(
+      {"diff", "--fail-on", "files-removed>75%", t / "old", t / "new"});
+  EXPECT_EQ(g.exit_code, 0) << g.err;
   // stats reads the same published set through its manifest.
   const run_result st = run_sitemill({"stats", "--json", t / "new"});
   EXPECT_EQ(st.exit_code, 0) << st.err;

@@ -109,6 +109,9 @@ struct diff_summary {
   std::uint64_t changed_urls = 0;  ///< URLs in at least one changed class
   /// Both inputs had a manifest, so files were compared.
   bool files_compared = false;
+  /// Files OLD's manifest lists (the index too): the base of a files-*
+  /// percentage guard.
+  std::uint64_t old_manifest_files = 0;
   /// Bytes the OLD table held at its largest.
   std::uint64_t table_bytes = 0;
 
@@ -128,7 +131,8 @@ result<diff_summary> diff_sets(const set_input& old_set,
                                diff_observer& observer);
 
 /// A CI guard: trips when a class's count is above a limit, absolute or a
-/// percentage of OLD's URLs (files classes: of OLD's files).
+/// percentage of OLD's URLs (files classes: of the files OLD's manifest
+/// lists).
 struct diff_guard {
   /// The class; none means any URL difference at all (added, removed or
   /// changed URLs together: "any").
