@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "inspect_support.h"
+#include "support/http_server.h"
 #include "support/run.h"
 
 namespace sitemill::testing {
@@ -210,6 +211,54 @@ TEST(StatsCli, PrintsTheNumbersAndExitsZero) {
   EXPECT_EQ(j.at("changefreq").at("daily"), 1);
   EXPECT_EQ(j.at("priority").at("0.5"), 1);
   EXPECT_EQ(j.at("extensions").at("image").at("items"), 1);
+}
+
+TEST(DiffCli, ReadsUrlsThroughTheWalker) {
+  // A served index whose children are fetched from the same server; the
+  // URLs in them are the site's, which the walker does not fetch.
+  http_server server;
+  server.route(
+      "/sitemap.xml",
+      text_reply(200, index_xml({server.url("/a.xml")}), "application/xml"));
+  server.route("/a.xml", text_reply(200,
+                                    urlset_xml({{server.url("/p/1"), ""},
+                                                {server.url("/p/2"), ""}}),
+                                    "application/xml"));
+  temp_dir t;
+  write_file(t / "old.xml", urlset_xml({{server.url("/p/1"), ""}}));
+  run_result r = run_sitemill(
+      {"diff", "--json", t / "old.xml", server.url("/sitemap.xml")});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const json j = parse_report(r);
+  EXPECT_EQ(j.at("summary").at("counts").at("added"), 1);
+  EXPECT_EQ(j.at("summary").at("new_files"), 1);
+  r = run_sitemill({"stats", "--json", server.url("/sitemap.xml")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const json st = parse_report(r);
+  EXPECT_EQ(st.at("urls"), 2);
+  EXPECT_EQ(st.at("indexes"), 1);
+  // Fetched documents have no size on disk.
+  EXPECT_TRUE(st.at("documents").at(0).at("bytes_on_disk").is_null());
+  // A fetched child answering 404 makes NEW incomplete: an error, not a
+  // removal of every URL it held.
+  server.route("/a.xml", text_reply(404, "gone"));
+  r = run_sitemill({"diff", t / "old.xml", server.url("/sitemap.xml")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("not read whole"));
+}
+
+TEST(StatsCli, SegmentsBeyondTheTrackedOnesAreOther) {
+  temp_dir t;
+  std::vector<url_xml> urls;
+  for (int i = 0; i < 1'005; ++i)
+    urls.push_back({site + "seg" + std::to_string(i) + "/x", ""});
+  write_file(t / "s.xml", urlset_xml(urls));
+  const run_result r = run_sitemill({"stats", "--json", t / "s.xml"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = parse_report(r);
+  // 1,000 tracked, 50 listed: 950 tracked ones and 5 untracked are other.
+  EXPECT_EQ(j.at("segments").size(), 51u);
+  EXPECT_EQ(j.at("segments").at("other"), 955);
 }
 
 TEST(StatsCli, UnreadableInputExitsTwo) {
