@@ -31,6 +31,8 @@ command_runner setup_check(CLI::App& app);
 command_runner setup_robots(CLI::App& app);
 command_runner setup_ping(CLI::App& app);
 command_runner setup_indexnow(CLI::App& app);
+command_runner setup_stats(CLI::App& app);
+command_runner setup_diff(CLI::App& app);
 
 /// Set by SIGINT/SIGTERM; long-running commands poll it and stop cleanly.
 bool interrupted() noexcept;

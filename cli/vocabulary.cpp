@@ -117,6 +117,13 @@ vocabulary check_words() {
           {"max_hreflang_links", "--max-hreflang-links"}};
 }
 
+vocabulary inspect_words() {
+  return {{"set_name", "--set"},
+          {"fail_on", "--fail-on"},
+          {"fetch_children", "--fetch-children"},
+          {"allow_private", "--allow-private"}};
+}
+
 vocabulary robots_words() { return {{"replace", "--replace"}}; }
 
 }  // namespace sitemill::cli

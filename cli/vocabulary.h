@@ -36,6 +36,8 @@ vocabulary generate_words(std::string_view indexnow_key);
 vocabulary indexnow_words(std::string_view key);
 /// The terms of `sitemill check`.
 vocabulary check_words();
+/// The terms of `sitemill stats` and `sitemill diff`.
+vocabulary inspect_words();
 /// The terms of `sitemill robots`.
 vocabulary robots_words();
 

@@ -4,8 +4,9 @@
 //   record_reader (source) -> entry_builder (entry) -> sitemap_writer (writer)
 //     -> sink (file_sink, gzip_sink, memory_sink) -> publisher (atomic publish)
 //
-// check() and --from-sitemap read through one sitemap_walker (walk/walker.h)
-// and one sitemap_parser; announce_set() (announce.h) lists a published set
+// check(), --from-sitemap and the inspect/ pieces (compute_stats(),
+// diff_sets()) read through one sitemap_walker (walk/walker.h) and one
+// sitemap_parser; announce_set() (announce.h) lists a published set
 // in robots.txt and tells IndexNow what changed; report/ renders the reports
 // as JSON. generate() runs the whole writing pipeline:
 //
@@ -28,6 +29,9 @@
 #include "sitemill/entry/entry.h"
 #include "sitemill/entry/fields.h"
 #include "sitemill/generate/generate.h"
+#include "sitemill/inspect/diff.h"
+#include "sitemill/inspect/set_input.h"
+#include "sitemill/inspect/stats.h"
 #include "sitemill/limits.h"
 #include "sitemill/net/http.h"
 #include "sitemill/notify/announce.h"
@@ -38,9 +42,11 @@
 #include "sitemill/publish/publish.h"
 #include "sitemill/publish/set_assembly.h"
 #include "sitemill/report/check_json.h"
+#include "sitemill/report/diff_json.h"
 #include "sitemill/report/generate_json.h"
 #include "sitemill/report/issue_spool.h"
 #include "sitemill/report/numbers.h"
+#include "sitemill/report/stats_json.h"
 #include "sitemill/result.h"
 #include "sitemill/robots/robots.h"
 #include "sitemill/robots/robots_edit.h"

@@ -77,6 +77,32 @@ result<std::vector<published_file>> files_from_json(const json& arr) {
 
 }  // namespace
 
+result<published_manifest> read_manifest(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return error{sys_error("cannot open", path, errno)};
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int err = errno;
+      ::close(fd);
+      return error{sys_error("cannot read", path, err)};
+    }
+    if (n == 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("sitemill_manifest"))
+    return error{path + " is not a sitemill manifest"};
+  auto files = files_from_json(j["files"]);
+  if (!files) return error{path + ": " + files.err().message};
+  return published_manifest{j.value("entry", std::string()),
+                            std::move(*files)};
+}
+
 result<std::uint64_t> file_digest_of(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return error{sys_error("cannot open", path, errno)};

@@ -148,6 +148,17 @@ std::string manifest_file_name(std::string_view set);
 /// ".sitemill-journal-<set>.json": a publish of `set` in progress.
 std::string journal_file_name(std::string_view set);
 
+/// A published set as its manifest records it, read without taking the lock
+/// (stats and diff only look): it may describe a set another run is
+/// replacing at that moment.
+struct published_manifest {
+  std::string entry;  ///< the file the set is submitted by
+  std::vector<published_file> files;
+};
+/// Reads the manifest file at `path`; an error naming the file when it
+/// cannot be read or is not a sitemill manifest.
+result<published_manifest> read_manifest(const std::string& path);
+
 /// XXH3-64 of a file's bytes; an error when it cannot be read.
 result<std::uint64_t> file_digest_of(const std::string& path);
 

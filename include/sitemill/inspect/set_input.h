@@ -1,0 +1,65 @@
+// sitemill: reading a published set for a person (its numbers, and what
+// changed between two): which document a given input names.
+//
+// An input is one of:
+//   * a directory holding a published set: its manifest
+//     (.sitemill-manifest-<set>.json, publish.h) names the entry file; with
+//     no manifest, sitemap.xml or sitemap.xml.gz in it is the entry;
+//   * a manifest file itself;
+//   * a sitemap file (an index or a urlset, gzip or not, sniffed);
+//   * an http(s) URL (fetched by the walker, under its fetch scope).
+// Every document is then read through the one sitemap_walker and parser.
+#ifndef SITEMILL_INSPECT_SET_INPUT_H
+#define SITEMILL_INSPECT_SET_INPUT_H
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "sitemill/net/http.h"
+#include "sitemill/parse/sitemap_parser.h"
+#include "sitemill/publish/publish.h"
+#include "sitemill/result.h"
+#include "sitemill/walk/walker.h"
+
+namespace sitemill {
+
+/// How stats and diff read their inputs; the walk's caps are the options'
+/// own fields, as in check_options.
+struct inspect_options : walk_caps {
+  /// schema_checks is off by default: stats and diff count entries, and the
+  /// XSD verdict is check's job (and most of its time).
+  parse_options parse = [] {
+    parse_options p;
+    p.schema_checks = false;
+    return p;
+  }();
+  http_options http;
+  /// Fetch a local index's children that have no file beside it.
+  bool fetch_children = false;
+  /// Fetch from loopback and private addresses no input names.
+  bool allow_private = false;
+  /// The set to read in a directory holding several (the <set> of
+  /// .sitemill-manifest-<set>.json); empty: the only one, else "sitemap".
+  std::string set_name;
+};
+
+/// What an input names, ready to walk.
+struct set_input {
+  std::string given;   ///< as the user wrote it
+  std::string target;  ///< the path or URL the walker starts from
+  /// The manifest, when the input is a directory with one (or a manifest).
+  std::optional<published_manifest> manifest;
+  std::string directory;  ///< the set's directory, for a directory or manifest
+};
+
+/// Resolves `given`; an error naming it when it is a directory without a
+/// set, an unreadable manifest, or a directory with several sets and no
+/// `set_name` to choose ("sitemap" is chosen when it is one of them).
+/// Whether a file or URL can be read is found out by walking it.
+result<set_input> resolve_set_input(const std::string& given,
+                                    std::string_view set_name = {});
+
+}  // namespace sitemill
+
+#endif  // SITEMILL_INSPECT_SET_INPUT_H

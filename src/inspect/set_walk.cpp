@@ -1,0 +1,144 @@
+#include "inspect/set_walk.h"
+
+#include <memory>
+#include <vector>
+
+namespace sitemill::detail {
+namespace {
+
+// Why a document was not read, in a few words (the walker's message, when it
+// has one, says the rest).
+std::string_view reason_words(walk_skip_reason r) {
+  switch (r) {
+    case walk_skip_reason::stopped:
+      return "the walk had stopped";
+    case walk_skip_reason::bad_url:
+      return "not a URL that can be fetched";
+    case walk_skip_reason::unsupported_scheme:
+      return "neither a local file nor an http(s) URL";
+    case walk_skip_reason::cycle:
+      return "an index cycle";
+    case walk_skip_reason::already_read:
+      return "read before";
+    case walk_skip_reason::repeated:
+      return "listed twice";
+    case walk_skip_reason::too_deep:
+      return "nested too deep";
+    case walk_skip_reason::cap:
+      return "a cap of the walk was reached";
+    case walk_skip_reason::child_not_found:
+      return "no file beside the index";
+    case walk_skip_reason::off_site:
+      return "on another host than its index";
+    case walk_skip_reason::read_failed:
+      return "cannot be read";
+    case walk_skip_reason::fetch_failed:
+      return "cannot be fetched";
+    case walk_skip_reason::http_status:
+      return "answered an HTTP error";
+    case walk_skip_reason::redirect_cycle:
+      return "redirects into a cycle";
+    case walk_skip_reason::redirect_already_read:
+      return "redirects to a document read before";
+    case walk_skip_reason::out_of_scope:
+      return "outside the fetch scope";
+  }
+  return "not read";
+}
+
+std::string describe(const walk_skip& why) {
+  std::string s(reason_words(why.reason));
+  if (why.reason == walk_skip_reason::http_status)
+    s += " (" + std::to_string(why.status) + ")";
+  if (!why.message.empty()) s += ": " + why.message;
+  return s;
+}
+
+class forwarding_handler final : public parse_handler {
+ public:
+  explicit forwarding_handler(set_visitor& v) : v_(v) {}
+  void on_document(document_kind kind) override { kind_ = kind; }
+  void on_entry(const parsed_entry& e) override {
+    if (kind_ != document_kind::sitemapindex) v_.on_url(e, kind_);
+  }
+  void on_diagnostic(const diagnostic& d) override { v_.on_diagnostic(d); }
+
+ private:
+  set_visitor& v_;
+  document_kind kind_ = document_kind::unknown;
+};
+
+class set_observer final : public walk_observer {
+ public:
+  set_observer(set_visitor& v, set_walk_outcome& out,
+               std::function<bool()> cancelled)
+      : v_(v), out_(out), cancelled_(std::move(cancelled)) {}
+
+  parse_handler& on_open(const walk_document&) override {
+    handlers_.push_back(std::make_unique<forwarding_handler>(v_));
+    return *handlers_.back();
+  }
+  void on_read(const walk_document& doc, const walk_read& r) override {
+    ++out_.documents;
+    if (doc.depth == 0) out_.target_kind = r.summary.kind;
+    v_.on_document(doc, r);
+    if (!r.summary.complete || r.stop != walk_stop::none ||
+        !r.read_error.empty()) {
+      ++out_.incomplete;
+      v_.on_not_read(
+          doc, r.read_error.empty() ? "not read to its end" : r.read_error);
+    }
+  }
+  void on_done(const walk_document&, const walk_read&) override {
+    handlers_.pop_back();
+  }
+  void on_failed(const walk_document& doc, const walk_skip& why) override {
+    handlers_.pop_back();
+    not_read(doc, why);
+  }
+  void on_skip(const walk_document& doc, const walk_skip& why) override {
+    // A repeat is read once, which is all a count needs.
+    if (why.reason == walk_skip_reason::already_read ||
+        why.reason == walk_skip_reason::repeated)
+      return;
+    not_read(doc, why);
+  }
+  bool cancelled() override { return cancelled_ && cancelled_(); }
+
+ private:
+  void not_read(const walk_document& doc, const walk_skip& why) {
+    if (doc.depth == 0 && doc.listing.source.empty()) {
+      out_.unreadable = doc.source + ": " + describe(why);
+      return;
+    }
+    ++out_.incomplete;
+    v_.on_not_read(doc, describe(why));
+  }
+
+  set_visitor& v_;
+  set_walk_outcome& out_;
+  std::function<bool()> cancelled_;
+  std::vector<std::unique_ptr<forwarding_handler>> handlers_;
+};
+
+}  // namespace
+
+set_walk_outcome walk_set(const set_input& in, const inspect_options& options,
+                          set_visitor& visitor,
+                          std::function<bool()> cancelled) {
+  set_walk_outcome out;
+  walk_options w;
+  static_cast<walk_caps&>(w) = options;
+  w.parse = options.parse;
+  w.http = options.http;
+  w.fetch_missing_children = options.fetch_children;
+  w.allow_private = options.allow_private;
+  set_observer observer(visitor, out, std::move(cancelled));
+  sitemap_walker walker(w, observer);
+  walker.walk(in.target);
+  if (out.unreadable.empty() && walker.cancelled())
+    out.unreadable = in.given + ": interrupted";
+  return out;
+}
+
+}  // namespace sitemill::detail

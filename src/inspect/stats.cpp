@@ -1,0 +1,203 @@
+#include "sitemill/inspect/stats.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <unordered_map>
+
+#include "detail/text.h"
+#include "detail/url_set.h"
+#include "inspect/set_walk.h"
+#include "inspect/url_fields.h"
+#include "sitemill/date/dates.h"
+#include "sitemill/date/w3c_datetime.h"
+#include "sitemill/entry/fields.h"
+#include "sitemill/url/url.h"
+
+namespace sitemill {
+namespace {
+
+constexpr std::array<std::string_view, priority_slots> priority_names = {
+    "0.0", "0.1", "0.2", "0.3", "0.4",  "0.5",    "0.6",
+    "0.7", "0.8", "0.9", "1.0", "none", "invalid"};
+
+std::vector<key_count> sorted_by_count(
+    const std::unordered_map<std::string, std::uint64_t>& m) {
+  std::vector<key_count> v;
+  v.reserve(m.size());
+  for (const auto& [k, n] : m) v.push_back({k, n});
+  std::sort(v.begin(), v.end(), [](const key_count& a, const key_count& b) {
+    return a.count != b.count ? a.count > b.count : a.key < b.key;
+  });
+  return v;
+}
+
+class stats_visitor final : public detail::set_visitor {
+ public:
+  explicit stats_visitor(set_stats& s) : s_(s) {}
+
+  void on_document(const walk_document& doc, const walk_read& r) override {
+    document_stats d;
+    d.source = doc.source;
+    d.kind = r.summary.kind;
+    d.entries = r.summary.entries;
+    d.bytes = r.summary.bytes;
+    d.gzipped = r.summary.gzipped;
+    d.complete = r.summary.complete;
+    struct stat st {};
+    if (!doc.fetched && !doc.path.empty() && doc.path != "-" &&
+        ::stat(doc.path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+      d.bytes_on_disk = static_cast<std::uint64_t>(st.st_size);
+      s_.bytes_on_disk += *d.bytes_on_disk;
+      s_.bytes_measured += d.bytes;
+    }
+    s_.bytes += d.bytes;
+    s_.gzipped_documents += d.gzipped;
+    if (d.kind == document_kind::sitemapindex)
+      ++s_.indexes;
+    else if (d.kind != document_kind::unknown)
+      ++s_.files;
+    s_.documents.push_back(std::move(d));
+  }
+
+  void on_url(const parsed_entry& e, document_kind kind) override {
+    ++s_.urls;
+    detail::url_fields& f = fields_;
+    detail::read_url_fields(e, kind, f);
+    count_segment(f);
+    count_lastmod(f);
+    ++s_.changefreq[f.changefreq];
+    ++s_.priority[f.priority];
+    count_extensions(e.extensions);
+    if (!seen_.insert(detail::key_of(f, e))) ++s_.duplicate_entries;
+  }
+
+  void on_diagnostic(const diagnostic& d) override {
+    ++findings_[d.code];
+    switch (d.level) {
+      case severity::error:
+        ++s_.errors;
+        break;
+      case severity::warning:
+        ++s_.warnings;
+        break;
+      default:
+        ++s_.infos;
+        break;
+    }
+  }
+
+  void on_not_read(const walk_document& doc, const std::string& why) override {
+    if (s_.not_read_examples.size() < listed_not_read)
+      s_.not_read_examples.push_back(doc.source + ": " + why);
+    ++s_.not_read;
+  }
+
+  void finish() {
+    s_.distinct_urls = seen_.size();
+    std::vector<key_count> segs = sorted_by_count(segments_);
+    s_.segments_other = segments_other_;
+    for (std::size_t i = listed_segments; i < segs.size(); ++i)
+      s_.segments_other += segs[i].count;
+    if (segs.size() > listed_segments) segs.resize(listed_segments);
+    s_.segments = std::move(segs);
+    for (const auto& [month, n] : months_) {
+      char buf[16];
+      std::snprintf(buf, sizeof buf, "%04d-%02d", month / 100, month % 100);
+      s_.lastmod_months.push_back({buf, n});
+    }
+    s_.findings = sorted_by_count(findings_);
+  }
+
+ private:
+  void count_segment(const detail::url_fields& f) {
+    if (f.url.empty()) {
+      ++s_.urls_not_parsed;
+      return;
+    }
+    // "/blog/a" -> "blog"; a URL at the root ("/", "/a.html") -> "/".
+    std::string_view path = f.url.path().substr(1);
+    const std::size_t slash = path.find('/');
+    const std::string_view seg =
+        slash == std::string_view::npos ? "/" : path.substr(0, slash);
+    segment_key_.assign(seg);
+    auto it = segments_.find(segment_key_);
+    if (it != segments_.end())
+      ++it->second;
+    else if (segments_.size() < tracked_segments)
+      segments_.emplace(segment_key_, 1);
+    else
+      ++segments_other_;
+  }
+
+  void count_lastmod(const detail::url_fields& f) {
+    if (!f.lastmod_present)
+      ++s_.lastmod_none;
+    else if (!f.lastmod)
+      ++s_.lastmod_invalid;
+    else
+      ++months_[f.lastmod->year * 100 + f.lastmod->month];
+  }
+
+  void count_extensions(std::span<const extension_value> values) {
+    if (values.empty()) return;
+    const auto fields = extension_fields();
+    extension_mask used = 0;
+    std::uint32_t item = 0;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const auto kind = static_cast<std::size_t>(fields[values[i].field].kind);
+      if (i == 0 || values[i].item != item) ++s_.extensions[kind].items;
+      item = values[i].item;
+      used |= static_cast<extension_mask>(1u << kind);
+    }
+    for (std::size_t k = 0; k < extension_kind_count; ++k)
+      if (used & (1u << k)) ++s_.extensions[k].urls;
+  }
+
+  set_stats& s_;
+  detail::url_fields fields_;
+  std::string segment_key_;
+  std::unordered_map<std::string, std::uint64_t> segments_;
+  std::uint64_t segments_other_ = 0;
+  std::map<int, std::uint64_t> months_;  // year * 100 + month
+  std::unordered_map<std::string, std::uint64_t> findings_;
+  detail::url_set seen_;
+};
+
+}  // namespace
+
+double set_stats::compression_ratio() const noexcept {
+  return bytes_measured == 0 ? 0.0
+                             : static_cast<double>(bytes_on_disk) /
+                                   static_cast<double>(bytes_measured);
+}
+
+std::string_view changefreq_label(std::size_t slot) noexcept {
+  if (slot < 7) return to_string(static_cast<changefreq>(slot + 1));
+  return slot == 7 ? "none" : "invalid";
+}
+
+std::string_view priority_label(std::size_t slot) noexcept {
+  return slot < priority_slots ? priority_names[slot] : "invalid";
+}
+
+result<set_stats> compute_stats(const set_input& in,
+                                const inspect_options& options,
+                                bool (*cancelled)()) {
+  set_stats s;
+  s.input = in.given;
+  s.entry = in.target;
+  stats_visitor v(s);
+  const detail::set_walk_outcome out = detail::walk_set(
+      in, options, v,
+      cancelled ? std::function<bool()>(cancelled) : std::function<bool()>());
+  if (!out.unreadable.empty()) return error{out.unreadable};
+  v.finish();
+  return s;
+}
+
+}  // namespace sitemill
