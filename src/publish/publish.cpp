@@ -75,11 +75,9 @@ result<std::vector<published_file>> files_from_json(const json& arr) {
   return out;
 }
 
-}  // namespace
-
-result<published_manifest> read_manifest(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return error{sys_error("cannot open", path, errno)};
+// Reads the small file open on `fd` (a manifest or journal) to its end and
+// closes it; `path` names it in errors.
+result<std::string> read_and_close(int fd, const std::string& path) {
   std::string text;
   char buf[65536];
   for (;;) {
@@ -94,13 +92,22 @@ result<published_manifest> read_manifest(const std::string& path) {
     text.append(buf, static_cast<std::size_t>(n));
   }
   ::close(fd);
-  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  return text;
+}
+
+}  // namespace
+
+result<published_manifest> read_manifest(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return error{sys_error("cannot open", path, errno)};
+  auto text = read_and_close(fd, path);
+  if (!text) return text.err();
+  json j = json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object() || !j.contains("sitemill_manifest"))
     return error{path + " is not a sitemill manifest"};
   auto files = files_from_json(j["files"]);
   if (!files) return error{path + ": " + files.err().message};
-  return published_manifest{j.value("entry", std::string()),
-                            std::move(*files)};
+  return published_manifest{j.value("entry", std::string()), std::move(*files)};
 }
 
 result<std::uint64_t> file_digest_of(const std::string& path) {
@@ -327,16 +334,9 @@ struct dir_ops {
     std::string p = path(name);
     int fd = ::openat(dir_fd, std::string(name).c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return error{sys_error("cannot open", p, errno)};
-    std::string text;
-    char buf[65536];
-    for (;;) {
-      ssize_t n = ::read(fd, buf, sizeof buf);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      text.append(buf, static_cast<std::size_t>(n));
-    }
-    ::close(fd);
-    json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    auto text = read_and_close(fd, p);
+    if (!text) return text.err();
+    json j = json::parse(*text, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded() || !j.is_object())
       return error{p +
                    " is not valid JSON; remove it to start afresh (old files "
