@@ -373,8 +373,8 @@ std::vector<staged_file> stage_with_page(publisher& p, const toy_set& set,
 
 TEST(Publisher, AFixedNamePageChangesUnderItsNameWithTheSet) {
   temp_dir d;
-  for (const auto& [set, page] : {std::pair{old_set(), "old view"},
-                                  std::pair{new_set(), "new view"}}) {
+  for (const auto& [set, page] :
+       {std::pair{old_set(), "old view"}, std::pair{new_set(), "new view"}}) {
     auto p = publisher::open(d.path());
     ASSERT_TRUE(p) << p.err().message;
     status s = (*p)->publish(stage_with_page(**p, set, page), "sitemap.xml");

@@ -60,8 +60,7 @@ status check_options(const generate_options& o) {
         "start with '.' (it becomes part of file names and URLs)",
         "name"};
   if (o.html_view && (o.html_page_urls < 1 || o.html_page_urls > 50'000))
-    return error{"`html_page_urls` must be from 1 to 50,000",
-                 "html_page_urls"};
+    return error{"`html_page_urls` must be from 1 to 50,000", "html_page_urls"};
   if (o.bundled_stylesheet && !o.xsl_href.empty())
     return error{"give `xsl_href` or `bundled_stylesheet`, not both",
                  "bundled_stylesheet"};
@@ -621,8 +620,8 @@ class run {
       auto set = assemble_set(*out.pub, layout, std::move(sitemaps));
       if (!set) return set.err();
       if (o_.html_view)
-        if (status s = detail::stage_html_view(*out.pub, o_.name, *set,
-                                               newest, o_.html_page_urls);
+        if (status s = detail::stage_html_view(*out.pub, o_.name, *set, newest,
+                                               o_.html_page_urls);
             !s)
           return s;
       for (const auto& f : set->files) r.files.push_back(f.file);

@@ -23,12 +23,11 @@ result<staged_file> stage_bytes(publisher& pub, std::string name,
   if (!file) return file.err();
   file_digest digest;
   (*file)->report_to(&digest);
-  if (status s = (*file)->write(bytes.data(), bytes.size()); !s)
-    return s.err();
+  if (status s = (*file)->write(bytes.data(), bytes.size()); !s) return s.err();
   if (status s = (*file)->close(); !s) return s.err();
-  return staged_file{std::move(path),
-                     {std::move(name), document_type::html, 0, bytes.size(),
-                      digest.xxh3}};
+  return staged_file{
+      std::move(path),
+      {std::move(name), document_type::html, 0, bytes.size(), digest.xxh3}};
 }
 
 // The pages of one sitemap, filled as the parser hands over its entries.
@@ -57,9 +56,9 @@ class page_builder final : public walk_observer, public parse_handler {
   void on_entry(const parsed_entry& e) override {
     if (!error_.empty()) return;
     if (rows_ == 0) start_page();
-    append_html_row(page_, ++row_,
-                    {e.loc.text, e.lastmod.text, e.changefreq.text,
-                     e.priority.text});
+    append_html_row(
+        page_, ++row_,
+        {e.loc.text, e.lastmod.text, e.changefreq.text, e.priority.text});
     if (++rows_ == per_page_) end_page();
   }
 
@@ -93,11 +92,11 @@ class page_builder final : public walk_observer, public parse_handler {
     append_html_page_end(page_);
     rows_ = 0;
     const std::uint64_t digest = XXH3_64bits(page_.data(), page_.size());
-    auto staged = stage_bytes(pub_,
-                              name_ + "-html-" +
-                                  std::to_string(++page_number_) + "-" +
-                                  to_hex(digest, 12) + ".html",
-                              page_);
+    auto staged =
+        stage_bytes(pub_,
+                    name_ + "-html-" + std::to_string(++page_number_) + "-" +
+                        to_hex(digest, 12) + ".html",
+                    page_);
     if (!staged) return fail(staged.err().message);
     listed_.pages.push_back(staged->file.path);
     staged_.push_back(std::move(*staged));
@@ -122,8 +121,8 @@ class page_builder final : public walk_observer, public parse_handler {
 status stage_html_view(publisher& pub, const std::string& name,
                        assembled_set& set, std::span<const std::string> newest,
                        std::size_t per_page) {
-  if (per_page == 0) return error{"`html_page_urls` must be at least 1",
-                                  "html_page_urls"};
+  if (per_page == 0)
+    return error{"`html_page_urls` must be at least 1", "html_page_urls"};
   std::vector<staged_file> staged;
   std::vector<html_view_file> listed;
   std::size_t page_number = 0;

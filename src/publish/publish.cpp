@@ -53,9 +53,8 @@ std::optional<published_file> from_json(const json& j) {
   if (!is_safe_name(f.path)) return std::nullopt;
   std::string type = j.value("type", "urlset");
   f.type = document_type::urlset;
-  for (document_type t :
-       {document_type::sitemapindex, document_type::text,
-        document_type::stylesheet, document_type::html})
+  for (document_type t : {document_type::sitemapindex, document_type::text,
+                          document_type::stylesheet, document_type::html})
     if (type == to_string(t)) f.type = t;
   f.urls = j.value("urls", std::size_t{0});
   f.bytes = j.value("bytes", std::uint64_t{0});
@@ -534,8 +533,8 @@ status publisher::publish(std::vector<staged_file> files,
   json late_names = json::array();
   for (const staged_file* f : late) {
     const std::size_t slash = f->temp_path.rfind('/');
-    late_names.push_back({{"path", f->file.path},
-                          {"temp", f->temp_path.substr(slash + 1)}});
+    late_names.push_back(
+        {{"path", f->file.path}, {"temp", f->temp_path.substr(slash + 1)}});
   }
   json journal = {{"sitemill_journal", 1},
                   {"entry", entry},
@@ -576,8 +575,7 @@ status publisher::publish(std::vector<staged_file> files,
 
   // The fixed-name pages now name the new set's files. A failure here
   // leaves the journal and their temporaries; the next run renames them.
-  for (const staged_file* f : late)
-    std::erase(temporaries_, f->temp_path);
+  for (const staged_file* f : late) std::erase(temporaries_, f->temp_path);
   for (const staged_file* f : late)
     if (status s = d.rename(f->temp_path, f->file.path); !s) return s;
   if (!late.empty())

@@ -59,8 +59,8 @@ void append_cell(std::string& out, std::string_view text,
 
 void append_html_page_start(std::string& out, const html_view_page& page) {
   std::string title(page.sitemap);
-  title += ", URLs " + with_commas(page.first) + " to " +
-           with_commas(page.last);
+  title +=
+      ", URLs " + with_commas(page.first) + " to " + with_commas(page.last);
   append_head(out, title);
   out += "<h1>";
   append_xml_escaped(out, title);

@@ -73,8 +73,12 @@ std::string chromium_path() {
   return "";
 }
 
-std::string browser_dom(const std::string& url) {
-  run_result r = run_chromium({"--dump-dom", url});
+std::string browser_dom(const std::string& url,
+                        const std::vector<std::string>& flags) {
+  std::vector<std::string> args = flags;
+  args.push_back("--dump-dom");
+  args.push_back(url);
+  run_result r = run_chromium(args);
   if (r.out.empty() && !chromium_path().empty())
     ADD_FAILURE() << "chromium printed no DOM for " << url << ":\n" << r.err;
   return r.out;
@@ -88,8 +92,8 @@ void browser_screenshot(const std::string& url, const std::string& png_path) {
                 "--screenshot=" + png_path, url});
   std::error_code ec;
   const auto size = std::filesystem::file_size(png_path, ec);
-  EXPECT_TRUE(!ec && size > 0) << "no screenshot of " << url << " at "
-                               << png_path;
+  EXPECT_TRUE(!ec && size > 0)
+      << "no screenshot of " << url << " at " << png_path;
 }
 
 std::string screenshot_path(std::string_view name) {
@@ -98,19 +102,16 @@ std::string screenshot_path(std::string_view name) {
 
 void serve_directory(http_server& server, const std::string& dir) {
   for (const std::string& name : list_files(dir))
-    server.route("/" + name,
-                 text_reply(200, read_raw(dir + "/" + name),
-                            content_type_of(name)));
+    server.route("/" + name, text_reply(200, read_raw(dir + "/" + name),
+                                        content_type_of(name)));
 }
 
 std::size_t table_rows(std::string_view dom, std::string_view table_id) {
-  const std::size_t table =
-      dom.find("id=\"" + std::string(table_id) + "\"");
+  const std::size_t table = dom.find("id=\"" + std::string(table_id) + "\"");
   if (table == std::string_view::npos) return 0;
   const std::size_t body = dom.find("<tbody", table);
   const std::size_t end = dom.find("</tbody>", table);
-  if (body == std::string_view::npos || end == std::string_view::npos)
-    return 0;
+  if (body == std::string_view::npos || end == std::string_view::npos) return 0;
   std::size_t rows = 0;
   for (std::size_t at = dom.find("<tr", body); at < end;
        at = dom.find("<tr", at + 3))

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "support/http_server.h"
 
@@ -25,8 +26,10 @@ std::string chromium_path();
 
 /// The DOM of `url` once loaded (XSLT applied, no scripts needed), as
 /// `chromium --headless --dump-dom` prints it. Fails the test and returns ""
-/// when chromium is missing, does not finish, or prints nothing.
-std::string browser_dom(const std::string& url);
+/// when chromium is missing, does not finish, or prints nothing. `flags`
+/// go before the URL ("--blink-settings=scriptEnabled=false").
+std::string browser_dom(const std::string& url,
+                        const std::vector<std::string>& flags = {});
 
 /// Writes a PNG screenshot of `url` (1200x900) to `png_path`, creating its
 /// directory; fails the test when no image was written.

@@ -28,10 +28,10 @@ struct html_view_row {
 /// Where a page of rows sits in the set, for its heading and links.
 /// Borrowed for the call.
 struct html_view_page {
-  std::string_view front_page;  ///< the view's front page ("sitemap.html")
-  std::string_view sitemap;     ///< the sitemap file the rows come from
-  std::uint64_t first = 1;  ///< its first row's number in that sitemap
-  std::uint64_t last = 0;   ///< its last row's number
+  std::string_view front_page;     ///< the view's front page ("sitemap.html")
+  std::string_view sitemap;        ///< the sitemap file the rows come from
+  std::uint64_t first = 1;         ///< its first row's number in that sitemap
+  std::uint64_t last = 0;          ///< its last row's number
   std::uint64_t sitemap_urls = 0;  ///< URLs in that sitemap
 };
 
@@ -50,9 +50,9 @@ void append_html_page_end(std::string& out);
 
 /// One sitemap of the set on the front page.
 struct html_view_file {
-  std::string path;    ///< its name in the set (a link, relative)
+  std::string path;  ///< its name in the set (a link, relative)
   std::uint64_t urls = 0;
-  std::string newest;  ///< its newest lastmod, "" when none
+  std::string newest;              ///< its newest lastmod, "" when none
   std::vector<std::string> pages;  ///< the view's pages of its URLs
 };
 
