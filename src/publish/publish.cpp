@@ -494,6 +494,14 @@ status publisher::publish(std::vector<staged_file> files,
     auto digest = file_digest_of(d.path(f.path));
     return digest && *digest == f.digest;
   };
+  // A fixed name is a name people use too (a site's own sitemap.html): one
+  // that sitemill did not write is never replaced.
+  for (const auto& f : files)
+    if (f.fixed_name && !old.count(f.file.path) && d.exists(f.file.path) &&
+        !unchanged_on_disk(f.file))
+      return error{"refusing to replace " + d.path(f.file.path) +
+                   ": sitemill did not write it (no manifest lists it); "
+                   "move it away or choose another `name`"};
 
   // Everything that reads or writes file contents happens before the first
   // rename: between it and the commit only renames run, so the window in

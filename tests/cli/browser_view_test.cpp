@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <memory>
 #include <regex>
 #include <string>
@@ -171,6 +172,21 @@ TEST(GenerateCli, HtmlWritesAPagedViewPublishedWithTheSet) {
   auto plain = generate_and_check(t / "out", {five_urls(t)});
   for (const auto& name : list_files(t / "out"))
     EXPECT_FALSE(name.ends_with(".html")) << name << " left behind";
+}
+
+TEST(GenerateCli, HtmlNeverReplacesAPageSitemillDidNotWrite) {
+  temp_dir t;
+  std::filesystem::create_directory(t / "out");
+  write_file(t / "out/sitemap.html", "<p>the site's own sitemap page</p>");
+  auto r = run_sitemill({"generate", "--base-url", "https://www.example.com/",
+                         "--out", t / "out", "--html", five_urls(t)});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("refusing to replace"));
+  EXPECT_THAT(r.err, HasSubstr("--name"));
+  EXPECT_EQ(read_raw(t / "out/sitemap.html"),
+            "<p>the site's own sitemap page</p>");
+  EXPECT_EQ(list_files(t / "out"), std::vector<std::string>{"sitemap.html"})
+      << "nothing published";
 }
 
 TEST(GenerateCli, HtmlPageUrlsIsCheckedAndNamedAsAFlag) {

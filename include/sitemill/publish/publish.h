@@ -57,7 +57,9 @@ struct staged_file {
   /// the entry: its bytes may change under its name. It is renamed just
   /// after the commit, so until then the old one keeps pointing at the old
   /// set's files; a run killed between the two renames has it renamed by
-  /// the next run (the journal names its temporary file).
+  /// the next run (the journal names its temporary file). A file of that
+  /// name that the current set does not list is never replaced: publish()
+  /// fails first.
   bool fixed_name = false;
 };
 
