@@ -381,6 +381,10 @@ int run_generate(generate_cli_options& o) {
     columns = std::move(*cols);
   }
   g.type = o.format == "txt" ? document_type::text : document_type::urlset;
+  if (g.xsl_href == "default") {
+    g.xsl_href.clear();
+    g.bundled_stylesheet = true;
+  }
   g.gzip = !o.no_gzip;
   g.level = o.fast                         ? compression::fast
             : o.compression_name == "fast" ? compression::fast
@@ -616,8 +620,23 @@ command_runner setup_generate(CLI::App& app) {
       ->check(CLI::IsMember({"auto", "always"}))
       ->capture_default_str();
   cmd->add_option(
-      "--xsl", o->run.xsl_href,
-      "Add <?xml-stylesheet type=\"text/xsl\" href=URL?> to every XML file");
+         "--xsl", o->run.xsl_href,
+         "Add <?xml-stylesheet type=\"text/xsl\" href=URL?> to every XML "
+         "file. default: write sitemill's own stylesheet beside the set "
+         "(NAME-<hash>.xsl, published with it) and refer to it, so a browser "
+         "that still applies XSLT shows each sitemap as a table (not for "
+         ".xml.gz files: add --no-gzip; docs/browser-view.md)")
+      ->type_name("URL|default");
+  cmd->add_flag(
+      "--html", o->run.html_view,
+      "Also write a plain HTML view of the set beside it, published with it: "
+      "NAME.html lists the sitemaps (URLs, newest lastmod) and links to "
+      "pages of their URLs; no scripts, works in every browser and prints "
+      "(docs/browser-view.md)");
+  cmd->add_option("--html-page-urls", o->run.html_page_urls,
+                  "URLs per page of the --html view")
+      ->check(CLI::Range(1, 50'000))
+      ->capture_default_str();
   cmd->add_option("--name", o->run.name,
                   "File name stem: STEM.xml, STEM-1-<hash>.xml.gz, ...")
       ->capture_default_str();

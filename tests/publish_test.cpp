@@ -355,5 +355,80 @@ TEST(Publisher, AFailureBeforeTheCommitTakesBackTheRenamedChildren) {
   EXPECT_EQ(now, want) << "new children or the journal stayed";
 }
 
+// The HTML view's front page (generate --html) keeps one name while its
+// bytes change: it is renamed just after the commit, and a run killed
+// between the two renames has it renamed by the next run.
+std::vector<staged_file> stage_with_page(publisher& p, const toy_set& set,
+                                         const std::string& page) {
+  std::vector<staged_file> files = stage(p, set);
+  std::string tmp = p.temp_path("view");
+  std::ofstream(tmp, std::ios::binary) << page;
+  staged_file f{tmp,
+                {"sitemap.html", document_type::html, 0, page.size(),
+                 XXH3_64bits(page.data(), page.size())}};
+  f.fixed_name = true;
+  files.push_back(std::move(f));
+  return files;
+}
+
+TEST(Publisher, AFixedNamePageChangesUnderItsNameWithTheSet) {
+  temp_dir d;
+  for (const auto& [set, page] :
+       {std::pair{old_set(), "old view"}, std::pair{new_set(), "new view"}}) {
+    auto p = publisher::open(d.path());
+    ASSERT_TRUE(p) << p.err().message;
+    status s = (*p)->publish(stage_with_page(**p, set, page), "sitemap.xml");
+    ASSERT_TRUE(s) << s.message();
+    EXPECT_EQ(slurp(d.path() + "/sitemap.html"), page);
+  }
+  ASSERT_TRUE(live_set(d.path(), {new_set()}));
+}
+
+class CrashAroundAFixedNamePage
+    : public ::testing::TestWithParam<publish_step> {};
+
+TEST_P(CrashAroundAFixedNamePage, TheNextRunLeavesThePageOfTheLiveSet) {
+  temp_dir d;
+  {
+    auto p = publisher::open(d.path());
+    ASSERT_TRUE(p);
+    ASSERT_TRUE((*p)->publish(stage_with_page(**p, old_set(), "old view"),
+                              "sitemap.xml"));
+  }
+  const publish_step crash_at = GetParam();
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    auto p = publisher::open(d.path());
+    if (!p) ::_exit(3);
+    (*p)->after_step = [&](publish_step s) {
+      if (s == crash_at) ::_exit(0);
+    };
+    (void)(*p)->publish(stage_with_page(**p, new_set(), "new view"),
+                        "sitemap.xml");
+    ::_exit(4);
+  }
+  int wstatus = 0;
+  ASSERT_EQ(::waitpid(pid, &wstatus, 0), pid);
+  ASSERT_TRUE(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0);
+  // Until the commit the old page stays; at it the page still is the old one
+  // (renamed just after), pointing at files that recovery keeps until then.
+  EXPECT_EQ(slurp(d.path() + "/sitemap.html"), "old view");
+
+  auto p = publisher::open(d.path());  // the next run recovers
+  ASSERT_TRUE(p) << p.err().message;
+  const bool committed = crash_at >= publish_step::entry_renamed;
+  EXPECT_EQ(slurp(d.path() + "/sitemap.html"),
+            committed ? "new view" : "old view");
+  for (const auto& [name, _] : snapshot(d.path()))
+    EXPECT_FALSE(name.starts_with(temp_file_prefix)) << name << " left over";
+  EXPECT_FALSE(snapshot(d.path()).count(journal_file_name("sitemap")));
+}
+
+INSTANTIATE_TEST_SUITE_P(BeforeAndAfterTheCommit, CrashAroundAFixedNamePage,
+                         ::testing::Values(publish_step::journal_written,
+                                           publish_step::children_renamed,
+                                           publish_step::entry_renamed));
+
 }  // namespace
 }  // namespace sitemill

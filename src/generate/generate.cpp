@@ -14,7 +14,9 @@
 #include "generate/entry_spool.h"
 #include "generate/entry_stage.h"
 #include "generate/hreflang_clusters.h"
+#include "generate/html_view.h"
 #include "generate/set_writers.h"
+#include "sitemill/date/w3c_datetime.h"
 #include "sitemill/entry/entry.h"
 #include "sitemill/parse/sitemap_parser.h"
 #include "sitemill/write/xml_escape.h"
@@ -57,6 +59,11 @@ status check_options(const generate_options& o) {
         "`name` may use only letters, digits, '.', '_' and '-', and may not "
         "start with '.' (it becomes part of file names and URLs)",
         "name"};
+  if (o.html_view && (o.html_page_urls < 1 || o.html_page_urls > 50'000))
+    return error{"`html_page_urls` must be from 1 to 50,000", "html_page_urls"};
+  if (o.bundled_stylesheet && !o.xsl_href.empty())
+    return error{"give `xsl_href` or `bundled_stylesheet`, not both",
+                 "bundled_stylesheet"};
   return {};
 }
 
@@ -606,9 +613,22 @@ class run {
       layout.base_url = out.base;
       layout.index = o_.index;
       layout.max_index_entries = o_.max_index_entries;
-      layout.xsl_href = o_.xsl_href;
+      layout.xsl_href = detail::xsl_href_of(o_);
+      layout.bundled_stylesheet = o_.bundled_stylesheet;
+      std::vector<std::string> newest;  // for the HTML view
+      if (o_.html_view)
+        for (const finished_sitemap& f : sitemaps) {
+          char text[max_lastmod_length];
+          newest.emplace_back(
+              text, f.part.newest ? format_lastmod(*f.part.newest, text) : 0);
+        }
       auto set = assemble_set(*out.pub, layout, std::move(sitemaps));
       if (!set) return set.err();
+      if (o_.html_view)
+        if (status s = detail::stage_html_view(*out.pub, o_.name, *set, newest,
+                                               o_.html_page_urls);
+            !s)
+          return s;
       for (const auto& f : set->files) r.files.push_back(f.file);
       r.entry = set->entry;
       r.entry_url = out.base + set->entry;

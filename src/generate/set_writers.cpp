@@ -5,7 +5,13 @@
 #include <algorithm>
 #include <chrono>
 
+#include "sitemill/write/stylesheet.h"
+
 namespace sitemill::detail {
+
+std::string xsl_href_of(const generate_options& o) {
+  return o.bundled_stylesheet ? bundled_stylesheet_name(o.name) : o.xsl_href;
+}
 
 set_writers::set_writers(const generate_options& o, publisher& pub,
                          compress_pool* pool)
@@ -23,7 +29,7 @@ void set_writers::open(slot& s, std::size_t max_urls) {
   wo.type = o_.type;
   wo.max_urls = max_urls;
   wo.max_bytes = o_.max_bytes;
-  wo.xsl_href = o_.xsl_href;
+  wo.xsl_href = xsl_href_of(o_);
   s.writer.emplace(wo,
                    [this, &s](std::size_t part) { return make_sink(s, part); });
 }

@@ -21,6 +21,10 @@
 
 namespace sitemill::detail {
 
+/// The xml-stylesheet href of a set's XML files: xsl_href, or the bundled
+/// stylesheet's name (relative: it lies beside them).
+std::string xsl_href_of(const generate_options& o);
+
 class set_writers {
  public:
   /// Google's limit of news:news per news sitemap (limits.h).

@@ -52,9 +52,10 @@ std::optional<published_file> from_json(const json& j) {
   f.path = j["path"].get<std::string>();
   if (!is_safe_name(f.path)) return std::nullopt;
   std::string type = j.value("type", "urlset");
-  f.type = type == "sitemapindex" ? document_type::sitemapindex
-           : type == "text"       ? document_type::text
-                                  : document_type::urlset;
+  f.type = document_type::urlset;
+  for (document_type t : {document_type::sitemapindex, document_type::text,
+                          document_type::stylesheet, document_type::html})
+    if (type == to_string(t)) f.type = t;
   f.urls = j.value("urls", std::size_t{0});
   f.bytes = j.value("bytes", std::uint64_t{0});
   f.digest =
@@ -360,8 +361,35 @@ json manifest_json(const std::string& entry,
 
 }  // namespace
 
+namespace {
+
+// The fixed-name files a journal says are renamed after its commit:
+// final name to the temporary file that holds the new bytes.
+std::unordered_map<std::string, std::string> late_files(const json& journal) {
+  std::unordered_map<std::string, std::string> late;
+  const auto it = journal.find("late");
+  if (it == journal.end() || !it->is_array()) return late;
+  for (const auto& l : *it) {
+    if (!l.is_object()) continue;
+    std::string path = l.value("path", std::string());
+    std::string temp = l.value("temp", std::string());
+    if (is_safe_name(path) && !temp.empty() && is_safe_name(temp.substr(1)) &&
+        temp.front() == '.')
+      late.emplace(std::move(path), std::move(temp));
+  }
+  return late;
+}
+
+}  // namespace
+
 status publisher::recover(const std::vector<std::string>& dead_runs) {
   dir_ops d{dir_fd_, dir_, token_};
+  // A journal's late files are temporaries of a dead run that step 3 may
+  // still need.
+  std::unordered_set<std::string> kept_temps;
+  if (d.exists(journal_name_))
+    if (auto j = d.read_json(journal_name_))
+      for (const auto& [_, temp] : late_files(*j)) kept_temps.insert(temp);
   // 1. Temporary files of runs that died: never published, always safe to
   // drop. Only those whose token the lock file records: the name pattern
   // alone could be a user's file.
@@ -369,7 +397,7 @@ status publisher::recover(const std::vector<std::string>& dead_runs) {
     std::vector<std::string> stale;
     while (dirent* e = ::readdir(dp)) {
       std::string_view token = temp_file_token(e->d_name);
-      if (!token.empty() &&
+      if (!token.empty() && !kept_temps.count(e->d_name) &&
           std::find(dead_runs.begin(), dead_runs.end(), token) !=
               dead_runs.end() &&
           d.exists(e->d_name))
@@ -409,6 +437,12 @@ status publisher::recover(const std::vector<std::string>& dead_runs) {
   if (is_safe_name(entry) && d.exists(entry)) {
     auto digest = file_digest_of(d.path(entry));
     committed = digest && *digest == entry_digest;
+  }
+  for (const auto& [name, temp] : late_files(*j)) {
+    if (!d.exists(temp)) continue;  // renamed before the run died
+    if (status s = committed ? d.rename(d.path(temp), name) : d.remove(temp);
+        !s)
+      return s;
   }
   if (committed) {
     if (status s = d.write_json(manifest_name_, manifest_json(entry, *fresh));
@@ -472,7 +506,7 @@ status publisher::publish(std::vector<staged_file> files,
   // digest under an old name would change the live set before the commit.
   for (const auto& f : files) {
     auto it = old.find(f.file.path);
-    if (f.file.path != entry && it != old.end() &&
+    if (f.file.path != entry && !f.fixed_name && it != old.end() &&
         it->second->digest != f.file.digest)
       return error{"file name collision on " + f.file.path +
                    " (same name, other bytes)"};
@@ -486,14 +520,30 @@ status publisher::publish(std::vector<staged_file> files,
     auto digest = file_digest_of(d.path(f.path));
     return digest && *digest == f.digest;
   };
+  // A fixed name is a name people use too (a site's own sitemap.html): one
+  // that sitemill did not write is never replaced.
+  for (const auto& f : files)
+    if (f.fixed_name && !old.count(f.file.path) && d.exists(f.file.path) &&
+        !unchanged_on_disk(f.file))
+      return error{"refusing to replace " + d.path(f.file.path) +
+                   ": sitemill did not write it (no manifest lists it); "
+                   "move it away or choose another `name`"};
 
   // Everything that reads or writes file contents happens before the first
   // rename: between it and the commit only renames run, so the window in
   // which a kill leaves new children visible is as short as it can be, and
   // a full disk is met while the old set is still whole and alone.
   std::vector<const staged_file*> to_rename;
+  std::vector<const staged_file*> late;  // fixed names, after the commit
   for (const auto& f : files) {
     if (f.file.path == entry) continue;
+    if (f.fixed_name) {
+      if (unchanged_on_disk(f.file))
+        ::unlink(f.temp_path.c_str());
+      else
+        late.push_back(&f);
+      continue;
+    }
     auto it = old.find(f.file.path);
     bool same =
         it != old.end() ? d.exists(f.file.path) : unchanged_on_disk(f.file);
@@ -514,11 +564,18 @@ status publisher::publish(std::vector<staged_file> files,
 
   json old_names = json::array();
   for (const auto& f : current_) old_names.push_back(f.path);
+  json late_names = json::array();
+  for (const staged_file* f : late) {
+    const std::size_t slash = f->temp_path.rfind('/');
+    late_names.push_back(
+        {{"path", f->file.path}, {"temp", f->temp_path.substr(slash + 1)}});
+  }
   json journal = {{"sitemill_journal", 1},
                   {"entry", entry},
                   {"entry_digest", detail::to_hex(entry_file->file.digest)},
                   {"new", manifest_json(entry, fresh)["files"]},
-                  {"old", std::move(old_names)}};
+                  {"old", std::move(old_names)},
+                  {"late", std::move(late_names)}};
   if (status s = d.write_json(journal_name_, journal); !s) return s;
   step(publish_step::journal_written);
 
@@ -549,6 +606,14 @@ status publisher::publish(std::vector<staged_file> files,
   // next run completes the publish.
   if (status s = d.sync(); !s) return s;
   step(publish_step::entry_renamed);
+
+  // The fixed-name pages now name the new set's files. A failure here
+  // leaves the journal and their temporaries; the next run renames them.
+  for (const staged_file* f : late) std::erase(temporaries_, f->temp_path);
+  for (const staged_file* f : late)
+    if (status s = d.rename(f->temp_path, f->file.path); !s) return s;
+  if (!late.empty())
+    if (status s = d.sync(); !s) return s;
 
   if (status s = commit_staged_write(*manifest); !s) return s;
   step(publish_step::manifest_written);

@@ -6,6 +6,7 @@
 
 #include "detail/text.h"
 #include "sitemill/write/sink.h"
+#include "sitemill/write/stylesheet.h"
 
 namespace sitemill {
 namespace {
@@ -56,10 +57,24 @@ status write_index(publisher& pub, const set_layout& layout,
   return {};
 }
 
-}  // namespace
+// The bundled stylesheet, written to a temporary file of `pub` like any
+// other file of the set, so it is published (and removed) with it.
+result<staged_file> stage_stylesheet(publisher& pub, const set_layout& layout) {
+  const std::string_view xsl = bundled_stylesheet();
+  std::string path = pub.temp_path("stylesheet");
+  auto file = file_sink::create(path);
+  if (!file) return file.err();
+  file_digest digest;
+  (*file)->report_to(&digest);
+  if (status s = (*file)->write(xsl.data(), xsl.size()); !s) return s.err();
+  if (status s = (*file)->close(); !s) return s.err();
+  return staged_file{std::move(path),
+                     {bundled_stylesheet_name(layout.name),
+                      document_type::stylesheet, 0, xsl.size(), digest.xxh3}};
+}
 
-result<assembled_set> assemble_set(publisher& pub, const set_layout& layout,
-                                   std::vector<finished_sitemap> sitemaps) {
+result<assembled_set> assemble(publisher& pub, const set_layout& layout,
+                               std::vector<finished_sitemap> sitemaps) {
   if (sitemaps.empty()) return error{"a set needs at least one sitemap"};
   assembled_set out;
   auto add = [&](const finished_sitemap& s, std::string name) {
@@ -88,6 +103,18 @@ result<assembled_set> assemble_set(publisher& pub, const set_layout& layout,
                detail::to_hex(s.digest, name_hash_digits) + layout.extension);
   }
   if (status s = write_index(pub, layout, sitemaps, out); !s) return s.err();
+  return out;
+}
+
+}  // namespace
+
+result<assembled_set> assemble_set(publisher& pub, const set_layout& layout,
+                                   std::vector<finished_sitemap> sitemaps) {
+  auto out = assemble(pub, layout, std::move(sitemaps));
+  if (!out || !layout.bundled_stylesheet) return out;
+  auto xsl = stage_stylesheet(pub, layout);
+  if (!xsl) return xsl.err();
+  out->files.push_back(std::move(*xsl));
   return out;
 }
 

@@ -216,8 +216,9 @@ class object_reader {
 };
 
 std::optional<document_type> parse_type(std::string_view name) {
-  for (document_type t : {document_type::urlset, document_type::sitemapindex,
-                          document_type::text})
+  for (document_type t :
+       {document_type::urlset, document_type::sitemapindex,
+        document_type::text, document_type::stylesheet, document_type::html})
     if (to_string(t) == name) return t;
   return std::nullopt;
 }
@@ -235,7 +236,7 @@ void read_files(object_reader& top, std::vector<published_file>& files) {
     if (auto t = parse_type(type))
       file.type = *t;
     else
-      f.fail("type", "urlset, sitemapindex or text");
+      f.fail("type", "urlset, sitemapindex, text, stylesheet or html");
     if (!f.problem().empty()) return top.fail_with(f.problem());
     files.push_back(std::move(file));
   });

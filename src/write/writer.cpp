@@ -15,6 +15,10 @@ std::string_view to_string(document_type type) noexcept {
       return "sitemapindex";
     case document_type::text:
       return "text";
+    case document_type::stylesheet:
+      return "stylesheet";
+    case document_type::html:
+      return "html";
   }
   return "";
 }

@@ -588,7 +588,7 @@ const set_file* published_set::find(std::string_view path) const {
 std::vector<const set_file*> published_set::sitemaps() const {
   std::vector<const set_file*> out;
   for (const auto& f : files)
-    if (f.type != "sitemapindex") out.push_back(&f);
+    if (f.type == "urlset" || f.type == "text") out.push_back(&f);
   return out;
 }
 
@@ -757,6 +757,11 @@ published_set expect_valid_set(const std::string& dir,
       }
       EXPECT_EQ(lines, f.urls);
       EXPECT_LE(lines, 50'000u);
+    } else if (f.type == "stylesheet" || f.type == "html") {
+      // The browser view (generate --xsl default, --html): no URLs of its
+      // own; tests/cli/browser_view_test.cpp reads it.
+      EXPECT_EQ(f.urls, 0u);
+      EXPECT_FALSE(f.content.empty());
     } else {
       ADD_FAILURE() << "unknown type " << f.type;
     }

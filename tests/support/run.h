@@ -152,7 +152,7 @@ bool is_uri_text(std::string_view url);
 struct set_file {
   std::string path;
   std::string
-      type;  ///< "urlset", "sitemapindex" or "text", as the manifest says
+      type;  ///< "urlset", "sitemapindex", "text", "stylesheet" or "html"
   std::uint64_t urls = 0;   ///< entries, as the manifest says
   std::uint64_t bytes = 0;  ///< uncompressed size, as the manifest says
   std::string raw;          ///< bytes on disk

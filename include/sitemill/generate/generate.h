@@ -67,6 +67,17 @@ struct generate_options {
       max_sitemaps_per_index;  ///< lowered only by tests
   index_mode index = index_mode::automatic;
   std::string xsl_href;  ///< xml-stylesheet href; "" for none
+  /// Write sitemill's own XSL stylesheet beside each set, published with it
+  /// (write/stylesheet.h: bundled_stylesheet_name(name)), and name it by a
+  /// relative href in every XML file, index included. Excludes xsl_href.
+  bool bundled_stylesheet = false;
+  /// Also write the HTML view of each set beside it, published with it
+  /// (docs/browser-view.md): NAME.html, a front page listing the sitemaps,
+  /// and pages of at most html_page_urls URLs each (NAME-html-K-<hash>.html)
+  /// with no scripts and nothing fetched. The sitemaps are read back for
+  /// it, so it costs one more read of the set; memory holds one page.
+  bool html_view = false;
+  std::size_t html_page_urls = 1000;  ///< URLs per page of the HTML view
   bool strict = false;   ///< a bad record or field publishes nothing
   /// How lastmod text is read (lastmod_reading.h): "auto" (W3C, SQL's
   /// "2025-05-14 10:23:00[+02]", RFC 2822, HTTP, Unix time), "w3c" (W3C

@@ -53,6 +53,14 @@ struct published_file {
 struct staged_file {
   std::string temp_path;  ///< full path, from publisher::temp_path
   published_file file;
+  /// A page people open by a fixed name (the HTML view's NAME.html), not
+  /// the entry: its bytes may change under its name. It is renamed just
+  /// after the commit, so until then the old one keeps pointing at the old
+  /// set's files; a run killed between the two renames has it renamed by
+  /// the next run (the journal names its temporary file). A file of that
+  /// name that the current set does not list is never replaced: publish()
+  /// fails first.
+  bool fixed_name = false;
 };
 
 /// Points of a run where a crash test may stop the process, to prove that a

@@ -48,11 +48,16 @@ struct set_layout {
   index_mode index = index_mode::automatic;
   std::size_t max_index_entries = max_sitemaps_per_index;
   std::string xsl_href;  ///< xml-stylesheet href of the index; "" for none
+  /// Also stage bundled_stylesheet() (write/stylesheet.h) beside the set as
+  /// bundled_stylesheet_name(name), listed last; xsl_href and the sitemaps
+  /// should then name it.
+  bool bundled_stylesheet = false;
 };
 
 /// A set ready for publisher::publish(files, entry).
 struct assembled_set {
-  std::vector<staged_file> files;  ///< the sitemaps in order, then the index
+  /// The sitemaps in order, then the index, then the stylesheet if any.
+  std::vector<staged_file> files;
   std::string entry;               ///< the file to submit
 };
 

@@ -28,10 +28,18 @@
 
 namespace sitemill {
 
-/// The kinds of file sitemill writes.
-enum class document_type : std::uint8_t { urlset, sitemapindex, text };
+/// The kinds of file sitemill writes: sitemaps, and beside a set the
+/// browser view's files (docs/browser-view.md).
+enum class document_type : std::uint8_t {
+  urlset,
+  sitemapindex,
+  text,
+  stylesheet,  ///< the bundled XSL stylesheet (generate --xsl default)
+  html,        ///< a page of the HTML view (generate --html)
+};
 
-/// "urlset", "sitemapindex" or "text", as the --json manifest names them.
+/// "urlset", "sitemapindex", "text", "stylesheet" or "html", as the --json
+/// manifest names them.
 std::string_view to_string(document_type type) noexcept;
 
 /// Makes the sink for file number `part` (0-based), when the writer starts it.
