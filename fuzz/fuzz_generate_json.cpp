@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -30,8 +31,10 @@ std::string write(const sitemill::generate_json_contents& read) {
     spool.add(sitemill::issue_kind::skipped, i);
   std::string text;
   sitemill::memory_sink out(&text);
-  check(static_cast<bool>(sitemill::write_generate_json(
-      out, read.report, spool, read.announced ? &*read.announced : nullptr)));
+  std::span<const sitemill::announcement> announced;
+  if (read.announced) announced = {&*read.announced, 1};
+  check(static_cast<bool>(
+      sitemill::write_generate_json(out, read.report, spool, announced)));
   return text;
 }
 
