@@ -12,6 +12,8 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <memory>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -130,6 +132,20 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 }  // namespace
 
+// `sitemill --help` lists each command on one line, its description's
+// first, as git and cargo do; `sitemill COMMAND --help` keeps the whole.
+class one_line_per_command : public CLI::Formatter {
+ public:
+  std::string make_subcommand(const CLI::App* sub) const override {
+    const std::string& description = sub->get_description();
+    std::stringstream out;
+    CLI::detail::format_help(out, sub->get_display_name(true),
+                             description.substr(0, description.find('\n')),
+                             column_width_);
+    return out.str();
+  }
+};
+
 // When `word` (the first argument) names no command, says so with the
 // nearest one ("generat": did you mean "generate"?), or lists them all.
 bool explain_unknown_command(const CLI::App& app, std::string_view word) {
@@ -158,8 +174,10 @@ bool explain_unknown_command(const CLI::App& app, std::string_view word) {
 int main(int argc, char** argv) {
   using namespace sitemill::cli;
   CLI::App app{
-      "sitemill: generate, check and announce sitemaps (sitemaps.org protocol)",
+      "sitemill: generate, check, show and announce sitemaps (sitemaps.org "
+      "protocol)",
       "sitemill"};
+  app.formatter(std::make_shared<one_line_per_command>());
   app.set_version_flag("-V,--version",
                        std::string("sitemill ") + SITEMILL_VERSION);
   app.require_subcommand(1);

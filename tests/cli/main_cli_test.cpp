@@ -19,6 +19,31 @@ TEST(MainCli, VersionFlagsPrintTheVersion) {
   }
 }
 
+// One line per command, as git and cargo list theirs; the whole text is
+// the command's own --help.
+TEST(MainCli, HelpListsEachCommandOnOneLine) {
+  const run_result r = run_sitemill({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  const auto lines = split_lines(r.out);
+  for (const char* command :
+       {"generate", "check", "robots", "ping", "indexnow", "stats", "diff"}) {
+    std::size_t found = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (!lines[i].starts_with(std::string("  ") + command + " ")) continue;
+      ++found;
+      EXPECT_THAT(lines[i], ::testing::EndsWith("."));
+      // The next line is the next command or the end of the list.
+      ASSERT_LT(i + 1, lines.size());
+      EXPECT_FALSE(lines[i + 1].starts_with("                 "))
+          << command << " takes more than one line";
+    }
+    EXPECT_EQ(found, 1u) << command;
+  }
+  const run_result one = run_sitemill({"check", "--help"});
+  EXPECT_THAT(one.out, HasSubstr("A target is a local file"))
+      << "a command's own help keeps its whole description";
+}
+
 TEST(MainCli, AMistypedCommandGetsTheNearestOne) {
   const struct {
     const char* typed;
