@@ -1,6 +1,6 @@
 // sitemill ping: the legacy sitemap ping, done correctly for the endpoints
 // that still take one. There is no default endpoint: the big engines have
-// all retired theirs (PROTOCOL.md 4.1).
+// all retired theirs (docs/protocol.md 4.1).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

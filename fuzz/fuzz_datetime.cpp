@@ -40,7 +40,7 @@ void fuzz_lastmod(std::string_view text) {
   check(!sitemill::describe(sitemill::datetime_problem::ok).empty());
 
   // Dates, seconds and fractions are XSD forms; year, year-month and
-  // minutes-without-seconds are not (PROTOCOL.md section 2).
+  // minutes-without-seconds are not (docs/protocol.md section 2).
   const bool shared = value.form == datetime_form::date ||
                       value.form == datetime_form::seconds ||
                       value.form == datetime_form::fraction;

@@ -1,6 +1,6 @@
-// The checker through the library: the context rules (PROTOCOL.md 1.6, 1.7,
-// checklist 37, 38, 41-43), following indexes and robots.txt, caps, and
-// fetching from a loopback server.
+// The checker through the library: the context rules
+// (docs/protocol.md 1.6, 1.7, checklist 37, 38, 41-43), following indexes and
+// robots.txt, caps, and fetching from a loopback server.
 #include "sitemill/check/check.h"
 
 #include <gmock/gmock.h>
@@ -280,7 +280,7 @@ TEST(Check, ReportsEachUrlOffTheFirstUrlsHostAsMixedHosts) {
   }
 }
 
-// Sitemaps.org "Sitemap file location" (PROTOCOL.md 1.6), for a local file
+// Sitemaps.org "Sitemap file location" (docs/protocol.md 1.6), for a local file
 // whose URL is given.
 TEST(Check, AppliesTheLocationRuleToALocalFileWithItsUrl) {
   struct row {
@@ -745,7 +745,8 @@ TEST(Check, FinishesHostileInputQuicklyInBoundedMemory) {
 
 // --- remote
 
-// --- the extensions across the set (PROTOCOL.md 3, checklist 14) ----------
+// --- the extensions across the set (docs/protocol.md 3, checklist 14)
+// ----------
 
 // A page and its hreflang alternates: (language, URL).
 struct page {
@@ -942,7 +943,7 @@ TEST(CheckHreflang, KeepsAboutTwentyFourBytesPerLinkWhileReading) {
   EXPECT_TRUE(set.judge().empty()) << "every cluster of three is complete";
 }
 
-// --- the XSD verdict (checklist 28; PROTOCOL.md 9.6) --------------------
+// --- the XSD verdict (checklist 28; docs/protocol.md 9.6) --------------------
 
 TEST(CheckSchema, MakesADocumentTheSchemasRejectAnErrorUnlessLenient) {
   const std::string mobile =
@@ -1137,7 +1138,7 @@ TEST(CheckRemote, CatchesACycleThroughARedirect) {
   EXPECT_EQ(server.count("/index.xml"), 2u) << "fetched once more, never again";
 }
 
-// PROTOCOL.md 5: Sitemap: lines are case-insensitive, deduplicated, and a
+// docs/protocol.md 5: Sitemap: lines are case-insensitive, deduplicated, and a
 // relative one is reported.
 TEST(CheckRemote, FindsASitesSitemapsThroughRobotsTxt) {
   http_server server;
@@ -1269,8 +1270,8 @@ TEST(CheckRemote, ReportsASiteThatCannotBeReachedAsUnreadable) {
   EXPECT_EQ(with_code(r.documents[0], "fetch-failed").size(), 1u) << dump(r);
 }
 
-// PROTOCOL.md 1.7: a sitemap on another host, named by a site's robots.txt,
-// lists that site's URLs.
+// docs/protocol.md 1.7: a sitemap on another host, named by a site's
+// robots.txt, lists that site's URLs.
 TEST(CheckRemote, HoldsACrossSubmittedSitemapToTheSiteNamingIt) {
   http_server server;
   const std::string elsewhere =

@@ -144,7 +144,7 @@ TEST(Conformance, KeepsTheLocalCopiesIdenticalToTheSharedFiles) {
 }
 
 // What each fixture must yield beyond the verdict: the kind, the entries,
-// and the protocol problems (PROTOCOL.md 6.D) the XSD cannot see.
+// and the protocol problems (docs/protocol.md 6.D) the XSD cannot see.
 struct fixture {
   std::string file;
   document_kind kind;

@@ -1,6 +1,7 @@
 // Tests for entry_builder: which raw field texts become fields of a url_entry,
 // which are dropped with a warning (the URL is still written), and which
-// reject the whole record with a url_problem (PROTOCOL.md 1.1, checklist 3-9).
+// reject the whole record with a url_problem (docs/protocol.md 1.1, checklist
+// 3-9).
 #include <gtest/gtest.h>
 
 #include <optional>

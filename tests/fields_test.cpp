@@ -1,4 +1,4 @@
-// changefreq and priority (PROTOCOL.md 1.1, checklist 8-9 and 33-34).
+// changefreq and priority (docs/protocol.md 1.1, checklist 8-9 and 33-34).
 #include "sitemill/entry/fields.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // Announcing a published set through the library (announce_set()): the
-// entry and indexes in robots.txt (PROTOCOL.md 5), the URLs that changed to
-// IndexNow (PROTOCOL.md 4.2), against a temporary robots.txt and the
+// entry and indexes in robots.txt (docs/protocol.md 5), the URLs that changed
+// to IndexNow (docs/protocol.md 4.2), against a temporary robots.txt and the
 // loopback server.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// IndexNow (PROTOCOL.md 4.2, checklist item 45): key rules, one host per
+// IndexNow (docs/protocol.md 4.2, checklist item 45): key rules, one host per
 // submission, the key location's directory, batches of at most 10,000, the
 // JSON body, and what each answer means; against the loopback server.
 #include <gmock/gmock.h>

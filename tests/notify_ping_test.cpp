@@ -1,4 +1,4 @@
-// The legacy ping (PROTOCOL.md 1.9 and 4.1, checklist item 44) and the
+// The legacy ping (docs/protocol.md 1.9 and 4.1, checklist item 44) and the
 // retry policy, against the scripted loopback server.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

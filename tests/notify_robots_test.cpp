@@ -1,4 +1,4 @@
-// robots.txt editing (PROTOCOL.md 5, checklist item 46): the file lists
+// robots.txt editing (docs/protocol.md 5, checklist item 46): the file lists
 // exactly the wanted sitemaps, and every other byte stays as it was.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

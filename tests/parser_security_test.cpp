@@ -1,4 +1,4 @@
-// The parser against hostile input (PROTOCOL.md checklist 25, E32): no
+// The parser against hostile input (docs/protocol.md checklist 25, E32): no
 // entity is expanded and no file or URL is read (XXE, billion laughs,
 // XInclude), and decompression stops at the byte cap (gzip bombs, endless
 // documents). Each case is generated in the test, so the data stays small.

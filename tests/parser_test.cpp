@@ -1,5 +1,5 @@
 // Tests for sitemap_parser: every diagnostic code at its line and column,
-// the edge cases of PROTOCOL.md section 7 (E1-E30, E34-E36), the value
+// the edge cases of docs/protocol.md section 7 (E1-E30, E34-E36), the value
 // tables of section 2 and checklist 31-34, the XSD verdict, formats (XML,
 // text, gzip, RSS, Atom), lenient recovery, and chunk independence.
 #include <gtest/gtest.h>
@@ -388,7 +388,7 @@ TEST(Parser, CountsSeveritiesInTheSummary) {
 }
 
 // ---------------------------------------------------------------------------
-// The edge cases of PROTOCOL.md section 7 and the XSD verdict.
+// The edge cases of docs/protocol.md section 7 and the XSD verdict.
 
 struct edge_case {
   std::string_view id;
@@ -794,7 +794,7 @@ TEST(Parser, NamesEachKind) {
 }
 
 // ---------------------------------------------------------------------------
-// Values: PROTOCOL.md section 2 (lastmod), checklist 31-34.
+// Values: docs/protocol.md section 2 (lastmod), checklist 31-34.
 
 struct value_case {
   std::string value;
@@ -821,7 +821,7 @@ void check_values(std::string_view element,
 }
 
 TEST(Parser, JudgesLastmodByTheW3CProfileAndTheXsd) {
-  // The table of PROTOCOL.md section 2, row by row, then calendar checks.
+  // The table of docs/protocol.md section 2, row by row, then calendar checks.
   check_values("lastmod",
                {
                    {"2005", false, "lastmod-not-xsd"},
@@ -1495,7 +1495,7 @@ TEST(Parser, ReportsAFileItCannotRead) {
 }
 
 // ---------------------------------------------------------------------------
-// Google's rules for the extensions beyond their schemas (PROTOCOL.md 3).
+// Google's rules for the extensions beyond their schemas (docs/protocol.md 3).
 
 TEST(ParserExtensions, ReportsTheImageAfterTheThousandthOfAUrl) {
   const std::string image =

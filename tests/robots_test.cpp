@@ -1,5 +1,5 @@
-// find_sitemaps: the Sitemap: records of robots.txt (PROTOCOL.md section 5,
-// RFC 9309 2.2.4, 2.3 and 2.5; checklist E33).
+// find_sitemaps: the Sitemap: records of robots.txt (docs/protocol.md section
+// 5, RFC 9309 2.2.4, 2.3 and 2.5; checklist E33).
 #include "sitemill/robots/robots.h"
 
 #include <gmock/gmock.h>

@@ -2,7 +2,7 @@
 // writer accepts is read back by the one sitemap_parser identical and in
 // order, with no diagnostic of severity error, whatever the file split, the
 // format (urlset, text, sitemapindex) or the compression (STYLE.md "Round
-// trips"; PROTOCOL.md checklist 3-9, 11-12).
+// trips"; docs/protocol.md checklist 3-9, 11-12).
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // lastmod values: the W3C NOTE-datetime profile
 // (https://www.w3.org/TR/NOTE-datetime) against what sitemap.xsd accepts, as
-// laid out in PROTOCOL.md section 2.
+// laid out in docs/protocol.md section 2.
 #include "sitemill/date/w3c_datetime.h"
 
 #include <gtest/gtest.h>
@@ -189,7 +189,8 @@ TEST(W3cDatetime, KeepsNineFractionDigitsAndTruncatesTheRest) {
   }
 }
 
-// ---- parsing: problems (PROTOCOL.md section 2, checklist 32) ---------------
+// ---- parsing: problems (docs/protocol.md section 2, checklist 32)
+// ---------------
 
 TEST(W3cDatetime, RejectsTimeWithoutZone) {
   // "Every form that includes a time includes the TZD"; Google calls a
@@ -381,7 +382,7 @@ TEST(W3cDatetime, DescribesEveryProblemDifferently) {
 // ---- formatting: only forms both NOTE-datetime and the XSD accept ----------
 
 TEST(W3cDatetime, FormatsEveryFormInTheSafeIntersection) {
-  // PROTOCOL.md section 2, "Safe intersection for generators".
+  // docs/protocol.md section 2, "Safe intersection for generators".
   struct {
     std::string_view in, out;
   } const cases[] = {
@@ -540,7 +541,7 @@ TEST(W3cDatetime, OrdersInstantsWrittenInDifferentZones) {
 }
 
 TEST(W3cDatetime, ReadsDateFormsAsMidnightUtc) {
-  // Google (PROTOCOL.md section 2): "it defaults to midnight UTC".
+  // Google (docs/protocol.md section 2): "it defaults to midnight UTC".
   EXPECT_EQ(seconds_of("2005"), seconds_of("2005-01-01T00:00:00Z"));
   EXPECT_EQ(seconds_of("2005-07"), seconds_of("2005-07-01T00:00:00Z"));
   EXPECT_EQ(seconds_of("2005-07-16"), seconds_of("2005-07-16T00:00:00Z"));
@@ -676,7 +677,8 @@ TEST(W3cDatetime, XsdModelFollowsLibxmlDoubleArithmeticForTinyFractions) {
 }
 
 TEST(W3cDatetime, W3cAndXsdDisagreeInBothDirections) {
-  // PROTOCOL.md section 2 and section 9 item 1: the checker needs both views.
+  // docs/protocol.md section 2 and section 9 item 1: the checker needs both
+  // views.
   struct {
     std::string_view text;
     datetime_problem w3c;

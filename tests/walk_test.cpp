@@ -515,7 +515,7 @@ TEST(WalkFetchScope, HoldsALocalIndexWithAKnownUrlToItsHost) {
   EXPECT_EQ(unknown.opened.size(), 3u);
 }
 
-// PROTOCOL.md 1.7: a robots.txt vouches for sitemaps on any host, and for
+// docs/protocol.md 1.7: a robots.txt vouches for sitemaps on any host, and for
 // what a cross-submitted index lists.
 TEST(WalkFetchScope, LetsACrossSubmitReachOtherHosts) {
   http_server server;

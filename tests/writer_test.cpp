@@ -1,5 +1,5 @@
 // sitemap_writer and index_writer: serialisation, exact byte accounting and
-// rotation at both limits (PROTOCOL.md checklist 3, 4, 11, 16, 17).
+// rotation at both limits (docs/protocol.md checklist 3, 4, 11, 16, 17).
 #include "sitemill/write/writer.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// XML escaping (PROTOCOL.md 1.2): the five characters, and nothing else.
+// XML escaping (docs/protocol.md 1.2): the five characters, and nothing else.
 #include "sitemill/write/xml_escape.h"
 
 #include <gtest/gtest.h>

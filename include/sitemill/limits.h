@@ -22,7 +22,8 @@ inline constexpr std::size_t max_sitemaps_per_index = 50'000;
 inline constexpr std::size_t max_bytes_per_index = 52'428'800;
 
 /// "This value must be less than 2,048 characters." The XSD allows 2,048, the
-/// prose does not, so sitemill writes at most 2,047 (PROTOCOL.md checklist 5).
+/// prose does not, so sitemill writes at most 2,047 (docs/protocol.md checklist
+/// 5).
 inline constexpr std::size_t max_loc_length = 2'047;
 
 /// sitemap.xsd: `<xsd:minLength value="12"/>` on tLoc.
@@ -36,10 +37,11 @@ inline constexpr std::size_t min_loc_length = 12;
 inline constexpr std::size_t max_robots_txt_bytes = 500 * 1024;
 
 /// Google News sitemaps: "Only include recent URLs for articles that were
-/// created in the last two days" (PROTOCOL.md 3, S9).
+/// created in the last two days" (docs/protocol.md 3, S9).
 inline constexpr std::int64_t max_news_age_seconds = 2 * 24 * 3600;
 
-/// Google News sitemaps: at most 1,000 news:news per sitemap (PROTOCOL.md 3).
+/// Google News sitemaps: at most 1,000 news:news per sitemap (docs/protocol.md
+/// 3).
 inline constexpr std::size_t max_news_per_sitemap = 1'000;
 
 /// The one namespace URI of both urlset and sitemapindex (http, www, no slash).

@@ -1,5 +1,5 @@
 // sitemill internals: the rules of checking that need more than one document
-// shows on its own (PROTOCOL.md checklist 31, 37, 38), and the bookkeeping
+// shows on its own (docs/protocol.md checklist 31, 37, 38), and the bookkeeping
 // that keeps a document's report small however broken the document is.
 #ifndef SITEMILL_CHECK_CONTEXT_H
 #define SITEMILL_CHECK_CONTEXT_H
@@ -23,7 +23,7 @@
 namespace sitemill::detail {
 
 /// A code the checker adds to the parser's (src/parse/codes.h), with its
-/// one severity and where PROTOCOL.md states the rule.
+/// one severity and where docs/protocol.md states the rule.
 /// docs/diagnostics-context.md lists them for users; a test keeps the two in
 /// step, and keeps the names apart from the parser's.
 struct context_code_info {
@@ -121,13 +121,14 @@ class loc_fingerprints {
 /// What the context rules need to know about a document before reading it.
 struct context_settings {
   /// Normalised URL whose directory every entry must be at or below (the
-  /// location rule, PROTOCOL.md 1.6); none when the document's URL is
+  /// location rule, docs/protocol.md 1.6); none when the document's URL is
   /// unknown or the rule is waived.
   std::optional<std::string> scope;
   /// Says where the scope came from, for messages ("the sitemap's URL").
   std::string scope_origin;
   /// The location rule is waived for an index's entries (a cross-submitted
-  /// index, PROTOCOL.md 1.7); its sitemaps' URLs are still held to `scope`.
+  /// index, docs/protocol.md 1.7); its sitemaps' URLs are still held to
+  /// `scope`.
   bool waive_scope_for_index = false;
   std::size_t max_listed_per_code = 100;
   /// Where the run's hreflang links go (every <loc> of a urlset, text or

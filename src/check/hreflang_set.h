@@ -1,5 +1,5 @@
 // sitemill internals: the hreflang rules that need the whole checked set
-// (PROTOCOL.md 3, checklist 14): every alternate a page names must name it
+// (docs/protocol.md 3, checklist 14): every alternate a page names must name it
 // back ("return links"), and one cluster (pages joined by their links)
 // names one URL per language.
 //

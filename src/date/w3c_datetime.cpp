@@ -1,6 +1,6 @@
 // W3C datetime (https://www.w3.org/TR/NOTE-datetime) for <lastmod>: the
 // strict six-form parser, the W3C-and-XSD-safe writer, and a model of what
-// libxml2's sitemap.xsd check accepts (PROTOCOL.md section 2).
+// libxml2's sitemap.xsd check accepts (docs/protocol.md section 2).
 #include "sitemill/date/w3c_datetime.h"
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// changefreq and priority: the two small <url> fields (PROTOCOL.md 1.1,
+// changefreq and priority: the two small <url> fields (docs/protocol.md 1.1,
 // checklist 8-9 and 33-34).
 #include "sitemill/entry/fields.h"
 

@@ -1,4 +1,4 @@
-// sitemill: IndexNow submission (PROTOCOL.md 4.2, checklist item 45).
+// sitemill: IndexNow submission (docs/protocol.md 4.2, checklist item 45).
 //
 // Choices where the protocol leaves room:
 //   * One host per run. A key file proves ownership of one host (Yandex:

@@ -1,4 +1,4 @@
-// sitemill: the legacy sitemap ping (PROTOCOL.md 1.9 and 4.1) and the
+// sitemill: the legacy sitemap ping (docs/protocol.md 1.9 and 4.1) and the
 // check that a sitemap answers before it is announced.
 #include "sitemill/notify/ping.h"
 
@@ -26,7 +26,7 @@ std::string in_quotes(std::string_view s) {
   return out;
 }
 
-// The alternatives every "retired" message names (PROTOCOL.md 4.1).
+// The alternatives every "retired" message names (docs/protocol.md 4.1).
 constexpr std::string_view kModernWays =
     "announce sitemaps with a robots.txt Sitemap: line (sitemill robots) "
     "and changed URLs with IndexNow (sitemill indexnow); Google retired its "
@@ -128,7 +128,7 @@ result<ping_report> ping_sitemap(http_client& client, std::string_view endpoint,
     report.message = "no answer: " + r.error;
   } else if (r.status >= 200 && r.status <= 299) {
     report.outcome = ping_outcome::accepted;
-    // PROTOCOL.md 1.9: a 200 only means the request was received.
+    // docs/protocol.md 1.9: a 200 only means the request was received.
     report.message = status +
                      ": the ping was received (which says nothing "
                      "about whether the sitemap is valid)";

@@ -110,7 +110,7 @@ struct doc_code_info {
   doc_code code;
   std::string_view name;  ///< the stable kebab-case code
   severity level;
-  std::string_view section;  ///< where PROTOCOL.md states the rule
+  std::string_view section;  ///< where docs/protocol.md states the rule
 };
 
 /// The entry of `code`.

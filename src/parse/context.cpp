@@ -10,7 +10,7 @@ namespace {
 
 // Fewer entries sharing one date is ordinary (a small site updated in one
 // go); this many with one identical timestamp is a generator stamping its
-// own run time, which Google learns to ignore (PROTOCOL.md section 3).
+// own run time, which Google learns to ignore (docs/protocol.md section 3).
 constexpr std::uint64_t all_same_threshold = 10;
 
 }  // namespace

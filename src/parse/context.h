@@ -49,7 +49,8 @@ class doc_context {
   /// all-the-same check at the end.
   void note_lastmod(std::string_view text);
   /// Reports lastmod-all-same when every entry of a large enough document
-  /// carries one identical value (stamped at generation time, PROTOCOL.md 3).
+  /// carries one identical value (stamped at generation time, docs/protocol.md
+  /// 3).
   void finish_lastmod_check();
 
   /// Value checks and the XSD verdict are wanted (parse_options).

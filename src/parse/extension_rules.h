@@ -1,5 +1,5 @@
 // sitemill internals: what Google asks of the sitemap extensions beyond
-// their schemas (PROTOCOL.md 3, checklist 13-14), judged on the values the
+// their schemas (docs/protocol.md 3, checklist 13-14), judged on the values the
 // parser captures (extension_capture.h) by the one table
 // (sitemill/entry/extensions.h): at most 1,000 images per <url>, a video's
 // required fields, news of the last two days and at most 1,000 per file,

@@ -1,4 +1,4 @@
-// sitemill internals: text sitemaps, one URL per line (PROTOCOL.md 1.5 and
+// sitemill internals: text sitemaps, one URL per line (docs/protocol.md 1.5 and
 // checklist 22-23): UTF-8, LF or CRLF, blank lines skipped, each URL checked
 // like a <loc>, anything else reported with its line number.
 #ifndef SITEMILL_PARSE_TEXT_READER_H

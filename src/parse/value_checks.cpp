@@ -399,7 +399,7 @@ loc_verdict check_loc(std::string_view raw, text_pos at, loc_source source,
   }
 
   // Length: the prose says "less than 2,048 characters", the XSD allows
-  // 2,048 (PROTOCOL.md 9.2), so 2,048 exactly is a warning.
+  // 2,048 (docs/protocol.md 9.2), so 2,048 exactly is a warning.
   const std::size_t length = scan.chars;
   if (length > max_loc_length + 1) {
     explained = true;

@@ -1,7 +1,7 @@
 // sitemill internals: the checks of one value (loc, lastmod, changefreq,
 // priority, a feed's date), each against the protocol and, for XML, against
 // the XSD type that sitemap.xsd gives it, the way libxml2 2.9 (xmllint)
-// decides. PROTOCOL.md section 2 and checklist 29-34.
+// decides. docs/protocol.md section 2 and checklist 29-34.
 #ifndef SITEMILL_PARSE_VALUE_CHECKS_H
 #define SITEMILL_PARSE_VALUE_CHECKS_H
 

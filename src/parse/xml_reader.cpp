@@ -29,7 +29,7 @@ constexpr std::string_view dc_ns = "http://purl.org/dc/elements/1.1/";
 constexpr std::string_view atom03_ns = "http://purl.org/atom/ns#";
 
 // What crawler-commons (Namespace.java) and USP accept instead of the one
-// true namespace (PROTOCOL.md checklist 27).
+// true namespace (docs/protocol.md checklist 27).
 constexpr std::array<std::string_view, 11> legacy_namespaces = {
     "https://www.sitemaps.org/schemas/sitemap/0.9",
     "http://www.sitemaps.org/schemas/sitemap/0.9/",

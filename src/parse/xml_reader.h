@@ -5,11 +5,11 @@
 // structure and the values. Foreign elements of the bundled extension
 // namespaces are validated subtree by subtree (extension_schema.h).
 //
-// Hardening (PROTOCOL.md checklist 25): no DTD is loaded (no externalSubset
-// handler, no XML_PARSE_DTDLOAD), no entity is ever declared (the first
-// declaration stops the parse), entities are never substituted
-// (no XML_PARSE_NOENT), no network (XML_PARSE_NONET), and XInclude is a
-// tree-level feature that a SAX parse never runs.
+// Hardening (docs/protocol.md checklist 25): no DTD is loaded (no
+// externalSubset handler, no XML_PARSE_DTDLOAD), no entity is ever declared
+// (the first declaration stops the parse), entities are never substituted (no
+// XML_PARSE_NOENT), no network (XML_PARSE_NONET), and XInclude is a tree-level
+// feature that a SAX parse never runs.
 #ifndef SITEMILL_PARSE_XML_READER_H
 #define SITEMILL_PARSE_XML_READER_H
 

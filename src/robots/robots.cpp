@@ -1,4 +1,4 @@
-// sitemill: the Sitemap: records of robots.txt (PROTOCOL.md section 5,
+// sitemill: the Sitemap: records of robots.txt (docs/protocol.md section 5,
 // RFC 9309). Codes and their fixes are listed in docs/diagnostics-robots.md.
 //
 // Only Sitemap records are read; groups and rules are skipped, so a Sitemap

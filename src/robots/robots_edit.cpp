@@ -1,4 +1,4 @@
-// sitemill: editing the Sitemap: lines of robots.txt (PROTOCOL.md 5).
+// sitemill: editing the Sitemap: lines of robots.txt (docs/protocol.md 5).
 //
 // The reading side is robots.cpp; both read lines through the one lexer
 // (robots_lexer.h), so what the checker reads as a sitemap is what the editor

@@ -2,8 +2,8 @@
 //
 // The checker reads each document with the one sitemap_parser (which
 // reports what a document shows on its own) and adds the rules that need
-// context (PROTOCOL.md sections 1.6, 1.7, 5 and checklist 37-43); every code
-// it adds is listed in docs/diagnostics-context.md:
+// context (docs/protocol.md sections 1.6, 1.7, 5 and checklist 37-43); every
+// code it adds is listed in docs/diagnostics-context.md:
 //   * duplicates within a file (warning "duplicate-url"), one host per file
 //     (error "mixed-hosts", the file's host being its first URL's);
 //   * the location rule (error "outside-location"), when the sitemap's own
@@ -27,7 +27,7 @@
 //     followed; a document reached twice is checked once;
 //   * the document's XSD verdict (error "schema-invalid" when the official
 //     schemas reject it, unless check_options::lenient_schema);
-//   * hreflang across the whole run (PROTOCOL.md 3): a page that an
+//   * hreflang across the whole run (docs/protocol.md 3): a page that an
 //     alternate names and that is a <loc> of the run must name it back
 //     (error "hreflang-no-return", naming both URLs), and the pages joined
 //     by their links give one URL per language (error "hreflang-conflict").

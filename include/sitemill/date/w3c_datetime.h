@@ -1,7 +1,7 @@
 // sitemill: W3C datetime (https://www.w3.org/TR/NOTE-datetime), the lastmod
 // format.
 //
-// The W3C profile and sitemap.xsd disagree in both directions (PROTOCOL.md
+// The W3C profile and sitemap.xsd disagree in both directions (docs/protocol.md
 // section 2): "2005" and "2005-07-16T19:20+01:00" are W3C-valid but
 // XSD-invalid, "2005-07-16T19:20:30" (no zone) is XSD-valid but not W3C.
 // parse_w3c_datetime() accepts exactly the six W3C forms with real calendar

@@ -1,6 +1,6 @@
 // sitemill: announcing a published set, the step after generate(): the
-// set's entry and indexes as Sitemap: lines in robots.txt (PROTOCOL.md 5),
-// and the URLs that changed to IndexNow (PROTOCOL.md 4.2).
+// set's entry and indexes as Sitemap: lines in robots.txt (docs/protocol.md 5),
+// and the URLs that changed to IndexNow (docs/protocol.md 4.2).
 //
 //   sitemill::announce_options a;
 //   a.base_url = options.base_url;          // as given to generate()
@@ -96,9 +96,10 @@ std::vector<std::string> robots_sitemap_urls(const generate_report& report,
 
 /// Announces the set `report` published (its entry and files, at
 /// options.base_url): robots.txt first, then IndexNow with the changes under
-/// options.base_url (every change when it is empty), each as `options` asks. IndexNow is tried even when
-/// robots.txt failed (they are independent). A report whose outcome is not
-/// published is not announced: the announcement is empty.
+/// options.base_url (every change when it is empty), each as `options` asks.
+/// IndexNow is tried even when robots.txt failed (they are independent). A
+/// report whose outcome is not published is not announced: the announcement is
+/// empty.
 announcement announce_set(http_client& client, const generate_report& report,
                           const announce_options& options);
 

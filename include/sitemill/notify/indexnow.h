@@ -1,4 +1,4 @@
-// sitemill: IndexNow (PROTOCOL.md 4.2, checklist item 45): changed URLs
+// sitemill: IndexNow (docs/protocol.md 4.2, checklist item 45): changed URLs
 // POSTed in batches of at most 10,000, one host per run, with the engine's
 // answer explained.
 //

@@ -1,4 +1,4 @@
-// sitemill: the legacy sitemap ping (PROTOCOL.md 1.9 and 4.1, checklist
+// sitemill: the legacy sitemap ping (docs/protocol.md 1.9 and 4.1, checklist
 // item 44): GET <endpoint>?sitemap=<encoded URL>. Google (404, 2023) and Bing
 // (410, 2022) retired theirs, so there is no default endpoint and 404/410
 // are reported as "retired", naming robots.txt and IndexNow instead.

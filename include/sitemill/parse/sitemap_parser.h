@@ -6,10 +6,10 @@
 // and the diagnostics as it reads them, in document order. Memory does not
 // grow with the document.
 //
-// What it reads, sniffed from the content and never from a name (PROTOCOL.md
-// checklist 24): gzip by its magic bytes 1F 8B; then XML (a '<' after an
-// optional BOM and whitespace) or a text sitemap. XML is a urlset, a
-// sitemapindex, an RSS 2.0 feed (<rss>, items' <link> and <pubDate>) or an
+// What it reads, sniffed from the content and never from a name
+// (docs/protocol.md checklist 24): gzip by its magic bytes 1F 8B; then XML (a
+// '<' after an optional BOM and whitespace) or a text sitemap. XML is a urlset,
+// a sitemapindex, an RSS 2.0 feed (<rss>, items' <link> and <pubDate>) or an
 // Atom feed (<feed>, entries' <link href> and <updated>), matched by
 // namespace URI and local name, so a prefixed sitemap namespace works.
 //

@@ -1,4 +1,4 @@
-// sitemill: the Sitemap: lines of robots.txt (PROTOCOL.md section 5).
+// sitemill: the Sitemap: lines of robots.txt (docs/protocol.md section 5).
 //
 // A Sitemap record belongs to no group: it may stand anywhere, its field
 // name is case-insensitive, its value is a full URL whose case is kept, and

@@ -1,6 +1,6 @@
 // sitemill: editing a robots.txt so it lists exactly the given sitemaps as
-// "Sitemap:" lines (PROTOCOL.md 5), keeping every other byte. Lines are read
-// by the same lexer as the Sitemap finder (robots.h) and the rules
+// "Sitemap:" lines (docs/protocol.md 5), keeping every other byte. Lines are
+// read by the same lexer as the Sitemap finder (robots.h) and the rules
 // (robots_rules.h), so all three agree on what a record is.
 //
 // Thread-safety: the functions keep no state.
@@ -55,7 +55,7 @@ struct robots_edit {
 };
 
 /// Makes `robots_txt` list each of `sitemaps` exactly once as a
-/// "Sitemap: <URL>" line (PROTOCOL.md 5, checklist item 46).
+/// "Sitemap: <URL>" line (docs/protocol.md 5, checklist item 46).
 ///
 /// The wanted URLs must be absolute http(s) URLs; they are normalised as
 /// every <loc> is (url.h) and deduplicated. A record matches a wanted URL

@@ -40,8 +40,8 @@
 // the HTTP client checks on every hop before anything is sent there.
 //   * Hosts. Targets may be fetched; so may the sitemaps a robots.txt names
 //     (walk_listed()), on any host, since the site vouches for them (a
-//     cross-submit, PROTOCOL.md 1.7). A child of an index is fetched only on
-//     the host and port of the index's URL (after redirects for a fetched
+//     cross-submit, docs/protocol.md 1.7). A child of an index is fetched only
+//     on the host and port of the index's URL (after redirects for a fetched
 //     index), or anywhere when the index is a cross-submit or a local file
 //     whose URL is not known (the user's own file); elsewhere it is
 //     "off_site". A redirect is followed only to the host and port of the
@@ -145,7 +145,7 @@ struct walk_document {
   bool fetched = false;
   std::uint32_t depth = 0;
   /// "https://site/" when it is (or is listed by) a sitemap that a robots.txt
-  /// on another host names: a cross-submit, PROTOCOL.md 1.7.
+  /// on another host names: a cross-submit, docs/protocol.md 1.7.
   std::optional<std::string> cross_submit;
   walk_listing listing;
 };

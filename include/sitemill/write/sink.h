@@ -102,7 +102,7 @@ struct deflate_stream;
 
 /// Compresses everything written to it into one gzip member (RFC 1952) and
 /// writes that to `downstream`. The member is single, never concatenated, as
-/// PROTOCOL.md checklist 12 asks.
+/// docs/protocol.md checklist 12 asks.
 ///
 /// With a pool, compression runs on the pool's workers. compression::fast
 /// (ISA-L) streams: the file is compressed in 1 MiB chunks while it is
