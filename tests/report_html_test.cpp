@@ -136,5 +136,16 @@ TEST(ReportHtml, ListsTheFirstThousandDocumentsAndSumsTheRest) {
   EXPECT_THAT(html, HasSubstr("<p>No findings.</p>"));
 }
 
+TEST(ReportHtml, TheMonthChartHasABarForEveryMonthBetweenTheFirstAndLast) {
+  set_stats s = small_stats();
+  s.lastmod_months = {{"2025-11", 3}, {"2026-02", 7}};
+  std::string html;
+  append_report_html(html, s, {});
+  for (const char* month :
+       {"2025-11: 3", "2025-12: 0", "2026-01: 0", "2026-02: 7"})
+    EXPECT_THAT(html, HasSubstr(std::string("<title>") + month + "</title>"))
+        << month;
+}
+
 }  // namespace
 }  // namespace sitemill

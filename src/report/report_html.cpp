@@ -21,7 +21,8 @@ constexpr std::string_view style =
     "h3{font-size:1em;margin:1em 0 .3em}p{margin:0 0 .8em}.note{color:#555}"
     "table{border-collapse:collapse;width:100%;margin:0 0 .8em}"
     "th,td{text-align:left;padding:.2em .6em;border-bottom:1px solid #ddd;"
-    "vertical-align:top}th{background:#f3f3f3}.num{text-align:right;"
+    "vertical-align:top}th{background:#f3f3f3}table.examples td:first-child"
+    "{width:30%}.num{text-align:right;"
     "white-space:nowrap}.loc{word-break:break-all}"
     "dl.totals{display:grid;grid-template-columns:repeat(auto-fill,"
     "minmax(11em,1fr));gap:.6em;margin:0 0 1em}dl.totals div{border:1px "
@@ -109,16 +110,55 @@ void hbars(std::string& out, std::string_view label, std::span<const bar> bars,
   out += "</svg>\n";
 }
 
+// "2026-03" as a month number (year * 12 + month - 1); -1 for another key.
+int month_number(std::string_view key) {
+  if (key.size() != 7 || key[4] != '-') return -1;
+  int n = 0;
+  for (std::size_t i : {0, 1, 2, 3, 5, 6}) {
+    if (key[i] < '0' || key[i] > '9') return -1;
+    n = n * 10 + (key[i] - '0');
+  }
+  const int month = n % 100;
+  return month < 1 || month > 12 ? -1 : n / 100 * 12 + month - 1;
+}
+
+// The months with the months none has in between, at zero, so the bars are
+// a time axis; as given when the span is over max_span months (a stray
+// year 1900 would otherwise draw a thousand empty bars).
+std::vector<key_count> contiguous_months(std::span<const key_count> months) {
+  constexpr int max_span = 240;
+  std::vector<key_count> all(months.begin(), months.end());
+  if (months.empty()) return all;
+  const int first = month_number(months.front().key);
+  const int last = month_number(months.back().key);
+  if (first < 0 || last < first || last - first >= max_span) return all;
+  std::vector<key_count> filled;
+  std::size_t next = 0;
+  for (int m = first; m <= last; ++m) {
+    char key[16];
+    std::snprintf(key, sizeof key, "%04d-%02d", m / 12, m % 12 + 1);
+    if (next < all.size() && all[next].key == key)
+      filled.push_back(std::move(all[next++]));
+    else
+      filled.push_back({key, 0});
+  }
+  if (next != all.size()) return {months.begin(), months.end()};  // unsorted
+  return filled;
+}
+
 // Vertical bars for the months, oldest left; a label under every k-th bar
 // so that at most about a dozen are written.
-void month_bars(std::string& out, std::span<const key_count> months) {
-  if (months.empty()) return;
+void month_bars(std::string& out, std::span<const key_count> given) {
+  if (given.empty()) return;
+  const std::vector<key_count> months = contiguous_months(given);
   std::uint64_t most = 1;
   for (const auto& m : months) most = std::max(most, m.count);
   const int n = static_cast<int>(months.size());
   const int slot = std::clamp(680 / n, 3, 48);
   const int chart_h = 160, top = 16, left = 10;
-  const int width = left * 2 + slot * n, height = top + chart_h + 22;
+  // Wide enough for the caption above the bars, however few they are.
+  const int width = std::max(left * 2 + slot * n, 320);
+  const int height = top + chart_h + 22;
   const int every = std::max(1, (n + 11) / 12);
   out += "<svg role=\"img\" viewBox=\"0 0 " + std::to_string(width) + " " +
          std::to_string(height) + "\" width=\"" + std::to_string(width) +
@@ -228,9 +268,11 @@ void files(std::string& out, const set_stats& s) {
   }
   out += "</table>\n";
   if (s.not_read > 0) {
-    out += "<p>";
+    out += "<p>Documents not read, or not to their end: ";
     text(out, with_commas(s.not_read));
-    out += " documents were not read, or not to their end:</p><ul>";
+    out += " (the first ";
+    text(out, with_commas(listed_not_read));
+    out += " named).</p><ul>";
     for (const auto& why : s.not_read_examples) {
       out += "<li class=\"loc\">";
       text(out, why);

@@ -77,6 +77,18 @@ TEST(ReportCli, UnreadableInputOrOutputExitsTwo) {
   EXPECT_EQ(r.exit_code, 2) << "-o is required";
 }
 
+TEST(ReportCli, MessagesNameTheFlagsAndAMissingChildIsNamed) {
+  temp_dir t;
+  write_file(t / "b.xml", urlset_xml({{site + "q/1", ""}}));
+  write_file(t / "i.xml", index_xml({site + "b.xml", site + "gone.xml"}));
+  const run_result r = run_sitemill({"report", t / "i.xml", "-o", "-"});
+  ASSERT_EQ(r.exit_code, 0) << "written, whatever it finds: " << r.err;
+  EXPECT_THAT(r.out, HasSubstr("id=\"code-child-not-found\""));
+  EXPECT_THAT(r.out, HasSubstr("--fetch-children"));
+  EXPECT_THAT(r.out, Not(HasSubstr("`fetch_children`")));
+  EXPECT_THAT(r.out, HasSubstr("Documents not read, or not to their end: 1"));
+}
+
 TEST(ReportCli, HelpHasAnExample) {
   const run_result r = run_sitemill({"report", "--help"});
   EXPECT_EQ(r.exit_code, 0);
