@@ -3,9 +3,10 @@
 //
 // Two reads of the set, on two threads: compute_stats() without the XSD
 // comparison, and check() with it. One pass would need check's observer to
-// see the entries (it sees one document_report per document); two reads
-// side by side take about check's time on two cores, and 1.7 times it on
-// one (docs/report.md has the measurement), within the 2x the issue sets.
+// see the entries (it sees one document_report per document). On one core
+// the two reads take 1.7 times check's time (docs/report.md has the
+// measurement), within the 2x the issue sets; a second core lets them
+// overlap.
 #include <cstdio>
 #include <optional>
 #include <string>
