@@ -210,6 +210,7 @@ command_runner setup_diff(CLI::App& app) {
   auto o = std::make_shared<diff_cli_options>();
   CLI::App* cmd = app.add_subcommand(
       "diff",
+      "Say what changed between two sitemap sets, with guards for CI.\n"
       "What changed between two sitemap sets: URLs added and removed, "
       "lastmod moved\n"
       "forward or BACKWARD (suspicious), gained or lost, another changefreq, "

@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -349,8 +352,81 @@ bool robots_path_fits_hosts(const generate_cli_options& o) {
   return true;
 }
 
+// --out -: the set is made in a directory of its own under $TMPDIR (so it is
+// checked, split and assembled exactly as any set) and its one sitemap is
+// copied to stdout; the directory goes with the run.
+class stdout_set {
+ public:
+  // Why `o` cannot go to stdout; "" when it can.
+  static std::string refusal(const generate_cli_options& o) {
+    if (o.json_out) return "--json also prints on stdout; give --out DIR";
+    if (o.base_urls.size() > 1) return "several --base-url make several sets";
+    if (!o.robots_path.empty())
+      return "--robots lists files sitemill publishes; give --out DIR";
+    if (o.run.html_view || o.run.xsl_href == "default")
+      return "--html and --xsl default write files beside the sitemap";
+    return {};
+  }
+
+  // Makes the directory; "" and errno set when it cannot.
+  std::string make() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string templ =
+        std::string(tmp && *tmp ? tmp : "/tmp") + "/sitemill-stdout-XXXXXX";
+    if (::mkdtemp(templ.data()) == nullptr) return {};
+    dir_ = templ;
+    return dir_;
+  }
+
+  ~stdout_set() {
+    std::error_code ignored;
+    if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
+  }
+
+  // Copies the published set's one sitemap to stdout; the reason when it
+  // cannot (the set needs several files).
+  std::string write(const generate_report& r) const {
+    std::vector<const published_file*> sitemaps;
+    for (const published_file& f : r.files)
+      if (f.type == document_type::urlset || f.type == document_type::text)
+        sitemaps.push_back(&f);
+    if (sitemaps.size() != 1)
+      return "the set needs " + std::to_string(sitemaps.size()) +
+             " sitemaps and an index (over 50,000 URLs or 50 MiB, or news "
+             "files); give --out DIR";
+    const std::string path = dir_ + "/" + sitemaps.front()->path;
+    std::FILE* in = std::fopen(path.c_str(), "rb");
+    if (in == nullptr) return "cannot read " + path;
+    char buf[1 << 16];
+    bool ok = true;
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, in)) > 0;)
+      ok = ok && std::fwrite(buf, 1, n, stdout) == n;
+    ok = ok && !std::ferror(in) && std::fflush(stdout) == 0;
+    std::fclose(in);
+    return ok ? "" : "cannot write the sitemap to stdout";
+  }
+
+ private:
+  std::string dir_;
+};
+
 int run_generate(generate_cli_options& o) {
   generate_options& g = o.run;
+  std::optional<stdout_set> to_stdout;
+  if (g.out_dir == "-") {
+    if (std::string why = stdout_set::refusal(o); !why.empty()) {
+      std::fprintf(stderr, "sitemill generate: --out -: %s\n", why.c_str());
+      return exit_usage;
+    }
+    g.out_dir = to_stdout.emplace().make();
+    if (g.out_dir.empty()) {
+      std::fprintf(stderr,
+                   "sitemill generate: --out -: cannot make a temporary "
+                   "directory: %s\n",
+                   std::strerror(errno));
+      return exit_usage;
+    }
+  }
   g.base_url = o.base_urls.front();
   g.more_base_urls.assign(o.base_urls.begin() + 1, o.base_urls.end());
   if (!robots_path_fits_hosts(o)) {
@@ -385,7 +461,7 @@ int run_generate(generate_cli_options& o) {
     g.xsl_href.clear();
     g.bundled_stylesheet = true;
   }
-  g.gzip = !o.no_gzip;
+  g.gzip = !o.no_gzip && !to_stdout;  // a sitemap on stdout is plain
   g.level = o.fast                         ? compression::fast
             : o.compression_name == "fast" ? compression::fast
             : o.compression_name == "best" ? compression::best
@@ -507,6 +583,24 @@ int run_generate(generate_cli_options& o) {
   rep.print_hidden_count();
   if (!o.quiet) print_lastmod_summary(r);
 
+  if (r.outcome == generate_outcome::published && to_stdout) {
+    if (std::string why = to_stdout->write(r); !why.empty()) {
+      std::fprintf(stderr, "sitemill generate: --out -: %s\n", why.c_str());
+      return exit_data;
+    }
+    if (!o.quiet)
+      std::fprintf(stderr,
+                   "sitemill: wrote %llu URLs to stdout (%llu duplicates, "
+                   "%llu rejected, from %llu records)\n",
+                   static_cast<unsigned long long>(r.written),
+                   static_cast<unsigned long long>(r.duplicates),
+                   static_cast<unsigned long long>(r.rejected),
+                   static_cast<unsigned long long>(r.records));
+    int code = exit_ok;
+    for (const announcement& one : announce(o, r, words))
+      code = std::max(code, print_announcement(one, o.quiet));
+    return code;
+  }
   if (r.outcome == generate_outcome::published) {
     if (!o.quiet) print_summary(r);
     const std::vector<announcement> done = announce(o, r, words);
@@ -571,7 +665,10 @@ command_runner setup_generate(CLI::App& app) {
       ->required()
       ->allow_extra_args(false);
   cmd->add_option("--out", o->run.out_dir,
-                  "Output directory (created if missing)")
+                  "Output directory (created if missing); - writes the one "
+                  "sitemap of a small set (up to 50,000 URLs and 50 MiB) to "
+                  "stdout as plain XML, and refuses a set that needs an "
+                  "index")
       ->required();
   cmd->add_option("--input-format", o->input_format, "Force the input format")
       ->check(CLI::IsMember({"txt", "tsv", "csv", "jsonl", "ndjson"}));

@@ -147,8 +147,9 @@ int run_indexnow(indexnow_cli_options& o) {
                     : in_cli_words(b.message, words).c_str());
     cancelled = cancelled || b.outcome == indexnow_outcome::cancelled;
   }
-  std::size_t failed = 0, not_sent = 0;
+  std::size_t failed = 0, not_sent = 0, in_batches = 0;
   for (const auto& b : r.batches) {
+    in_batches += b.urls;
     if (b.outcome == indexnow_outcome::not_sent) {
       not_sent += b.urls;
     } else if (!b.ok() && b.outcome != indexnow_outcome::dry_run) {
@@ -156,7 +157,7 @@ int run_indexnow(indexnow_cli_options& o) {
     }
   }
   std::string summary =
-      (o.run.dry_run ? "would send " + with_commas(r.sent() + not_sent)
+      (o.run.dry_run ? "would send " + with_commas(in_batches)
                      : "sent " + with_commas(r.sent())) +
       " URLs of host " + (r.host.empty() ? "(none)" : r.host) + " to " +
       r.endpoint + " in " + with_commas(n) + (n == 1 ? " batch" : " batches");

@@ -102,6 +102,7 @@ command_runner setup_ping(CLI::App& app) {
   auto o = std::make_shared<ping_cli_options>();
   CLI::App* cmd = app.add_subcommand(
       "ping",
+      "Send the legacy sitemap ping to the engines that still take it.\n"
       "The legacy sitemap ping: GET ENDPOINT?sitemap=<encoded sitemap URL> "
       "for each\n"
       "--endpoint and sitemap. The sitemap URL is normalised as every <loc> "

@@ -142,6 +142,7 @@ command_runner setup_stats(CLI::App& app) {
   auto o = std::make_shared<stats_cli_options>();
   CLI::App* cmd = app.add_subcommand(
       "stats",
+      "Print the numbers of a sitemap set, local or remote.\n"
       "The numbers of a sitemap set: URLs, files, bytes and the gzip ratio, "
       "URLs per file\n"
       "and per top-level path, lastmod by month (and how many have none), "

@@ -12,7 +12,12 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <string_view>
 #include <thread>
+#include <vector>
 
 #include "command.h"
 #include "sitemill/date/w3c_datetime.h"
@@ -106,14 +111,74 @@ bool retry_sleep(std::chrono::milliseconds d, const char* who, bool quiet) {
   return false;
 }
 
+namespace {
+
+// Levenshtein distance, for a mistyped command name (a few letters long).
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
+                         diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+// `sitemill --help` lists each command on one line, its description's
+// first, as git and cargo do; `sitemill COMMAND --help` keeps the whole.
+class one_line_per_command : public CLI::Formatter {
+ public:
+  std::string make_subcommand(const CLI::App* sub) const override {
+    const std::string& description = sub->get_description();
+    std::stringstream out;
+    CLI::detail::format_help(out, sub->get_display_name(true),
+                             description.substr(0, description.find('\n')),
+                             column_width_);
+    return out.str();
+  }
+};
+
+// When `word` (the first argument) names no command, says so with the
+// nearest one ("generat": did you mean "generate"?), or lists them all.
+bool explain_unknown_command(const CLI::App& app, std::string_view word) {
+  if (word.empty() || word.front() == '-') return false;
+  std::string names, nearest;
+  std::size_t best = 3;  // at most two edits away
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    const std::string& name = sub->get_name();
+    if (name == word) return false;
+    names += names.empty() ? name : ", " + name;
+    if (const std::size_t d = edit_distance(word, name); d < best) {
+      best = d;
+      nearest = name;
+    }
+  }
+  std::string line = "sitemill: '" + std::string(word) + "' is not a command";
+  line += nearest.empty() ? "; the commands are " + names
+                          : "; did you mean '" + nearest + "'?";
+  std::fprintf(stderr, "%s\nRun 'sitemill --help' for what each does.\n",
+               line.c_str());
+  return true;
+}
+
 }  // namespace sitemill::cli
 
 int main(int argc, char** argv) {
   using namespace sitemill::cli;
   CLI::App app{
-      "sitemill: generate, check and announce sitemaps (sitemaps.org protocol)",
+      "sitemill: generate, check, show and announce sitemaps (sitemaps.org "
+      "protocol)",
       "sitemill"};
-  app.set_version_flag("--version",
+  app.formatter(std::make_shared<one_line_per_command>());
+  app.set_version_flag("-V,--version",
                        std::string("sitemill ") + SITEMILL_VERSION);
   app.require_subcommand(1);
   app.footer(
@@ -134,6 +199,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (argc > 1 && explain_unknown_command(app, argv[1])) return exit_usage;
     int code = app.exit(e);
     // CLI11 returns 0 for --help/--version; every real parse error is usage.
     return code == 0 ? exit_ok : exit_usage;

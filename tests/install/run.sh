@@ -11,6 +11,9 @@ trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
 test -f "$work/prefix/include/sitemill/sitemill.h"
 test -x "$work/prefix/bin/sitemill"
+# The licence travels with every installed copy.
+cmp "$src/LICENSE" "$work/prefix/share/doc/sitemill/LICENSE"
+test -f "$work/prefix/share/doc/sitemill/NOTICE"
 
 cmake -S "$src/tests/install/consumer" -B "$work/cmake-build" -G Ninja \
   -DCMAKE_PREFIX_PATH="$work/prefix" > "$work/configure.log"
