@@ -92,6 +92,7 @@ command_runner setup_report(CLI::App& app) {
   auto o = std::make_shared<report_cli_options>();
   CLI::App* cmd = app.add_subcommand(
       "report",
+      "Write one HTML page about a sitemap set: numbers, charts, findings.\n"
       "One self-contained HTML page about a sitemap set, for a person: "
       "totals (URLs,\n"
       "files, bytes, gzip ratio), URLs per file and per top-level path, "

@@ -26,7 +26,8 @@ TEST(MainCli, HelpListsEachCommandOnOneLine) {
   EXPECT_EQ(r.exit_code, 0);
   const auto lines = split_lines(r.out);
   for (const char* command :
-       {"generate", "check", "robots", "ping", "indexnow", "stats", "diff"}) {
+       {"generate", "check", "robots", "ping", "indexnow", "stats", "diff",
+        "report"}) {
     std::size_t found = 0;
     for (std::size_t i = 0; i < lines.size(); ++i) {
       if (!lines[i].starts_with(std::string("  ") + command + " ")) continue;
