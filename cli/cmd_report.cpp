@@ -59,11 +59,12 @@ int run_report(report_cli_options& o) {
   // nothing but the files. check compares with the schemas; counting need
   // not do it again (options.parse.schema_checks is off).
   std::optional<result<set_stats>> s;
-  std::thread counting(
-      [&] { s.emplace(compute_stats(*in, options, [] { return interrupted(); })); });
+  std::thread counting([&] {
+    s.emplace(compute_stats(*in, options, [] { return interrupted(); }));
+  });
   interruptible observer;
-  check_report checked =
-      check({in->target}, check_options_for(options, o.lenient_schema), observer);
+  check_report checked = check(
+      {in->target}, check_options_for(options, o.lenient_schema), observer);
   counting.join();
   if (interrupted()) {
     std::fprintf(stderr, "sitemill report: interrupted\n");

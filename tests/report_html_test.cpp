@@ -35,8 +35,7 @@ set_stats small_stats() {
   return s;
 }
 
-document_report doc(std::string source,
-                    std::vector<diagnostic> diagnostics) {
+document_report doc(std::string source, std::vector<diagnostic> diagnostics) {
   document_report r;
   r.source = std::move(source);
   r.diagnostics = std::move(diagnostics);
@@ -126,7 +125,11 @@ TEST(ReportHtml, ListsTheFirstThousandDocumentsAndSumsTheRest) {
   s.input = "big/";
   for (std::size_t i = 0; i < report_listed_documents + 5; ++i)
     s.documents.push_back({"big/s" + std::to_string(i) + ".xml",
-                           document_kind::urlset, 10, 100, {}, true});
+                           document_kind::urlset,
+                           10,
+                           100,
+                           {},
+                           true});
   std::string html;
   append_report_html(html, s, {});
   EXPECT_EQ(testing::table_rows(html, "files"), report_listed_documents);

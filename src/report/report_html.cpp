@@ -100,9 +100,8 @@ void hbars(std::string& out, std::string_view label, std::span<const bar> bars,
            "\" y=\"" + std::to_string(y + 3) + "\" width=\"" + fixed(w, 1) +
            "\" height=\"" + std::to_string(row - 6) + "\"><title>";
     text(out, key + ": " + with_commas(n));
-    out += "</title></rect><text x=\"" +
-           fixed(label_w + w + 6, 1) + "\" y=\"" + std::to_string(y + 14) +
-           "\">";
+    out += "</title></rect><text x=\"" + fixed(label_w + w + 6, 1) + "\" y=\"" +
+           std::to_string(y + 14) + "\">";
     text(out, with_commas(n) + " (" + percent_of(n, of) + ")");
     out += "</text>\n";
     y += row;
@@ -187,9 +186,8 @@ void month_bars(std::string& out, std::span<const key_count> given) {
   out += "</text></svg>\n";
 }
 
-void share_table(std::string& out, std::string_view id,
-                 std::string_view head, std::span<const bar> rows,
-                 std::uint64_t of) {
+void share_table(std::string& out, std::string_view id, std::string_view head,
+                 std::span<const bar> rows, std::uint64_t of) {
   out += "<table id=\"";
   out += id;
   out += "\"><thead><tr><th>";
@@ -220,10 +218,11 @@ void totals(std::string& out, const set_stats& s) {
         with_commas(s.duplicate_entries));
   total(out, "Without lastmod", "lastmod-none-share",
         percent_of(s.lastmod_none, s.urls));
-  out += "</dl>\n<p class=\"note\">Gzip ratio: bytes on disk over "
-         "uncompressed bytes, over the local files (";
-  text(out, with_commas(s.bytes_on_disk) + " of " +
-                with_commas(s.bytes_measured));
+  out +=
+      "</dl>\n<p class=\"note\">Gzip ratio: bytes on disk over "
+      "uncompressed bytes, over the local files (";
+  text(out,
+       with_commas(s.bytes_on_disk) + " of " + with_commas(s.bytes_measured));
   out += "); n/a for a fetched set. ";
   text(out, with_commas(s.gzipped_documents));
   out += " documents are gzipped.</p></section>\n";
@@ -291,8 +290,9 @@ void paths(std::string& out, const set_stats& s) {
   if (s.segments_other > 0) rows.emplace_back("other", s.segments_other);
   if (s.urls_not_parsed > 0)
     rows.emplace_back("not an http(s) URL", s.urls_not_parsed);
-  out += "<section id=\"per-path\"><h2>URLs per top-level path</h2>"
-         "<p class=\"note\">The first ";
+  out +=
+      "<section id=\"per-path\"><h2>URLs per top-level path</h2>"
+      "<p class=\"note\">The first ";
   text(out, with_commas(tracked_segments));
   out += " distinct first path segments are counted, the ";
   text(out, with_commas(listed_segments));
@@ -353,8 +353,7 @@ void fields(std::string& out, const set_stats& s) {
 
 void findings(std::string& out, const std::vector<code_findings>& groups) {
   std::uint64_t by_level[3] = {0, 0, 0};
-  for (const auto& g : groups)
-    by_level[static_cast<int>(g.level)] += g.count;
+  for (const auto& g : groups) by_level[static_cast<int>(g.level)] += g.count;
   out += "<section id=\"findings-section\"><h2>Findings of check</h2><p>";
   number_span(out, "error-count", with_commas(by_level[0]));
   out += " errors, ";
@@ -363,8 +362,9 @@ void findings(std::string& out, const std::vector<code_findings>& groups) {
   number_span(out, "info-count", with_commas(by_level[2]));
   out += " infos, in ";
   text(out, with_commas(groups.size()));
-  out += " codes (docs/diagnostics.md describes each).</p>"
-         "<p class=\"note\">Each code lists its first ";
+  out +=
+      " codes (docs/diagnostics.md describes each).</p>"
+      "<p class=\"note\">Each code lists its first ";
   text(out, with_commas(report_examples_per_code));
   out += " findings in the order check read them; the count is of all.</p>\n";
   if (groups.empty()) {

@@ -32,18 +32,18 @@ struct small_set {
       a.push_back({site + "blog/" + std::to_string(i),
                    lastmod("2026-03-04") + "<changefreq>daily</changefreq>"});
     write_file(t / "a.xml", urlset_xml(a));
-    write_file(t / "b.xml",
-               urlset_xml({{site + "shop/x?a=1&amp;b=%3Cscript%3E",
-                            lastmod("2025-11-02")},
-                           {site + "shop/y", ""},
-                           {site + "shop/y", ""}}));
+    write_file(t / "b.xml", urlset_xml({{site + "shop/x?a=1&amp;b=%3Cscript%3E",
+                                         lastmod("2025-11-02")},
+                                        {site + "shop/y", ""},
+                                        {site + "shop/y", ""}}));
     write_file(t / "sitemap.xml", index_xml({site + "a.xml", site + "b.xml"}));
   }
 };
 
 TEST(ReportCli, WritesOnePageWithTheTotalsAndFindingsAndExitsZero) {
   small_set s;
-  const run_result r = run_sitemill({"report", s.t.path(), "-o", s.t / "r.html"});
+  const run_result r =
+      run_sitemill({"report", s.t.path(), "-o", s.t / "r.html"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string html = read_file(s.t / "r.html");
   EXPECT_EQ(element_text(html, "url-count"), "15");
@@ -100,7 +100,8 @@ TEST(ReportCli, HelpHasAnExample) {
 // bytes, as for the HTML view: no script, no event handler, nothing loaded.
 TEST(ReportBrowser, ChromiumRendersTheReportWhichHoldsNoScript) {
   small_set s;
-  const run_result r = run_sitemill({"report", s.t.path(), "-o", s.t / "r.html"});
+  const run_result r =
+      run_sitemill({"report", s.t.path(), "-o", s.t / "r.html"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string html = read_file(s.t / "r.html");
   EXPECT_THAT(html, Not(HasSubstr("<script")));
@@ -117,8 +118,7 @@ TEST(ReportBrowser, ChromiumRendersTheReportWhichHoldsNoScript) {
   EXPECT_EQ(table_rows(dom, "paths"), 2u) << "/blog/ and /shop/";
   EXPECT_THAT(dom, HasSubstr("lastmod-all-same"));
   EXPECT_THAT(dom, HasSubstr("<svg")) << "the charts are in the DOM";
-  EXPECT_THAT(dom, Not(HasSubstr("<script")))
-      << "the escaped URL stayed text";
+  EXPECT_THAT(dom, Not(HasSubstr("<script"))) << "the escaped URL stayed text";
   browser_screenshot(url, screenshot_path("report.png"));
 }
 

@@ -35,7 +35,7 @@ inline constexpr std::size_t report_listed_documents = 1'000;
 
 /// One finding shown as an example of its code.
 struct finding_example {
-  std::string document;  ///< path or URL, as check reached it
+  std::string document;    ///< path or URL, as check reached it
   std::uint64_t line = 0;  ///< 0: about the document as a whole
   std::string message;
 };
@@ -44,7 +44,7 @@ struct finding_example {
 struct code_findings {
   std::string code;
   severity level = severity::error;
-  std::uint64_t count = 0;  ///< all of them, listed by check or not
+  std::uint64_t count = 0;      ///< all of them, listed by check or not
   std::uint64_t documents = 0;  ///< documents with at least one
   std::vector<finding_example> examples;  ///< at most the cap asked for
 };
