@@ -57,9 +57,10 @@ int run_report(report_cli_options& o) {
   if (!in) return fail(in_cli_words(in.err().message, words));
   // The two reads run side by side: each is one thread's, and they share
   // nothing but the files. check compares with the schemas; counting need
-  // not do it again (options.parse.schema_checks is off).
+  // not do it again (options.parse.schema_checks is off). A jthread, so
+  // that an exception out of check() still joins it.
   std::optional<result<set_stats>> s;
-  std::thread counting([&] {
+  std::jthread counting([&] {
     s.emplace(compute_stats(*in, options, [] { return interrupted(); }));
   });
   interruptible observer;
