@@ -19,17 +19,9 @@ struct stats_cli_options {
   bool no_schema = false;
 };
 
-std::string share(std::uint64_t n, std::uint64_t of) {
-  char buf[32];
-  std::snprintf(
-      buf, sizeof buf, "%.1f%%",
-      of == 0 ? 0.0 : 100.0 * static_cast<double>(n) / static_cast<double>(of));
-  return buf;
-}
-
 void row(const std::string& key, std::uint64_t n, std::uint64_t of) {
   std::printf("  %-24s %12s  %6s\n", key.c_str(), with_commas(n).c_str(),
-              share(n, of).c_str());
+              percent_of(n, of).c_str());
 }
 
 void print_human(const set_stats& s) {

@@ -33,6 +33,7 @@ command_runner setup_ping(CLI::App& app);
 command_runner setup_indexnow(CLI::App& app);
 command_runner setup_stats(CLI::App& app);
 command_runner setup_diff(CLI::App& app);
+command_runner setup_report(CLI::App& app);
 
 /// Set by SIGINT/SIGTERM; long-running commands poll it and stop cleanly.
 bool interrupted() noexcept;

@@ -194,6 +194,7 @@ int main(int argc, char** argv) {
   command_runner indexnow = setup_indexnow(app);
   command_runner stats = setup_stats(app);
   command_runner diff = setup_diff(app);
+  command_runner report = setup_report(app);
 
   try {
     app.parse(argc, argv);
@@ -217,5 +218,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("indexnow")) return indexnow();
   if (app.got_subcommand("stats")) return stats();
   if (app.got_subcommand("diff")) return diff();
+  if (app.got_subcommand("report")) return report();
   return exit_usage;
 }

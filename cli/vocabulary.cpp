@@ -128,6 +128,19 @@ vocabulary inspect_words() {
           {"allow_private", "--allow-private"}};
 }
 
+vocabulary report_words() {
+  vocabulary v = inspect_words();
+  v.push_back({"lenient_schema", "--lenient-schema"});
+  v.push_back({"max_documents", "--max-documents"});
+  v.push_back({"max_total_bytes", "--max-bytes"});
+  v.push_back({"max_time", "--max-time"});
+  // check's own flags, which report does not repeat.
+  v.push_back({"sitemap_url", "sitemill check --sitemap-url"});
+  v.push_back({"max_depth", "sitemill check --max-depth"});
+  v.push_back({"max_hreflang_links", "sitemill check --max-hreflang-links"});
+  return v;
+}
+
 vocabulary robots_words() { return {{"replace", "--replace"}}; }
 
 }  // namespace sitemill::cli

@@ -345,6 +345,10 @@ TEST(Check, ListsTheFirstFindingsOfACodeAndCountsTheRest) {
   EXPECT_THAT(more[0]->message,
               HasSubstr("7 more duplicate-url diagnostics not listed"));
   EXPECT_EQ(r.warnings, 11u);
+  ASSERT_EQ(d.unlisted.size(), 1u) << "the same, as a number";
+  EXPECT_EQ(d.unlisted[0].code, "duplicate-url");
+  EXPECT_EQ(d.unlisted[0].level, severity::warning);
+  EXPECT_EQ(d.unlisted[0].count, 7u);
 }
 
 TEST(Check, KeepsTheUrlsReadBeforeAFatalError) {

@@ -107,6 +107,7 @@ void diagnostic_list::finish_into(document_report& r) {
       });
   for (const auto& [code, t] : codes_) {
     if (t.unlisted == 0) continue;
+    r.unlisted.push_back({code, t.level, t.unlisted});
     kept_.push_back(
         diagnostic{severity::info, "more-not-listed", 0, 0,
                    with_commas(t.unlisted) + " more " + code +
@@ -133,6 +134,14 @@ void diagnostic_list::add_into(document_report& r) {
                      };
                      return key(a) < key(b);
                    });
+  for (auto& u : more.unlisted) {
+    auto same = std::find_if(r.unlisted.begin(), r.unlisted.end(),
+                             [&](const auto& v) { return v.code == u.code; });
+    if (same != r.unlisted.end())
+      same->count += u.count;
+    else
+      r.unlisted.push_back(std::move(u));
+  }
   r.errors += more.errors;
   r.warnings += more.warnings;
   r.infos += more.infos;

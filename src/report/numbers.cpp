@@ -1,5 +1,7 @@
 #include "sitemill/report/numbers.h"
 
+#include <cstdio>
+
 namespace sitemill {
 
 std::string with_commas(std::uint64_t n) {
@@ -11,6 +13,14 @@ std::string with_commas(std::uint64_t n) {
     out += digits[i];
   }
   return out;
+}
+
+std::string percent_of(std::uint64_t n, std::uint64_t of) {
+  char buf[32];
+  std::snprintf(
+      buf, sizeof buf, "%.1f%%",
+      of == 0 ? 0.0 : 100.0 * static_cast<double>(n) / static_cast<double>(of));
+  return buf;
 }
 
 }  // namespace sitemill

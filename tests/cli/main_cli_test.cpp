@@ -25,8 +25,8 @@ TEST(MainCli, HelpListsEachCommandOnOneLine) {
   const run_result r = run_sitemill({"--help"});
   EXPECT_EQ(r.exit_code, 0);
   const auto lines = split_lines(r.out);
-  for (const char* command :
-       {"generate", "check", "robots", "ping", "indexnow", "stats", "diff"}) {
+  for (const char* command : {"generate", "check", "robots", "ping", "indexnow",
+                              "stats", "diff", "report"}) {
     std::size_t found = 0;
     for (std::size_t i = 0; i < lines.size(); ++i) {
       if (!lines[i].starts_with(std::string("  ") + command + " ")) continue;

@@ -73,5 +73,14 @@ TEST(CliVocabulary, CheckSaysItsCapsAndScopeAsFlags) {
     EXPECT_EQ(in_cli_words(r.library, check_words()), r.cli) << r.library;
 }
 
+TEST(CliVocabulary, ReportSaysItsFlagsAndNamesChecksOwn) {
+  EXPECT_EQ(in_cli_words("(`lenient_schema`)", report_words()),
+            "(--lenient-schema)");
+  EXPECT_EQ(in_cli_words("(`fetch_children`)", report_words()),
+            "(--fetch-children)");
+  EXPECT_EQ(in_cli_words("(`max_depth`)", report_words()),
+            "(sitemill check --max-depth)");
+}
+
 }  // namespace
 }  // namespace sitemill::cli

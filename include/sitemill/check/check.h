@@ -142,6 +142,15 @@ struct document_report {
   std::vector<diagnostic> diagnostics;
   /// Every finding, listed or not ("more-not-listed" notes not counted).
   std::uint64_t errors = 0, warnings = 0, infos = 0;
+  /// The codes that had findings beyond max_listed_per_code, with how many
+  /// were not listed (what their "more-not-listed" notes say in words), so
+  /// a summary can count every finding by code.
+  struct unlisted_count {
+    std::string code;
+    severity level = severity::error;
+    std::uint64_t count = 0;
+  };
+  std::vector<unlisted_count> unlisted;
   bool unreadable = false;  ///< a target that could not be read at all
 };
 

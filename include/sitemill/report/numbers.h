@@ -15,6 +15,10 @@ namespace sitemill {
 /// ("1234567" -> "1,234,567"), as every sitemill message writes counts.
 [[nodiscard]] std::string with_commas(std::uint64_t n);
 
+/// `n` as a percentage of `of` with one decimal ("12.5%"); "0.0%" when `of`
+/// is 0.
+[[nodiscard]] std::string percent_of(std::uint64_t n, std::uint64_t of);
+
 }  // namespace sitemill
 
 #endif  // SITEMILL_REPORT_NUMBERS_H
