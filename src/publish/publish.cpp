@@ -76,13 +76,14 @@ result<std::vector<published_file>> files_from_json(const json& arr) {
   return out;
 }
 
-// Reads the small file open on `fd` (a manifest or journal) to its end and
-// closes it; `path` names it in errors.
-result<std::string> read_and_close(int fd, const std::string& path) {
-  std::string text;
-  char buf[65536];
+// Reads the file open on `fd` to its end in blocks of `buffer`, giving each
+// to `each`, and closes it; `path` names it in errors. One loop for every
+// whole-file read here: manifests and journals, and digests.
+template <class Each>
+status read_and_close(int fd, const std::string& path,
+                      std::vector<char>& buffer, Each&& each) {
   for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
+    ssize_t n = ::read(fd, buffer.data(), buffer.size());
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       int err = errno;
@@ -90,9 +91,21 @@ result<std::string> read_and_close(int fd, const std::string& path) {
       return error{sys_error("cannot read", path, err)};
     }
     if (n == 0) break;
-    text.append(buf, static_cast<std::size_t>(n));
+    each(buffer.data(), static_cast<std::size_t>(n));
   }
   ::close(fd);
+  return {};
+}
+
+// The small file open on `fd` (a manifest or journal), whole.
+result<std::string> read_and_close(int fd, const std::string& path) {
+  std::string text;
+  std::vector<char> buffer(65536);
+  if (status s = read_and_close(
+          fd, path, buffer,
+          [&](const char* p, std::size_t n) { text.append(p, n); });
+      !s)
+    return s.err();
   return text;
 }
 
@@ -116,19 +129,13 @@ result<std::uint64_t> file_digest_of(const std::string& path) {
   if (fd < 0) return error{sys_error("cannot open", path, errno)};
   XXH3_state_t state;
   XXH3_64bits_reset(&state);
-  std::vector<char> buf(1 << 20);
-  for (;;) {
-    ssize_t n = ::read(fd, buf.data(), buf.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      ::close(fd);
-      return error{sys_error("cannot read", path, err)};
-    }
-    if (n == 0) break;
-    XXH3_64bits_update(&state, buf.data(), static_cast<std::size_t>(n));
-  }
-  ::close(fd);
+  std::vector<char> buffer(1 << 20);
+  if (status s = read_and_close(fd, path, buffer,
+                                [&](const char* p, std::size_t n) {
+                                  XXH3_64bits_update(&state, p, n);
+                                });
+      !s)
+    return s.err();
   return XXH3_64bits_digest(&state);
 }
 
