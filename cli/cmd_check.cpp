@@ -67,8 +67,8 @@ void print_human(const check_report& r, bool quiet) {
       if (quiet && g.level != severity::error) continue;
       std::string where = d.source;
       if (g.line > 0) {
-        where += ":" + std::to_string(g.line);
-        if (g.column > 0) where += ":" + std::to_string(g.column);
+        where.append(":").append(std::to_string(g.line));
+        if (g.column > 0) where.append(":").append(std::to_string(g.column));
       }
       std::printf("%s: %s: %s [%s]\n", where.c_str(),
                   std::string(to_string(g.level)).c_str(), g.message.c_str(),
