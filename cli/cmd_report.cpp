@@ -111,10 +111,13 @@ command_runner setup_report(CLI::App& app) {
       "is what\n"
       "sitemill stats reads: a directory with a published set, a manifest, "
       "a sitemap\n"
-      "or index file, or an http(s) URL. The set is read twice (stats, then "
-      "check).");
-  cmd->add_option("input", o->input,
-                  "A directory with a set, a manifest, a sitemap file or a URL")
+      "or index file, its http(s) URL, or a site's root URL. The set is read "
+      "twice\n"
+      "(stats, then check).");
+  cmd->add_option(
+         "input", o->input,
+         "A directory with a set, a manifest, a sitemap file, a sitemap's "
+         "URL or a site's root URL")
       ->required();
   cmd->add_option("-o,--output", o->output,
                   "The HTML file to write (replaced atomically); - for stdout")

@@ -153,8 +153,10 @@ command_runner setup_stats(CLI::App& app) {
       ".sitemill-manifest-*.json,\n"
       "else sitemap.xml or sitemap.xml.gz), a manifest, a sitemap or index "
       "file (gzip or\n"
-      "not), or an http(s) URL; an index's children are read as check reads "
-      "them (beside\n"
+      "not), the http(s) URL of one, or a site's root URL (the sitemaps its "
+      "robots.txt\n"
+      "names, else /sitemap.xml); an index's children are read as check "
+      "reads them (beside\n"
       "a local index; fetched ones on the index's host only). Memory stays "
       "flat: counts,\n"
       "and 10-15 bytes per distinct URL for duplicates. Paths: the first "
@@ -165,8 +167,10 @@ command_runner setup_stats(CLI::App& app) {
       "unless\n"
       "--no-schema; no cross-file rules): run sitemill check for every "
       "rule.");
-  cmd->add_option("input", o->input,
-                  "A directory with a set, a manifest, a sitemap file or a URL")
+  cmd->add_option(
+         "input", o->input,
+         "A directory with a set, a manifest, a sitemap file, a sitemap's "
+         "URL or a site's root URL")
       ->required();
   cmd->add_flag("--json", o->json_out,
                 "Print one JSON object on stdout (keys: docs/stats-diff.md)");
@@ -187,7 +191,9 @@ command_runner setup_stats(CLI::App& app) {
       "  sitemill stats public/sitemap.xml.gz\n"
       "  sitemill stats --json https://www.example.com/sitemap.xml | jq "
       ".lastmod\n"
-      "  sitemill stats --set products public/  # one of several sets");
+      "  sitemill stats --set products public/  # one of several sets\n"
+      "  sitemill stats https://www.example.com/  # the sitemaps robots.txt "
+      "names");
   return [o] { return run_stats(*o); };
 }
 

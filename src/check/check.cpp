@@ -6,6 +6,7 @@
 
 #include "check/checker.h"
 #include "detail/text.h"
+#include "sitemill/walk/site.h"
 
 namespace sitemill {
 namespace detail {
@@ -55,13 +56,11 @@ check_report checker::run(const std::vector<std::string>& targets) {
 
 void checker::check_target(const std::string& target) {
   if (has_http_scheme(trim(target))) {
-    normalized_url url;
-    if (normalize_url(target, url) == url_problem::ok &&
-        url.path_and_query() == "/") {
-      check_site(target, url);
-      return;
-    }
-    walker_.walk(target);  // a URL that does not normalise is told back
+    normalized_url site;
+    if (names_site(target, site))
+      check_site(target, site);
+    else
+      walker_.walk(target);  // a URL that does not normalise is told back
     return;
   }
   std::string served_at;

@@ -1,7 +1,10 @@
 #include "inspect/set_walk.h"
 
+#include <cstdint>
 #include <memory>
 #include <vector>
+
+#include "sitemill/walk/site.h"
 
 namespace sitemill::detail {
 namespace {
@@ -70,9 +73,14 @@ class forwarding_handler final : public parse_handler {
 
 class set_observer final : public walk_observer {
  public:
+  /// `target_depth`: the depth of the documents the input names (1 for a
+  /// site, whose sitemaps its robots.txt lists).
   set_observer(set_visitor& v, set_walk_outcome& out,
-               std::function<bool()> cancelled)
-      : v_(v), out_(out), cancelled_(std::move(cancelled)) {}
+               std::function<bool()> cancelled, std::uint32_t target_depth)
+      : v_(v),
+        out_(out),
+        cancelled_(std::move(cancelled)),
+        target_depth_(target_depth) {}
 
   parse_handler& on_open(const walk_document&) override {
     handlers_.push_back(std::make_unique<forwarding_handler>(v_));
@@ -80,7 +88,9 @@ class set_observer final : public walk_observer {
   }
   void on_read(const walk_document& doc, const walk_read& r) override {
     ++out_.documents;
-    if (doc.depth == 0) out_.target_kind = r.summary.kind;
+    if (doc.depth == target_depth_ &&
+        out_.target_kind == document_kind::unknown)
+      out_.target_kind = r.summary.kind;
     v_.on_document(doc, r);
     if (!r.summary.complete || r.stop != walk_stop::none ||
         !r.read_error.empty()) {
@@ -118,8 +128,34 @@ class set_observer final : public walk_observer {
   set_visitor& v_;
   set_walk_outcome& out_;
   std::function<bool()> cancelled_;
+  std::uint32_t target_depth_;
   std::vector<std::unique_ptr<forwarding_handler>> handlers_;
 };
+
+// A site: the sitemaps its robots.txt names (or /sitemap.xml), as check finds
+// them. What check says of the robots.txt counts among the findings.
+void walk_site(sitemap_walker& walker, const normalized_url& site,
+               const set_input& in, set_visitor& visitor,
+               set_walk_outcome& out) {
+  const walk_document robots = site_robots_document(site);
+  if (auto why = walker.admit(robots)) {
+    out.unreadable = robots.source + ": " + describe(*why);
+    return;
+  }
+  site_sitemaps found = find_site_sitemaps(walker, site, in.given);
+  for (const diagnostic& d : found.diagnostics) visitor.on_diagnostic(d);
+  if (found.unreadable) {
+    out.unreadable = in.given + ": its robots.txt could not be fetched: " +
+                     found.robots.error;
+    return;
+  }
+  if (found.robots.stop == walk_stop::time_cap) {
+    out.unreadable =
+        in.given + ": the time cap was reached while its robots.txt was read";
+    return;
+  }
+  if (found.robots.response) walker.walk_listed(robots, found.links);
+}
 
 }  // namespace
 
@@ -133,9 +169,14 @@ set_walk_outcome walk_set(const set_input& in, const inspect_options& options,
   w.http = options.http;
   w.fetch_missing_children = options.fetch_children;
   w.allow_private = options.allow_private;
-  set_observer observer(visitor, out, std::move(cancelled));
+  normalized_url site;
+  const bool is_site = names_site(in.target, site);
+  set_observer observer(visitor, out, std::move(cancelled), is_site ? 1 : 0);
   sitemap_walker walker(w, observer);
-  walker.walk(in.target);
+  if (is_site)
+    walk_site(walker, site, in, visitor, out);
+  else
+    walker.walk(in.target);
   if (out.unreadable.empty() && walker.cancelled())
     out.unreadable = in.given + ": interrupted";
   return out;

@@ -247,6 +247,73 @@ TEST(DiffCli, ReadsUrlsThroughTheWalker) {
   EXPECT_THAT(r.err, HasSubstr("not read whole"));
 }
 
+// A site's robots.txt naming two sitemaps, as check reads a site.
+struct served_site {
+  http_server server;
+  served_site() {
+    server.route("/robots.txt",
+                 text_reply(200,
+                            "User-agent: *\nDisallow: /private/\n"
+                            "Sitemap: " +
+                                server.url("/a.xml") +
+                                "\nSitemap: " + server.url("/b.xml") + "\n"));
+    server.route("/a.xml", text_reply(200,
+                                      urlset_xml({{server.url("/p/1"), ""},
+                                                  {server.url("/p/2"), ""}}),
+                                      "application/xml"));
+    server.route("/b.xml",
+                 text_reply(200, urlset_xml({{server.url("/p/3"), ""}}),
+                            "application/xml"));
+  }
+};
+
+TEST(StatsCli, ReadsASiteThroughTheSitemapsItsRobotsTxtNames) {
+  served_site s;
+  const run_result r = run_sitemill({"stats", "--json", s.server.url("/")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = parse_report(r);
+  EXPECT_EQ(j.at("urls"), 3);
+  EXPECT_EQ(j.at("files"), 2);
+  EXPECT_EQ(j.at("documents").size(), 2u) << "the robots.txt is no sitemap";
+  EXPECT_EQ(j.at("not_read"), 0);
+  EXPECT_TRUE(j.at("findings").empty()) << j.at("findings").dump();
+}
+
+TEST(StatsCli, ASiteWithoutRobotsTxtIsReadFromSitemapXml) {
+  http_server server;
+  server.route("/robots.txt", text_reply(404, "none"));
+  server.route("/sitemap.xml",
+               text_reply(200, urlset_xml({{server.url("/only"), ""}}),
+                          "application/xml"));
+  const run_result r = run_sitemill({"stats", "--json", server.url("/")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = parse_report(r);
+  EXPECT_EQ(j.at("urls"), 1);
+  EXPECT_EQ(j.at("findings").at("robots-txt-missing"), 1)
+      << "check's finding about the robots.txt counts too";
+}
+
+TEST(StatsCli, ASiteWhoseRobotsTxtCannotBeFetchedExitsTwo) {
+  // Port 1 on loopback: nothing listens, the connection is refused.
+  const run_result r = run_sitemill({"stats", "http://127.0.0.1:1/"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("http://127.0.0.1:1/: its robots.txt could "
+                               "not be fetched"));
+}
+
+TEST(DiffCli, ComparesASiteWithASitemap) {
+  served_site s;
+  temp_dir t;
+  write_file(t / "old.xml", urlset_xml({{s.server.url("/p/1"), ""},
+                                        {s.server.url("/gone"), ""}}));
+  const run_result r =
+      run_sitemill({"diff", "--json", t / "old.xml", s.server.url("/")});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const json j = parse_report(r);
+  EXPECT_EQ(j.at("summary").at("counts").at("added"), 2);
+  EXPECT_EQ(j.at("summary").at("counts").at("removed"), 1);
+}
+
 TEST(StatsCli, SegmentsBeyondTheTrackedOnesAreOther) {
   temp_dir t;
   std::vector<url_xml> urls;

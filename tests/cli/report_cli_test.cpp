@@ -11,6 +11,7 @@
 
 #include "inspect_support.h"
 #include "support/browser.h"
+#include "support/http_server.h"
 #include "support/run.h"
 
 namespace sitemill::testing {
@@ -87,6 +88,21 @@ TEST(ReportCli, MessagesNameTheFlagsAndAMissingChildIsNamed) {
   EXPECT_THAT(r.out, HasSubstr("--fetch-children"));
   EXPECT_THAT(r.out, Not(HasSubstr("`fetch_children`")));
   EXPECT_THAT(r.out, HasSubstr("Documents not read, or not to their end: 1"));
+}
+
+TEST(ReportCli, ReportsASiteFromItsRobotsTxt) {
+  http_server server;
+  server.route("/robots.txt", text_reply(404, "none"));
+  server.route("/sitemap.xml",
+               text_reply(200,
+                          urlset_xml({{server.url("/a"), lastmod("2026-01-02")},
+                                      {server.url("/b"), ""}}),
+                          "application/xml"));
+  const run_result r = run_sitemill({"report", server.url("/"), "-o", "-"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(element_text(r.out, "url-count"), "2");
+  EXPECT_EQ(element_text(r.out, "file-count"), "1");
+  EXPECT_THAT(r.out, HasSubstr("id=\"code-robots-txt-missing\""));
 }
 
 TEST(ReportCli, HelpHasAnExample) {

@@ -7,7 +7,9 @@
 //     no manifest, sitemap.xml or sitemap.xml.gz in it is the entry;
 //   * a manifest file itself;
 //   * a sitemap file (an index or a urlset, gzip or not, sniffed);
-//   * an http(s) URL (fetched by the walker, under its fetch scope).
+//   * an http(s) URL of a sitemap (fetched by the walker, under its fetch
+//     scope), or of a site ("https://www.example.com/": the sitemaps its
+//     robots.txt names, or /sitemap.xml, as check finds them; walk/site.h).
 // Every document is then read through the one sitemap_walker and parser.
 #ifndef SITEMILL_INSPECT_SET_INPUT_H
 #define SITEMILL_INSPECT_SET_INPUT_H
