@@ -17,6 +17,7 @@
 #include "sitemill/check/check.h"
 #include "sitemill/inspect/stats.h"
 #include "sitemill/publish/atomic_file.h"
+#include "sitemill/report/finding_lines.h"
 #include "sitemill/report/report_html.h"
 #include "vocabulary.h"
 
@@ -67,14 +68,18 @@ int run_report(report_cli_options& o) {
   check_report checked = check(
       {in->target}, check_options_for(options, o.lenient_schema), observer);
   counting.join();
+  std::vector<code_findings> findings;
+  if (!interrupted()) {
+    if (!*s) return fail(in_cli_words(s->err().message, words));
+    findings = group_findings(checked);
+    for (auto& group : findings)
+      for (auto& example : group.examples) to_cli_words(example.message, words);
+    quote_finding_lines(findings, [] { return interrupted(); });
+  }
   if (interrupted()) {
     std::fprintf(stderr, "sitemill report: interrupted\n");
     return exit_interrupted;
   }
-  if (!*s) return fail(in_cli_words(s->err().message, words));
-  std::vector<code_findings> findings = group_findings(checked);
-  for (auto& group : findings)
-    for (auto& example : group.examples) to_cli_words(example.message, words);
   std::string html;
   append_report_html(html, **s, findings);
   if (o.output == "-") {

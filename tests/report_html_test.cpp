@@ -120,6 +120,44 @@ TEST(ReportHtml, EscapesEveryTextFromTheSet) {
   EXPECT_THAT(html, HasSubstr("id=\"code-c&lt;o&gt;de&quot;\""));
 }
 
+TEST(ReportHtml, EachQuotedExampleLinksToItsLineAndTheLineBackToItsCodes) {
+  std::vector<code_findings> groups(2);
+  groups[0].code = "e-code";
+  groups[0].count = 2;
+  groups[0].examples = {{"a.xml", 7, "bad", 3, "<loc>x</loc>"},
+                        {"https://x.example/b.xml", 2, "far", 0, {}}};
+  groups[1].code = "w-code";
+  groups[1].level = severity::warning;
+  groups[1].count = 2;
+  groups[1].examples = {{"a.xml", 7, "also", 3, "<loc>x</loc>"},
+                        {"a.xml", 2, "earlier", 0, "<urlset>"}};
+  std::string html;
+  append_report_html(html, small_stats(), groups);
+  EXPECT_EQ(testing::table_rows(html, "lines"), 2u)
+      << "one row per place, however many codes point at it";
+  // In document order: line 2 is place 0, line 7 place 1.
+  EXPECT_THAT(html, HasSubstr("<td class=\"num\"><a href=\"#line-1\">7</a>"));
+  EXPECT_THAT(html, HasSubstr("<td class=\"num\"><a href=\"#line-0\">2</a>"));
+  EXPECT_THAT(html,
+              HasSubstr("<tr id=\"line-1\"><td class=\"loc\">a.xml</td><td "
+                        "class=\"num\">7</td><td class=\"num\">3</td><td>"
+                        "<code>&lt;loc&gt;x&lt;/loc&gt;</code></td><td><a "
+                        "href=\"#code-e-code\">e-code</a> <a "
+                        "href=\"#code-w-code\">w-code</a></td></tr>"));
+  EXPECT_THAT(html, Not(HasSubstr("#line-2")))
+      << "the fetched document's example has no quote and no link";
+  EXPECT_THAT(html, HasSubstr("<td class=\"num\">2</td><td>far</td>"));
+}
+
+TEST(ReportHtml, WithoutQuotesThereIsNoLinesSection) {
+  check_report r;
+  r.documents.push_back(doc("a.xml", {{severity::error, "e", 3, 0, "m"}}));
+  std::string html;
+  append_report_html(html, small_stats(), group_findings(r));
+  EXPECT_THAT(html, Not(HasSubstr("lines-section")));
+  EXPECT_THAT(html, Not(HasSubstr("href=\"#line-")));
+}
+
 TEST(ReportHtml, ListsTheFirstThousandDocumentsAndSumsTheRest) {
   set_stats s;
   s.input = "big/";

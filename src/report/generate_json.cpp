@@ -217,8 +217,8 @@ class object_reader {
 
 std::optional<document_type> parse_type(std::string_view name) {
   for (document_type t :
-       {document_type::urlset, document_type::sitemapindex,
-        document_type::text, document_type::stylesheet, document_type::html})
+       {document_type::urlset, document_type::sitemapindex, document_type::text,
+        document_type::stylesheet, document_type::html})
     if (to_string(t) == name) return t;
   return std::nullopt;
 }

@@ -4,8 +4,10 @@
 #include <cstdio>
 #include <map>
 #include <span>
+#include <tuple>
 #include <utility>
 
+#include "sitemill/report/finding_lines.h"
 #include "sitemill/report/numbers.h"
 #include "sitemill/write/xml_escape.h"
 
@@ -24,6 +26,8 @@ constexpr std::string_view style =
     "vertical-align:top}th{background:#f3f3f3}table.examples td:first-child"
     "{width:30%}.num{text-align:right;"
     "white-space:nowrap}.loc{word-break:break-all}"
+    "#lines code{white-space:pre-wrap;word-break:break-all}"
+    ":target{background:#fff3c4}"
     "dl.totals{display:grid;grid-template-columns:repeat(auto-fill,"
     "minmax(11em,1fr));gap:.6em;margin:0 0 1em}dl.totals div{border:1px "
     "solid #ddd;border-radius:4px;padding:.4em .6em}dt{color:#555;font-size:"
@@ -351,7 +355,48 @@ void fields(std::string& out, const set_stats& s) {
   out += "</tbody></table></section>\n";
 }
 
-void findings(std::string& out, const std::vector<code_findings>& groups) {
+// The places the examples quote, numbered for the page's links: one per
+// document, line and column, ordered by the document's first example, then
+// line and column.
+struct line_ids {
+  struct place {
+    const finding_example* example = nullptr;  // the first one quoted there
+    std::vector<std::string_view> codes;       // found there, first first
+  };
+  std::vector<place> places;
+
+  explicit line_ids(const std::vector<code_findings>& groups) {
+    std::map<std::string_view, std::size_t> rank;  // document -> first seen
+    std::map<std::tuple<std::size_t, std::uint64_t, std::uint64_t>, place>
+        ordered;
+    for (const auto& g : groups)
+      for (const auto& e : g.examples) {
+        if (!e.quote) continue;
+        const std::size_t r =
+            rank.emplace(e.document, rank.size()).first->second;
+        place& p = ordered[{r, e.line, e.column}];
+        if (!p.example) p.example = &e;
+        if (std::find(p.codes.begin(), p.codes.end(), g.code) == p.codes.end())
+          p.codes.push_back(g.code);
+      }
+    for (auto& [key, p] : ordered) {
+      ids_[{p.example->document, p.example->line, p.example->column}] =
+          places.size();
+      places.push_back(std::move(p));
+    }
+  }
+  std::size_t id_of(const finding_example& e) const {
+    return ids_.at({e.document, e.line, e.column});
+  }
+
+ private:
+  std::map<std::tuple<std::string_view, std::uint64_t, std::uint64_t>,
+           std::size_t>
+      ids_;
+};
+
+void findings(std::string& out, const std::vector<code_findings>& groups,
+              const line_ids& lines) {
   std::uint64_t by_level[3] = {0, 0, 0};
   for (const auto& g : groups) by_level[static_cast<int>(g.level)] += g.count;
   out += "<section id=\"findings-section\"><h2>Findings of check</h2><p>";
@@ -412,13 +457,62 @@ void findings(std::string& out, const std::vector<code_findings>& groups) {
     for (const auto& e : g.examples) {
       out += "<tr>";
       cell(out, e.document, "loc");
-      cell(out, e.line == 0 ? "" : with_commas(e.line), "num");
+      if (e.quote) {
+        out += "<td class=\"num\"><a href=\"#line-";
+        out += std::to_string(lines.id_of(e));
+        out += "\">";
+        text(out, with_commas(e.line));
+        out += "</a></td>";
+      } else {
+        cell(out, e.line == 0 ? "" : with_commas(e.line), "num");
+      }
       cell(out, e.message);
       out += "</tr>\n";
     }
     out += "</tbody></table></section>\n";
   }
   out += "</section>\n";
+}
+
+// The quoted lines, one row per place (document, line, column) in document
+// order, each linking back to the codes found there.
+void quoted_lines(std::string& out, const line_ids& lines) {
+  if (lines.places.empty()) return;
+  out +=
+      "<section id=\"lines-section\"><h2>The lines of the findings</h2>"
+      "<p class=\"note\">Each example above links to its line here: the "
+      "text around the column check names (at most ";
+  text(out, with_commas(quote_window_bytes));
+  out +=
+      " bytes, indentation left out, \"...\" where it is cut). Fetched "
+      "documents are not quoted: it would mean fetching them a third "
+      "time.</p>"
+      "<table id=\"lines\"><thead><tr><th>Document</th><th "
+      "class=\"num\">Line</th><th class=\"num\">Column</th><th>Text</th>"
+      "<th>Codes</th></tr></thead><tbody>\n";
+  for (std::size_t id = 0; id < lines.places.size(); ++id) {
+    const line_ids::place& p = lines.places[id];
+    out += "<tr id=\"line-";
+    out += std::to_string(id);
+    out += "\">";
+    cell(out, p.example->document, "loc");
+    cell(out, with_commas(p.example->line), "num");
+    cell(out, p.example->column == 0 ? "" : with_commas(p.example->column),
+         "num");
+    out += "<td><code>";
+    text(out, *p.example->quote);
+    out += "</code></td><td>";
+    for (std::size_t i = 0; i < p.codes.size(); ++i) {
+      if (i > 0) out += ' ';
+      out += "<a href=\"#code-";
+      text(out, p.codes[i]);
+      out += "\">";
+      text(out, p.codes[i]);
+      out += "</a>";
+    }
+    out += "</td></tr>\n";
+  }
+  out += "</tbody></table></section>\n";
 }
 
 }  // namespace
@@ -446,7 +540,7 @@ std::vector<code_findings> group_findings(const check_report& report,
         ++g.documents;
       }
       if (g.examples.size() < examples_per_code)
-        g.examples.push_back({doc.source, d.line, d.message});
+        g.examples.push_back({doc.source, d.line, d.message, d.column, {}});
     }
     for (const auto& u : doc.unlisted) group(u.code, u.level).count += u.count;
   }
@@ -486,7 +580,9 @@ void append_report_html(std::string& out, const set_stats& stats,
   paths(out, stats);
   lastmods(out, stats);
   fields(out, stats);
-  findings(out, groups);
+  const line_ids lines(groups);
+  findings(out, groups, lines);
+  quoted_lines(out, lines);
   out += "</body></html>\n";
 }
 

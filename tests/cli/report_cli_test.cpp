@@ -105,6 +105,28 @@ TEST(ReportCli, ReportsASiteFromItsRobotsTxt) {
   EXPECT_THAT(r.out, HasSubstr("id=\"code-robots-txt-missing\""));
 }
 
+TEST(ReportCli, FindingsLinkToTheirQuotedLines) {
+  small_set s;
+  const run_result r = run_sitemill({"report", s.t.path(), "-o", "-"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // b.xml's third URL repeats its second: a duplicate-url finding on the
+  // line of the repeat, quoted from the file.
+  const std::smatch m = [&] {
+    std::smatch found;
+    std::regex_search(r.out, found,
+                      std::regex("<tr id=\"(line-[0-9]+)\"><td "
+                                 "class=\"loc\">[^<]*b\\.xml</td><td "
+                                 "class=\"num\">([0-9]+)</td>.*?<code>([^<]*)"
+                                 "</code>.*?#code-duplicate-url"));
+    return found;
+  }();
+  ASSERT_FALSE(m.empty()) << r.out;
+  EXPECT_THAT(m[3].str(), HasSubstr("shop/y")) << "the repeated URL's line";
+  EXPECT_THAT(r.out, HasSubstr("<a href=\"#" + m[1].str() + "\">" + m[2].str() +
+                               "</a>"))
+      << "the example links to it";
+}
+
 TEST(ReportCli, HelpHasAnExample) {
   const run_result r = run_sitemill({"report", "--help"});
   EXPECT_EQ(r.exit_code, 0);

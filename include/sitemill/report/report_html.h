@@ -9,14 +9,16 @@
 // examples; at most report_listed_documents documents are listed, the
 // rest summed in one row. So a 10^6-URL set gives a page of some kilobytes.
 //
-// Every text taken from the set (URLs, paths, messages) is untrusted and is
-// escaped with append_xml_escaped(); nothing from it becomes a link.
+// Every text taken from the set (URLs, paths, messages, quoted lines) is
+// untrusted and is escaped with append_xml_escaped(); nothing from it becomes
+// a link. The page's own links join a finding to its quoted line and back.
 //
 // Thread-safety: the functions are pure and may be called from any thread.
 #ifndef SITEMILL_REPORT_REPORT_HTML_H
 #define SITEMILL_REPORT_REPORT_HTML_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +40,10 @@ struct finding_example {
   std::string document;    ///< path or URL, as check reached it
   std::uint64_t line = 0;  ///< 0: about the document as a whole
   std::string message;
+  std::uint64_t column = 0;  ///< 1-based, in characters; 0 when unknown
+  /// The line's text around `column` (quote_finding_lines()), printable
+  /// UTF-8; none when not quoted (a fetched document, line 0).
+  std::optional<std::string> quote;
 };
 
 /// Every finding of one code across the run.
