@@ -492,13 +492,21 @@ int run_generate(generate_cli_options& o) {
   o.site.honour_refresh = !o.keep_redirects;
   // The patterns, in the order given: a directory applies them to its
   // files after its defaults (*.html, *.htm), every other source to its
-  // URLs' paths.
+  // URLs' paths. Those of a config file come first (include, exclude,
+  // include-regex, exclude-regex), so a flag's patterns, later, win; a flag
+  // replaces the file's values of the same option.
   std::vector<site_pattern> patterns;
   {
     std::size_t next[4] = {};
     const CLI::Option* opts[4] = {o.include_opt, o.exclude_opt,
                                   o.include_regex_opt, o.exclude_regex_opt};
-    for (const CLI::Option* opt : o.command->parse_order())
+    const auto& given = o.command->parse_order();
+    for (int k = 0; k < 4; ++k)
+      if (opts[k]->count() > 0 &&
+          std::find(given.begin(), given.end(), opts[k]) == given.end())
+        for (const auto& p : opts[k]->as<std::vector<std::string>>())
+          patterns.push_back({p, /*include=*/k % 2 == 0, /*regex=*/k >= 2});
+    for (const CLI::Option* opt : given)
       for (int k = 0; k < 4; ++k)
         if (opt == opts[k])
           patterns.push_back(

@@ -20,7 +20,9 @@
 #include <vector>
 
 #include "command.h"
+#include "config_file.h"
 #include "sitemill/date/w3c_datetime.h"
+#include "suggest.h"
 
 namespace sitemill::cli {
 namespace {
@@ -111,27 +113,6 @@ bool retry_sleep(std::chrono::milliseconds d, const char* who, bool quiet) {
   return false;
 }
 
-namespace {
-
-// Levenshtein distance, for a mistyped command name (a few letters long).
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
-                         diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-}  // namespace
-
 // `sitemill --help` lists each command on one line, its description's
 // first, as git and cargo do; `sitemill COMMAND --help` keeps the whole.
 class one_line_per_command : public CLI::Formatter {
@@ -150,17 +131,15 @@ class one_line_per_command : public CLI::Formatter {
 // nearest one ("generat": did you mean "generate"?), or lists them all.
 bool explain_unknown_command(const CLI::App& app, std::string_view word) {
   if (word.empty() || word.front() == '-') return false;
-  std::string names, nearest;
-  std::size_t best = 3;  // at most two edits away
+  std::vector<std::string> commands;
+  std::string names;
   for (const CLI::App* sub : app.get_subcommands({})) {
     const std::string& name = sub->get_name();
     if (name == word) return false;
     names += names.empty() ? name : ", " + name;
-    if (const std::size_t d = edit_distance(word, name); d < best) {
-      best = d;
-      nearest = name;
-    }
+    commands.push_back(name);
   }
+  const std::string nearest = nearest_name(word, commands);
   std::string line = "sitemill: '" + std::string(word) + "' is not a command";
   line += nearest.empty() ? "; the commands are " + names
                           : "; did you mean '" + nearest + "'?";
@@ -181,6 +160,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("-V,--version",
                        std::string("sitemill ") + SITEMILL_VERSION);
   app.require_subcommand(1);
+  add_config_option(app);
   app.footer(
       "Exit codes: 0 done; 1 the data stopped us (nothing published) or check "
       "found errors;\n2 usage or I/O error, or a check target unreadable; "

@@ -25,6 +25,9 @@ find_package(nlohmann_json 3 REQUIRED)
 # libdate-tz, built with USE_OS_TZDB (g++ 12's libstdc++ has no chrono tzdb).
 find_package(date REQUIRED CONFIG)
 find_package(CLI11 REQUIRED)
+# toml++: the CLI's sitemill.toml (cli/config_file.cpp), with the line of
+# every key for messages. The library does not read config files.
+pkg_check_modules(TOMLPP REQUIRED IMPORTED_TARGET tomlplusplus)
 
 # Only the reader measurement (benchmarks/reader_libs_bench.cpp) uses these:
 # the JSON and CSV libraries the hand-written readers are compared with.

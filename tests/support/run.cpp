@@ -125,6 +125,8 @@ run_result run_program(const std::string& program,
                                      O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
+  if (!options.cwd.empty())
+    posix_spawn_file_actions_addchdir_np(&actions, options.cwd.c_str());
 
   pid_t pid = -1;
   int spawned = spawn(&pid, program, args, &actions);

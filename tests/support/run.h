@@ -34,6 +34,8 @@ struct run_options {
   /// A run that takes longer is killed and reported as timed out, so a hung
   /// binary fails one test instead of the whole suite.
   std::chrono::milliseconds timeout{60'000};
+  /// The child's working directory; empty: the test's.
+  std::string cwd = {};
 };
 
 /// Runs SITEMILL_BINARY with `args` (argv[1..]) and waits for it.

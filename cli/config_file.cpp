@@ -1,0 +1,163 @@
+#include "config_file.h"
+
+#include <toml++/toml.h>
+
+#include <charconv>
+#include <sstream>
+
+#include "suggest.h"
+
+namespace sitemill::cli {
+namespace {
+
+// "FILE:LINE: what", as every other message about an input.
+[[noreturn]] void fail(const std::string& file, const toml::source_region& at,
+                       const std::string& what) {
+  std::string where = file;
+  if (at.begin.line > 0) where += ":" + std::to_string(at.begin.line);
+  throw CLI::ConfigError(where + ": " + what);
+}
+
+const CLI::App* command_named(const CLI::App& root, std::string_view name) {
+  for (const CLI::App* sub : root.get_subcommands({}))
+    if (sub->get_name() == name) return sub;
+  return nullptr;
+}
+
+// The keys `command` takes: its long option names without the dashes, and
+// its positionals' names.
+std::vector<std::string> keys_of(const CLI::App& command) {
+  std::vector<std::string> keys;
+  for (const CLI::Option* o : command.get_options()) {
+    if (!o->get_configurable()) continue;
+    for (const std::string& l : o->get_lnames()) keys.push_back(l);
+    if (o->get_lnames().empty() && !o->get_name(true, false).empty())
+      keys.push_back(o->get_name(true, false));
+  }
+  return keys;
+}
+
+// A scalar as the command line would spell it.
+bool scalar_text(const toml::node& n, std::string& out) {
+  if (const auto* s = n.as_string()) {
+    out = s->get();
+    return true;
+  }
+  if (const auto* i = n.as_integer()) {
+    out = std::to_string(i->get());
+    return true;
+  }
+  if (const auto* f = n.as_floating_point()) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, f->get());
+    out.assign(buf, r.ptr);
+    return true;
+  }
+  if (const auto* b = n.as_boolean()) {
+    out = b->get() ? "true" : "false";
+    return true;
+  }
+  return false;
+}
+
+std::string config_name(const CLI::App& root) {
+  const CLI::Option* o = root.get_config_ptr();
+  if (o == nullptr) return default_config_file;
+  const std::string given = o->as<std::string>();
+  return given.empty() ? default_config_file : given;
+}
+
+}  // namespace
+
+std::vector<CLI::ConfigItem> toml_config::from_config(std::istream& in) const {
+  const std::string file = config_name(root_);
+  toml::table doc;
+  try {
+    doc = toml::parse(in, file);
+  } catch (const toml::parse_error& e) {
+    fail(file, e.source(), std::string(e.description()));
+  }
+
+  std::vector<std::string> commands;
+  for (const CLI::App* sub : root_.get_subcommands({}))
+    commands.push_back(sub->get_name());
+  std::string command_list;
+  for (const auto& c : commands)
+    command_list += (command_list.empty() ? "" : ", ") + c;
+
+  std::vector<CLI::ConfigItem> out;
+  for (const auto& [section, node] : doc) {
+    const std::string name(section.str());
+    const toml::table* table = node.as_table();
+    if (table == nullptr)
+      fail(file, node.source(),
+           "'" + name +
+               "' is outside any command's table: put it under "
+               "[generate], [check], ... (the commands are " +
+               command_list + ")");
+    const CLI::App* command = command_named(root_, name);
+    if (command == nullptr) {
+      const std::string near = nearest_name(name, commands);
+      fail(file, section.source(),
+           "[" + name + "] is not a command" +
+               (near.empty() ? "; the commands are " + command_list
+                             : "; did you mean [" + near + "]?"));
+    }
+    const std::vector<std::string> keys = keys_of(*command);
+    for (const auto& [key_name, value] : *table) {
+      const std::string key(key_name.str());
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+        std::string why = "'" + key + "' is not an option of sitemill " + name;
+        const CLI::Option* o = command->get_option_no_throw("--" + key);
+        if (o != nullptr && !o->get_configurable())
+          why = "'" + key + "' cannot be set in a config file";
+        else if (const std::string near = nearest_name(key, keys);
+                 !near.empty())
+          why += "; did you mean '" + near + "'?";
+        else
+          why += " (run 'sitemill " + name + " --help' for its options)";
+        fail(file, key_name.source(), why);
+      }
+      CLI::ConfigItem item;
+      item.parents = {name};
+      item.name = key;
+      std::string text;
+      if (scalar_text(value, text)) {
+        item.inputs.push_back(std::move(text));
+      } else if (const toml::array* list = value.as_array()) {
+        for (const toml::node& element : *list) {
+          if (!scalar_text(element, text))
+            fail(file, element.source(),
+                 "'" + key + "': a list holds strings, numbers or booleans");
+          item.inputs.push_back(std::move(text));
+        }
+      } else {
+        fail(file, value.source(),
+             "'" + key +
+                 "' takes a string, a number, a boolean or a list of "
+                 "them (dates are written as strings)");
+      }
+      out.push_back(std::move(item));
+    }
+  }
+  return out;
+}
+
+std::string toml_config::to_config(const CLI::App* app, bool default_also,
+                                   bool write_description,
+                                   std::string prefix) const {
+  return CLI::ConfigTOML().to_config(app, default_also, write_description,
+                                     std::move(prefix));
+}
+
+void add_config_option(CLI::App& app) {
+  app.set_config("--config", default_config_file,
+                 "Read options from this TOML file: a [command] table each, "
+                 "keys as the long options (default: ./sitemill.toml when "
+                 "there is one); flags given here win");
+  app.config_formatter(std::make_shared<toml_config>(app));
+  // `sitemill generate --config ci.toml` as well as `sitemill --config ...`.
+  app.fallthrough();
+}
+
+}  // namespace sitemill::cli
