@@ -10,6 +10,7 @@
 
 #include "command.h"
 #include "sitemill/notify/indexnow.h"
+#include "sitemill/report/notify_json.h"
 #include "sitemill/report/numbers.h"
 #include "vocabulary.h"
 
@@ -23,8 +24,20 @@ struct indexnow_cli_options {
   std::string write_key_dir;
   indexnow_options run;
   bool quiet = false;
+  bool json_out = false;
   retry_flags net;
 };
+
+// --json: the object on stdout, however the run ended.
+int print_json(const indexnow_run& run, int code) {
+  stdout_sink out;
+  status written = write_indexnow_json(out, run);
+  if (written) written = out.close();
+  if (written) return code;
+  std::fprintf(stderr, "sitemill indexnow: --json: %s\n",
+               written.message().c_str());
+  return exit_usage;
+}
 
 // One URL per line; blank lines and lines starting with '#' are skipped, so
 // a commented list works as it is.
@@ -65,6 +78,8 @@ int run_indexnow(indexnow_cli_options& o) {
     return exit_usage;
   }
 
+  indexnow_run run;
+  run.dry_run = o.run.dry_run;
   if (!o.write_key_dir.empty()) {
     const bool generated = o.run.key.empty();
     if (generated) o.run.key = generate_indexnow_key();
@@ -76,14 +91,15 @@ int run_indexnow(indexnow_cli_options& o) {
       return exit_usage;
     }
     // A generated key is the run's result: the user needs it for --key.
-    if (generated) std::printf("%s\n", o.run.key.c_str());
+    if (generated && !o.json_out) std::printf("%s\n", o.run.key.c_str());
+    run.key_file = {*path, o.run.key, generated};
     std::fprintf(stderr,
                  "%s: %s %s; publish it at the root of the site "
                  "(https://<host>/%s.txt) or give its URL with "
                  "--key-location\n",
                  me, o.run.dry_run ? "would write" : "wrote", path->c_str(),
                  o.run.key.c_str());
-    if (!have_input) return exit_ok;
+    if (!have_input) return o.json_out ? print_json(run, exit_ok) : exit_ok;
   }
 
   const vocabulary words = indexnow_words(o.run.key);
@@ -107,20 +123,32 @@ int run_indexnow(indexnow_cli_options& o) {
   o.net.apply(o.run.retry, "sitemill indexnow", o.quiet);
 
   auto done = submit_indexnow(client, urls, o.run);
+  indexnow_announcement& submission = run.submission.emplace();
   if (!done) {
-    std::fprintf(stderr, "%s: %s\n", me,
-                 in_cli_words(done.err().message, words).c_str());
-    return exit_usage;
+    std::string why = in_cli_words(done.err().message, words);
+    std::fprintf(stderr, "%s: %s\n", me, why.c_str());
+    if (!o.json_out) return exit_usage;
+    submission.urls = std::move(urls);
+    submission.failure = error{std::move(why)};
+    return print_json(run, exit_usage);
   }
-  const indexnow_report& r = *done;
-  for (const auto& x : r.rejected) {
+  indexnow_report& r = *done;
+  for (auto& x : r.rejected) {
+    to_cli_words(x.reason, words);
     std::fprintf(stderr, "%s: rejected %s: %s\n", me, x.url.c_str(),
-                 in_cli_words(x.reason, words).c_str());
+                 x.reason.c_str());
   }
   if (urls.empty()) {
+    // {"urls":0}, as generate's announce says that nothing changed.
     std::fprintf(stderr, "%s: no URLs to submit (nothing changed)\n", me);
-    return exit_ok;
+    return o.json_out ? print_json(run, exit_ok) : exit_ok;
   }
+  for (auto& b : r.batches) to_cli_words(b.message, words);
+  // With --json, stdout holds the object alone and the lines people read go
+  // to stderr (unless --quiet); a dry run's bodies are left out (each batch
+  // counts its URLs, which are the input).
+  std::FILE* lines = o.json_out ? stderr : stdout;
+  const bool show_lines = !(o.json_out && o.quiet);
 
   const std::size_t n = r.batches.size();
   bool cancelled = false;
@@ -128,8 +156,10 @@ int run_indexnow(indexnow_cli_options& o) {
     const indexnow_batch& b = r.batches[i];
     if (o.run.dry_run) {
       // stdout carries exactly the bodies, one JSON object per line.
-      std::fwrite(b.body.data(), 1, b.body.size(), stdout);
-      std::fputc('\n', stdout);
+      if (!o.json_out) {
+        std::fwrite(b.body.data(), 1, b.body.size(), stdout);
+        std::fputc('\n', stdout);
+      }
       if (!o.quiet) {
         std::fprintf(stderr,
                      "%s: batch %zu/%zu: would POST %s URLs to %s "
@@ -139,12 +169,13 @@ int run_indexnow(indexnow_cli_options& o) {
       }
       continue;
     }
-    std::printf("batch %zu/%zu: %s URLs: %s: %s\n", i + 1, n,
-                with_commas(b.urls).c_str(),
-                std::string(to_string(b.outcome)).c_str(),
-                b.outcome == indexnow_outcome::not_sent
-                    ? "an earlier batch failed"
-                    : in_cli_words(b.message, words).c_str());
+    if (show_lines)
+      std::fprintf(lines, "batch %zu/%zu: %s URLs: %s: %s\n", i + 1, n,
+                   with_commas(b.urls).c_str(),
+                   std::string(to_string(b.outcome)).c_str(),
+                   b.outcome == indexnow_outcome::not_sent
+                       ? "an earlier batch failed"
+                       : b.message.c_str());
     cancelled = cancelled || b.outcome == indexnow_outcome::cancelled;
   }
   std::size_t failed = 0, not_sent = 0, in_batches = 0;
@@ -169,15 +200,20 @@ int run_indexnow(indexnow_cli_options& o) {
   summary += "; " + with_commas(r.rejected.size()) + " rejected, " +
              with_commas(r.duplicates) +
              (r.duplicates == 1 ? " duplicate" : " duplicates");
-  std::FILE* where = o.run.dry_run ? stderr : stdout;
-  std::fprintf(where, "%s%s\n", o.run.dry_run ? "sitemill indexnow: " : "",
-               summary.c_str());
+  std::FILE* where = o.run.dry_run ? stderr : lines;
+  if (show_lines || o.run.dry_run)
+    std::fprintf(where, "%s%s\n", o.run.dry_run ? "sitemill indexnow: " : "",
+                 summary.c_str());
   std::fflush(stdout);
+  int code = r.ok() ? exit_ok : exit_data;
   if (cancelled || interrupted()) {
     std::fprintf(stderr, "%s: interrupted\n", me);
-    return exit_interrupted;
+    code = exit_interrupted;
   }
-  return r.ok() ? exit_ok : exit_data;
+  if (!o.json_out) return code;
+  submission.urls = std::move(urls);
+  submission.report = std::move(done).value();
+  return print_json(run, code);
 }
 
 }  // namespace
@@ -231,6 +267,10 @@ command_runner setup_indexnow(CLI::App& app) {
                 "per line");
   o->net.add_to(*cmd);
   cmd->add_flag("-q,--quiet", o->quiet, "Print only results and errors");
+  cmd->add_flag("--json", o->json_out,
+                "Print one JSON object on stdout with each batch's outcome, "
+                "status and tries (keys: docs/report-schema.md); the lines "
+                "go to stderr");
   cmd->footer(
       "Output: one line per batch on stdout (batch I/N: URLS: OUTCOME: "
       "MESSAGE), then a\n"
@@ -241,10 +281,17 @@ command_runner setup_indexnow(CLI::App& app) {
       "error (bad key,\n"
       "URL or endpoint, unreadable input, manifest without \"changes\"); "
       "130 interrupted.\n"
+      "With --json, stdout holds one JSON object instead (also for a refused "
+      "key or\n"
+      "endpoint; none for missing or unreadable input), the lines go to "
+      "stderr, and the\n"
+      "exit codes are the same; a --dry-run's bodies are not printed.\n"
       "Examples:\n"
       "  sitemill indexnow --write-key public/        # prints a new key\n"
       "  sitemill indexnow --key KEY --urls changed.txt\n"
-      "  sitemill indexnow --key KEY --from-manifest report.json");
+      "  sitemill indexnow --key KEY --from-manifest report.json\n"
+      "  sitemill indexnow --json --key KEY --urls changed.txt | jq "
+      "'.indexnow.batches'");
   return [o] { return run_indexnow(*o); };
 }
 

@@ -10,6 +10,7 @@
 
 #include "command.h"
 #include "sitemill/notify/ping.h"
+#include "sitemill/report/notify_json.h"
 #include "sitemill/url/url.h"
 
 namespace sitemill::cli {
@@ -21,8 +22,20 @@ struct ping_cli_options {
   bool verify = false;
   bool dry_run = false;
   bool quiet = false;
+  bool json_out = false;
   retry_flags net;
 };
+
+// --json: the object on stdout, however the run ended.
+int print_json(const ping_run& run, int code) {
+  stdout_sink out;
+  status written = write_ping_json(out, run);
+  if (written) written = out.close();
+  if (written) return code;
+  std::fprintf(stderr, "sitemill ping: --json: %s\n",
+               written.message().c_str());
+  return exit_usage;
+}
 
 int run_ping(ping_cli_options& o) {
   // Every argument is checked before anything is sent.
@@ -42,28 +55,42 @@ int run_ping(ping_cli_options& o) {
   options.retry.first_wait =
       std::min(options.retry.first_wait, options.retry.max_wait);
 
+  // With --json, stdout holds the object alone and the lines people read go
+  // to stderr (unless --quiet, which keeps only results: the object's).
+  std::FILE* lines = o.json_out ? stderr : stdout;
+  const bool show_lines = !(o.json_out && o.quiet);
+  ping_run run;
+  run.dry_run = o.dry_run;
+  run.verify = o.verify;
   bool all_ok = true;
   bool cancelled = false;
   for (const auto& sitemap : o.sitemaps) {
+    pinged_sitemap done;
+    (void)normalize_url(sitemap, done.url);  // checked above
     if (o.verify) {
       if (o.dry_run) {
-        std::string url;
-        (void)normalize_url(sitemap, url);
-        std::printf("GET %s (--verify: must answer 200)\n", url.c_str());
+        if (show_lines)
+          std::fprintf(lines, "GET %s (--verify: must answer 200)\n",
+                       done.url.c_str());
       } else {
-        const sitemap_check c = verify_sitemap(client, sitemap, options.retry);
+        sitemap_check c = verify_sitemap(client, sitemap, options.retry);
         if (interrupted()) {
           cancelled = true;
           break;
         }
-        if (!c.ok) {
-          std::printf("%s: %s\n", c.url.c_str(), c.message.c_str());
+        const bool verified = c.ok;
+        if (!verified) {
+          if (show_lines)
+            std::fprintf(lines, "%s: %s\n", c.url.c_str(), c.message.c_str());
           all_ok = false;
-          continue;
-        }
-        if (!o.quiet) {
+        } else if (!o.quiet) {
           std::fprintf(stderr, "sitemill ping: %s %s\n", c.url.c_str(),
                        c.message.c_str());
+        }
+        done.verified = std::move(c);
+        if (!verified) {
+          run.sitemaps.push_back(std::move(done));
+          continue;
         }
       }
     }
@@ -73,27 +100,32 @@ int run_ping(ping_cli_options& o) {
         std::fprintf(stderr, "sitemill ping: %s\n", r.err().message.c_str());
         return exit_usage;
       }
-      if (o.dry_run) {
-        std::printf("GET %s\n", r->request_url.c_str());
-        continue;
+      if (show_lines) {
+        if (o.dry_run)
+          std::fprintf(lines, "GET %s\n", r->request_url.c_str());
+        else
+          std::fprintf(lines, "%s: %s: %s\n", r->request_url.c_str(),
+                       std::string(to_string(r->outcome)).c_str(),
+                       r->message.c_str());
       }
-      std::printf("%s: %s: %s\n", r->request_url.c_str(),
-                  std::string(to_string(r->outcome)).c_str(),
-                  r->message.c_str());
-      if (r->outcome == ping_outcome::cancelled) {
+      const ping_outcome outcome = r->outcome;
+      all_ok = all_ok && r->ok();
+      done.pings.push_back(std::move(r).value());
+      if (outcome == ping_outcome::cancelled) {
         cancelled = true;
         break;
       }
-      all_ok = all_ok && r->ok();
     }
+    run.sitemaps.push_back(std::move(done));
     if (cancelled) break;
   }
   std::fflush(stdout);
+  int code = all_ok ? exit_ok : exit_data;
   if (cancelled || interrupted()) {
     std::fprintf(stderr, "sitemill ping: interrupted\n");
-    return exit_interrupted;
+    code = exit_interrupted;
   }
-  return all_ok ? exit_ok : exit_data;
+  return o.json_out ? print_json(run, code) : code;
 }
 
 }  // namespace
@@ -131,6 +163,10 @@ command_runner setup_ping(CLI::App& app) {
                 "Send nothing; print each request that would be sent");
   o->net.add_to(*cmd);
   cmd->add_flag("-q,--quiet", o->quiet, "Print only the results");
+  cmd->add_flag("--json", o->json_out,
+                "Print one JSON object on stdout with every ping's outcome, "
+                "status and tries (keys: docs/report-schema.md); the lines "
+                "go to stderr");
   cmd->footer(
       "Output: one line per ping on stdout, REQUEST-URL: OUTCOME: MESSAGE.\n"
       "Exit codes: 0 every ping answered 2xx (or --dry-run); 1 an endpoint "
@@ -139,8 +175,14 @@ command_runner setup_ping(CLI::App& app) {
       "or --verify\n"
       "failed; 2 usage error (a URL that is not absolute http(s)); 130 "
       "interrupted.\n"
-      "Example: sitemill ping --endpoint https://www.example.org/ping "
-      "https://www.example.com/sitemap.xml");
+      "With --json, stdout holds one JSON object instead (none on a usage "
+      "error), the\n"
+      "lines go to stderr, and the exit codes are the same.\n"
+      "Examples:\n"
+      "  sitemill ping --endpoint https://www.example.org/ping "
+      "https://www.example.com/sitemap.xml\n"
+      "  sitemill ping --json --endpoint https://www.example.org/ping "
+      "https://www.example.com/sitemap.xml | jq '.sitemaps[].pings[].outcome'");
   return [o] { return run_ping(*o); };
 }
 

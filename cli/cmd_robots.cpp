@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "command.h"
+#include "sitemill/report/notify_json.h"
 #include "sitemill/robots/robots_edit.h"
 #include "sitemill/url/url.h"
 #include "vocabulary.h"
@@ -16,12 +17,26 @@ struct robots_cli_options {
   std::vector<std::string> sitemaps;
   robots_edit_options edit;
   bool quiet = false;
+  bool json_out = false;
 };
+
+// --json: one object on stdout whatever the edit came to, failure included.
+int print_json(const robots_cli_options& o, robots_announcement robots) {
+  stdout_sink out;
+  status written = write_robots_json(out, {o.edit.dry_run, std::move(robots)});
+  if (written) written = out.close();
+  if (written) return exit_ok;
+  std::fprintf(stderr, "sitemill robots: --json: %s\n",
+               written.message().c_str());
+  return exit_usage;
+}
 
 int run_robots(robots_cli_options& o) {
   // Bad arguments are a usage error (2), before the file is touched.
+  robots_announcement announced;
+  announced.path = o.path;
   for (const std::string& s : o.sitemaps) {
-    std::string url;
+    std::string& url = announced.sitemaps.emplace_back();
     const url_problem p = normalize_url(s, url);
     if (p == url_problem::relative_without_base) {
       std::fprintf(stderr,
@@ -41,26 +56,34 @@ int run_robots(robots_cli_options& o) {
   const vocabulary words = robots_words();
   auto done = update_robots(o.path, o.sitemaps, o.edit);
   if (!done) {
-    std::fprintf(stderr, "sitemill robots: %s\n",
-                 in_cli_words(done.err().message, words).c_str());
+    std::string why = in_cli_words(done.err().message, words);
+    std::fprintf(stderr, "sitemill robots: %s\n", why.c_str());
+    if (o.json_out) {
+      announced.failure = error{std::move(why)};
+      (void)print_json(o, std::move(announced));
+    }
     return exit_usage;
   }
   const robots_edit& e = done->edit;
   const char* file = o.path.c_str();
   const bool dry = o.edit.dry_run;
   // --dry-run prints the file exactly as it would be written, BOM and line
-  // ends included, so it can be diffed or redirected.
-  if (dry) std::fwrite(e.text.data(), 1, e.text.size(), stdout);
-  for (const auto& note : e.notes) {
+  // ends included, so it can be diffed or redirected; with --json, the
+  // object's "text" carries it.
+  if (dry && !o.json_out) std::fwrite(e.text.data(), 1, e.text.size(), stdout);
+  // Notes and reasons in the CLI's words, for stderr and --json alike.
+  for (auto& note : done->edit.notes) {
+    to_cli_words(note, words);
     std::fprintf(stderr, "sitemill robots: %s: warning: %s\n", file,
-                 in_cli_words(note, words).c_str());
+                 note.c_str());
   }
+  for (auto& r : done->edit.removed) to_cli_words(r.reason, words);
   if (!o.quiet) {
     for (const auto& r : e.removed) {
       std::fprintf(stderr, "sitemill robots: %s:%llu: %s \"%s\": %s\n", file,
                    static_cast<unsigned long long>(r.line),
                    dry ? "would remove" : "removed", r.text.c_str(),
-                   in_cli_words(r.reason, words).c_str());
+                   r.reason.c_str());
     }
     for (const auto& url : e.present) {
       std::fprintf(stderr, "sitemill robots: %s: already lists %s\n", file,
@@ -77,7 +100,9 @@ int run_robots(robots_cli_options& o) {
                         : "updated";
     std::fprintf(stderr, "sitemill robots: %s %s\n", file, what);
   }
-  return exit_ok;
+  if (!o.json_out) return exit_ok;
+  announced.update = std::move(done).value();
+  return print_json(o, std::move(announced));
 }
 
 }  // namespace
@@ -108,13 +133,23 @@ command_runner setup_robots(CLI::App& app) {
   cmd->add_flag("--dry-run", o->edit.dry_run,
                 "Write nothing; print the file as it would be on stdout");
   cmd->add_flag("-q,--quiet", o->quiet, "Print only warnings and errors");
+  cmd->add_flag(
+      "--json", o->json_out,
+      "Print one JSON object on stdout saying what was done (keys: "
+      "docs/report-schema.md); a --dry-run's file is in its \"text\"");
   cmd->footer(
       "Exit codes: 0 the file lists the sitemaps (or would, with --dry-run); "
       "2 a sitemap\n"
       "URL is not absolute http(s), or the file cannot be read or written "
       "(or is UTF-16).\n"
-      "Example: sitemill robots public/robots.txt --sitemap "
-      "https://www.example.com/sitemap.xml");
+      "With --json, stdout holds one JSON object (also when the file cannot "
+      "be read or\n"
+      "written); a bad --sitemap prints none.\n"
+      "Examples:\n"
+      "  sitemill robots public/robots.txt --sitemap "
+      "https://www.example.com/sitemap.xml\n"
+      "  sitemill robots --json --dry-run public/robots.txt --sitemap "
+      "https://www.example.com/sitemap.xml | jq .robots.added");
   return [o] { return run_robots(*o); };
 }
 

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -453,6 +454,10 @@ announcement full_announcement() {
   robots.sitemaps = {"https://www.example.com/sitemap.xml"};
   robots_update& update = robots.update.emplace();
   update.edit.added = robots.sitemaps;
+  update.edit.present = {"https://www.example.com/news.xml"};
+  update.edit.removed = {{4, "Sitemap: /old.xml", "repeats line 2"}};
+  update.edit.notes = {"line 9: past 500 KiB"};
+  update.edit.changed = true;
   update.written = true;
   indexnow_announcement& indexnow = done.indexnow.emplace();
   indexnow.urls = indexnow_urls(*full_report().changes);
@@ -468,6 +473,9 @@ announcement full_announcement() {
   first.body = R"({"host":"www.example.com","key":"secret"})";
   first.outcome = indexnow_outcome::accepted;
   first.status = 200;
+  first.attempts = {{503, "", std::chrono::milliseconds(1'000)},
+                    {0, "timed out", std::chrono::milliseconds(2'000)},
+                    {200, "", std::chrono::milliseconds(0)}};
   first.message = "200 OK: received";
   indexnow_batch second;
   second.urls = 1;
@@ -486,15 +494,23 @@ TEST(GenerateJson, CarriesWhatWasAnnounced) {
       R"(,"announce":{"robots":{"path":"public/robots.txt",)"
       R"("sitemaps":["https://www.example.com/sitemap.xml"],)"
       R"("added":["https://www.example.com/sitemap.xml"],)"
-      R"("created":false,"written":true},)"
+      R"("present":["https://www.example.com/news.xml"],)"
+      R"("removed":[{"line":4,"text":"Sitemap: /old.xml",)"
+      R"("reason":"repeats line 2"}],"notes":["line 9: past 500 KiB"],)"
+      R"("created":false,"changed":true,"written":true},)"
       R"("indexnow":{"urls":3,"endpoint":"https://api.indexnow.org/indexnow",)"
       R"("host":"www.example.com",)"
       R"("key_location":"https://www.example.com/3f6c2b1a9e8d4c7b.txt",)"
+      R"("sent":2,"accepted":2,)"
       R"("duplicates":1,"rejected":[{"url":"https://other.example.net/x",)"
       R"("reason":"on host other..."}],)"
       R"("batches":[{"urls":2,"outcome":"accepted","status":200,)"
+      R"("attempts":[{"status":503,"error":"","wait_ms":1000},)"
+      R"({"status":0,"error":"timed out","wait_ms":2000},)"
+      R"({"status":200,"error":"","wait_ms":0}],)"
       R"("message":"200 OK: received"},)"
-      R"({"urls":1,"outcome":"not sent","status":0,"message":""}]}}})"
+      R"({"urls":1,"outcome":"not sent","status":0,"attempts":[],)"
+      R"("message":""}]}}})"
       "\n";
   ASSERT_GE(text.size(), tail.size());
   EXPECT_EQ(text.substr(text.size() - tail.size()), tail);
@@ -509,6 +525,14 @@ TEST(GenerateJson, CarriesWhatWasAnnounced) {
   EXPECT_EQ(back.robots->path, done.robots->path);
   EXPECT_EQ(back.robots->sitemaps, done.robots->sitemaps);
   EXPECT_EQ(back.robots->update->edit.added, done.robots->update->edit.added);
+  EXPECT_EQ(back.robots->update->edit.present,
+            done.robots->update->edit.present);
+  ASSERT_EQ(back.robots->update->edit.removed.size(), 1u);
+  EXPECT_EQ(back.robots->update->edit.removed[0].line, 4u);
+  EXPECT_EQ(back.robots->update->edit.removed[0].text, "Sitemap: /old.xml");
+  EXPECT_EQ(back.robots->update->edit.removed[0].reason, "repeats line 2");
+  EXPECT_EQ(back.robots->update->edit.notes, done.robots->update->edit.notes);
+  EXPECT_EQ(back.robots->update->edit.changed, true);
   EXPECT_EQ(back.robots->update->created, false);
   EXPECT_EQ(back.robots->update->written, true);
   EXPECT_FALSE(back.robots->failure);
@@ -530,6 +554,13 @@ TEST(GenerateJson, CarriesWhatWasAnnounced) {
     EXPECT_EQ(r.batches[i].outcome, w.batches[i].outcome);
     EXPECT_EQ(r.batches[i].status, w.batches[i].status);
     EXPECT_EQ(r.batches[i].message, w.batches[i].message);
+    ASSERT_EQ(r.batches[i].attempts.size(), w.batches[i].attempts.size());
+    for (std::size_t k = 0; k < r.batches[i].attempts.size(); ++k) {
+      EXPECT_EQ(r.batches[i].attempts[k].status,
+                w.batches[i].attempts[k].status);
+      EXPECT_EQ(r.batches[i].attempts[k].error, w.batches[i].attempts[k].error);
+      EXPECT_EQ(r.batches[i].attempts[k].wait, w.batches[i].attempts[k].wait);
+    }
   }
   EXPECT_EQ(back.ok(), done.ok());
 }

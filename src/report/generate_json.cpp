@@ -2,9 +2,12 @@
 
 #include <array>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
+
+#include "detail/notify_objects.h"
 
 namespace sitemill {
 namespace {
@@ -71,50 +74,16 @@ void write_urls(json_stream& out, const std::vector<std::string>& urls) {
   out.raw("]");
 }
 
+// The robots and IndexNow objects are the ones `sitemill robots --json` and
+// `sitemill indexnow --json` print (detail/notify_objects.h).
 void write_announcement(json_stream& out, const announcement& done) {
   out.raw(",").key("announce").raw("{");
-  if (const auto& robots = done.robots) {
-    out.key("robots").raw("{").key("path").str(robots->path);
-    out.raw(",").key("sitemaps");
-    write_urls(out, robots->sitemaps);
-    if (robots->failure) {
-      out.raw(",").key("error").str(robots->failure->message);
-    } else if (robots->update) {
-      out.raw(",").key("added");
-      write_urls(out, robots->update->edit.added);
-      out.raw(",").key("created").raw(robots->update->created ? "true"
-                                                              : "false");
-      out.raw(",").key("written").raw(robots->update->written ? "true"
-                                                              : "false");
-    }
-    out.raw("}");
-  }
-  if (const auto& indexnow = done.indexnow) {
-    out.raw(done.robots ? "," : "").key("indexnow").raw("{");
-    out.key("urls").count(indexnow->urls.size());
-    if (indexnow->failure) {
-      out.raw(",").key("error").str(indexnow->failure->message);
-    } else if (const auto& r = indexnow->report) {
-      out.raw(",").key("endpoint").str(r->endpoint);
-      out.raw(",").key("host").str(r->host);
-      out.raw(",").key("key_location").str(r->key_location);
-      out.raw(",").key("duplicates").count(r->duplicates);
-      out.raw(",").key("rejected").raw("[");
-      for (std::size_t i = 0; i < r->rejected.size(); ++i) {
-        out.raw(i ? ",{" : "{").key("url").str(r->rejected[i].url);
-        out.raw(",").key("reason").str(r->rejected[i].reason).raw("}");
-      }
-      out.raw("],").key("batches").raw("[");
-      for (std::size_t i = 0; i < r->batches.size(); ++i) {
-        const indexnow_batch& b = r->batches[i];
-        out.raw(i ? ",{" : "{").key("urls").count(b.urls);
-        out.raw(",").key("outcome").str(to_string(b.outcome));
-        out.raw(",").key("status").count(static_cast<std::uint64_t>(b.status));
-        out.raw(",").key("message").str(b.message).raw("}");
-      }
-      out.raw("]");
-    }
-    out.raw("}");
+  if (done.robots)
+    out.key("robots").raw(
+        detail::dump_json(detail::robots_object(*done.robots)));
+  if (done.indexnow) {
+    out.raw(done.robots ? "," : "").key("indexnow");
+    out.raw(detail::dump_json(detail::indexnow_object(*done.indexnow)));
   }
   out.raw("}");
 }
@@ -318,7 +287,19 @@ void read_robots(object_reader& a, announcement& done) {
   } else {
     robots_update& update = robots.update.emplace();
     r.strings("added", update.edit.added);
+    r.strings("present", update.edit.present);
+    r.array("removed", [&](const json& item, const std::string& where) {
+      if (!item.is_object()) return r.fail_with(where + " is not an object");
+      object_reader x(item, where);
+      robots_removed_line& line = update.edit.removed.emplace_back();
+      x.count("line", line.line);
+      x.text("text", line.text);
+      x.text("reason", line.reason);
+      if (!x.problem().empty()) r.fail_with(x.problem());
+    });
+    r.strings("notes", update.edit.notes);
     r.flag("created", update.created);
+    r.flag("changed", update.edit.changed);
     r.flag("written", update.written);
   }
   if (!r.problem().empty()) a.fail_with(r.problem());
@@ -362,6 +343,18 @@ void read_indexnow(object_reader& a, const generate_report& report,
       x.text("outcome", outcome);
       x.count("status", batch.status);
       x.text("message", batch.message);
+      x.array("attempts", [&](const json& tried, const std::string& at) {
+        if (!tried.is_object()) return x.fail_with(at + " is not an object");
+        object_reader t(tried, at);
+        http_attempt& attempt = batch.attempts.emplace_back();
+        std::uint64_t wait_ms = 0;
+        t.count("status", attempt.status);
+        t.text("error", attempt.error);
+        t.count("wait_ms", wait_ms);
+        attempt.wait =
+            std::chrono::milliseconds(static_cast<std::int64_t>(wait_ms));
+        if (!t.problem().empty()) x.fail_with(t.problem());
+      });
       if (auto o = parse_outcome(outcome))
         batch.outcome = *o;
       else

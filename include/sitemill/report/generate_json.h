@@ -50,8 +50,8 @@ struct generate_json_contents {
   std::vector<record_issue> rejected, warnings, skipped;
   /// What was announced for the first set, when the report says (each
   /// set's own, in "sets", is not read back). IndexNow's URLs are the
-  /// changes' (indexnow_urls()); a report keeps neither the batches' bodies
-  /// nor their attempts.
+  /// changes' (indexnow_urls()); a report keeps the batches' attempts but
+  /// not their bodies (their URLs are the changes).
   std::optional<announcement> announced;
 };
 
