@@ -85,12 +85,8 @@ void print_human(const check_report& r, bool quiet) {
 }
 
 void print_json(const check_report& r) {
-  stdout_sink out;
-  status written = write_check_json(out, r);
-  if (written) written = out.close();
-  if (!written)
-    std::fprintf(stderr, "sitemill check: --json: %s\n",
-                 written.message().c_str());
+  (void)json_to_stdout("check",
+                       [&](sink& out) { return write_check_json(out, r); });
 }
 
 int run_check(check_cli_options& o) {

@@ -157,12 +157,9 @@ class reporter final : public generate_observer {
 
 void print_json(const generate_report& r, const reporter& rep,
                 std::span<const announcement> announced) {
-  stdout_sink out;
-  status written = write_generate_json(out, r, rep.spool(), announced);
-  if (written) written = out.close();
-  if (!written)
-    std::fprintf(stderr, "sitemill generate: --json: %s\n",
-                 written.message().c_str());
+  (void)json_to_stdout("generate", [&](sink& out) {
+    return write_generate_json(out, r, rep.spool(), announced);
+  });
 }
 
 // After a publish: list each set in robots.txt and tell IndexNow what

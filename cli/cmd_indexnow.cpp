@@ -30,13 +30,9 @@ struct indexnow_cli_options {
 
 // --json: the object on stdout, however the run ended.
 int print_json(const indexnow_run& run, int code) {
-  stdout_sink out;
-  status written = write_indexnow_json(out, run);
-  if (written) written = out.close();
-  if (written) return code;
-  std::fprintf(stderr, "sitemill indexnow: --json: %s\n",
-               written.message().c_str());
-  return exit_usage;
+  const bool written = json_to_stdout(
+      "indexnow", [&](sink& out) { return write_indexnow_json(out, run); });
+  return written ? code : exit_usage;
 }
 
 // One URL per line; blank lines and lines starting with '#' are skipped, so

@@ -28,13 +28,9 @@ struct ping_cli_options {
 
 // --json: the object on stdout, however the run ended.
 int print_json(const ping_run& run, int code) {
-  stdout_sink out;
-  status written = write_ping_json(out, run);
-  if (written) written = out.close();
-  if (written) return code;
-  std::fprintf(stderr, "sitemill ping: --json: %s\n",
-               written.message().c_str());
-  return exit_usage;
+  const bool written = json_to_stdout(
+      "ping", [&](sink& out) { return write_ping_json(out, run); });
+  return written ? code : exit_usage;
 }
 
 int run_ping(ping_cli_options& o) {

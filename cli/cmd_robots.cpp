@@ -22,13 +22,10 @@ struct robots_cli_options {
 
 // --json: one object on stdout whatever the edit came to, failure included.
 int print_json(const robots_cli_options& o, robots_announcement robots) {
-  stdout_sink out;
-  status written = write_robots_json(out, {o.edit.dry_run, std::move(robots)});
-  if (written) written = out.close();
-  if (written) return exit_ok;
-  std::fprintf(stderr, "sitemill robots: --json: %s\n",
-               written.message().c_str());
-  return exit_usage;
+  const bool written = json_to_stdout("robots", [&](sink& out) {
+    return write_robots_json(out, {o.edit.dry_run, std::move(robots)});
+  });
+  return written ? exit_ok : exit_usage;
 }
 
 int run_robots(robots_cli_options& o) {

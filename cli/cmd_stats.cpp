@@ -122,14 +122,9 @@ int run_stats(stats_cli_options& o) {
     return exit_usage;
   }
   if (o.json_out) {
-    stdout_sink out;
-    status written = write_stats_json(out, *s);
-    if (written) written = out.close();
-    if (!written) {
-      std::fprintf(stderr, "sitemill stats: --json: %s\n",
-                   written.message().c_str());
+    if (!json_to_stdout("stats",
+                        [&](sink& out) { return write_stats_json(out, *s); }))
       return exit_usage;
-    }
   } else {
     print_human(*s);
   }

@@ -69,6 +69,12 @@ class stdout_sink final : public sink {
   status close() override;
 };
 
+/// --json: writes one object to stdout with `write` (a renderer of
+/// src/report/); false after telling stderr, as `sitemill <command>`, why it
+/// could not be written.
+bool json_to_stdout(const char* command,
+                    const std::function<status(sink&)>& write);
+
 /// Waits `d` for a retry, saying so on stderr as `who` unless `quiet`, in
 /// short steps so Ctrl-C ends the wait at once. False when interrupted.
 bool retry_sleep(std::chrono::milliseconds d, const char* who, bool quiet);

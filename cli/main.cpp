@@ -99,6 +99,17 @@ status stdout_sink::close() {
   return {};
 }
 
+bool json_to_stdout(const char* command,
+                    const std::function<status(sink&)>& write) {
+  stdout_sink out;
+  status written = write(out);
+  if (written) written = out.close();
+  if (!written)
+    std::fprintf(stderr, "sitemill %s: --json: %s\n", command,
+                 written.message().c_str());
+  return static_cast<bool>(written);
+}
+
 bool retry_sleep(std::chrono::milliseconds d, const char* who, bool quiet) {
   if (!quiet && d.count() > 0)
     std::fprintf(stderr, "%s: waiting %.1f s before trying again\n", who,
