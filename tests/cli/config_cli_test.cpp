@@ -117,6 +117,24 @@ TEST(ConfigFile, AValueTheOptionRejectsIsAnErrorAsOnTheCommandLine) {
   EXPECT_THAT(r.err, HasSubstr("many"));
 }
 
+TEST(ConfigFile, TheDocumentedExampleIsValid) {
+  // docs/config.md's first TOML block, read as a config: every key in it is
+  // an option (the file is checked whole, whichever command runs).
+  const std::string doc =
+      read_file(std::string(SITEMILL_SOURCE_DIR) + "/docs/config.md");
+  const std::size_t begin = doc.find("```toml\n");
+  ASSERT_NE(begin, std::string::npos);
+  const std::size_t end = doc.find("```", begin + 8);
+  ASSERT_NE(end, std::string::npos);
+  const std::string example = doc.substr(begin + 8, end - begin - 8);
+  EXPECT_THAT(example, HasSubstr("[generate]"));
+  temp_dir t;
+  write_file(t / "example.toml", example);
+  const run_result r =
+      run_sitemill({"--config", t / "example.toml", "check", "--help"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 TEST(ConfigFile, HelpNamesTheOption) {
   const run_result r = run_sitemill({"--help"});
   EXPECT_THAT(r.out, HasSubstr("--config"));
