@@ -22,6 +22,7 @@
 #include "command.h"
 #include "config_file.h"
 #include "sitemill/date/w3c_datetime.h"
+#include "sitemill/version.h"
 #include "suggest.h"
 
 namespace sitemill::cli {
@@ -169,7 +170,7 @@ int main(int argc, char** argv) {
       "sitemill"};
   app.formatter(std::make_shared<one_line_per_command>());
   app.set_version_flag("-V,--version",
-                       std::string("sitemill ") + SITEMILL_VERSION);
+                       std::string("sitemill ") + SITEMILL_VERSION_STRING);
   app.require_subcommand(1);
   add_config_option(app);
   app.footer(

@@ -1,9 +1,12 @@
 // Embedding sitemill: turn URLs a program already has into sitemap files.
 // Built by examples/CMakeLists.txt; with an installed sitemill:
-//   g++ -std=c++20 embed.cpp $(pkg-config --cflags --libs --static sitemill)
+//   g++ -std=c++20 embed.cpp $(pkg-config --cflags --libs sitemill)
 #include <sitemill/sitemill.h>
 
 #include <cstdio>
+
+// The headers say which sitemill they are (sitemill/version.h).
+static_assert(SITEMILL_VERSION_NUMBER >= 0x000100, "sitemill 0.1 or later");
 #include <deque>
 #include <string>
 

@@ -62,5 +62,6 @@
 #include "sitemill/write/sink.h"
 #include "sitemill/write/writer.h"
 #include "sitemill/write/xml_escape.h"
+#include "sitemill/version.h"
 
 #endif  // SITEMILL_SITEMILL_H

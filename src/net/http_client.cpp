@@ -32,10 +32,7 @@
 #include "detail/text.h"
 #include "sitemill/net/http.h"
 #include "sitemill/url/url.h"
-
-#ifndef SITEMILL_VERSION
-#define SITEMILL_VERSION "0.1.0"
-#endif
+#include "sitemill/version.h"
 
 namespace sitemill {
 namespace {
@@ -221,7 +218,7 @@ int on_prerequest(void* user, char* primary_ip, char*, int, int) {
 }  // namespace
 
 std::string default_user_agent() {
-  return "sitemill/" SITEMILL_VERSION
+  return "sitemill/" SITEMILL_VERSION_STRING
          " (+https://github.com/sitemill/sitemill)";
 }
 

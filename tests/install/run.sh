@@ -22,7 +22,9 @@ cmake --build "$work/cmake-build" > "$work/build.log"
 grep -q "</urlset>" "$work/cmake-run.log"
 
 libdir=$(find "$work/prefix" -name sitemill.pc -printf '%h\n' | head -n1)
-flags=$(PKG_CONFIG_PATH=$libdir pkg-config --cflags --libs --static sitemill)
+# Plain --libs, as most build files ask: the installed static library's
+# dependencies must be on the link line without --static.
+flags=$(PKG_CONFIG_PATH=$libdir pkg-config --cflags --libs sitemill)
 # shellcheck disable=SC2086  # the flags are words on purpose
 g++ -std=c++20 "$src/examples/embed.cpp" -o "$work/pc-consumer" $flags
 "$work/pc-consumer" > "$work/pc-run.log"
