@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string>
 
+#include "colour.h"
 #include "command.h"
 #include "sitemill/check/check.h"
 #include "sitemill/report/check_json.h"
@@ -70,9 +71,12 @@ void print_human(const check_report& r, bool quiet) {
         where.append(":").append(std::to_string(g.line));
         if (g.column > 0) where.append(":").append(std::to_string(g.column));
       }
+      const paint kind = g.level == severity::error     ? paint::error
+                         : g.level == severity::warning ? paint::warning
+                                                        : paint::info;
       std::printf("%s: %s: %s [%s]\n", where.c_str(),
-                  std::string(to_string(g.level)).c_str(), g.message.c_str(),
-                  g.code.c_str());
+                  painted(stdout, to_string(g.level), kind).c_str(),
+                  g.message.c_str(), g.code.c_str());
     }
   }
   if (!quiet)

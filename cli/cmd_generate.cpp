@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 
+#include "colour.h"
 #include "command.h"
 #include "sitemill/generate/generate.h"
 #include "sitemill/notify/announce.h"
@@ -133,15 +134,17 @@ class reporter final : public generate_observer {
     }
     ++printed_;
     clear_progress();
-    const char* word = kind == issue_kind::rejected  ? "rejected"
-                       : kind == issue_kind::warning ? "warning"
-                                                     : "skipped";
+    const std::string word = kind == issue_kind::rejected
+                                 ? painted(stderr, "rejected", paint::error)
+                             : kind == issue_kind::warning
+                                 ? painted(stderr, "warning", paint::warning)
+                                 : painted(stderr, "skipped", paint::info);
     if (r.line > 0)
       std::fprintf(stderr, "%s:%llu: %s: %s\n", r.input.c_str(),
-                   static_cast<unsigned long long>(r.line), word,
+                   static_cast<unsigned long long>(r.line), word.c_str(),
                    r.reason.c_str());
     else
-      std::fprintf(stderr, "%s: %s: %s\n", r.input.c_str(), word,
+      std::fprintf(stderr, "%s: %s: %s\n", r.input.c_str(), word.c_str(),
                    r.reason.c_str());
   }
 

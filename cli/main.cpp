@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "colour.h"
 #include "command.h"
 #include "config_file.h"
 #include "sitemill/date/w3c_datetime.h"
@@ -173,6 +174,12 @@ int main(int argc, char** argv) {
                        std::string("sitemill ") + SITEMILL_VERSION_STRING);
   app.require_subcommand(1);
   add_config_option(app);
+  std::string colour = "auto";
+  app.add_option("--color", colour,
+                 "Colour severities: auto (on a terminal, unless NO_COLOR is "
+                 "set or TERM=dumb), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
   app.footer(
       "Exit codes: 0 done; 1 the data stopped us (nothing published) or check "
       "found errors;\n2 usage or I/O error, or a check target unreadable; "
@@ -196,6 +203,10 @@ int main(int argc, char** argv) {
     // CLI11 returns 0 for --help/--version; every real parse error is usage.
     return code == 0 ? exit_ok : exit_usage;
   }
+
+  set_colour_choice(colour == "always"  ? colour_choice::always
+                    : colour == "never" ? colour_choice::never
+                                        : colour_choice::automatic);
 
   struct sigaction sa {};
   sa.sa_handler = on_signal;
