@@ -10,6 +10,7 @@ packages=(
   libsimdjson-dev libcsv-dev libfccp-dev
   libhowardhinnant-date-dev tzdata
   python3 time
+  dpkg-dev file
   chromium xsltproc fonts-dejavu-core
 )
 missing=()

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The Debian package (cmake/Package.cmake): cpack builds it from BUILD_DIR,
+# dpkg installs it into a scratch root (its own dpkg database, nothing on the
+# machine changes), and the installed binary and files are what a user gets.
+# Usage: run.sh BUILD_DIR. Prints a closing count.
+set -euo pipefail
+build=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+(cd "$build" && cpack -G DEB -B "$work/out" > "$work/cpack.log") || {
+  cat "$work/cpack.log" >&2; exit 1; }
+deb=$(find "$work/out" -maxdepth 1 -name 'sitemill_*.deb' | head -n1)
+[[ -n $deb ]] || { echo "no .deb written" >&2; exit 1; }
+
+# Depends comes from dpkg-shlibdeps: libcurl and libxml2 must be in it.
+depends=$(dpkg-deb -f "$deb" Depends)
+for lib in libcurl libxml2; do
+  [[ $depends == *"$lib"* ]] || { echo "Depends lacks $lib: $depends" >&2; exit 1; }
+done
+
+# A root of its own: dpkg needs only its database directories there.
+root=$work/root
+mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates"
+touch "$root/var/lib/dpkg/status"
+dpkg --root="$root" --force-not-root --force-depends --force-script-chrootless \
+  -i "$deb" > "$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log" >&2; exit 1; }
+dpkg --root="$root" -s sitemill | grep -q '^Status: install ok installed'
+
+version=$(dpkg-deb -f "$deb" Version)
+[[ $("$root/usr/bin/sitemill" -V) == "sitemill $version" ]]
+for f in usr/include/sitemill/sitemill.h usr/include/sitemill/version.h \
+         usr/share/doc/sitemill/LICENSE; do
+  [[ -s $root/$f ]] || { echo "missing from the package: /$f" >&2; exit 1; }
+done
+# The library directory is CMAKE_INSTALL_LIBDIR's (lib, or lib/<triplet>).
+[[ -n $(find "$root/usr/lib" -name sitemill.pc) ]] ||
+  { echo "missing from the package: sitemill.pc" >&2; exit 1; }
+[[ -n $(find "$root/usr/lib" -name libsitemill.a) ]] ||
+  { echo "missing from the package: libsitemill.a" >&2; exit 1; }
+echo "1 passed, 0 failed"
