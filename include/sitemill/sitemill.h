@@ -53,6 +53,7 @@
 #include "sitemill/robots/robots_rules.h"
 #include "sitemill/source/html_page.h"
 #include "sitemill/source/record_reader.h"
+#include "sitemill/source/page_source.h"
 #include "sitemill/source/record_source.h"
 #include "sitemill/source/site_source.h"
 #include "sitemill/source/sitemap_source.h"
