@@ -14,6 +14,20 @@ test -x "$work/prefix/bin/sitemill"
 # The licence travels with every installed copy.
 cmp "$src/LICENSE" "$work/prefix/share/doc/sitemill/LICENSE"
 test -f "$work/prefix/share/doc/sitemill/NOTICE"
+# The man pages and completions the build wrote with the binary itself: an
+# overview, a page per command (as many as the binary has), each shell's
+# script where its completion system looks.
+man1="$work/prefix/share/man/man1"
+test -s "$man1/sitemill.1"
+commands=$("$work/prefix/bin/sitemill" --help |
+           sed -n '/^Subcommands:/,/^$/s/^  \([a-z]*\) .*/\1/p')
+test -n "$commands"
+for command in $commands; do
+  test -s "$man1/sitemill-$command.1"
+done
+test -s "$work/prefix/share/bash-completion/completions/sitemill"
+test -s "$work/prefix/share/zsh/site-functions/_sitemill"
+test -s "$work/prefix/share/fish/vendor_completions.d/sitemill.fish"
 
 cmake -S "$src/tests/install/consumer" -B "$work/cmake-build" -G Ninja \
   -DCMAKE_PREFIX_PATH="$work/prefix" > "$work/configure.log"
