@@ -10,6 +10,7 @@
 
 #include "command.h"
 #include "man_pages.h"
+#include "sitemill/version.h"
 
 namespace sitemill::cli {
 namespace {
@@ -47,7 +48,7 @@ command_runner setup_man(CLI::App& app) {
       return static_cast<int>(exit_usage);
     }
     for (const man_page& page :
-         man_pages(describe_program(app), "sitemill " SITEMILL_VERSION))
+         man_pages(describe_program(app), "sitemill " SITEMILL_VERSION_STRING))
       if (!write_page(*dir, page)) return static_cast<int>(exit_usage);
     return static_cast<int>(exit_ok);
   };

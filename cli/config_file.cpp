@@ -18,8 +18,15 @@ namespace {
   throw CLI::ConfigError(where + ": " + what);
 }
 
+// The commands a person uses; a hidden one (sitemill man, for the build)
+// has no table.
+std::vector<const CLI::App*> visible_commands(const CLI::App& root) {
+  return root.get_subcommands(
+      [](const CLI::App* sub) { return !sub->get_group().empty(); });
+}
+
 const CLI::App* command_named(const CLI::App& root, std::string_view name) {
-  for (const CLI::App* sub : root.get_subcommands({}))
+  for (const CLI::App* sub : visible_commands(root))
     if (sub->get_name() == name) return sub;
   return nullptr;
 }
@@ -79,7 +86,7 @@ std::vector<CLI::ConfigItem> toml_config::from_config(std::istream& in) const {
   }
 
   std::vector<std::string> commands;
-  for (const CLI::App* sub : root_.get_subcommands({}))
+  for (const CLI::App* sub : visible_commands(root_))
     commands.push_back(sub->get_name());
   std::string command_list;
   for (const auto& c : commands)

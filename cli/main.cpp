@@ -149,6 +149,7 @@ bool explain_unknown_command(const CLI::App& app, std::string_view word) {
   for (const CLI::App* sub : app.get_subcommands({})) {
     const std::string& name = sub->get_name();
     if (name == word) return false;
+    if (sub->get_group().empty()) continue;  // hidden: not offered
     names += names.empty() ? name : ", " + name;
     commands.push_back(name);
   }

@@ -10,7 +10,7 @@ packages=(
   libsimdjson-dev libcsv-dev libfccp-dev
   libhowardhinnant-date-dev tzdata
   python3 time
-  dpkg-dev file
+  dpkg-dev file groff-base zsh fish
   chromium xsltproc fonts-dejavu-core
 )
 missing=()

@@ -215,7 +215,7 @@ TEST(CompletionsCli, BashCompletesCommandsOptionsChoicesAndFiles) {
       {{"sitemill", "--config", "ci.toml", "gen"}, {"generate"}},
       {{"sitemill", "--con"}, {"--config"}},
       {{"sitemill", "generate", "--co"},
-       {"--columns", "--compression", "--config"}},
+       {"--columns", "--compression", "--config", "--color"}},
       {{"sitemill", "check", "--max-depth", ""}, {}},  // a number
   };
   for (const auto& c : cases)
@@ -274,8 +274,9 @@ TEST(ManPages, EveryPageIsCleanRoff) {
     EXPECT_EQ(r.exit_code, 0) << name;
     EXPECT_EQ(r.err, "") << name;
     for (const std::string& line : split_lines(read_raw(path))) {
-      if (!line.empty() && (line[0] == '.' || line[0] == '\''))
+      if (!line.empty() && (line[0] == '.' || line[0] == '\'')) {
         EXPECT_TRUE(std::regex_search(line, request)) << name << ": " << line;
+      }
     }
   }
 }

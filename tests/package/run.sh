@@ -30,7 +30,9 @@ dpkg --root="$root" -s sitemill | grep -q '^Status: install ok installed'
 version=$(dpkg-deb -f "$deb" Version)
 [[ $("$root/usr/bin/sitemill" -V) == "sitemill $version" ]]
 for f in usr/include/sitemill/sitemill.h usr/include/sitemill/version.h \
-         usr/share/doc/sitemill/LICENSE; do
+         usr/share/doc/sitemill/LICENSE usr/share/man/man1/sitemill.1 \
+         usr/share/man/man1/sitemill-generate.1 \
+         usr/share/bash-completion/completions/sitemill; do
   [[ -s $root/$f ]] || { echo "missing from the package: /$f" >&2; exit 1; }
 done
 # The library directory is CMAKE_INSTALL_LIBDIR's (lib, or lib/<triplet>).
