@@ -235,6 +235,14 @@ std::optional<extension_field_id> find_extension_field(
   return std::nullopt;
 }
 
+const link_field_ids& link_fields() noexcept {
+  static const link_field_ids ids{
+      *find_extension_field(extension_kind::alternate, "@hreflang"),
+      *find_extension_field(extension_kind::alternate, "@href"),
+      *find_extension_field(extension_kind::image, "loc")};
+  return ids;
+}
+
 std::string_view element_of(const extension_field& field) noexcept {
   std::string_view k = field.key;
   k = k.substr(0, k.find('@'));

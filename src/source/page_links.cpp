@@ -3,21 +3,6 @@
 #include "detail/text.h"
 
 namespace sitemill::detail {
-namespace {
-
-struct field_ids {
-  extension_field_id hreflang, href, image_loc;
-};
-
-const field_ids& fields() {
-  static const field_ids ids{
-      *find_extension_field(extension_kind::alternate, "@hreflang"),
-      *find_extension_field(extension_kind::alternate, "@href"),
-      *find_extension_field(extension_kind::image, "loc")};
-  return ids;
-}
-
-}  // namespace
 
 void page_links::add(extension_field_id field, std::uint32_t item,
                      std::string_view text) {
@@ -61,7 +46,7 @@ void page_links::resolve(const normalized_url& page, const html_facts& facts,
                        " ignored: " + std::string(describe(p)));
   }
 
-  const field_ids& ids = fields();
+  const link_field_ids& ids = link_fields();
   std::uint32_t item = 0;
   if (options.alternates) {
     for (const html_alternate& a : facts.alternates) {

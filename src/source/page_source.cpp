@@ -5,18 +5,6 @@
 namespace sitemill {
 namespace {
 
-struct field_ids {
-  extension_field_id hreflang, href, image_loc;
-};
-
-const field_ids& fields() {
-  static const field_ids ids{
-      *find_extension_field(extension_kind::alternate, "@hreflang"),
-      *find_extension_field(extension_kind::alternate, "@href"),
-      *find_extension_field(extension_kind::image, "loc")};
-  return ids;
-}
-
 class page_reader final : public record_reader {
  public:
   explicit page_reader(page_generator& next) : next_(next) {}
@@ -28,12 +16,12 @@ class page_reader final : public record_reader {
     // Items are numbered across the entry's extensions, alternates first.
     std::uint32_t item = 0;
     for (const auto& [hreflang, href] : page_.alternates) {
-      values_.push_back({fields().hreflang, item, hreflang});
-      values_.push_back({fields().href, item, href});
+      values_.push_back({link_fields().hreflang, item, hreflang});
+      values_.push_back({link_fields().href, item, href});
       ++item;
     }
     for (const std::string& image : page_.images)
-      values_.push_back({fields().image_loc, item++, image});
+      values_.push_back({link_fields().image_loc, item++, image});
     out = input_record{};
     out.line = ++number_;
     out.loc = page_.loc;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "notify_support.h"
 #include "sitemill/notify/indexnow.h"
 #include "support/http_server.h"
 #include "support/run.h"
@@ -20,10 +21,6 @@ using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::Not;
 using json = nlohmann::json;
-
-constexpr const char* kSitemap = "https://www.example.com/sitemap.xml";
-constexpr const char* kKey = "3f6c2b1a9e8d4c7b";
-const std::string kEncoded = "https%3A%2F%2Fwww.example.com%2Fsitemap.xml";
 
 // A robots.txt with everything an edit must not disturb: BOM, CRLF,
 // comments, two groups, a blank line, a Sitemap line between groups, and a

@@ -115,6 +115,13 @@ field_range fields_of(extension_kind kind) noexcept;
 /// named without its '@'. std::nullopt when there is none.
 std::optional<extension_field_id> find_extension_field(
     extension_kind kind, std::string_view key) noexcept;
+/// The fields a page's links fill, looked up once: an alternate's hreflang
+/// and href, an image's loc (what the directory source, the crawler and
+/// page_source() give).
+struct link_field_ids {
+  extension_field_id hreflang, href, image_loc;
+};
+const link_field_ids& link_fields() noexcept;
 /// The element name of a field as it appears in XML: "name" for
 /// "publication.name", "price" for "price@currency".
 std::string_view element_of(const extension_field& field) noexcept;
