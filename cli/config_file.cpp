@@ -5,6 +5,7 @@
 #include <charconv>
 #include <sstream>
 
+#include "option_table.h"
 #include "suggest.h"
 
 namespace sitemill::cli {
@@ -16,13 +17,6 @@ namespace {
   std::string where = file;
   if (at.begin.line > 0) where += ":" + std::to_string(at.begin.line);
   throw CLI::ConfigError(where + ": " + what);
-}
-
-// The commands a person uses; a hidden one (sitemill man, for the build)
-// has no table.
-std::vector<const CLI::App*> visible_commands(const CLI::App& root) {
-  return root.get_subcommands(
-      [](const CLI::App* sub) { return !sub->get_group().empty(); });
 }
 
 const CLI::App* command_named(const CLI::App& root, std::string_view name) {

@@ -22,6 +22,7 @@
 #include "colour.h"
 #include "command.h"
 #include "config_file.h"
+#include "option_table.h"
 #include "sitemill/date/w3c_datetime.h"
 #include "sitemill/version.h"
 #include "suggest.h"
@@ -146,10 +147,10 @@ bool explain_unknown_command(const CLI::App& app, std::string_view word) {
   if (word.empty() || word.front() == '-') return false;
   std::vector<std::string> commands;
   std::string names;
-  for (const CLI::App* sub : app.get_subcommands({})) {
+  for (const CLI::App* sub : app.get_subcommands({}))
+    if (sub->get_name() == word) return false;  // hidden ones too
+  for (const CLI::App* sub : visible_commands(app)) {
     const std::string& name = sub->get_name();
-    if (name == word) return false;
-    if (sub->get_group().empty()) continue;  // hidden: not offered
     names += names.empty() ? name : ", " + name;
     commands.push_back(name);
   }

@@ -118,6 +118,11 @@ std::vector<const option_entry*> program_entry::inherited() const {
   return out;
 }
 
+std::vector<const CLI::App*> visible_commands(const CLI::App& root) {
+  return root.get_subcommands(
+      [](const CLI::App* sub) { return !sub->get_group().empty(); });
+}
+
 program_entry describe_program(const CLI::App& root) {
   program_entry p;
   p.root = describe_command(root);
@@ -131,8 +136,8 @@ program_entry describe_program(const CLI::App& root) {
         p.config = &o;
       }
   }
-  for (const CLI::App* sub : root.get_subcommands({}))
-    if (!sub->get_group().empty()) p.commands.push_back(describe_command(*sub));
+  for (const CLI::App* sub : visible_commands(root))
+    p.commands.push_back(describe_command(*sub));
   return p;
 }
 

@@ -71,6 +71,11 @@ struct program_entry {
 /// Walks `root` and its visible commands.
 program_entry describe_program(const CLI::App& root);
 
+/// The commands a person is offered (in --help, completions, man pages,
+/// config tables and suggestions): all but the hidden ones (group "", such
+/// as `sitemill man`, which the build runs).
+std::vector<const CLI::App*> visible_commands(const CLI::App& root);
+
 /// The first line of `text`, cut to its first sentence, and to at most
 /// about `width` characters at a word: what fits beside a completion.
 std::string short_help(const std::string& text, std::size_t width = 80);
