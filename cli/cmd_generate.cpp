@@ -19,6 +19,7 @@
 #include "sitemill/notify/announce.h"
 #include "sitemill/notify/indexnow.h"
 #include "sitemill/report/generate_json.h"
+#include "sitemill/report/numbers.h"
 #include "sitemill/source/log_source.h"
 #include "sitemill/source/site_source.h"
 #include "sitemill/source/sitemap_source.h"
@@ -86,14 +87,32 @@ class reporter final : public generate_observer {
   void warning(const record_issue& r) override { note(r, issue_kind::warning); }
   void skipped(const record_issue& r) override { note(r, issue_kind::skipped); }
 
-  void progress(std::uint64_t records, std::size_t files) override {
+  // "sitemill: 1,234,567 records (410,000/s), 25 files, 43% of 120 MB,
+  // about 0:07 left": the rate always, the share and the time left when
+  // every input's size is known.
+  void progress(const generate_progress& now) override {
     if (!progress_) return;
-    auto now = std::chrono::steady_clock::now();
-    if (now - last_draw_ < std::chrono::milliseconds(200)) return;
-    last_draw_ = now;
-    std::fprintf(stderr,
-                 "\rsitemill: %llu records read, %zu files written\033[K",
-                 static_cast<unsigned long long>(records), files);
+    const auto at = std::chrono::steady_clock::now();
+    if (at - last_draw_ < std::chrono::milliseconds(200)) return;
+    last_draw_ = at;
+    const double seconds = std::chrono::duration<double>(at - start_).count();
+    std::string line = "sitemill: " + with_commas(now.records) + " records";
+    if (seconds >= 0.5)
+      line += " (" +
+              with_commas(static_cast<std::uint64_t>(
+                  static_cast<double>(now.records) / seconds)) +
+              "/s)";
+    line += ", " + with_commas(now.files) + " files";
+    if (now.input_bytes_total > 0) {
+      const double share = static_cast<double>(now.input_bytes_read) /
+                           static_cast<double>(now.input_bytes_total);
+      line += ", " + std::to_string(static_cast<int>(share * 100.0)) + "% of " +
+              human_bytes(now.input_bytes_total);
+      if (seconds >= 0.5 && share > 0.0 && share < 1.0)
+        line +=
+            ", about " + clock_time(seconds * (1.0 - share) / share) + " left";
+    }
+    std::fprintf(stderr, "\r%s\033[K", line.c_str());
     drawn_ = true;
   }
 
@@ -156,6 +175,8 @@ class reporter final : public generate_observer {
   std::uint64_t printed_ = 0;
   std::uint64_t hidden_ = 0;
   std::chrono::steady_clock::time_point last_draw_{};
+  std::chrono::steady_clock::time_point start_ =
+      std::chrono::steady_clock::now();
 };
 
 void print_json(const generate_report& r, const reporter& rep,
@@ -368,14 +389,17 @@ class stdout_set {
     return {};
   }
 
-  // Makes the directory; "" and errno set when it cannot.
-  std::string make() {
+  // Makes the directory and points `g` at it: the set in set/, its
+  // bookkeeping in bookkeeping/. False, with errno set, when it cannot.
+  bool make(generate_options& g) {
     const char* tmp = std::getenv("TMPDIR");
     std::string templ =
         std::string(tmp && *tmp ? tmp : "/tmp") + "/sitemill-stdout-XXXXXX";
-    if (::mkdtemp(templ.data()) == nullptr) return {};
+    if (::mkdtemp(templ.data()) == nullptr) return false;
     dir_ = templ;
-    return dir_;
+    g.out_dir = dir_ + "/set";
+    g.manifest_dir = dir_ + "/bookkeeping";
+    return true;
   }
 
   ~stdout_set() {
@@ -394,7 +418,7 @@ class stdout_set {
       return "the set needs " + std::to_string(sitemaps.size()) +
              " sitemaps and an index (over 50,000 URLs or 50 MiB, or news "
              "files); give --out DIR";
-    const std::string path = dir_ + "/" + sitemaps.front()->path;
+    const std::string path = dir_ + "/set/" + sitemaps.front()->path;
     std::FILE* in = std::fopen(path.c_str(), "rb");
     if (in == nullptr) return "cannot read " + path;
     char buf[1 << 16];
@@ -418,8 +442,7 @@ int run_generate(generate_cli_options& o) {
       std::fprintf(stderr, "sitemill generate: --out -: %s\n", why.c_str());
       return exit_usage;
     }
-    g.out_dir = to_stdout.emplace().make();
-    if (g.out_dir.empty()) {
+    if (!to_stdout.emplace().make(g)) {
       std::fprintf(stderr,
                    "sitemill generate: --out -: cannot make a temporary "
                    "directory: %s\n",
@@ -528,6 +551,10 @@ int run_generate(generate_cli_options& o) {
   for (const auto& dir : o.from_dirs) {
     site_source_options site = o.site;
     site.root = dir;
+    std::error_code ignored;
+    if (!g.manifest_dir.empty() &&
+        std::filesystem::equivalent(dir, g.out_dir, ignored))
+      site.manifest_dir = g.manifest_dir;
     g.sources.push_back(directory_source(std::move(site)));
   }
   for (const auto& location : o.from_sitemaps) {
@@ -678,6 +705,11 @@ command_runner setup_generate(CLI::App& app) {
                   "stdout as plain XML, and refuses a set that needs an "
                   "index")
       ->required();
+  cmd->add_option("--manifest-dir", o->run.manifest_dir,
+                  "Where sitemill keeps the set's manifest, journal and lock "
+                  "(default: .sitemill/NAME/ beside --out, NAME being "
+                  "--out's own name, so a deploy of --out never carries "
+                  "them; docs/publishing.md)");
   cmd->add_option("--input-format", o->input_format, "Force the input format")
       ->check(CLI::IsMember({"txt", "tsv", "csv", "jsonl", "ndjson"}));
   cmd->add_option(

@@ -7,7 +7,7 @@ namespace sitemill::cli {
 void inspect_flags::add_to(CLI::App& cmd) {
   cmd.add_option("--set", run.set_name,
                  "The set to read in a directory holding several "
-                 "(.sitemill-manifest-SET.json; default: the only one, else "
+                 "(its manifest-SET.json; default: the only one, else "
                  "\"sitemap\")");
   cmd.add_flag("--fetch-children", run.fetch_children,
                "Fetch a local index's children that are not found beside it");

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <filesystem>
 #include <string>
 
 #include "sitemill/publish/publish.h"
@@ -41,7 +42,9 @@ TEST(AtomicFile, ReplacesTheFileAndKeepsItsPermissions) {
 // publisher leaves it (issue 14: only files sitemill can prove it made go).
 TEST(AtomicFile, AWriteKilledHalfWayLeavesTheOldFileAndOneTemporary) {
   testing::temp_dir t;
-  const std::string path = t / "robots.txt";
+  const std::string site = t / "site";  // its bookkeeping goes beside it
+  std::filesystem::create_directory(site);
+  const std::string path = site + "/robots.txt";
   testing::write_file(path, "old");
   const pid_t pid = ::fork();
   ASSERT_GE(pid, 0);
@@ -58,7 +61,7 @@ TEST(AtomicFile, AWriteKilledHalfWayLeavesTheOldFileAndOneTemporary) {
   ASSERT_EQ(::waitpid(pid, &status, 0), pid);
   ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ);
   EXPECT_EQ(testing::read_raw(path), "old");
-  const auto left = testing::list_all(t.path());
+  const auto left = testing::list_all(site);
   ASSERT_EQ(left.size(), 2u);
   EXPECT_THAT(left[0], StartsWith(std::string(temp_file_prefix)));
 
@@ -66,10 +69,10 @@ TEST(AtomicFile, AWriteKilledHalfWayLeavesTheOldFileAndOneTemporary) {
 
   // No run recorded that token (write_file_atomically made it up), so the
   // publisher cannot prove the file is sitemill's and leaves it.
-  auto recovered = publisher::open(t.path(), "sitemap");
+  auto recovered = publisher::open(site, "sitemap");
   ASSERT_TRUE(static_cast<bool>(recovered)) << recovered.err().message;
   recovered->reset();
-  EXPECT_THAT(testing::list_all(t.path()), ElementsAre(left[0], "robots.txt"));
+  EXPECT_THAT(testing::list_all(site), ElementsAre(left[0], "robots.txt"));
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <map>
 
+#include "sitemill/source/page_source.h"
 #include "sitemill/source/site_source.h"
 #include "support/run.h"
 
@@ -107,8 +108,8 @@ TEST(Generate, TheEntryIsNamedTheSameAtOneAndAt120001Urls) {
       // listed by an index.
       const bool indexed = f.gzip || f.type == document_type::text ||
                            urls > max_urls_per_sitemap;
-      EXPECT_EQ(r.files.back().type, indexed ? document_type::sitemapindex
-                                              : document_type::urlset);
+      EXPECT_EQ(r.files.back().type,
+                indexed ? document_type::sitemapindex : document_type::urlset);
       EXPECT_EQ(r.files.size(), indexed ? 1 + (urls + 49'999) / 50'000 : 1u);
     }
   }
@@ -240,16 +241,18 @@ TEST(Generate, ACancelSaidOnceIsKept) {
 // came while reading would fail the count of records read.
 TEST(Generate, ACancelIsHeardInEveryPhaseBeforeTheCommit) {
   enum class phase { spooled_writing, compressed, index_staged };
-  for (phase when : {phase::spooled_writing, phase::compressed,
-                     phase::index_staged}) {
+  for (phase when :
+       {phase::spooled_writing, phase::compressed, phase::index_staged}) {
     SCOPED_TRACE(static_cast<int>(when));
     temp_dir d;
     constexpr std::size_t n = 20'000;
     {
       std::ofstream out(d / "in.jsonl");
       for (std::size_t i = 0; i < n; ++i) {
-        const std::string en = "https://www.example.com/en/" + std::to_string(i);
-        const std::string de = "https://www.example.com/de/" + std::to_string(i);
+        const std::string en =
+            "https://www.example.com/en/" + std::to_string(i);
+        const std::string de =
+            "https://www.example.com/de/" + std::to_string(i);
         out << "{\"loc\":\"" << (i % 2 ? de : en) << "\"";
         // Only the first phase needs entries to wait for their clusters.
         if (when == phase::spooled_writing)
@@ -293,23 +296,63 @@ TEST(Generate, ACancelIsHeardInEveryPhaseBeforeTheCommit) {
 }
 
 // The observer hears progress at least at the end of each input, with the
-// records read so far: the CLI's progress line is drawn from it.
+// records read so far and the input bytes against their total: the CLI's
+// progress line (rate, percentage, ETA) is drawn from it.
 TEST(Generate, ProgressIsReportedAtTheEndOfEachInput) {
   temp_dir d;
   struct observer : generate_observer {
-    std::vector<std::uint64_t> seen;
-    void progress(std::uint64_t records, std::size_t) override {
-      seen.push_back(records);
+    std::vector<generate_progress> seen;
+    void progress(const generate_progress& now) override {
+      seen.push_back(now);
     }
   } obs;
-  auto r = generate(options(d, {write_urls(d, "a.txt", 20'000),
-                                write_urls(d, "b.txt", 3)}),
-                    obs);
+  const std::string a = write_urls(d, "a.txt", 200'000);
+  const std::string b = write_urls(d, "b.txt", 3);
+  const std::uint64_t total =
+      std::filesystem::file_size(a) + std::filesystem::file_size(b);
+  auto r = generate(options(d, {a, b}), obs);
   ASSERT_EQ(r.outcome, generate_outcome::published) << r.message;
-  ASSERT_FALSE(obs.seen.empty());
-  EXPECT_EQ(obs.seen.back(), 20'003u);
-  EXPECT_NE(std::find(obs.seen.begin(), obs.seen.end(), 20'000u),
-            obs.seen.end());
+  ASSERT_GE(obs.seen.size(), 3u) << "every 65,536 records, and per input";
+  EXPECT_EQ(obs.seen.back().records, 200'003u);
+  EXPECT_EQ(obs.seen.back().input_bytes_read, total);
+  auto end_of_a = std::find_if(
+      obs.seen.begin(), obs.seen.end(),
+      [](const generate_progress& p) { return p.records == 200'000u; });
+  ASSERT_NE(end_of_a, obs.seen.end());
+  EXPECT_EQ(end_of_a->input_bytes_read, std::filesystem::file_size(a));
+  for (std::size_t i = 0; i < obs.seen.size(); ++i) {
+    EXPECT_EQ(obs.seen[i].input_bytes_total, total) << i;
+    if (i > 0) {
+      EXPECT_GE(obs.seen[i].input_bytes_read, obs.seen[i - 1].input_bytes_read)
+          << i;
+    }
+  }
+  // Part-way, the bytes read are part of the first input.
+  EXPECT_GT(obs.seen.front().input_bytes_read, 0u);
+  EXPECT_LT(obs.seen.front().input_bytes_read, std::filesystem::file_size(a));
+}
+
+// A source whose size cannot be known (stdin, a directory, a fetch) leaves
+// the total unknown: no percentage is promised.
+TEST(Generate, ProgressHasNoTotalWhenASourceHasNoSize) {
+  temp_dir d;
+  struct observer : generate_observer {
+    std::uint64_t total = 1;
+    void progress(const generate_progress& now) override {
+      total = now.input_bytes_total;
+    }
+  } obs;
+  generate_options o = options(d, {write_urls(d, "a.txt", 10)});
+  bool given = false;
+  o.sources.push_back(page_source("one page", [&](page& p) {
+    if (given) return false;
+    given = true;
+    p.loc = "/from-memory";
+    return true;
+  }));
+  auto r = generate(o, obs);
+  ASSERT_EQ(r.outcome, generate_outcome::published) << r.message;
+  EXPECT_EQ(obs.total, 0u);
 }
 
 // An error about an option names its field, and its message names the

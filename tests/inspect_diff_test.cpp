@@ -1,6 +1,7 @@
 // What changed between two sets (inspect/diff.h): every class, and guards.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <map>
 
 #include "inspect_support.h"
@@ -137,12 +138,15 @@ TEST(InspectDiff, ComparesManifestFiles) {
         }
         return s + "]}";
       };
+  // The old set's manifest is where earlier builds put it (in the set's
+  // directory), the new one's beside its directory: both are read.
   write_file(t / "old/.sitemill-manifest-sitemap.json",
              manifest({{"sitemap.xml", "1"},
                        {"s-1-aaa.xml", "a"},
                        {"s-2-bbb.xml", "b"},
                        {"s-3-ccc.xml", "c"}}));
-  write_file(t / "new/.sitemill-manifest-sitemap.json",
+  std::filesystem::create_directories(t / ".sitemill/new");
+  write_file(t / ".sitemill/new/manifest-sitemap.json",
              manifest({{"sitemap.xml", "2"},
                        {"s-1-aaa.xml", "a"},
                        {"s-2-renamed.xml", "b"},

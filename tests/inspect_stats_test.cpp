@@ -1,6 +1,8 @@
 // The numbers of a set (inspect/stats.h), read through the walker.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "inspect_support.h"
 #include "sitemill/inspect/stats.h"
 #include "support/run.h"
@@ -149,7 +151,8 @@ TEST(InspectStats, KeepsTheLargestSegmentsAndCountsTheRestAsOther) {
   EXPECT_EQ(s.segments_other, 65u);
 }
 
-TEST(InspectInput, ADirectoryIsReadThroughItsManifest) {
+// Where earlier builds kept the manifest: in the set's own directory.
+TEST(InspectInput, ADirectoryIsReadThroughTheManifestAnEarlierBuildLeftInIt) {
   temp_dir t;
   write_file(t / "entry-file.xml", urlset_xml({{site + "a", ""}}));
   write_file(t / ".sitemill-manifest-blog.json",
@@ -169,6 +172,39 @@ TEST(InspectInput, ADirectoryIsReadThroughItsManifest) {
   EXPECT_EQ(two.err().field, "set_name");
   EXPECT_TRUE(resolve_set_input(t.path(), "shop"));
   EXPECT_FALSE(resolve_set_input(t.path(), "nope"));
+}
+
+TEST(InspectInput, ADirectoryIsReadThroughTheManifestBesideIt) {
+  temp_dir t;
+  std::filesystem::create_directories(t / "site");
+  std::filesystem::create_directories(t / ".sitemill/site");
+  write_file(t / "site/entry-file.xml", urlset_xml({{site + "a", ""}}));
+  write_file(t / "site/old.xml", urlset_xml({{site + "b", ""}}));
+  write_file(t / ".sitemill/site/manifest-blog.json",
+             R"({"sitemill_manifest":1,"entry":"entry-file.xml","files":[]})");
+  // A stale copy an interrupted move left behind: the one beside wins.
+  write_file(t / "site/.sitemill-manifest-blog.json",
+             R"({"sitemill_manifest":1,"entry":"old.xml","files":[]})");
+  auto in = resolve_set_input(t / "site");
+  ASSERT_TRUE(in) << in.err().message;
+  EXPECT_EQ(in->target, t / "site/entry-file.xml");
+  EXPECT_EQ(in->directory, t / "site");
+
+  // The manifest named directly leads to the same set.
+  auto named = resolve_set_input(t / ".sitemill/site/manifest-blog.json");
+  ASSERT_TRUE(named) << named.err().message;
+  EXPECT_EQ(named->target, t / "site/entry-file.xml");
+
+  // And a set an earlier build left beside it counts as one more set.
+  write_file(t / "site/.sitemill-manifest-shop.json",
+             R"({"sitemill_manifest":1,"entry":"old.xml","files":[]})");
+  auto two = resolve_set_input(t / "site");
+  ASSERT_FALSE(two);
+  EXPECT_NE(two.err().message.find("blog, shop"), std::string::npos)
+      << two.err().message;
+  auto shop = resolve_set_input(t / "site", "shop");
+  ASSERT_TRUE(shop) << shop.err().message;
+  EXPECT_EQ(shop->target, t / "site/old.xml");
 }
 
 TEST(InspectInput, ADirectoryWithoutASetIsAnError) {

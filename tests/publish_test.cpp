@@ -27,6 +27,17 @@ namespace fs = std::filesystem;
 
 using testing::temp_dir;  // tests/support: a /tmp directory removed at the end
 
+// A set directory of its own, "out" in a temporary directory, so that its
+// bookkeeping (beside it, in .sitemill/out) goes with the test too.
+struct out_dir {
+  temp_dir t;
+  std::string path() const { return t.path() + "/out"; }
+  std::string book() const { return t.path() + "/.sitemill/out"; }
+  std::string in_book(std::string_view name) const {
+    return book() + "/" + std::string(name);
+  }
+};
+
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), {}};
@@ -107,20 +118,22 @@ void publish_set(const std::string& dir, const toy_set& set) {
   ASSERT_TRUE((*p)->publish(stage(**p, set), set.entry));
 }
 
-bool only_set_and_bookkeeping(const std::string& dir, const toy_set& set) {
-  for (const auto& [name, _] : snapshot(dir)) {
-    if (name == lock_file_name || name == manifest_file_name("sitemap"))
-      continue;
-    if (name != set.entry && !set.children.count(name)) return false;
-  }
-  return true;
+// The set directory holds the set and nothing else; its bookkeeping holds
+// the manifest and nothing else (no lock, journal or temporary).
+void expect_only_the_set(const out_dir& d, const toy_set& set) {
+  for (const auto& [name, _] : snapshot(d.path()))
+    EXPECT_TRUE(name == set.entry || set.children.count(name))
+        << name << " is not the set's";
+  std::vector<std::string> book;
+  for (const auto& [name, _] : snapshot(d.book())) book.push_back(name);
+  EXPECT_EQ(book, std::vector<std::string>{manifest_file_name("sitemap")});
 }
 
 TEST(Publisher, PublishesASetAndRecordsItInTheManifest) {
-  temp_dir d;
+  out_dir d;
   publish_set(d.path(), old_set());
   ASSERT_TRUE(live_set(d.path(), {old_set()}));
-  EXPECT_TRUE(only_set_and_bookkeeping(d.path(), old_set()));
+  expect_only_the_set(d, old_set());
   auto p = publisher::open(d.path());
   ASSERT_TRUE(p);
   EXPECT_EQ((*p)->current_entry(), "sitemap.xml");
@@ -128,7 +141,7 @@ TEST(Publisher, PublishesASetAndRecordsItInTheManifest) {
 }
 
 TEST(Publisher, ReplacesTheOldSetAndRemovesOnlyFilesItWrote) {
-  temp_dir d;
+  out_dir d;
   publish_set(d.path(), old_set());
   std::ofstream(d.path() + "/index.html") << "<html>mine</html>";
   std::ofstream(d.path() + "/sitemap-9-zzz.xml") << "not in any manifest";
@@ -139,11 +152,11 @@ TEST(Publisher, ReplacesTheOldSetAndRemovesOnlyFilesItWrote) {
       << "old child no longer referenced";
   EXPECT_EQ(files["index.html"], "<html>mine</html>");
   EXPECT_EQ(files["sitemap-9-zzz.xml"], "not in any manifest");
-  EXPECT_FALSE(files.count(journal_file_name("sitemap")));
+  EXPECT_FALSE(fs::exists(d.in_book(journal_file_name("sitemap"))));
 }
 
 TEST(Publisher, LeavesUnchangedFilesUntouched) {
-  temp_dir d;
+  out_dir d;
   publish_set(d.path(), old_set());
   struct stat before;
   ASSERT_EQ(::stat((d.path() + "/sitemap-1-aaa.xml").c_str(), &before), 0);
@@ -159,7 +172,7 @@ TEST(Publisher, LeavesUnchangedFilesUntouched) {
 }
 
 TEST(Publisher, RefusesASecondRunWhileTheLockIsHeld) {
-  temp_dir d;
+  out_dir d;
   auto first = publisher::open(d.path());
   ASSERT_TRUE(first);
   // flock locks belong to open file descriptions, so a second open in this
@@ -175,7 +188,7 @@ TEST(Publisher, RefusesASecondRunWhileTheLockIsHeld) {
 // Issue 14, defect 4: a leftover goes only when the lock file records the
 // run that made it; a user's file that merely looks like one stays.
 TEST(Publisher, RemovesAKilledRunsTemporariesButNotAUsersLookalikes) {
-  temp_dir d;
+  out_dir d;
   publish_set(d.path(), old_set());
   const std::map<std::string, std::string> user = {
       {std::string(temp_file_prefix) + "something", "mine"},
@@ -233,7 +246,9 @@ TEST(Publisher, ARunThatPublishesNothingLeavesNoTrace) {
     auto p = publisher::open(dir);
     ASSERT_TRUE(p) << p.err().message;
     std::ofstream((*p)->temp_path("part-1")) << "half";
-    EXPECT_TRUE(fs::exists(dir + "/" + std::string(lock_file_name)));
+    EXPECT_EQ((*p)->bookkeeping_dir(), d.path() + "/made/by/the/.sitemill/run");
+    EXPECT_TRUE(fs::exists((*p)->bookkeeping_dir() + "/" +
+                           std::string(lock_file_name)));
   }
   EXPECT_FALSE(fs::exists(d.path() + "/made")) << "the run's directories stay";
 
@@ -245,10 +260,11 @@ TEST(Publisher, ARunThatPublishesNothingLeavesNoTrace) {
   }
   EXPECT_TRUE(fs::is_directory(d.path() + "/mine")) << "the user's directory";
   EXPECT_TRUE(fs::is_empty(d.path() + "/mine"));
+  EXPECT_FALSE(fs::exists(d.path() + "/.sitemill")) << "the bookkeeping stays";
 }
 
 TEST(Publisher, DiscardsItsTemporariesWhenARunFailsBeforePublishing) {
-  temp_dir d;
+  out_dir d;
   publish_set(d.path(), old_set());
   const auto before = snapshot(d.path());
   {
@@ -264,7 +280,9 @@ TEST(Publisher, IgnoresManifestNamesThatEscapeTheDirectory) {
   std::string dir = outer.path() + "/out";
   fs::create_directory(dir);
   std::ofstream(outer.path() + "/victim") << "precious";
-  std::ofstream(dir + "/" + manifest_file_name("sitemap"))
+  fs::create_directories(outer.path() + "/.sitemill/out");
+  std::ofstream(outer.path() + "/.sitemill/out/" +
+                manifest_file_name("sitemap"))
       << R"({"sitemill_manifest":1,"entry":"x","files":[{"path":"../victim"}]})";
   auto p = publisher::open(dir);
   ASSERT_FALSE(p) << "a manifest naming ../victim is refused, not acted on";
@@ -276,7 +294,7 @@ TEST(Publisher, IgnoresManifestNamesThatEscapeTheDirectory) {
 class CrashDuringPublish : public ::testing::TestWithParam<publish_step> {};
 
 TEST_P(CrashDuringPublish, LeavesACompleteSetAndRecoveryCleansUp) {
-  temp_dir d;
+  out_dir d;
   publish_set(d.path(), old_set());
   const publish_step crash_at = GetParam();
 
@@ -305,14 +323,16 @@ TEST_P(CrashDuringPublish, LeavesACompleteSetAndRecoveryCleansUp) {
 
   auto p = publisher::open(d.path());  // the next run recovers
   ASSERT_TRUE(p) << p.err().message;
+  EXPECT_EQ((*p)->current().size(),
+            (committed ? new_set() : old_set()).children.size() + 1);
   const toy_set& expected = committed ? new_set() : old_set();
   // new_set() returns a fresh value each call; compare contents.
   EXPECT_TRUE(live_set(d.path(), {expected}));
-  EXPECT_TRUE(
-      only_set_and_bookkeeping(d.path(), committed ? new_set() : old_set()))
-      << "leftovers after recovery";
-  EXPECT_EQ((*p)->current().size(),
-            (committed ? new_set() : old_set()).children.size() + 1);
+  {
+    SCOPED_TRACE("leftovers after recovery");
+    p->reset();  // the lock goes with the run
+    expect_only_the_set(d, committed ? new_set() : old_set());
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryStep, CrashDuringPublish,
@@ -327,7 +347,7 @@ INSTANTIATE_TEST_SUITE_P(EveryStep, CrashDuringPublish,
 // their final names, before the commit, removes them again at once (and the
 // journal): the directory is the old set alone, not old plus new.
 TEST(Publisher, AFailureBeforeTheCommitTakesBackTheRenamedChildren) {
-  temp_dir d;
+  out_dir d;
   publish_set(d.path(), old_set());
   const auto before = snapshot(d.path());
   auto p = publisher::open(d.path());
@@ -347,12 +367,11 @@ TEST(Publisher, AFailureBeforeTheCommitTakesBackTheRenamedChildren) {
       << s.message();
   ASSERT_EQ(renamed, 1);
   auto now = snapshot(d.path());
-  now.erase(std::string(lock_file_name));
-  auto want = before;
-  want.erase(std::string(lock_file_name));
   for (auto& [name, _] : std::map<std::string, std::string>(now))
     if (name.starts_with(temp_file_prefix)) now.erase(name);  // discarded later
-  EXPECT_EQ(now, want) << "new children or the journal stayed";
+  EXPECT_EQ(now, before) << "new children stayed";
+  EXPECT_FALSE(fs::exists(d.in_book(journal_file_name("sitemap"))))
+      << "the journal stayed";
 }
 
 // The HTML view's front page (generate --html) keeps one name while its
@@ -372,7 +391,7 @@ std::vector<staged_file> stage_with_page(publisher& p, const toy_set& set,
 }
 
 TEST(Publisher, AFixedNamePageChangesUnderItsNameWithTheSet) {
-  temp_dir d;
+  out_dir d;
   for (const auto& [set, page] :
        {std::pair{old_set(), "old view"}, std::pair{new_set(), "new view"}}) {
     auto p = publisher::open(d.path());
@@ -388,7 +407,7 @@ class CrashAroundAFixedNamePage
     : public ::testing::TestWithParam<publish_step> {};
 
 TEST_P(CrashAroundAFixedNamePage, TheNextRunLeavesThePageOfTheLiveSet) {
-  temp_dir d;
+  out_dir d;
   {
     auto p = publisher::open(d.path());
     ASSERT_TRUE(p);
@@ -422,7 +441,7 @@ TEST_P(CrashAroundAFixedNamePage, TheNextRunLeavesThePageOfTheLiveSet) {
             committed ? "new view" : "old view");
   for (const auto& [name, _] : snapshot(d.path()))
     EXPECT_FALSE(name.starts_with(temp_file_prefix)) << name << " left over";
-  EXPECT_FALSE(snapshot(d.path()).count(journal_file_name("sitemap")));
+  EXPECT_FALSE(fs::exists(d.in_book(journal_file_name("sitemap"))));
 }
 
 INSTANTIATE_TEST_SUITE_P(BeforeAndAfterTheCommit, CrashAroundAFixedNamePage,

@@ -57,7 +57,7 @@ std::vector<std::pair<std::string, std::string>> index_entries(
 
 TEST(SetAssembly, ALoneSitemapIsTheEntryWithoutAnIndex) {
   temp_dir d;
-  auto pub = publisher::open(d.path());
+  auto pub = publisher::open(d / "out");  // bookkeeping in d too
   ASSERT_TRUE(pub);
   auto set = assemble_set(**pub, layout_for(), {finished(**pub, "a", 0xab)});
   ASSERT_TRUE(set) << set.err().message;
@@ -69,7 +69,7 @@ TEST(SetAssembly, ALoneSitemapIsTheEntryWithoutAnIndex) {
 
 TEST(SetAssembly, IndexListsContentNamedSitemapsInOrderWithNewestLastmod) {
   temp_dir d;
-  auto pub = publisher::open(d.path());
+  auto pub = publisher::open(d / "out");  // bookkeeping in d too
   ASSERT_TRUE(pub);
   auto set =
       assemble_set(**pub, layout_for(),
@@ -96,7 +96,7 @@ TEST(SetAssembly, IndexListsContentNamedSitemapsInOrderWithNewestLastmod) {
 
 TEST(SetAssembly, IndexModeAlwaysIndexesOneSitemap) {
   temp_dir d;
-  auto pub = publisher::open(d.path());
+  auto pub = publisher::open(d / "out");  // bookkeeping in d too
   ASSERT_TRUE(pub);
   set_layout l = layout_for();
   l.index = index_mode::always;
@@ -109,7 +109,7 @@ TEST(SetAssembly, IndexModeAlwaysIndexesOneSitemap) {
 
 TEST(SetAssembly, TooManySitemapsForOneIndexGiveNumberedIndexes) {
   temp_dir d;
-  auto pub = publisher::open(d.path());
+  auto pub = publisher::open(d / "out");  // bookkeeping in d too
   ASSERT_TRUE(pub);
   set_layout l = layout_for();
   l.name = "shop";
@@ -127,19 +127,19 @@ TEST(SetAssembly, TooManySitemapsForOneIndexGiveNumberedIndexes) {
 
 TEST(SetAssembly, AnAssembledSetPublishes) {
   temp_dir d;
-  auto pub = publisher::open(d.path());
+  auto pub = publisher::open(d / "out");  // bookkeeping in d too
   ASSERT_TRUE(pub);
   auto set = assemble_set(**pub, layout_for(),
                           {finished(**pub, "a", 7), finished(**pub, "b", 8)});
   ASSERT_TRUE(set);
   ASSERT_TRUE((*pub)->publish(std::move(set->files), set->entry));
-  EXPECT_EQ(read_file(d.path() + "/sitemap-1-000000000007.xml"), "a");
-  EXPECT_FALSE(index_entries(read_file(d.path() + "/sitemap.xml")).empty());
+  EXPECT_EQ(read_file(d / "out/sitemap-1-000000000007.xml"), "a");
+  EXPECT_FALSE(index_entries(read_file(d / "out/sitemap.xml")).empty());
 }
 
 TEST(SetAssembly, NoSitemapsIsAnError) {
   temp_dir d;
-  auto pub = publisher::open(d.path());
+  auto pub = publisher::open(d / "out");  // bookkeeping in d too
   ASSERT_TRUE(pub);
   EXPECT_FALSE(assemble_set(**pub, layout_for(), {}));
 }

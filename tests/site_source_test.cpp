@@ -176,7 +176,18 @@ class SiteSource : public testing::Test {
     write(root_ / ".git" / "page.html", html("", "hidden dir"));
     write(root_ / "sitemap.xml", "<urlset/>");
     write(root_ / "feed.xml", "<rss/>");
+    // sitemill's own sets: one an earlier build published (its manifest in
+    // the directory), one published since (its manifest beside the root),
+    // and one in a subdirectory (its manifest beside that directory).
     write(root_ / ".sitemill-manifest-sitemap.json",
+          R"({"sitemill_manifest":1,"entry":"sitemap.xml",)"
+          R"("files":[{"path":"sitemap.xml","type":"urlset"}]})");
+    write(root_ / "news.xml", "<urlset/>");
+    write(tmp_ / ".sitemill" / "public" / "manifest-news.json",
+          R"({"sitemill_manifest":1,"entry":"news.xml",)"
+          R"("files":[{"path":"news.xml","type":"urlset"}]})");
+    write(root_ / "maps" / "sitemap.xml", "<urlset/>");
+    write(root_ / ".sitemill" / "maps" / "manifest-sitemap.json",
           R"({"sitemill_manifest":1,"entry":"sitemap.xml",)"
           R"("files":[{"path":"sitemap.xml","type":"urlset"}]})");
     write(tmp_ / "elsewhere" / "x.html", html("", "outside"));
@@ -401,7 +412,8 @@ TEST_F(SiteSource, ListsOtherTypesByPatternButNeverItsOwnOutputs) {
       std::string(base) + "bad%FFname.html",
       std::string(base) + "café/naïve résumé.html",
       std::string(base) + "doc.pdf",
-      std::string(base) + "feed.xml",  // sitemap.xml is sitemill's own
+      std::string(base) + "feed.xml",  // sitemap.xml, news.xml and
+                                       // maps/sitemap.xml are sitemill's
       std::string(base) + "inside-link.html",
   };
   EXPECT_EQ(locs(read_site(o)), want);

@@ -299,10 +299,19 @@ TEST_F(StateDb, RefusesFilesItDidNotWrite) {
 }
 
 TEST_F(StateDb, FailsClearlyWhenTheFileCannotBeCreated) {
-  auto db = state_db::open((dir_ / "missing" / "state.db").string());
+  std::ofstream(dir_ / "a-file") << "not a directory";
+  auto db = state_db::open((dir_ / "a-file" / "state.db").string());
   ASSERT_FALSE(db.has_value());
-  EXPECT_NE(db.err().message.find("missing/state.db"), std::string::npos)
+  EXPECT_NE(db.err().message.find("a-file/state.db"), std::string::npos)
       << db.err().message;
+}
+
+// A fresh CI checkout has no .sitemill/ yet: the state's directory is made.
+TEST_F(StateDb, MakesTheDirectoryItLivesIn) {
+  const auto path = dir_ / ".sitemill" / "deeper" / "state.db";
+  auto db = state_db::open(path.string());
+  ASSERT_TRUE(db.has_value()) << db.err().message;
+  EXPECT_TRUE(std::filesystem::is_regular_file(path));
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "sitemill/report/numbers.h"
+
 namespace sitemill::detail {
 namespace {
 
@@ -53,6 +55,19 @@ TEST(Text, FormatsCountsAndHex) {
   EXPECT_EQ(with_commas(1234567), "1,234,567");
   EXPECT_EQ(to_hex(0xabc, 6), "000abc");
   EXPECT_EQ(to_hex(0xFFFFFFFFFFFFFFFFull), "ffffffffffffffff");
+}
+
+// The progress line's sizes and times left.
+TEST(Text, FormatsSizesAndTimesForPeople) {
+  EXPECT_EQ(human_bytes(0), "0 B");
+  EXPECT_EQ(human_bytes(1023), "1023 B");
+  EXPECT_EQ(human_bytes(1536), "1.5 KiB");
+  EXPECT_EQ(human_bytes(120ull << 20), "120 MiB");
+  EXPECT_EQ(human_bytes((3ull << 30) + (1ull << 29)), "3.5 GiB");
+  EXPECT_EQ(clock_time(-3), "0:00");
+  EXPECT_EQ(clock_time(7.4), "0:07");
+  EXPECT_EQ(clock_time(754), "12:34");
+  EXPECT_EQ(clock_time(3723), "1:02:03");
 }
 
 }  // namespace

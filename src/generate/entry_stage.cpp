@@ -39,6 +39,7 @@ void record_batch::clear() {
   extensions.clear();
   notes.clear();
   last_of_input = false;
+  input_bytes = 0;
   xml.clear();
   results.clear();
   links.clear();
@@ -132,6 +133,7 @@ struct entry_stage::impl {
         }
         if (b->records.size() >= batch_records ||
             b->raw.size() >= batch_raw_bytes) {
+          b->input_bytes = reader.bytes_read();
           push(b);
           b = take_free();
           if (b == nullptr) return finish_reading({});
@@ -140,6 +142,7 @@ struct entry_stage::impl {
       }
       b->notes = reader.notes();
       b->last_of_input = true;
+      b->input_bytes = reader.bytes_read();
       push(b);
       if (!reader.error().empty()) return finish_reading(reader.error());
     }

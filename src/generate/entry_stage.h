@@ -56,6 +56,9 @@ struct record_batch {
   /// Input-level notes (unknown header columns), reported after the records.
   std::vector<record_reader::note> notes;
   bool last_of_input = false;
+  /// The input's bytes read when the batch was handed on
+  /// (record_reader::bytes_read()), for progress.
+  std::uint64_t input_bytes = 0;
 
   // Filled by a worker, one result per record.
   struct result {

@@ -217,11 +217,21 @@ class run {
       output& out = outs_.emplace_back();
       out.base = bases.base_url(i).href();
       out.dir = o_.out_dir;
+      std::string bookkeeping = o_.manifest_dir;
       if (several) {
+        // Each set's bookkeeping below out_dir's, outside every host's
+        // directory, nested bases' too (bookkeeping.h).
+        if (bookkeeping.empty()) {
+          auto beside = default_bookkeeping_dir(o_.out_dir);
+          if (!beside) return out_dir_error(error{beside.err().message, "dir"});
+          bookkeeping = std::move(*beside);
+        }
+        const std::string below = set_directory(bases.base_url(i));
         if (!out.dir.ends_with('/')) out.dir += '/';
-        out.dir += set_directory(bases.base_url(i));
+        out.dir += below;
+        bookkeeping += (bookkeeping.ends_with('/') ? "" : "/") + below;
       }
-      auto pub = publisher::open(out.dir, o_.name);
+      auto pub = publisher::open(out.dir, o_.name, bookkeeping);
       if (!pub) return out_dir_error(pub.err());
       out.pub = std::move(*pub);
       out.pub->after_step = o_.test_hook;
@@ -387,8 +397,14 @@ class run {
   // thread when its turn comes.
   std::vector<detail::entry_stage::input> resolve_inputs() {
     std::vector<detail::entry_stage::input> inputs;
+    input_sizes_known_ = true;
     for (const auto& source : o_.sources) {
       names_.push_back(source->name());
+      const std::optional<std::uint64_t> size = source->size();
+      input_sizes_known_ = input_sizes_known_ && size.has_value();
+      // Bytes of the inputs before this one, when every one is done.
+      inputs_before_.push_back(input_bytes_total_);
+      input_bytes_total_ += size.value_or(0);
       inputs.push_back({[this, source](const std::atomic<bool>* stop) {
                           source_context context;
                           const url_normalizer& bases = builder_.normalizer();
@@ -436,12 +452,17 @@ class run {
       }
       // Read before the batch goes back: the reader may refill it at once.
       const bool last_of_input = b->last_of_input;
+      const std::size_t input = b->input;
+      const std::uint64_t input_bytes = b->input_bytes;
       stage.release(b);
       if (o_.test_hook) o_.test_hook(publish_step::batch_read);
       if (report_.records >= next_progress || last_of_input) {
-        std::size_t files = 0;
-        for (const output& out : outs_) files += out.writers->file_count();
-        obs_.progress(report_.records, files);
+        generate_progress now;
+        now.records = report_.records;
+        for (const output& out : outs_) now.files += out.writers->file_count();
+        now.input_bytes_read = inputs_before_[input] + input_bytes;
+        if (input_sizes_known_) now.input_bytes_total = input_bytes_total_;
+        obs_.progress(now);
         next_progress = report_.records + progress_every;
       }
       if (cancelled()) break;
@@ -688,6 +709,11 @@ class run {
   std::string loc_;                 // scratch: a spooled entry's loc
   bool stop_ = false;               // see cancelled()
   std::vector<std::string> names_;  // each input's name in diagnostics
+  // For progress: the bytes of the inputs before each one, their total,
+  // and whether every source knew its size.
+  std::vector<std::uint64_t> inputs_before_;
+  std::uint64_t input_bytes_total_ = 0;
+  bool input_sizes_known_ = true;
   std::unique_ptr<state_db> state_;
   std::string source_name_;  // scratch for a record's source document
   std::uint64_t field_warnings_ = 0;

@@ -139,14 +139,6 @@ result<std::uint64_t> file_digest_of(const std::string& path) {
   return XXH3_64bits_digest(&state);
 }
 
-std::string manifest_file_name(std::string_view set) {
-  return ".sitemill-manifest-" + std::string(set) + ".json";
-}
-
-std::string journal_file_name(std::string_view set) {
-  return ".sitemill-journal-" + std::string(set) + ".json";
-}
-
 std::string_view to_string(publish_step step) noexcept {
   switch (step) {
     case publish_step::temporary_created:
@@ -171,15 +163,19 @@ std::string_view to_string(publish_step step) noexcept {
   return "";
 }
 
-publisher::publisher(std::string dir, std::string set, int lock_fd)
+publisher::publisher(std::string dir, std::string book_dir, std::string set)
     : dir_(std::move(dir)),
-      manifest_name_(manifest_file_name(set)),
-      journal_name_(journal_file_name(set)),
-      lock_fd_(lock_fd) {}
+      book_dir_(std::move(book_dir)),
+      lock_path_(book_dir_ + "/" + std::string(lock_file_name)),
+      set_(std::move(set)),
+      manifest_name_(manifest_file_name(set_)),
+      journal_name_(journal_file_name(set_)) {}
 
 publisher::~publisher() {
   discard_temporaries();
   if (dir_fd_ >= 0) ::close(dir_fd_);
+  if (book_fd_ >= 0) ::close(book_fd_);
+  if (legacy_lock_fd_ >= 0) ::close(legacy_lock_fd_);
   if (lock_fd_ >= 0) {
     // Unlinked while still held: a run that opened the file meanwhile sees
     // that its name is gone once it gets the flock, and starts over.
@@ -187,8 +183,9 @@ publisher::~publisher() {
     ::close(lock_fd_);  // releases the flock
   }
   // rmdir removes only empty directories: never anything a user put there.
+  // Innermost first; a directory still in use stays and so do its parents.
   for (auto it = created_dirs_.rbegin(); it != created_dirs_.rend(); ++it)
-    if (::rmdir(it->c_str()) != 0) break;
+    ::rmdir(it->c_str());
 }
 
 namespace {
@@ -235,69 +232,148 @@ status publisher::record_tokens(const std::vector<std::string>& tokens) {
   return {};
 }
 
-result<std::unique_ptr<publisher>> publisher::open(std::string dir,
-                                                   std::string set) {
-  if (!is_safe_name(set))
-    return error{"set name \"" + set + "\" is not a plain name"};
-  if (dir.empty()) dir = ".";
-  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-  // From here on the destructor undoes what open() did if it fails.
-  std::unique_ptr<publisher> p(new publisher(dir, std::move(set), -1));
-  // mkdir -p, one level at a time, remembering what this run created.
-  for (std::size_t pos = 1; pos <= dir.size(); ++pos) {
-    if (pos != dir.size() && dir[pos] != '/') continue;
-    std::string part = dir.substr(0, pos);
+namespace {
+
+std::string without_trailing_slashes(std::string path) {
+  if (path.empty()) path = ".";
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  return path;
+}
+
+bool same_directory(const std::string& a, const std::string& b) {
+  struct stat sa, sb;
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 &&
+         sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+}  // namespace
+
+// mkdir -p, one level at a time, remembering what this run created; `path`
+// must be a directory in the end.
+status publisher::make_directories(const std::string& path) {
+  for (std::size_t pos = 1; pos <= path.size(); ++pos) {
+    if (pos != path.size() && path[pos] != '/') continue;
+    std::string part = path.substr(0, pos);
     if (::mkdir(part.c_str(), 0755) == 0)
-      p->created_dirs_.push_back(part);
+      created_dirs_.push_back(part);
     else if (errno != EEXIST)
       return error{sys_error("cannot create directory", part, errno)};
   }
   struct stat st;
-  if (::stat(dir.c_str(), &st) != 0)
-    return error{sys_error("cannot open", dir, errno)};
-  if (!S_ISDIR(st.st_mode)) return error{dir + " is not a directory", "dir"};
+  if (::stat(path.c_str(), &st) != 0)
+    return error{sys_error("cannot open", path, errno)};
+  if (!S_ISDIR(st.st_mode)) return error{path + " is not a directory"};
+  return {};
+}
 
-  p->lock_path_ = dir + "/" + std::string(lock_file_name);
-  const std::string& lock_path = p->lock_path_;
+status publisher::take_lock() {
   for (int tries = 0;; ++tries) {
-    int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) return error{sys_error("cannot create", lock_path, errno)};
+    int fd = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return error{sys_error("cannot create", lock_path_, errno)};
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
       int err = errno;
       ::close(fd);
       if (err == EWOULDBLOCK)
-        return error{"another sitemill run is publishing to " + dir +
-                     " (it holds " + lock_path + "); wait for it to finish"};
-      return error{sys_error("cannot lock", lock_path, err)};
+        return error{"another sitemill run is publishing to " + dir_ +
+                     " (it holds " + lock_path_ + "); wait for it to finish"};
+      return error{sys_error("cannot lock", lock_path_, err)};
     }
     // The run we waited for may have removed the file we locked (see
     // ~publisher): the lock counts only while the name leads to our file.
     struct stat held, named;
-    if (::fstat(fd, &held) == 0 && ::stat(lock_path.c_str(), &named) == 0 &&
+    if (::fstat(fd, &held) == 0 && ::stat(lock_path_.c_str(), &named) == 0 &&
         held.st_dev == named.st_dev && held.st_ino == named.st_ino) {
-      p->lock_fd_ = fd;
-      break;
+      lock_fd_ = fd;
+      return {};
     }
     ::close(fd);
     if (tries == 8)
-      return error{"cannot lock " + lock_path + ": it keeps being replaced"};
+      return error{"cannot lock " + lock_path_ + ": it keeps being replaced"};
   }
-  p->dir_fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (p->dir_fd_ < 0) return error{sys_error("cannot open", dir, errno)};
+}
+
+// An earlier build's lock in the set directory: a run of it may still hold
+// it, and it records the tokens of its killed runs, whose temporaries are in
+// the directory.
+status publisher::take_legacy_lock(std::vector<std::string>& dead_runs) {
+  const std::string path =
+      dir_ + "/" + std::string(legacy_bookkeeping::lock_file_name);
+  int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) {
+    if (errno == ENOENT) return {};
+    return error{sys_error("cannot open", path, errno)};
+  }
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    int err = errno;
+    ::close(fd);
+    if (err == EWOULDBLOCK)
+      return error{"an earlier sitemill build is publishing to " + dir_ +
+                   " (it holds " + path + "); wait for it to finish"};
+    return error{sys_error("cannot lock", path, err)};
+  }
+  legacy_lock_fd_ = fd;
+  for (std::string& t : tokens_in(fd))
+    if (std::find(dead_runs.begin(), dead_runs.end(), t) == dead_runs.end())
+      dead_runs.push_back(std::move(t));
+  return {};
+}
+
+result<std::unique_ptr<publisher>> publisher::open(
+    std::string dir, std::string set, std::string bookkeeping_dir) {
+  if (!is_safe_name(set))
+    return error{"set name \"" + set + "\" is not a plain name"};
+  dir = without_trailing_slashes(std::move(dir));
+  if (bookkeeping_dir.empty()) {
+    auto book = default_bookkeeping_dir(dir);
+    if (!book) return error{book.err().message, "dir"};
+    bookkeeping_dir = std::move(*book);
+  }
+  bookkeeping_dir = without_trailing_slashes(std::move(bookkeeping_dir));
+  // From here on the destructor undoes what open() did if it fails.
+  std::unique_ptr<publisher> p(
+      new publisher(dir, std::move(bookkeeping_dir), std::move(set)));
+  if (status s = p->make_directories(p->dir_); !s)
+    return error{s.err().message, "dir"};
+  if (status s = p->make_directories(p->book_dir_); !s) return s.err();
+  if (same_directory(p->dir_, p->book_dir_))
+    return error{
+        "sitemill's bookkeeping cannot live in the directory it "
+        "publishes to (" +
+        p->dir_ + "); choose another directory for it"};
+  if (status s = p->take_lock(); !s) return s.err();
+  p->dir_fd_ = ::open(p->dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (p->dir_fd_ < 0) return error{sys_error("cannot open", p->dir_, errno)};
+  p->book_fd_ =
+      ::open(p->book_dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (p->book_fd_ < 0)
+    return error{sys_error("cannot open", p->book_dir_, errno)};
 
   // This run's token joins the record before it makes any temporary file
   // (recovery writes some), and the dead runs' tokens leave it only once
   // their leftovers are gone.
   std::vector<std::string> tokens = tokens_in(p->lock_fd_);
-  const std::vector<std::string> dead = tokens;
+  std::vector<std::string> dead = tokens;
   tokens.push_back(p->token_);
   if (status s = p->record_tokens(tokens); !s) {
     p->lock_removable_ = dead.empty();
     return s.err();
   }
+  if (status s = p->take_legacy_lock(dead); !s) {
+    p->lock_removable_ = tokens.size() == 1;
+    return s.err();
+  }
+  if (status s = p->adopt_legacy_files(); !s) return s.err();
   if (status s = p->recover(dead); !s) return s.err();
-  if (!dead.empty())
+  if (tokens.size() > 1)
     if (status s = p->record_tokens({p->token_}); !s) return s.err();
+  if (p->legacy_lock_fd_ >= 0) {
+    // Its dead runs' leftovers are gone: the proof is no longer needed.
+    const std::string legacy_lock =
+        p->dir_ + "/" + std::string(legacy_bookkeeping::lock_file_name);
+    ::unlink(legacy_lock.c_str());
+    ::close(p->legacy_lock_fd_);
+    p->legacy_lock_fd_ = -1;
+  }
   p->lock_removable_ = true;
   return p;
 }
@@ -389,50 +465,80 @@ std::unordered_map<std::string, std::string> late_files(const json& journal) {
 
 }  // namespace
 
+// A set an earlier build published keeps its manifest and journal in the
+// set directory: they move to the bookkeeping directory (written there
+// first, then removed here, so a kill in between leaves a copy the next run
+// removes), and recover() goes on as for any set.
+status publisher::adopt_legacy_files() {
+  dir_ops d{dir_fd_, dir_, token_};
+  dir_ops b{book_fd_, book_dir_, token_};
+  const std::pair<std::string, const std::string&> moves[] = {
+      {legacy_bookkeeping::manifest_file_name(set_), manifest_name_},
+      {legacy_bookkeeping::journal_file_name(set_), journal_name_}};
+  bool moved = false;
+  for (const auto& [legacy, now] : moves) {
+    if (!d.exists(legacy)) continue;
+    if (!b.exists(now)) {
+      int fd = ::openat(dir_fd_, legacy.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) return error{sys_error("cannot open", d.path(legacy), errno)};
+      auto text = read_and_close(fd, d.path(legacy));
+      if (!text) return text.err();
+      if (status s = write_file_atomically(b.path(now), *text, token_); !s)
+        return s;
+    }
+    if (status s = d.remove(legacy); !s) return s;
+    moved = true;
+  }
+  return moved ? d.sync() : status{};
+}
+
 status publisher::recover(const std::vector<std::string>& dead_runs) {
   dir_ops d{dir_fd_, dir_, token_};
+  dir_ops b{book_fd_, book_dir_, token_};
   // A journal's late files are temporaries of a dead run that step 3 may
   // still need.
   std::unordered_set<std::string> kept_temps;
-  if (d.exists(journal_name_))
-    if (auto j = d.read_json(journal_name_))
+  if (b.exists(journal_name_))
+    if (auto j = b.read_json(journal_name_))
       for (const auto& [_, temp] : late_files(*j)) kept_temps.insert(temp);
-  // 1. Temporary files of runs that died: never published, always safe to
-  // drop. Only those whose token the lock file records: the name pattern
-  // alone could be a user's file.
-  if (DIR* dp = dead_runs.empty() ? nullptr : ::opendir(dir_.c_str())) {
+  // 1. Temporary files of runs that died, in both directories: never
+  // published, always safe to drop. Only those whose token a lock file
+  // records: the name pattern alone could be a user's file.
+  for (const dir_ops* at : {&d, &b}) {
+    DIR* dp = dead_runs.empty() ? nullptr : ::opendir(at->dir.c_str());
+    if (dp == nullptr) continue;
     std::vector<std::string> stale;
     while (dirent* e = ::readdir(dp)) {
       std::string_view token = temp_file_token(e->d_name);
       if (!token.empty() && !kept_temps.count(e->d_name) &&
           std::find(dead_runs.begin(), dead_runs.end(), token) !=
               dead_runs.end() &&
-          d.exists(e->d_name))
+          at->exists(e->d_name))
         stale.emplace_back(e->d_name);
     }
     ::closedir(dp);
     for (const auto& name : stale)
-      if (status s = d.remove(name); !s) return s;
+      if (status s = at->remove(name); !s) return s;
   }
 
   // 2. The published set.
-  if (d.exists(manifest_name_)) {
-    auto j = d.read_json(manifest_name_);
+  if (b.exists(manifest_name_)) {
+    auto j = b.read_json(manifest_name_);
     if (!j) return j.err();
     auto files = files_from_json((*j)["files"]);
     if (!files)
-      return error{d.path(manifest_name_) + ": " + files.err().message};
+      return error{b.path(manifest_name_) + ": " + files.err().message};
     current_ = std::move(*files);
     current_entry_ = j->value("entry", std::string());
   }
 
   // 3. A publish that was cut off: finish it if its commit (the entry rename)
   //    happened, undo its renamed children otherwise.
-  if (!d.exists(journal_name_)) return {};
-  auto j = d.read_json(journal_name_);
+  if (!b.exists(journal_name_)) return {};
+  auto j = b.read_json(journal_name_);
   if (!j) return j.err();
   auto fresh = files_from_json((*j)["new"]);
-  if (!fresh) return error{d.path(journal_name_) + ": " + fresh.err().message};
+  if (!fresh) return error{b.path(journal_name_) + ": " + fresh.err().message};
   std::unordered_set<std::string> old_names;
   for (const auto& o : (*j)["old"])
     if (o.is_string()) old_names.insert(o.get<std::string>());
@@ -452,7 +558,7 @@ status publisher::recover(const std::vector<std::string>& dead_runs) {
       return s;
   }
   if (committed) {
-    if (status s = d.write_json(manifest_name_, manifest_json(entry, *fresh));
+    if (status s = b.write_json(manifest_name_, manifest_json(entry, *fresh));
         !s)
       return s;
     std::unordered_set<std::string> keep;
@@ -467,8 +573,9 @@ status publisher::recover(const std::vector<std::string>& dead_runs) {
       if (f.path != entry && !old_names.count(f.path))
         if (status s = d.remove(f.path); !s) return s;
   }
-  if (status s = d.remove(journal_name_); !s) return s;
-  return d.sync();
+  if (status s = d.sync(); !s) return s;
+  if (status s = b.remove(journal_name_); !s) return s;
+  return b.sync();
 }
 
 std::string publisher::temp_path(std::string_view name) {
@@ -487,17 +594,19 @@ void publisher::discard_temporaries() noexcept {
 
 void publisher::undo(const std::vector<std::string>& renamed) noexcept {
   dir_ops d{dir_fd_, dir_, token_};
+  dir_ops b{book_fd_, book_dir_, token_};
   bool all = true;
   for (const auto& name : renamed) all = d.remove(name) && all;
   // Without the journal the next run would not know these names; it stays
   // when one could not be removed.
-  if (all && d.sync()) (void)d.remove(journal_name_);
-  (void)d.sync();
+  if (all && d.sync()) (void)b.remove(journal_name_);
+  (void)b.sync();
 }
 
 status publisher::publish(std::vector<staged_file> files,
                           const std::string& entry) {
   dir_ops d{dir_fd_, dir_, token_};
+  dir_ops b{book_fd_, book_dir_, token_};
   const staged_file* entry_file = nullptr;
   for (const auto& f : files) {
     if (!is_safe_name(f.file.path))
@@ -564,7 +673,7 @@ status publisher::publish(std::vector<staged_file> files,
   std::vector<published_file> fresh;
   for (const auto& f : files) fresh.push_back(f.file);
   auto manifest =
-      stage_write(d.path(manifest_name_),
+      stage_write(b.path(manifest_name_),
                   manifest_json(entry, fresh).dump(1) + "\n", token_);
   if (!manifest) return manifest.err();
   temporaries_.push_back(manifest->temp);
@@ -583,7 +692,7 @@ status publisher::publish(std::vector<staged_file> files,
                   {"new", manifest_json(entry, fresh)["files"]},
                   {"old", std::move(old_names)},
                   {"late", std::move(late_names)}};
-  if (status s = d.write_json(journal_name_, journal); !s) return s;
+  if (status s = b.write_json(journal_name_, journal); !s) return s;
   step(publish_step::journal_written);
 
   // The window: new children take their final names, then the entry.
@@ -633,11 +742,11 @@ status publisher::publish(std::vector<staged_file> files,
   if (status s = d.sync(); !s) return s;
   step(publish_step::old_removed);
 
-  if (status s = d.remove(journal_name_); !s) return s;
+  if (status s = b.remove(journal_name_); !s) return s;
   temporaries_.clear();
   current_ = std::move(fresh);
   current_entry_ = entry;
-  return d.sync();
+  return b.sync();
 }
 
 }  // namespace sitemill

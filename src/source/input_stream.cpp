@@ -76,6 +76,7 @@ bool decoded_stream::fill_input(std::size_t want) {
     }
     if (got == 0) source_eof_ = true;
     in_end_ += got;
+    raw_read_ += got;
   }
   return true;
 }
@@ -109,6 +110,7 @@ std::size_t decoded_stream::read(char* dst, std::size_t n) {
     source_eof_ = true;
     done_ = true;
   }
+  raw_read_ += got;
   return got;
 }
 

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -72,6 +73,10 @@ class decoded_stream {
   /// truncated"), without the file name.
   const std::string& error() const noexcept { return error_; }
 
+  /// Bytes taken from the source so far, as stored (compressed for gzip):
+  /// against the input's size on disk, how far reading has come.
+  std::uint64_t raw_bytes_read() const noexcept { return raw_read_; }
+
  private:
   bool fill_input(std::size_t want);
   std::size_t inflate_into(char* dst, std::size_t n);
@@ -88,6 +93,7 @@ class decoded_stream {
   bool done_ = false;
   std::unique_ptr<gzip_inflater> gzip_;  // set when the input is gzip
   std::string error_;
+  std::uint64_t raw_read_ = 0;
 };
 
 }  // namespace sitemill::detail

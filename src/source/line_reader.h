@@ -62,6 +62,9 @@ class line_reader {
 
   std::size_t max_line() const noexcept { return max_line_; }
 
+  /// Bytes of the input read so far, as stored (decoded_stream).
+  std::uint64_t bytes_read() const noexcept { return stream_.raw_bytes_read(); }
+
  private:
   bool fill();
   bool skip_rest_of_line();

@@ -40,6 +40,9 @@ class line_record_reader : public record_reader {
     return error_.empty() ? lines_.error() : error_;
   }
   const std::vector<note>& notes() const noexcept override { return notes_; }
+  std::uint64_t bytes_read() const noexcept override {
+    return lines_.bytes_read();
+  }
 
  protected:
   /// Ends reading with "NAME:LINE: message".

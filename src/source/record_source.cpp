@@ -1,5 +1,6 @@
 #include "sitemill/source/record_source.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -16,6 +17,13 @@ class list_file final : public record_source {
       : path_(std::move(path)), format_(format), columns_(std::move(columns)) {}
 
   std::string name() const override { return path_ == "-" ? "<stdin>" : path_; }
+
+  std::optional<std::uint64_t> size() const override {
+    struct stat st {};
+    if (path_ == "-" || ::stat(path_.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+      return std::nullopt;
+    return static_cast<std::uint64_t>(st.st_size);
+  }
 
   status validate(const source_context&) const override {
     // A URL where a list file belongs: the user meant a site or its sitemap.

@@ -13,7 +13,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,6 +23,7 @@
 #include "sitemill/date/dates.h"
 #include "sitemill/date/w3c_datetime.h"
 #include "sitemill/limits.h"
+#include "sitemill/publish/publish.h"
 #include "sitemill/robots/robots_rules.h"
 #include "sitemill/source/html_page.h"
 #include "sitemill/source/state_db.h"
@@ -137,11 +137,8 @@ struct frame {
   dev_t dev = 0;
   ino_t ino = 0;
   std::vector<std::string> outputs;  // sorted names sitemill published here
+  bool has_bookkeeping = false;      // it holds a .sitemill/ directory
 };
-
-bool is_manifest_name(std::string_view name) noexcept {
-  return name.starts_with(".sitemill-manifest-") && name.ends_with(".json");
-}
 
 // Feeds the file at `path` to `take(data, size)` in 64 KiB blocks until the
 // end or until `take` returns false. False with errno set on failure.
@@ -219,6 +216,15 @@ class site_reader final : public record_reader {
                              " is not a directory"};
     }
     if (options_.honour_robots) read_robots();
+    // Where the sets published in the root keep their bookkeeping; sets in
+    // its subdirectories keep theirs below it (a run with several bases)
+    // or beside their own directory (found while listing its parent).
+    root_book_ = options_.manifest_dir.empty() ? bookkeeping_dir_of(root_)
+                                               : options_.manifest_dir;
+    struct stat book {};
+    root_book_exists_ = !root_book_.empty() &&
+                        ::stat(root_book_.c_str(), &book) == 0 &&
+                        S_ISDIR(book.st_mode);
     if (std::string problem = push_directory("", st); !problem.empty()) {
       return sitemill::error{"cannot read site directory " + options_.root +
                              ": " + problem};
@@ -305,11 +311,12 @@ class site_reader final : public record_reader {
     while (const dirent* d = ::readdir(dir)) {
       const std::string_view name = d->d_name;
       if (name.front() == '.') {
-        // Hidden files are never listed; sitemill's manifests among them
-        // name the published sitemaps, which are not listed either.
-        if (is_manifest_name(name)) {
-          read_manifest(dir_path + "/" + std::string(name), f.outputs);
-        }
+        // Hidden: never listed. Bookkeeping of sitemill's is noted: an
+        // earlier build's manifest here, or a .sitemill/ beside the
+        // subdirectories sets were published into.
+        if (name == bookkeeping_dir_name) f.has_bookkeeping = true;
+        if (name.starts_with(".sitemill-manifest-") && name.ends_with(".json"))
+          read_outputs(dir_path + "/" + std::string(name), f.outputs);
         continue;
       }
       entry e;
@@ -328,6 +335,30 @@ class site_reader final : public record_reader {
     const int err = errno;
     ::closedir(dir);
     if (err != 0) return describe_errno(err);
+    // The files of the sets sitemill published here are its output, not
+    // pages. No lookup costs a system call unless a bookkeeping directory
+    // was seen: most sites have one, beside the root, or none.
+    std::vector<std::string> books;
+    if (f.rel.empty()) {
+      if (root_book_exists_) books.push_back(root_book_);
+    } else {
+      const std::string_view sub(f.rel.data(), f.rel.size() - 1);  // no '/'
+      const std::size_t slash = sub.rfind('/');
+      const std::string_view name =
+          slash == std::string_view::npos ? sub : sub.substr(slash + 1);
+      if (!stack_.empty() && stack_.back().has_bookkeeping) {
+        std::string beside = path_of(stack_.back().rel);
+        if (beside.back() != '/') beside.push_back('/');
+        books.push_back(beside + std::string(bookkeeping_dir_name) + "/" +
+                        std::string(name));
+      }
+      if (root_book_exists_)
+        books.push_back(root_book_ + "/" + std::string(sub));
+    }
+    for (const std::string& book : books)
+      for (const set_manifest_file& m :
+           find_set_manifests(dir_path, book, /*legacy=*/false))
+        read_outputs(m.path, f.outputs);
     std::sort(f.entries.begin(), f.entries.end(),
               [](const entry& a, const entry& b) { return a.key < b.key; });
     std::sort(f.outputs.begin(), f.outputs.end());
@@ -335,20 +366,12 @@ class site_reader final : public record_reader {
     return {};
   }
 
-  static void read_manifest(const std::string& path,
-                            std::vector<std::string>& names) {
-    std::string text;
-    if (!read_file(path, text, std::size_t{16} << 20)) return;
-    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-    if (!j.is_object() || !j.contains("files") || !j["files"].is_array()) {
-      return;
-    }
-    for (const auto& file : j["files"]) {
-      if (file.is_object() && file.contains("path") &&
-          file["path"].is_string()) {
-        names.push_back(file["path"].get<std::string>());
-      }
-    }
+  // Adds the files the manifest at `path` lists to `names`.
+  static void read_outputs(const std::string& path,
+                           std::vector<std::string>& names) {
+    if (auto manifest = sitemill::read_manifest(path))
+      for (published_file& file : manifest->files)
+        names.push_back(std::move(file.path));
   }
 
   bool on_current_path(const struct stat& st) const noexcept {
@@ -670,6 +693,8 @@ class site_reader final : public record_reader {
   site_patterns patterns_;
   std::string root_;       // as given, without trailing '/'
   std::string root_real_;  // realpath of the root
+  std::string root_book_;  // the root's bookkeeping directory
+  bool root_book_exists_ = false;
   robots_rules robots_;
   std::vector<frame> stack_;
   std::int64_t now_ = static_cast<std::int64_t>(std::time(nullptr));

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <string>
 #include <utility>
 
@@ -99,6 +100,12 @@ status state_db::prepare(sqlite3_stmt*& stmt, const char* sql) {
 }
 
 result<std::unique_ptr<state_db>> state_db::open(const std::string& path) {
+  // A fresh checkout has no .sitemill/ yet: the state's directory is made
+  // as the file is (a failure shows in SQLite's own message below).
+  std::error_code ignored;
+  const std::filesystem::path parent =
+      std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
   sqlite3* raw = nullptr;
   const int rc = sqlite3_open_v2(
       path.c_str(), &raw,

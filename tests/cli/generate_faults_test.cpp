@@ -4,7 +4,8 @@
 // on a small tmpfs. After each fault the old set is there byte for byte (or,
 // past the commit point, the whole new one), nothing half-written carries a
 // final name, a user's look-alike files stay, and the next run publishes the
-// expected set and leaves no bookkeeping behind but the manifest.
+// expected set and leaves no bookkeeping behind but the manifest (beside the
+// set directory, docs/publishing.md).
 #include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -35,7 +36,12 @@ using files = std::map<std::string, std::string>;
 namespace fs = std::filesystem;
 
 constexpr const char* base = "https://www.example.com/";
-const std::string manifest = ".sitemill-manifest-sitemap.json";
+const std::string manifest = "manifest-sitemap.json";
+
+// The bookkeeping directory of the set directory `dir`: beside it.
+std::string book_of(const std::string& dir) {
+  return fs::path(dir).parent_path() / ".sitemill" / fs::path(dir).filename();
+}
 
 // The test hook of the CLI (cli/cmd_generate.cpp), set for one run.
 class kill_at {
@@ -55,7 +61,9 @@ class kill_at {
 files published(const std::string& dir) {
   files out;
   for (auto& [name, bytes] : snapshot(dir))
-    if (name.front() != '.' || name == manifest) out.emplace(name, bytes);
+    if (name.front() != '.') out.emplace(name, bytes);
+  const std::string m = book_of(dir) + "/" + manifest;
+  if (fs::exists(m)) out.emplace(manifest, read_raw(m));
   return out;
 }
 
@@ -63,6 +71,21 @@ std::vector<std::string> names_of(const files& f) {
   std::vector<std::string> names;
   for (const auto& [name, bytes] : f) names.push_back(name);
   return names;
+}
+
+// The names of a set's own files, in its directory: all but the manifest.
+std::vector<std::string> names_in_dir(const files& f) {
+  std::vector<std::string> names;
+  for (const auto& [name, bytes] : f)
+    if (name != manifest) names.push_back(name);
+  return names;
+}
+
+// The bookkeeping holds the manifest alone: no lock, journal or temporary.
+void expect_only_the_manifest_beside(const std::string& dir,
+                                     const std::string& what) {
+  EXPECT_EQ(list_all(book_of(dir)), std::vector<std::string>{manifest})
+      << what << ": a lock, journal or temporary stayed in " << book_of(dir);
 }
 
 void expect_same(const files& got, const files& want, const std::string& what) {
@@ -83,11 +106,14 @@ const files& lookalikes() {
   return f;
 }
 
-// Empties `dir` and puts `set` and the look-alikes back.
+// Empties `dir` and its bookkeeping and puts `set` and the look-alikes back.
 void restore(const std::string& dir, const files& set) {
   fs::remove_all(dir);
+  fs::remove_all(book_of(dir));
   fs::create_directories(dir);
-  for (const auto& [name, bytes] : set) write_file(dir + "/" + name, bytes);
+  fs::create_directories(book_of(dir));
+  for (const auto& [name, bytes] : set)
+    write_file((name == manifest ? book_of(dir) : dir) + "/" + name, bytes);
   for (const auto& [name, bytes] : lookalikes())
     write_file(dir + "/" + name, bytes);
 }
@@ -96,10 +122,11 @@ void restore(const std::string& dir, const files& set) {
 // else (no lock, journal or temporary).
 void expect_only(const std::string& dir, const files& set,
                  const std::string& what) {
-  std::vector<std::string> want = names_of(set);
+  std::vector<std::string> want = names_in_dir(set);
   for (const auto& [name, bytes] : lookalikes()) want.push_back(name);
   std::sort(want.begin(), want.end());
   EXPECT_EQ(list_all(dir), want) << what;
+  expect_only_the_manifest_beside(dir, what);
   expect_same(published(dir), set, what);
   for (const auto& [name, bytes] : lookalikes())
     EXPECT_EQ(read_raw(dir + "/" + name), bytes) << what << ": " << name;
@@ -241,8 +268,8 @@ TEST(GenerateFaults, TheNextRunRemovesChildrenAKillLeftEvenWhenItFails) {
   fs::create_directory(t / "somedir.txt");
   const run_result next = run_sitemill(args_for(out, {t / "somedir.txt"}));
   EXPECT_EQ(next.exit_code, 2) << next.err;
-  std::vector<std::string> names = names_of(old_set);
-  EXPECT_EQ(list_all(out), names) << "leftovers, a journal or a lock stayed";
+  EXPECT_EQ(list_all(out), names_in_dir(old_set)) << "leftovers stayed";
+  expect_only_the_manifest_beside(out, "after the failed next run");
   expect_same(published(out), old_set, "after the failed next run");
 }
 
@@ -327,14 +354,14 @@ TEST(GenerateFaults, AFullDiskFailsClearlyAndLeavesTheOldSetWhole) {
       break;
     }
     ++cases;
-    for (const char* stage : {".sitemill.lock", "-part-", "-index-",
-                              ".sitemill-manifest-", ".sitemill-journal-"})
+    for (const char* stage :
+         {"out/lock", "-part-", "-index-", "manifest-", "journal-"})
       if (full.err.find(stage) != std::string::npos) stages.insert(stage);
     EXPECT_EQ(full.exit_code, 2) << full.err;
     EXPECT_THAT(full.err, HasSubstr("No space left on device"));
     EXPECT_THAT(full.err, HasSubstr(mount_point)) << "names no file";
-    std::vector<std::string> names = names_of(old_set);
-    EXPECT_EQ(list_all(out), names) << "a temporary, journal or lock stayed";
+    EXPECT_EQ(list_all(out), names_in_dir(old_set)) << "a temporary stayed";
+    expect_only_the_manifest_beside(out, "after the full disk");
     expect_same(published(out), old_set, "after the full disk");
   }
   EXPECT_TRUE(fitted) << "the run never fitted";

@@ -66,9 +66,29 @@ std::vector<std::string> generate_args(const std::string& out,
   return args;
 }
 
-bool any_temporary(const std::string& dir) {
-  for (const auto& name : list_all(dir))
-    if (name.starts_with(".sitemill-tmp-")) return true;
+// Where the bookkeeping of the set directory `out` is: beside it.
+std::string book_of(const std::string& out) {
+  return std::filesystem::path(out).parent_path() / ".sitemill" /
+         std::filesystem::path(out).filename();
+}
+
+// Everything a run may touch: the files of the set directory `out` and of
+// its bookkeeping beside it (as ".sitemill/out/NAME").
+files snapshot_all(const std::string& out) {
+  files all = snapshot(out);
+  const std::string book = book_of(out);
+  const std::string prefix =
+      ".sitemill/" + std::filesystem::path(out).filename().string() + "/";
+  for (auto& [name, bytes] : snapshot(book))
+    all.emplace(prefix + name, std::move(bytes));
+  return all;
+}
+
+// A temporary file in the set directory `out` or its bookkeeping.
+bool any_temporary(const std::string& out) {
+  for (const std::string& dir : {out, book_of(out)})
+    for (const auto& name : list_all(dir))
+      if (name.starts_with(".sitemill-tmp-")) return true;
   return false;
 }
 
@@ -78,7 +98,7 @@ TEST(GenerateCli, FailedRunLeavesThePublishedSetByteIdentical) {
   temp_dir t;
   const std::string out = t / "out";
   generate_and_check(out, {old_input()});
-  const files before = snapshot(out);
+  const files before = snapshot_all(out);
   ASSERT_GT(without_dot_files(before).size(), 2u);
 
   // Inputs that fail only after a lot has been written.
@@ -112,7 +132,7 @@ TEST(GenerateCli, FailedRunLeavesThePublishedSetByteIdentical) {
     EXPECT_EQ(run.exit_code, r.code) << run.err;
     EXPECT_THAT(run.err, HasSubstr("sitemill generate: "));
     // Every file, the manifest included; a temporary left over shows up too.
-    expect_same_files(snapshot(out), before, r.what);
+    expect_same_files(snapshot_all(out), before, r.what);
   }
 }
 
@@ -124,12 +144,12 @@ TEST(GenerateCli, KilledRunNeverLeavesAMixAndTheNextRunCleansUp) {
   // What the new set looks like once complete, built where nothing is killed.
   temp_dir ref;
   generate_and_check(ref / "out", {new_input()});
-  const files new_set = snapshot(ref / "out");
+  const files new_set = snapshot_all(ref / "out");
 
   temp_dir t;
   const std::string out = t / "out";
   generate_and_check(out, {old_input()});
-  const files old_set = snapshot(out);
+  const files old_set = snapshot_all(out);
   const std::string entry = "sitemap.xml";
   ASSERT_TRUE(old_set.count(entry) && new_set.count(entry));
   ASSERT_FALSE(old_set.at(entry) == new_set.at(entry));
@@ -140,7 +160,7 @@ TEST(GenerateCli, KilledRunNeverLeavesAMixAndTheNextRunCleansUp) {
     int after_ms = -1;
     std::function<bool()> reached;
   };
-  const std::string journal = out + "/.sitemill-journal-sitemap.json";
+  const std::string journal = book_of(out) + "/journal-sitemap.json";
   std::vector<kill_point> points = {
       {"first temporary file", -1, [&] { return any_temporary(out); }},
       {"journal written", -1,
@@ -174,7 +194,7 @@ TEST(GenerateCli, KilledRunNeverLeavesAMixAndTheNextRunCleansUp) {
     ASSERT_TRUE(result.term_signal == SIGKILL || result.exit_code == 0)
         << "exit " << result.exit_code << ", signal " << result.term_signal;
 
-    const files now = snapshot(out);
+    const files now = snapshot_all(out);
     ASSERT_TRUE(now.count(entry)) << "no entry file at all";
     const bool is_old = now.at(entry) == old_set.at(entry);
     const bool is_new = now.at(entry) == new_set.at(entry);
@@ -194,20 +214,20 @@ TEST(GenerateCli, KilledRunNeverLeavesAMixAndTheNextRunCleansUp) {
     }
     if (is_old) {
       // The manifest moves only after the commit.
-      EXPECT_TRUE(now.at(".sitemill-manifest-sitemap.json") ==
-                  old_set.at(".sitemill-manifest-sitemap.json"));
+      EXPECT_TRUE(now.at(".sitemill/out/manifest-sitemap.json") ==
+                  old_set.at(".sitemill/out/manifest-sitemap.json"));
     }
     saw_old += is_old;
     saw_new += is_new;
     saw_leftovers += any_temporary(out);
-    saw_journal += now.count(".sitemill-journal-sitemap.json") > 0;
+    saw_journal += now.count(".sitemill/out/journal-sitemap.json") > 0;
 
     // The next run (with the old input) repairs whatever the kill left and
     // publishes exactly the old set again, leftovers gone.
     auto next = run_sitemill(generate_args(out, {old_input()}));
     ASSERT_EQ(next.exit_code, 0) << next.err;
     EXPECT_FALSE(any_temporary(out));
-    expect_same_files(snapshot(out), old_set, "after the next run");
+    expect_same_files(snapshot_all(out), old_set, "after the next run");
   }
   // Which states the kills hit depends on the machine; shown, not asserted.
   std::printf(
@@ -220,7 +240,7 @@ TEST(GenerateCli, InterruptedRunExits130AndRemovesItsTemporaries) {
   temp_dir t;
   const std::string out = t / "out";
   generate_and_check(out, {old_input()});
-  const files before = snapshot(out);
+  const files before = snapshot_all(out);
   background_process run(generate_args(out, {new_input()}));
   const auto give_up =
       std::chrono::steady_clock::now() + std::chrono::seconds(30);
@@ -231,7 +251,7 @@ TEST(GenerateCli, InterruptedRunExits130AndRemovesItsTemporaries) {
   if (result.exit_code == 0)
     GTEST_SKIP() << "the run finished before SIGTERM arrived";
   EXPECT_EQ(result.exit_code, 130);
-  expect_same_files(snapshot(out), before, "after SIGTERM");
+  expect_same_files(snapshot_all(out), before, "after SIGTERM");
 }
 
 // Issue 14, defect 4: a run that fails before it publishes anything (here:
@@ -249,12 +269,12 @@ TEST(GenerateCli, ARunThatFailsBeforePublishingLeavesNoTrace) {
   const std::string out = t / "out";
   write_file(t / "a.txt", "/a1\n/a2\n/a3\n");
   generate_and_check(out, {"--max-urls", "1", t / "a.txt"});
-  const files before = snapshot(out);
+  const files before = snapshot_all(out);
   auto failed = run_sitemill(
       generate_args(out, {"--max-urls", "1", t / "a.txt", t / "somedir.txt"}));
   EXPECT_EQ(failed.exit_code, 2) << failed.err;
-  expect_same_files(snapshot(out), before, "after the failed run");
-  EXPECT_FALSE(before.count(".sitemill.lock"));
+  expect_same_files(snapshot_all(out), before, "after the failed run");
+  EXPECT_FALSE(before.count(".sitemill/out/lock"));
 }
 
 // --- what gets removed -------------------------------------------------------
@@ -294,7 +314,7 @@ TEST(GenerateCli, RemovesFilesOfEarlierRunsButNeverTheUsersOwn) {
     auto g = generate_and_check(out, s.args, {},
                                 e);  // no stale sitemill file may remain
     EXPECT_EQ(g.set.files.size(), s.files);
-    const files now = snapshot(out);
+    const files now = snapshot_all(out);
     for (const auto& [name, bytes] : user) {
       ASSERT_TRUE(now.count(name)) << "a user's file was removed: " << name;
       EXPECT_EQ(now.at(name), bytes) << "a user's file was changed: " << name;
@@ -309,8 +329,8 @@ TEST(GenerateCli, WithoutAManifestNoOldFileIsRemoved) {
   write_file(t / "a.txt", "/a1\n/a2\n/a3\n");
   auto first = generate_and_check(out, {"--max-urls", "1", t / "a.txt"});
   ASSERT_EQ(first.set.sitemaps().size(), 3u);
-  ASSERT_EQ(::unlink((out + "/.sitemill-manifest-sitemap.json").c_str()), 0);
-  const files kept = without_dot_files(snapshot(out));
+  ASSERT_EQ(::unlink((book_of(out) + "/manifest-sitemap.json").c_str()), 0);
+  const files kept = without_dot_files(snapshot_all(out));
 
   write_file(t / "b.txt", "/b1\n/b2\n");
   set_expectations e;
@@ -318,7 +338,7 @@ TEST(GenerateCli, WithoutAManifestNoOldFileIsRemoved) {
     if (name != "sitemap.xml") e.foreign_files.push_back(name);
   auto second =
       generate_and_check(out, {"--max-urls", "1", t / "b.txt"}, {}, e);
-  const files now = snapshot(out);
+  const files now = snapshot_all(out);
   for (const auto& [name, bytes] : kept) {
     if (name != "sitemap.xml") {
       EXPECT_TRUE(now.count(name)) << name << " was removed";
@@ -335,15 +355,16 @@ TEST(GenerateCli, FailsWithExitTwoWhileAnotherRunHoldsTheLock) {
   write_file(t / "b.txt", "/b\n");
   generate_and_check(out, {t / "a.txt"});
 
-  int fd = ::open((out + "/.sitemill.lock").c_str(),
+  int fd = ::open((book_of(out) + "/lock").c_str(),
                   O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   ASSERT_GE(fd, 0);
   ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
-  const files before = snapshot(out);  // the lock file of "the other run" too
+  const files before =
+      snapshot_all(out);  // the lock file of "the other run" too
   auto blocked = run_sitemill(generate_args(out, {t / "b.txt"}));
   EXPECT_EQ(blocked.exit_code, 2);
   EXPECT_THAT(blocked.err, HasSubstr("another sitemill run"));
-  expect_same_files(snapshot(out), before, "while locked");
+  expect_same_files(snapshot_all(out), before, "while locked");
   ::close(fd);  // releases the lock
 
   auto g = generate_and_check(out, {t / "b.txt"});
@@ -381,11 +402,11 @@ TEST(GenerateCli, RerunWithUnchangedInputTouchesNoPublishedFile) {
     if (several) args = {"--max-urls", "2", t / "a.txt"};
     generate_and_check(out, args);
     const auto ids = identities(out);
-    const files bytes = without_dot_files(snapshot(out));
+    const files bytes = without_dot_files(snapshot_all(out));
     generate_and_check(out, args);
     EXPECT_EQ(identities(out), ids)
         << "a file was rewritten although its bytes are unchanged";
-    expect_same_files(without_dot_files(snapshot(out)), bytes,
+    expect_same_files(without_dot_files(snapshot_all(out)), bytes,
                       "after the rerun");
   }
 }

@@ -43,7 +43,7 @@ bool appears_within(const std::string& path, std::chrono::seconds limit) {
 // within ten seconds, with 130, and publish nothing.
 void expect_interrupted(background_process& run, const temp_dir& dir,
                         int sig = SIGTERM) {
-  ASSERT_TRUE(appears_within((dir / "out/.sitemill.lock"), 20s))
+  ASSERT_TRUE(appears_within((dir / ".sitemill/out/lock"), 20s))
       << "the run never took its lock";
   ASSERT_FALSE(run.finished()) << "the run ended before the signal";
   ::kill(run.pid(), sig);

@@ -27,6 +27,8 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "sitemill/publish/bookkeeping.h"
+
 extern char** environ;
 
 namespace sitemill::testing {
@@ -655,25 +657,28 @@ published_set expect_valid_set(const std::string& dir,
     if (std::find(expect.foreign_files.begin(), expect.foreign_files.end(),
                   name) != expect.foreign_files.end())
       continue;
+    // Bookkeeping lives outside the web root; temporaries go with the run.
+    EXPECT_NE(name.front(), '.')
+        << dir << ": sitemill left " << name << " in the set directory";
+  }
+  const std::string book = expect.manifest_dir.empty()
+                               ? sitemill::bookkeeping_dir_of(dir)
+                               : expect.manifest_dir;
+  for (const auto& name : list_all(book)) {
     // The lock exists only while a run holds it (issue 14, defect 4).
-    EXPECT_NE(name, ".sitemill.lock") << dir << ": lock file left behind";
+    EXPECT_NE(name, "lock") << book << ": lock file left behind";
     EXPECT_FALSE(name.starts_with(".sitemill-tmp-"))
-        << dir << ": temporary file left: " << name;
-    EXPECT_NE(name, ".sitemill-journal-sitemap.json")
-        << dir << ": journal left behind";
-    // Bookkeeping must stay out of the way of a web server's listing.
-    if (name.front() == '.') {
-      EXPECT_TRUE(name.starts_with(".sitemill")) << "stray dot-file " << name;
-    }
+        << book << ": temporary file left: " << name;
+    EXPECT_NE(name, "journal-sitemap.json") << book << ": journal left behind";
   }
 
-  nlohmann::json manifest = nlohmann::json::parse(
-      read_raw(dir + "/.sitemill-manifest-sitemap.json"), nullptr,
-      /*allow_exceptions=*/false);
+  nlohmann::json manifest =
+      nlohmann::json::parse(read_raw(book + "/manifest-sitemap.json"), nullptr,
+                            /*allow_exceptions=*/false);
   if (manifest.is_discarded() || !manifest.is_object() ||
       !manifest.contains("files") || !manifest["files"].is_array() ||
       !manifest.contains("entry")) {
-    ADD_FAILURE() << dir << ": no usable .sitemill-manifest-sitemap.json";
+    ADD_FAILURE() << book << ": no usable manifest-sitemap.json";
     return set;
   }
   set.entry = manifest["entry"].get<std::string>();

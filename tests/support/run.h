@@ -181,11 +181,14 @@ struct set_expectations {
   /// Users' files that may sit beside the set (dot-files too, such as a
   /// user's own ".sitemill-tmp-notes").
   std::vector<std::string> foreign_files;
+  /// The set's bookkeeping directory; empty: the default, beside `dir`.
+  std::string manifest_dir;
 };
 
 /// Reads the set published in `dir` through its manifest and checks it
 /// completely: the manifest names exactly the non-dot files on disk (besides
-/// foreign ones); no temporary or journal file is left; every .gz file has a
+/// foreign ones); no dot-file of sitemill's is in `dir`, and no lock,
+/// temporary or journal file is left beside the manifest; every .gz file has a
 /// gzip header without time stamp or name and decompresses; every XML file
 /// is XSD-valid and every text file holds one URL per line; counts and
 /// uncompressed sizes match the manifest and the protocol limits; every <loc>

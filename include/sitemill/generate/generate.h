@@ -57,7 +57,11 @@ struct generate_options {
   /// the last match deciding; a URL no pattern matches is kept. A record
   /// left out is counted in generate_report::filtered. Empty: no filter.
   std::vector<site_pattern> url_patterns;
-  std::string out_dir;                         ///< where the set is published
+  std::string out_dir;  ///< where the set is published
+  /// Where the lock, manifest and journal of out_dir live (bookkeeping.h);
+  /// empty: .sitemill/<name of out_dir>/ beside out_dir. With several bases,
+  /// each set's are in <that>/<set_directory()>/.
+  std::string manifest_dir;
   document_type type = document_type::urlset;  ///< urlset or text
   bool gzip = true;
   compression level = compression::normal;
@@ -78,7 +82,7 @@ struct generate_options {
   /// it, so it costs one more read of the set; memory holds one page.
   bool html_view = false;
   std::size_t html_page_urls = 1000;  ///< URLs per page of the HTML view
-  bool strict = false;   ///< a bad record or field publishes nothing
+  bool strict = false;  ///< a bad record or field publishes nothing
   /// How lastmod text is read (lastmod_reading.h): "auto" (W3C, SQL's
   /// "2025-05-14 10:23:00[+02]", RFC 2822, HTTP, Unix time), "w3c" (W3C
   /// datetimes only) or a pattern such as "%d/%m/%Y %H:%M".
@@ -117,6 +121,17 @@ struct record_issue {
   friend bool operator==(const record_issue&, const record_issue&) = default;
 };
 
+/// How far a run has come (generate_observer::progress).
+struct generate_progress {
+  std::uint64_t records = 0;  ///< read so far, from every source
+  std::size_t files = 0;      ///< sitemaps begun so far
+  /// Bytes of the inputs read so far, as stored, and their total, when
+  /// every source knows its size (record_source::size(): URL lists and
+  /// exports in regular files); input_bytes_total is 0 when one does not.
+  std::uint64_t input_bytes_read = 0;
+  std::uint64_t input_bytes_total = 0;
+};
+
 /// Receives what happens during a run. The defaults do nothing.
 class generate_observer {
  public:
@@ -127,7 +142,7 @@ class generate_observer {
   /// not a record, but worth saying.
   virtual void skipped(const record_issue&) {}
   /// Called every 65,536 records, and once at the end of each input.
-  virtual void progress(std::uint64_t /*records*/, std::size_t /*files*/) {}
+  virtual void progress(const generate_progress& /*now*/) {}
   /// Polled between records; true stops the run (nothing is published).
   virtual bool cancelled() { return false; }
 };

@@ -2,10 +2,11 @@
 // changed between two): which document a given input names.
 //
 // An input is one of:
-//   * a directory holding a published set: its manifest
-//     (.sitemill-manifest-<set>.json, publish.h) names the entry file; with
-//     no manifest, sitemap.xml or sitemap.xml.gz in it is the entry;
-//   * a manifest file itself;
+//   * a directory holding a published set: its manifest (found as
+//     publish/bookkeeping.h says: beside the directory, or left in it by an
+//     earlier build) names the entry file; with no manifest, sitemap.xml or
+//     sitemap.xml.gz in it is the entry;
+//   * a manifest file itself, where a set's bookkeeping is by default;
 //   * a sitemap file (an index or a urlset, gzip or not, sniffed);
 //   * an http(s) URL of a sitemap (fetched by the walker, under its fetch
 //     scope), or of a site ("https://www.example.com/": the sitemaps its
@@ -41,8 +42,8 @@ struct inspect_options : walk_caps {
   bool fetch_children = false;
   /// Fetch from loopback and private addresses no input names.
   bool allow_private = false;
-  /// The set to read in a directory holding several (the <set> of
-  /// .sitemill-manifest-<set>.json); empty: the only one, else "sitemap".
+  /// The set to read in a directory holding several (the <set> of its
+  /// manifest-<set>.json); empty: the only one, else "sitemap".
   std::string set_name;
 };
 

@@ -16,11 +16,13 @@
 // finish the cleanup or remove the renamed children. Old files are removed
 // only when a manifest shows sitemill wrote them.
 //
-// Bookkeeping lives in dot-files in the directory: .sitemill.lock (flock, so
-// two runs cannot interleave; it exists only while a run holds it or after a
-// run was killed), .sitemill-manifest-<set>.json (the published set),
-// .sitemill-journal-<set>.json (a publish in progress) and temporary files
-// (temp_file_name() in atomic_file.h: .sitemill-tmp-<run token>-*). Each run
+// Bookkeeping lives outside the directory (bookkeeping.h: by default
+// .sitemill/<name>/ beside it): the lock (flock, so two runs cannot
+// interleave; it exists only while a run holds it or after a run was
+// killed), manifest-<set>.json (the published set) and journal-<set>.json
+// (a publish in progress). Temporary files (temp_file_name() in
+// atomic_file.h: .sitemill-tmp-<run token>-*) are made in the directory
+// itself, and in the bookkeeping directory for its own files. Each run
 // records its token in the lock file before it makes a temporary file, and
 // a later run removes leftovers only of the tokens recorded there: a file of
 // the user's that merely starts with .sitemill-tmp- is never touched.
@@ -35,6 +37,7 @@
 #include <vector>
 
 #include "sitemill/publish/atomic_file.h"
+#include "sitemill/publish/bookkeeping.h"
 #include "sitemill/result.h"
 #include "sitemill/write/writer.h"
 
@@ -84,16 +87,20 @@ std::string_view to_string(publish_step step) noexcept;
 /// Holds the directory lock for one run and publishes into it.
 class publisher {
  public:
-  /// Creates `dir` if needed, takes the lock (failing at once, with a clear
-  /// message, if another run holds it), records this run's token in it, and
-  /// repairs what a killed run left: the temporary files of the runs the
-  /// lock file records are removed and an unfinished publish of the set
-  /// named `set` is completed or undone. `set` is a plain name ("sitemap").
-  static result<std::unique_ptr<publisher>> open(std::string dir,
-                                                 std::string set = "sitemap");
+  /// Creates `dir` and the bookkeeping directory if needed (`bookkeeping_dir`,
+  /// or default_bookkeeping_dir(dir) when empty), takes the lock (failing at
+  /// once, with a clear message, if another run holds it), records this
+  /// run's token in it, and repairs what a killed run left: the temporary
+  /// files of the runs the lock file records are removed and an unfinished
+  /// publish of the set named `set` is completed or undone. Bookkeeping an
+  /// earlier build left in `dir` is taken over first (bookkeeping.h). `set`
+  /// is a plain name ("sitemap").
+  static result<std::unique_ptr<publisher>> open(
+      std::string dir, std::string set = "sitemap",
+      std::string bookkeeping_dir = {});
   /// Removes this run's temporary files and the lock file, and the
-  /// directories open() created if they are empty again: a run that
-  /// published nothing leaves no trace.
+  /// directories open() created (the bookkeeping directory's too) if they
+  /// are empty again: a run that published nothing leaves no trace.
   ~publisher();
 
   /// The published set as the manifest records it (empty on a first run).
@@ -123,38 +130,41 @@ class publisher {
   std::function<void(publish_step)> after_step;
 
   const std::string& dir() const noexcept { return dir_; }
+  /// Where the lock, manifest and journal are.
+  const std::string& bookkeeping_dir() const noexcept { return book_dir_; }
 
  private:
-  publisher(std::string dir, std::string set, int lock_fd);
+  publisher(std::string dir, std::string book_dir, std::string set);
+  status make_directories(const std::string& path);
+  status take_lock();
+  status take_legacy_lock(std::vector<std::string>& dead_runs);
+  status adopt_legacy_files();
   status record_tokens(const std::vector<std::string>& tokens);
   status recover(const std::vector<std::string>& dead_runs);
   void undo(const std::vector<std::string>& renamed) noexcept;
 
   std::string dir_;
+  std::string book_dir_;
   std::string lock_path_;
   std::string token_ = new_run_token();
   std::vector<std::string> created_dirs_;  // by open(), outermost first
   // False while the lock file records a killed run whose leftovers may
   // remain: then it must outlive this run, or the proof would be lost.
   bool lock_removable_ = false;
+  std::string set_;
   std::string manifest_name_;
   std::string journal_name_;
   int lock_fd_ = -1;
   int dir_fd_ = -1;
+  int book_fd_ = -1;
+  // An earlier build's lock in dir_, held from open() until its dead runs'
+  // leftovers are gone; then removed.
+  int legacy_lock_fd_ = -1;
   std::uint64_t temp_counter_ = 0;
   std::vector<std::string> temporaries_;
   std::vector<published_file> current_;
   std::string current_entry_;
 };
-
-/// Names of the bookkeeping files (all start with ".sitemill"). The lock is
-/// per directory; manifest and journal are per set name, so several sets
-/// (--name products, --name blog) can share one directory.
-inline constexpr std::string_view lock_file_name = ".sitemill.lock";
-/// ".sitemill-manifest-<set>.json": the published set called `set`.
-std::string manifest_file_name(std::string_view set);
-/// ".sitemill-journal-<set>.json": a publish of `set` in progress.
-std::string journal_file_name(std::string_view set);
 
 /// A published set as its manifest records it, read without taking the lock
 /// (stats and diff only look): it may describe a set another run is

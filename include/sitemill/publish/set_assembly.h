@@ -58,7 +58,7 @@ struct set_layout {
 struct assembled_set {
   /// The sitemaps in order, then the index, then the stylesheet if any.
   std::vector<staged_file> files;
-  std::string entry;               ///< the file to submit
+  std::string entry;  ///< the file to submit
 };
 
 /// Names each sitemap after its content (NAME-3-<the low 12 hex digits of its

@@ -19,6 +19,14 @@ namespace sitemill {
 /// is 0.
 [[nodiscard]] std::string percent_of(std::uint64_t n, std::uint64_t of);
 
+/// A size in bytes for a person, in binary units with one decimal below
+/// ten: "900 B", "1.5 KiB", "120 MiB", "3.2 GiB".
+[[nodiscard]] std::string human_bytes(std::uint64_t bytes);
+
+/// A duration of `seconds` (rounded to the second; negative counts as 0)
+/// as a clock reads: "0:07", "12:34", "1:02:03".
+[[nodiscard]] std::string clock_time(double seconds);
+
 }  // namespace sitemill
 
 #endif  // SITEMILL_REPORT_NUMBERS_H

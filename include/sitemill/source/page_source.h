@@ -1,5 +1,6 @@
 // sitemill: pages a program already holds, as a source, so that one call
 // publishes a whole set (split files, an index, gzip, atomic publish):
+// clang-format off
 //
 //   sitemill::generate_options g;
 //   g.base_url = "https://www.example.com/";
@@ -7,12 +8,13 @@
 //   std::size_t i = 0;
 //   g.sources = {sitemill::page_source("catalogue", [&](sitemill::page& p) {
 //     if (i == products.size()) return false;  // no more pages
-//     p.loc = products[i].path;                 // relative to base_url, or
-//     absolute p.lastmod = products[i++].updated;        // a W3C datetime, or
-//     empty return true;
+//     p.loc = products[i].path;         // relative to base_url, or absolute
+//     p.lastmod = products[i++].updated;  // a W3C datetime, or empty
+//     return true;
 //   })};
 //   sitemill::generate_observer quiet;
 //   sitemill::generate_report r = sitemill::generate(g, quiet);
+// clang-format on
 //
 // Pages are asked for one at a time, so memory stays flat however many a
 // program streams from its database. Every page goes through the same

@@ -198,6 +198,11 @@ class record_reader {
   /// incomplete last line before a read error is not returned as a record.
   virtual const std::string& error() const noexcept = 0;
 
+  /// Bytes of the input read so far, as stored (compressed bytes for gzip):
+  /// with record_source::size(), how far reading has come. 0 from a reader
+  /// that cannot tell.
+  virtual std::uint64_t bytes_read() const noexcept { return 0; }
+
   /// Warnings about the input as a whole (an unknown header column or JSON
   /// key, once per input; a first row skipped as a header row under
   /// `columns`) or about one record's values (a JSON value of the

@@ -19,6 +19,7 @@
 #define SITEMILL_SOURCE_RECORD_SOURCE_H
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -75,6 +76,11 @@ class record_source {
   /// file the patterns leave out); generate then does not apply
   /// generate_options::url_patterns to its records.
   virtual bool applies_patterns() const noexcept { return false; }
+
+  /// The input's size in bytes as stored, when it is known before reading
+  /// (a regular file), for progress against its reader's bytes_read();
+  /// std::nullopt when it is not (stdin, a pipe, a directory, a fetch).
+  virtual std::optional<std::uint64_t> size() const { return std::nullopt; }
 
   /// Opens the records; called at most once per run, when this source's
   /// turn comes. A failure here ends the run (nothing is published).

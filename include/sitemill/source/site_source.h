@@ -10,9 +10,9 @@
 //   * regular files whose path the patterns include: by default *.html and
 //     *.htm; --include and --exclude add ordered gitignore-like patterns;
 //   * never hidden files or directories (a name starting with '.'), nor
-//     sitemill's own bookkeeping (.sitemill*) and the files a
-//     .sitemill-manifest-*.json in the same directory lists (the published
-//     sitemaps), nor anything but regular files and directories;
+//     the files of a set sitemill published in a directory (its manifest,
+//     found as publish/bookkeeping.h says, lists them), nor anything but
+//     regular files and directories;
 //   * symbolic links are followed only when their target is inside the
 //     root; a link out of it, or one that leads back into a directory being
 //     walked (a loop), is reported as skipped and not followed.
@@ -142,6 +142,10 @@ class site_patterns {
 struct site_source_options {
   std::string root;      ///< the site's output directory
   std::string base_url;  ///< the directory URL the root is served at
+  /// The bookkeeping directory of sets published in the root, when it is
+  /// not the default one (generate's --manifest-dir); the files they list
+  /// are not pages.
+  std::string manifest_dir;
   std::vector<site_pattern> patterns = default_site_patterns();
   /// File names that stand for their directory's URL (matched exactly).
   std::vector<std::string> index_files = {"index.html", "index.htm"};
