@@ -14,11 +14,12 @@ RUN (cd build && cpack -G DEB)
 FROM debian:bookworm-slim
 WORKDIR /tmp/sitemill
 COPY --from=build /src/build/sitemill_*.deb ./build/
-# The package's Depends are the shared libraries only: tzdata (--timezone reads
-# /usr/share/zoneinfo) and ca-certificates (https fetches) come in by name.
+# The package's Depends are the shared libraries the binary links (tzdata comes
+# with libdate-tz3); ca-certificates, which https fetches need, is only a
+# Recommends of libcurl4, so it is named.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      ./build/sitemill_*.deb tzdata ca-certificates \
+      ./build/sitemill_*.deb ca-certificates \
  && rm -rf /var/lib/apt/lists/* /tmp/sitemill \
  && sitemill -V
 WORKDIR /site
