@@ -5,10 +5,11 @@
 # recipe's sitemill.toml beside it, and `sitemill generate` runs there with no
 # flags. Each recipe must list exactly the pages the generator publishes, pass
 # `sitemill check`, and, with its cached state file restored on a fresh
-# checkout whose every file has a new mtime, give every page the same lastmod
-# as before; without the state, the pages that state no date get the new
-# checkout's time. Then the Dockerfile against README.md's Install steps, and
-# the GitHub Actions files.
+# checkout whose every file has a new mtime and new build stamps, give every
+# page the same lastmod as before, and an edited page alone a new one; without
+# the state, the pages that state no date get the new checkout's time. Then
+# the Dockerfile against README.md's Install steps, and the GitHub Actions
+# files.
 # Usage: run.sh BUILD_DIR. Prints a closing count.
 set -euo pipefail
 build=$(cd "$1" && pwd)
