@@ -9,7 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libxml2-dev libxml2-utils
   libsimdjson-dev libcsv-dev libfccp-dev
   libhowardhinnant-date-dev tzdata
-  python3 time
+  python3 python3-yaml time
   dpkg-dev file groff-base zsh fish
   chromium xsltproc fonts-dejavu-core
 )
