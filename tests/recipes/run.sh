@@ -65,7 +65,6 @@ checkout() {
   rm -f "$dir/$out/sitemap.xml"
   cp "$root/examples/recipes/$gen/sitemill.toml" "$dir/"
   find "$dir" -exec touch -d "$time" {} +
-  mkdir -p "$dir/.sitemill"
 }
 
 # generate DIR: `sitemill generate`, no flags, in DIR.
@@ -129,6 +128,11 @@ first_run() {
   same "$gen's URLs and lastmods" "$p.expected" "$p.entries"
   [[ -s $p/.sitemill/state.db ]] || fail "no state at $p/.sitemill/state.db"
   [[ -z $(find "$p/$out" -name '*.db*') ]] || fail "a state file in the web root: $(find "$p/$out" -name '*.db*')"
+  # Nothing of sitemill's own in the web root: its manifest is beside it.
+  [[ -z $(find "$p/$out" -name '.sitemill*') ]] ||
+    fail "sitemill's bookkeeping in the web root: $(find "$p/$out" -name '.sitemill*')"
+  [[ -s $p/.sitemill/$out/manifest-sitemap.json ]] ||
+    fail "no manifest at .sitemill/$out/manifest-sitemap.json"
   grep -qx "Sitemap: ${base}sitemap.xml" "$p/$out/robots.txt" ||
     fail "$out/robots.txt does not name the sitemap: $(cat "$p/$out/robots.txt")"
   "$sitemill" check "$p/$out/sitemap.xml" --sitemap-url "${base}sitemap.xml" --warnings-as-errors >&2 ||
@@ -159,6 +163,7 @@ cached_state() {
   local gen=$1 p=$work/$1-2
   checkout "$p" "$gen" "$second"
   rebuild "$p" "$gen"
+  mkdir -p "$p/.sitemill"  # as restoring a cache does
   cp "$work/$gen-1/.sitemill/state.db" "$p/.sitemill/state.db"
   generate "$p"
   entries "$p/${web_root[$gen]}" > "$p.entries"
@@ -170,6 +175,7 @@ cached_state() {
 edited_page() {
   local gen=$1 p=$work/$1-3 out=${web_root[$1]}
   checkout "$p" "$gen" "$third"
+  mkdir -p "$p/.sitemill"  # as restoring a cache does
   cp "$work/$gen-2/.sitemill/state.db" "$p/.sitemill/state.db"
   sed -i 's#</main>#<p>Edited.</p></main>#' "$p/$out/index.html"
   grep -q '<p>Edited.</p>' "$p/$out/index.html" || fail "no </main> to edit in $out/index.html"
