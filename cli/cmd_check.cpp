@@ -9,6 +9,7 @@
 #include "sitemill/report/check_json.h"
 #include "sitemill/report/numbers.h"
 #include "sitemill/url/url.h"
+#include "verbose.h"
 #include "vocabulary.h"
 
 namespace sitemill::cli {
@@ -117,6 +118,7 @@ int run_check(check_cli_options& o) {
   c.http.connect_timeout =
       std::min(c.http.connect_timeout, c.http.total_timeout);
   c.max_time = std::chrono::seconds(static_cast<std::int64_t>(o.max_time_s));
+  trace_walk(c, c.http);
   if (!parse_now_flag(o.now, "check", c.parse.now)) return exit_usage;
 
   cli_observer observer;

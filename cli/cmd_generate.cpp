@@ -23,6 +23,7 @@
 #include "sitemill/source/log_source.h"
 #include "sitemill/source/site_source.h"
 #include "sitemill/source/sitemap_source.h"
+#include "verbose.h"
 #include "vocabulary.h"
 
 namespace sitemill::cli {
@@ -78,7 +79,8 @@ class reporter final : public generate_observer {
   reporter(bool spool, bool quiet, std::span<const term> words)
       : quiet_(quiet), words_(words) {
     if (spool) spool_.emplace();
-    progress_ = !quiet && ::isatty(STDERR_FILENO);
+    // Under --verbose every line is kept: no line is redrawn over them.
+    progress_ = !quiet && !verbose() && ::isatty(STDERR_FILENO);
   }
 
   void rejected(const record_issue& r) override {
@@ -147,7 +149,7 @@ class reporter final : public generate_observer {
     const record_issue& r = *in_words;
     if (spool_) spool_->add(kind, r);
     if (quiet_ && kind != issue_kind::rejected) return;
-    if (printed_ >= max_printed_issues) {
+    if (printed_ >= max_printed_issues && !verbose()) {
       ++hidden_;
       return;
     }
@@ -201,7 +203,9 @@ std::vector<announcement> announce(const generate_cli_options& o,
   a.indexnow.retry.sleep = [quiet](std::chrono::milliseconds d) {
     return retry_sleep(d, "sitemill generate", quiet);
   };
-  http_client client;
+  http_options announcing;
+  announcing.trace = verbose_trace();
+  http_client client(std::move(announcing));
   std::vector<announcement> all = announce_sets(client, r, a);
   for (announcement& done : all) {
     if (done.robots && done.robots->failure)
@@ -559,6 +563,7 @@ int run_generate(generate_cli_options& o) {
   }
   for (const auto& location : o.from_sitemaps) {
     sitemap_source_options sitemap = o.sitemap;
+    trace_walk(sitemap, sitemap.http);
     sitemap.location = location;
     g.sources.push_back(sitemap_source(std::move(sitemap)));
   }

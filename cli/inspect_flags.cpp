@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "verbose.h"
+
 namespace sitemill::cli {
 
 void inspect_flags::add_to(CLI::App& cmd) {
@@ -37,6 +39,7 @@ inspect_options inspect_flags::options() const {
   o.http.connect_timeout =
       std::min(o.http.connect_timeout, o.http.total_timeout);
   o.max_time = std::chrono::seconds(static_cast<std::int64_t>(max_time_s));
+  trace_walk(o, o.http);
   return o;
 }
 

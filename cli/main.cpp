@@ -26,6 +26,7 @@
 #include "sitemill/date/w3c_datetime.h"
 #include "sitemill/version.h"
 #include "suggest.h"
+#include "verbose.h"
 
 namespace sitemill::cli {
 namespace {
@@ -60,6 +61,7 @@ http_options retry_flags::http() const {
   http_options h;
   h.total_timeout = to_ms(timeout_s);
   h.connect_timeout = std::min(h.connect_timeout, h.total_timeout);
+  h.trace = verbose_trace();
   return h;
 }
 
@@ -182,6 +184,10 @@ int main(int argc, char** argv) {
                  "set or TERM=dumb), always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
+  bool verbose_flag = false;
+  app.add_flag("-v,--verbose", verbose_flag,
+               "Say what was walked, fetched and skipped, and why, one line "
+               "each on stderr");
   app.footer(
       "Exit codes: 0 done; 1 the data stopped us (nothing published) or check "
       "found errors;\n2 usage or I/O error, or a check target unreadable; "
@@ -208,6 +214,7 @@ int main(int argc, char** argv) {
     return code == 0 ? exit_ok : exit_usage;
   }
 
+  set_verbose(verbose_flag);
   set_colour_choice(colour == "always"  ? colour_choice::always
                     : colour == "never" ? colour_choice::never
                                         : colour_choice::automatic);

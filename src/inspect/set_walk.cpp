@@ -9,54 +9,6 @@
 namespace sitemill::detail {
 namespace {
 
-// Why a document was not read, in a few words (the walker's message, when it
-// has one, says the rest).
-std::string_view reason_words(walk_skip_reason r) {
-  switch (r) {
-    case walk_skip_reason::stopped:
-      return "the walk had stopped";
-    case walk_skip_reason::bad_url:
-      return "not a URL that can be fetched";
-    case walk_skip_reason::unsupported_scheme:
-      return "neither a local file nor an http(s) URL";
-    case walk_skip_reason::cycle:
-      return "an index cycle";
-    case walk_skip_reason::already_read:
-      return "read before";
-    case walk_skip_reason::repeated:
-      return "listed twice";
-    case walk_skip_reason::too_deep:
-      return "nested too deep";
-    case walk_skip_reason::cap:
-      return "a cap of the walk was reached";
-    case walk_skip_reason::child_not_found:
-      return "no file beside the index";
-    case walk_skip_reason::off_site:
-      return "on another host than its index";
-    case walk_skip_reason::read_failed:
-      return "cannot be read";
-    case walk_skip_reason::fetch_failed:
-      return "cannot be fetched";
-    case walk_skip_reason::http_status:
-      return "answered an HTTP error";
-    case walk_skip_reason::redirect_cycle:
-      return "redirects into a cycle";
-    case walk_skip_reason::redirect_already_read:
-      return "redirects to a document read before";
-    case walk_skip_reason::out_of_scope:
-      return "outside the fetch scope";
-  }
-  return "not read";
-}
-
-std::string describe(const walk_skip& why) {
-  std::string s(reason_words(why.reason));
-  if (why.reason == walk_skip_reason::http_status)
-    s += " (" + std::to_string(why.status) + ")";
-  if (!why.message.empty()) s += ": " + why.message;
-  return s;
-}
-
 class forwarding_handler final : public parse_handler {
  public:
   explicit forwarding_handler(set_visitor& v) : v_(v) {}

@@ -20,6 +20,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -31,6 +32,7 @@
 
 #include "detail/text.h"
 #include "sitemill/net/http.h"
+#include "sitemill/report/numbers.h"
 #include "sitemill/url/url.h"
 #include "sitemill/version.h"
 
@@ -254,6 +256,31 @@ http_client::~http_client() = default;
 
 result<http_response> http_client::send(const http_request& request,
                                         const body_receiver& receive) {
+  if (!options_.trace) return send_once(request, receive);
+  const auto start = std::chrono::steady_clock::now();
+  auto answer = send_once(request, receive);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  char took[32];
+  std::snprintf(took, sizeof took, " in %.2f s", seconds);
+  std::string line = request.method + " " + request.url + ": ";
+  if (answer) {
+    line += std::to_string(answer->status);
+    if (answer->redirects > 0)
+      line += " from " + answer->effective_url + " after " +
+              std::to_string(answer->redirects) + " redirect" +
+              (answer->redirects == 1 ? "" : "s");
+    line += ", " + with_commas(answer->body_bytes) + " bytes";
+  } else {
+    line += "failed: " + answer.err().message;
+  }
+  options_.trace(line + took);
+  return answer;
+}
+
+result<http_response> http_client::send_once(const http_request& request,
+                                             const body_receiver& receive) {
   auto fail = [&request](std::string_view why) {
     std::string msg = request.url;
     msg.append(": ");

@@ -11,6 +11,7 @@
 
 #include "detail/text.h"
 #include "sitemill/limits.h"
+#include "sitemill/report/numbers.h"
 #include "walk/walker_impl.h"
 
 #define XXH_INLINE_ALL
@@ -296,6 +297,89 @@ void sitemap_walker::impl::follow(
     visit(child);
   }
 }
+
+namespace {
+
+// Why a document was not read, in a few words (the walker's message, when it
+// has one, says the rest).
+std::string_view reason_words(walk_skip_reason r) {
+  switch (r) {
+    case walk_skip_reason::stopped:
+      return "the walk had stopped";
+    case walk_skip_reason::bad_url:
+      return "not a URL that can be fetched";
+    case walk_skip_reason::unsupported_scheme:
+      return "neither a local file nor an http(s) URL";
+    case walk_skip_reason::cycle:
+      return "an index cycle";
+    case walk_skip_reason::already_read:
+      return "read before";
+    case walk_skip_reason::repeated:
+      return "listed twice";
+    case walk_skip_reason::too_deep:
+      return "nested too deep";
+    case walk_skip_reason::cap:
+      return "a cap of the walk was reached";
+    case walk_skip_reason::child_not_found:
+      return "no file beside the index";
+    case walk_skip_reason::off_site:
+      return "on another host than its index";
+    case walk_skip_reason::read_failed:
+      return "cannot be read";
+    case walk_skip_reason::fetch_failed:
+      return "cannot be fetched";
+    case walk_skip_reason::http_status:
+      return "answered an HTTP error";
+    case walk_skip_reason::redirect_cycle:
+      return "redirects into a cycle";
+    case walk_skip_reason::redirect_already_read:
+      return "redirects to a document read before";
+    case walk_skip_reason::out_of_scope:
+      return "outside the fetch scope";
+  }
+  return "not read";
+}
+
+}  // namespace
+
+std::string describe(const walk_skip& why) {
+  std::string s(reason_words(why.reason));
+  if (why.reason == walk_skip_reason::http_status)
+    s += " (" + std::to_string(why.status) + ")";
+  if (!why.message.empty()) s += ": " + why.message;
+  return s;
+}
+
+namespace detail {
+
+void traced_observer::on_read(const walk_document& doc, const walk_read& r) {
+  std::string line = "read " + doc.source + ": " +
+                     std::string(to_string(r.summary.kind)) + ", " +
+                     with_commas(r.summary.entries) + " entries, " +
+                     with_commas(r.summary.bytes) + " bytes";
+  if (r.summary.gzipped) line += " (gzip)";
+  if (!r.final_url.empty()) line += ", redirected to " + r.final_url;
+  if (r.stop != walk_stop::none) line += ", stopped part-way";
+  trace_(line);
+  inner_.on_read(doc, r);
+}
+
+void traced_observer::on_failed(const walk_document& doc,
+                                const walk_skip& why) {
+  trace_("could not read " + doc.source + ": " + describe(why));
+  inner_.on_failed(doc, why);
+}
+
+void traced_observer::on_skip(const walk_document& doc, const walk_skip& why) {
+  std::string line = "skipped " + doc.source + ": " + describe(why);
+  if (!doc.listing.source.empty())
+    line += " (listed by " + doc.listing.source + ":" +
+            std::to_string(doc.listing.line) + ")";
+  trace_(line);
+  inner_.on_skip(doc, why);
+}
+
+}  // namespace detail
 
 // --- the public face ---------------------------------------------------------
 

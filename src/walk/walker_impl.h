@@ -57,6 +57,28 @@ bool may_fetch_child(const normalized_url& child,
 /// "ftp://...", "file:/..." and the like: a scheme that is not a path.
 bool has_other_scheme(std::string_view s);
 
+/// Tells walk_caps::trace what the walk decides, then the observer.
+class traced_observer final : public walk_observer {
+ public:
+  traced_observer(walk_observer& inner,
+                  const std::function<void(std::string_view)>& trace)
+      : inner_(inner), trace_(trace) {}
+  parse_handler& on_open(const walk_document& doc) override {
+    return inner_.on_open(doc);
+  }
+  void on_read(const walk_document& doc, const walk_read& r) override;
+  void on_done(const walk_document& doc, const walk_read& r) override {
+    inner_.on_done(doc, r);
+  }
+  void on_failed(const walk_document& doc, const walk_skip& why) override;
+  void on_skip(const walk_document& doc, const walk_skip& why) override;
+  bool cancelled() override { return inner_.cancelled(); }
+
+ private:
+  walk_observer& inner_;
+  const std::function<void(std::string_view)>& trace_;
+};
+
 }  // namespace detail
 
 struct sitemap_walker::impl {
@@ -64,7 +86,8 @@ struct sitemap_walker::impl {
 
   impl(walk_options o, walk_observer& obs)
       : options(std::move(o)),
-        observer(obs),
+        traced(obs, options.trace),
+        observer(options.trace ? traced : obs),
         deadline(steady::now() + options.max_time) {
     scope.allow_private = options.allow_private;
   }
@@ -108,6 +131,7 @@ struct sitemap_walker::impl {
   bool hit_deadline() const;
 
   const walk_options options;
+  detail::traced_observer traced;  // observer, when options.trace is set
   walk_observer& observer;
   const steady::time_point deadline;
 

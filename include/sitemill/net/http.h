@@ -87,6 +87,10 @@ struct http_options {
   /// before its DNS is live, or a test's name for the loopback server.
   /// The fetch scope still judges the address.
   std::vector<std::string> resolve;
+  /// Told one line per request sent, with its answer or why it failed
+  /// ("GET https://example.com/sitemap.xml: 200, 12,345 bytes in 0.21 s"):
+  /// the CLI's --verbose. Empty: nothing. Called on the sending thread.
+  std::function<void(std::string_view line)> trace;
 };
 
 struct http_request {
@@ -156,6 +160,9 @@ class http_client {
   const http_options& options() const noexcept { return options_; }
 
  private:
+  result<http_response> send_once(const http_request& request,
+                                  const body_receiver& receive);
+
   http_options options_;
   struct impl;
   std::unique_ptr<impl> impl_;

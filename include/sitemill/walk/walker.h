@@ -84,6 +84,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -105,6 +106,11 @@ struct walk_caps {
   /// Uncompressed bytes read at most, checked before each document.
   std::uint64_t max_total_bytes = 4ull * 1024 * 1024 * 1024;
   std::chrono::seconds max_time{600};  ///< from the walker's construction
+  /// Told one line per document the walk reads, skips or cannot read, and
+  /// why ("skipped https://a.example/s.xml: on another host than its
+  /// index"): the CLI's --verbose. Empty: nothing. Called on the walker's
+  /// thread; fetches are told by http_options::trace.
+  std::function<void(std::string_view line)> trace;
 };
 
 struct walk_options : walk_caps {
@@ -195,6 +201,11 @@ struct walk_skip {
   /// URL names none.
   std::string path;
 };
+
+/// Why a document was not read, in a few words, with its message
+/// ("answered an HTTP error (404)", "cannot be read: cannot open a.xml: No
+/// such file or directory").
+std::string describe(const walk_skip& why);
 
 /// How a document's reading ended early.
 enum class walk_stop : std::uint8_t { none, time_cap, cancelled };
