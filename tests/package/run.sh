@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Debian package (cmake/Package.cmake): cpack builds it from BUILD_DIR,
-# dpkg installs it into a scratch root (its own dpkg database, nothing on the
-# machine changes), and the installed binary and files are what a user gets.
+# dpkg installs it into a scratch root (its own dpkg database) and checks the
+# installed binary and files are what a user gets; as root, it is then
+# installed on the machine with dpkg -i, run, and removed again.
 # Usage: run.sh BUILD_DIR. Prints a closing count.
 set -euo pipefail
 build=$1
@@ -40,4 +41,26 @@ done
   { echo "missing from the package: sitemill.pc" >&2; exit 1; }
 [[ -n $(find "$root/usr/lib" -name libsitemill.a) ]] ||
   { echo "missing from the package: libsitemill.a" >&2; exit 1; }
-echo "1 passed, 0 failed"
+passed=1
+
+# And on the machine itself, as a user installs it: dpkg -i, with the real
+# database, so Depends must be met by what is installed; then removed again.
+# Only as root, and never over a sitemill the machine already has.
+if [[ $(id -u) -ne 0 ]]; then
+  echo "NOTE: not root, so the package was installed into a scratch root only"
+elif dpkg -s sitemill > /dev/null 2>&1; then
+  echo "NOTE: sitemill is installed on this machine; not replaced by the test"
+else
+  trap 'dpkg -r sitemill > /dev/null 2>&1 || true; rm -rf "$work"' EXIT
+  dpkg -i "$deb" > "$work/dpkg-system.log" 2>&1 ||
+    { cat "$work/dpkg-system.log" >&2; exit 1; }
+  [[ $(/usr/bin/sitemill --version) == "sitemill $version" ]] ||
+    { echo "the installed /usr/bin/sitemill does not run" >&2; exit 1; }
+  [[ $(pkg-config --modversion sitemill) == "$version" ]] ||
+    { echo "pkg-config does not find the installed sitemill.pc" >&2; exit 1; }
+  dpkg -r sitemill > "$work/dpkg-remove.log" 2>&1 ||
+    { cat "$work/dpkg-remove.log" >&2; exit 1; }
+  [[ ! -e /usr/bin/sitemill ]] || { echo "dpkg -r left /usr/bin/sitemill" >&2; exit 1; }
+  passed=2
+fi
+echo "$passed passed, 0 failed"
