@@ -1,11 +1,13 @@
 // sitemill check: does a sitemap (or a site's sitemaps) pass every rule?
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 #include "colour.h"
 #include "command.h"
 #include "sitemill/check/check.h"
+#include "sitemill/inspect/set_input.h"
 #include "sitemill/report/check_json.h"
 #include "sitemill/report/numbers.h"
 #include "sitemill/url/url.h"
@@ -96,6 +98,23 @@ void print_json(const check_report& r) {
 
 int run_check(check_cli_options& o) {
   check_options& c = o.run;
+  // A directory stands for the set published in it, as for stats, diff
+  // and report: its manifest's entry, else its sitemap.xml(.gz).
+  for (std::string& target : o.targets) {
+    std::error_code ec;
+    if (has_http_scheme(target) || !std::filesystem::is_directory(target, ec))
+      continue;
+    auto in = resolve_set_input(target);
+    if (!in) {
+      std::string why = in.err().message;
+      if (in.err().field == "set_name")  // check has no --set: name a file
+        why = why.substr(0, why.find("; choose")) +
+              "; check a set by its entry file";
+      std::fprintf(stderr, "sitemill check: %s\n", why.c_str());
+      return exit_usage;
+    }
+    target = in->target;
+  }
   if (!o.sitemap_url.empty()) {
     if (o.targets.size() != 1 || has_http_scheme(o.targets[0])) {
       std::fprintf(stderr,
@@ -203,7 +222,8 @@ command_runner setup_check(CLI::App& app) {
       "by document after a header line, then a summary; every code is "
       "listed in\ndocs/diagnostics-*.md.");
   cmd->add_option("targets", o->targets,
-                  "Files, - for stdin, sitemap URLs or site URLs")
+                  "Files, directories holding a published set (its entry is "
+                  "checked), - for stdin, sitemap URLs or site URLs")
       ->required();
   cmd->add_flag("--json", o->json_out,
                 "Print one JSON object on stdout: {documents: [{source, type, "

@@ -1,5 +1,6 @@
 #include "sitemill/generate/generate.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -659,6 +660,7 @@ class run {
     for (std::size_t i = 0; i < outs_.size(); ++i) {
       output& out = outs_[i];
       if (out.written == 0) continue;
+      warn_of_a_foreign_entry(out.dir, *out.pub, staged[i].entry);
       if (status s =
               out.pub->publish(std::move(staged[i].files), staged[i].entry);
           !s) {
@@ -674,6 +676,22 @@ class run {
     report_.dated = first.dated;
     report_.files = first.files;
     return {};
+  }
+
+  // The entry's name is the one file name the set must take whatever is
+  // there: a file of that name that no manifest lists (a site generator's
+  // own sitemap.xml) is replaced, and said so, since nothing else would.
+  void warn_of_a_foreign_entry(const std::string& dir, const publisher& pub,
+                               const std::string& entry) {
+    const std::string path = dir + "/" + entry;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+    for (const published_file& f : pub.current())
+      if (f.path == entry) return;
+    issue(false, path, 0,
+          "replaced by this set's entry; sitemill did not write it (no "
+          "manifest lists it): if another tool writes it (a site generator's "
+          "own sitemap), turn that off or give the set another `name`");
   }
 
   std::string published_bases() const {

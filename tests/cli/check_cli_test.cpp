@@ -169,6 +169,35 @@ TEST(CheckCli, NamesItsOwnFlagWhereTheLibraryNamesAnOption) {
 // --- exit codes
 // --------------------------------------------------------------------
 
+// A directory is the set published in it, as for stats, diff and report.
+TEST(CheckCli, ChecksTheSetPublishedInADirectory) {
+  temp_dir t;
+  write_file(t / "urls.txt", "/a\n/b\n/c\n");
+  ASSERT_EQ(
+      run_sitemill({"generate", "--base-url", "https://www.example.com/",
+                    "--out", t / "public", "--max-urls", "2", t / "urls.txt"})
+          .exit_code,
+      0);
+  const run_result r = run_sitemill({"check", t / "public"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr(t / "public/sitemap.xml"));
+  EXPECT_THAT(r.out, HasSubstr("checked 3 documents, 3 URLs"));
+
+  std::filesystem::create_directories(t / "empty");
+  const run_result none = run_sitemill({"check", t / "empty"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_THAT(none.err, HasSubstr("holds no published set"));
+
+  ASSERT_EQ(
+      run_sitemill({"generate", "--base-url", "https://www.example.com/",
+                    "--out", t / "public", "--name", "blog", t / "urls.txt"})
+          .exit_code,
+      0);
+  const run_result two = run_sitemill({"check", t / "public"});
+  EXPECT_EQ(two.exit_code, 0) << "the set named sitemap is chosen";
+  EXPECT_THAT(two.out, HasSubstr(t / "public/sitemap.xml"));
+}
+
 TEST(CheckCli, ExitsZeroOneOrTwoAsTheContractSays) {
   temp_dir t;
   write_file(t / "clean.xml", urlset({"https://www.example.com/a"}));

@@ -25,6 +25,7 @@ namespace sitemill::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using files = std::map<std::string, std::string>;
 
 constexpr const char* base = "https://www.example.com/";
@@ -320,6 +321,26 @@ TEST(GenerateCli, RemovesFilesOfEarlierRunsButNeverTheUsersOwn) {
       EXPECT_EQ(now.at(name), bytes) << "a user's file was changed: " << name;
     }
   }
+}
+
+// A file of the entry's name that sitemill did not write (a site
+// generator's own sitemap.xml) is replaced, and the run says so; once the
+// set is sitemill's, it says nothing more.
+TEST(GenerateCli, SaysWhenItReplacesAnEntryItDidNotWrite) {
+  temp_dir t;
+  const std::string out = t / "public";
+  std::filesystem::create_directories(out);
+  write_file(out + "/sitemap.xml", "<urlset>Hugo's own</urlset>\n");
+  write_file(t / "a.txt", "/a\n");
+  const run_result first = run_sitemill(generate_args(out, {t / "a.txt"}));
+  EXPECT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_THAT(first.err, HasSubstr(out + "/sitemap.xml: warning: replaced by "
+                                         "this set's entry; sitemill did not "
+                                         "write it"));
+  EXPECT_THAT(first.err, HasSubstr("--name"));
+  const run_result again = run_sitemill(generate_args(out, {t / "a.txt"}));
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_THAT(again.err, Not(HasSubstr("replaced by")));
 }
 
 // Only files a manifest says sitemill wrote are ever removed.
