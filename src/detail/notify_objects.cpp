@@ -2,10 +2,6 @@
 
 namespace sitemill::detail {
 
-std::string dump_json(const ordered_json& value) {
-  return value.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
-}
-
 ordered_json attempts_object(const std::vector<http_attempt>& attempts) {
   ordered_json list = ordered_json::array();
   for (const http_attempt& a : attempts)

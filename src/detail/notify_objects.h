@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "detail/json_text.h"
 #include "sitemill/net/http.h"
 #include "sitemill/notify/announce.h"
 #include "sitemill/notify/ping.h"
@@ -19,10 +20,6 @@
 namespace sitemill::detail {
 
 using ordered_json = nlohmann::ordered_json;
-
-/// One line of JSON text; bytes that are not UTF-8 become U+FFFD rather
-/// than failing the whole report.
-std::string dump_json(const ordered_json& value);
 
 /// [{"status","error","wait_ms"}...]: every try of a request, in order.
 ordered_json attempts_object(const std::vector<http_attempt>& attempts);

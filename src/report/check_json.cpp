@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "detail/json_text.h"
+
 namespace sitemill {
 
 status write_check_json(sink& out, const check_report& r) {
@@ -33,7 +35,7 @@ status write_check_json(sink& out, const check_report& r) {
       {"documents", std::move(docs)},   {"errors", r.errors},
       {"warnings", r.warnings},         {"infos", r.infos},
       {"unreadable", r.any_unreadable}, {"outcome", to_string(r.outcome)}};
-  std::string text = top.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string text = detail::dump_json(top);
   text.push_back('\n');
   return out.write(text.data(), text.size());
 }

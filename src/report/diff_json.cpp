@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "date/lastmod_parts.h"
+#include "detail/json_text.h"
 #include "sitemill/date/w3c_datetime.h"
 
 namespace sitemill {
@@ -10,9 +11,7 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-std::string dump(const json& j) {
-  return j.dump(-1, ' ', false, json::error_handler_t::replace);
-}
+std::string dump(const json& j) { return detail::dump_json(j); }
 
 json class_list(diff_classes classes) {
   json a = json::array();

@@ -28,7 +28,7 @@ class json_stream {
   // A JSON string; bytes that are not UTF-8 become U+FFFD rather than
   // failing the whole report.
   json_stream& str(std::string_view s) {
-    return raw(json(s).dump(-1, ' ', false, json::error_handler_t::replace));
+    return raw(detail::dump_json(nlohmann::ordered_json(s)));
   }
   json_stream& count(std::uint64_t n) { return raw(std::to_string(n)); }
   // Keys are the schema's own ASCII names: nothing to escape.

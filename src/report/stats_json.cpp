@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "detail/json_text.h"
+
 namespace sitemill {
 namespace {
 
@@ -67,7 +69,7 @@ status write_stats_json(sink& out, const set_stats& s) {
                     {"errors", s.errors},
                     {"warnings", s.warnings},
                     {"infos", s.infos}};
-  std::string text = top.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string text = detail::dump_json(top);
   text += '\n';
   return out.write(text.data(), text.size());
 }
