@@ -47,6 +47,25 @@ TEST(ConfigFile, SitemillTomlInTheWorkingDirectoryHoldsAnyOption) {
   EXPECT_THAT(xml, Not(HasSubstr(site + "b/x"))) << "the list of excludes";
 }
 
+// The file is the flags written down: the same options publish the same
+// bytes either way.
+TEST(ConfigFile, PublishesTheSameBytesAsTheSameFlags) {
+  project p;
+  write_file(p.t / "sitemill.toml",
+             "[generate]\nbase-url = \"" + site +
+                 "\"\nout = \"from-file\"\nmax-urls = 1\n"
+                 "no-gzip = true\ninputs = [\"urls.txt\"]\n");
+  ASSERT_EQ(p.run({"generate"}).exit_code, 0);
+  std::filesystem::remove(p.t / "sitemill.toml");
+  const run_result flags =
+      p.run({"generate", "--base-url", site, "--out", "from-flags",
+             "--max-urls", "1", "--no-gzip", "urls.txt"});
+  ASSERT_EQ(flags.exit_code, 0) << flags.err;
+  const auto from_file = snapshot(p.t / "from-file");
+  EXPECT_EQ(from_file.size(), 3u) << "two sitemaps and an index";
+  EXPECT_TRUE(from_file == snapshot(p.t / "from-flags"));
+}
+
 TEST(ConfigFile, FlagsWinOverTheFile) {
   project p;
   write_file(p.t / "sitemill.toml",
