@@ -233,9 +233,10 @@ int print_announcement(const announcement& done, bool quiet) {
                    robots->failure->message.c_str());
       code = exit_usage;
     } else if (!quiet) {
-      std::fprintf(stderr, "sitemill: %s %s (%zu Sitemap lines added)\n",
+      const std::size_t added = robots->update->edit.added.size();
+      std::fprintf(stderr, "sitemill: %s %s (%zu Sitemap line%s added)\n",
                    robots->update->written ? "updated" : "left unchanged",
-                   robots->path.c_str(), robots->update->edit.added.size());
+                   robots->path.c_str(), added, added == 1 ? "" : "s");
     }
   }
   if (const auto& indexnow = done.indexnow) {
@@ -295,7 +296,9 @@ void print_summary(const generate_report& r) {
     line += count(r.filtered) + " filtered out by --include/--exclude, ";
   line += count(r.rejected) + " rejected, " + count(r.warnings) +
           " warnings, from " + count(r.records) + " records";
-  if (r.skipped > 0) line += " (" + count(r.skipped) + " pages skipped)";
+  if (r.skipped > 0)
+    line += " (" + count(r.skipped) + (r.skipped == 1 ? " page" : " pages") +
+            " skipped)";
   // An index entry's lastmod is the newest of its file's: say why the index
   // has none rather than leave a reader to wonder.
   std::string undated;  // the sets whose index has no lastmod, and why

@@ -49,7 +49,7 @@ TEST(Bookkeeping, LivesBesideTheSetDirectory) {
   EXPECT_EQ(beside(""), beside("."));
   auto root = default_bookkeeping_dir("/");
   ASSERT_FALSE(root);
-  EXPECT_NE(root.err().message.find("--manifest-dir"), std::string::npos);
+  EXPECT_NE(root.err().message.find("`manifest_dir`"), std::string::npos);
 }
 
 TEST(Bookkeeping, KnowsTheSetDirectoryOfAManifestByEitherLayout) {

@@ -85,7 +85,7 @@ result<std::string> default_bookkeeping_dir(std::string_view set_dir) {
     return error{std::string(set_dir) +
                  " is the root of the file system: it has no parent to hold "
                  "sitemill's bookkeeping; choose a directory for it "
-                 "(--manifest-dir)"};
+                 "(`manifest_dir`)"};
   return (p.parent_path() / bookkeeping_dir_name / p.filename())
       .generic_string();
 }
