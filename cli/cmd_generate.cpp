@@ -299,6 +299,11 @@ void print_summary(const generate_report& r) {
   if (r.skipped > 0)
     line += " (" + count(r.skipped) + (r.skipped == 1 ? " page" : " pages") +
             " skipped)";
+  if (r.spilled > 0)
+    line += "; past --memory-budget, " + count(r.spilled) +
+            " records were checked for duplicates on disk (" +
+            count((r.spill_bytes + (1 << 20) - 1) >> 20) +
+            " MiB of temporary files)";
   // An index entry's lastmod is the newest of its file's: say why the index
   // has none rather than leave a reader to wonder.
   std::string undated;  // the sets whose index has no lastmod, and why
@@ -788,6 +793,20 @@ command_runner setup_generate(CLI::App& app) {
   cmd->add_option("--threads", o->run.threads,
                   "Compression threads (0: one per core)")
       ->capture_default_str();
+  cmd->add_option("--memory-budget", o->run.memory_budget,
+                  "Memory for duplicate detection (16M, 256MiB, bytes); past "
+                  "it, URLs are checked on disk and the same files are "
+                  "written (docs/scaling.md)")
+      // Checked before the conversion, which would wrap "-5" to 2^64 - 5.
+      ->check(CLI::Validator(
+          [](const std::string& v) {
+            return v.find('-') == std::string::npos
+                       ? std::string()
+                       : "a size may not be negative: " + v;
+          },
+          "SIZE"))
+      ->transform(CLI::AsSizeValue(false))
+      ->default_str("16MiB");
   auto* filters = "Filters (every source; docs/filters.md)";
   auto pattern_option = [&](const char* name, const char* help,
                             const char* type) {

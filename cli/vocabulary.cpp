@@ -63,6 +63,8 @@ vocabulary generate_words(std::string_view indexnow_key) {
        "list files (or - for stdin), --from-dir, --from-sitemap or "
        "--from-log"},
       {"out_dir", "--out"},
+      {"manifest_dir", "--manifest-dir"},
+      {"memory_budget", "--memory-budget"},
       {"base_url", "--base-url"},
       {"more_base_urls", "--base-url"},
       {"max_urls", "--max-urls"},

@@ -169,7 +169,7 @@ TEST(GenerateJson, WritesTheDocumentedShapeByteForByte) {
       R"({"path":"sitemap-1-0123456789ab.xml.gz","type":"urlset","urls":50000,"bytes":10234567},)"
       R"({"path":"sitemap-2-ba9876543210.xml.gz","type":"urlset","urls":3,"bytes":400},)"
       R"({"path":"sitemap.xml","type":"sitemapindex","urls":2,"bytes":241}],)"
-      R"("records":50010,"written":50003,"duplicates":4,"filtered":1,)"
+      R"("records":50010,"written":50003,"duplicates":4,"filtered":1,"spilled":0,"spill_bytes":0,)"
       R"("rejected":[{"input":"urls.txt","line":17,"reason":"URL is not http or https: ftp://x/"},)"
       R"({"input":"<stdin>","line":0,"reason":"tab\there, newline\nthere"}],)"
       R"("warnings":[{"input":"urls.txt","line":9,"reason":"lastmod \"2024-02-30\" dropped"}],)"

@@ -26,8 +26,7 @@ bool url_set::insert(key k) {
   return true;
 }
 
-bool url_set::contains(std::string_view url) const {
-  const key k = hash(url);
+bool url_set::contains(key k) const {
   return shards_[k.shard].find(k.fingerprint) != fingerprint_table<>::npos;
 }
 

@@ -47,7 +47,8 @@ class url_set {
   bool insert(std::string_view url) { return insert(prepare(url)); }
   /// True when the URL behind `url` (or one with the same fingerprint) was
   /// inserted.
-  bool contains(std::string_view url) const;
+  bool contains(std::string_view url) const { return contains(hash(url)); }
+  bool contains(key k) const;
   std::size_t size() const noexcept { return size_; }
   /// Bytes of table memory in use.
   std::size_t memory_bytes() const noexcept;

@@ -3,7 +3,8 @@
 // last page naming one of its members has been read. Entries go to a
 // temporary file in the output directory, in order, and are read back in
 // the same order once the clusters are known, so memory stays flat however
-// many entries wait. Sequential writes and reads of a page-cache-warm file.
+// many entries wait. Duplicate detection past its memory budget parks its
+// undecided entries here too (url_dedup.h). Sequential writes and reads of a page-cache-warm file.
 //
 // Not thread-safe; generate's consumer thread owns it.
 #ifndef SITEMILL_GENERATE_ENTRY_SPOOL_H
@@ -11,10 +12,14 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "generate/hreflang_clusters.h"
 #include "sitemill/date/w3c_datetime.h"
 #include "sitemill/entry/extensions.h"
 #include "sitemill/result.h"
@@ -23,7 +28,9 @@ namespace sitemill::detail {
 
 /// One entry as it waits.
 struct spooled_entry {
-  std::string_view loc;        ///< normalised, to find its cluster
+  /// Normalised, to find its cluster; may be left empty (and is then read
+  /// back empty) while no cluster needs it, since it is in `xml` too.
+  std::string_view loc;
   std::string_view xml;        ///< the <url> element without its hreflang links
   std::uint32_t links_at = 0;  ///< where in `xml` the links go
   std::optional<w3c_datetime> lastmod;
@@ -36,6 +43,15 @@ struct spooled_entry {
   std::uint64_t line = 0;
   /// The set it is written to (a run with several base URLs has several).
   std::uint32_t set = 0;
+  /// Its number among the records duplicate detection deferred
+  /// (url_dedup.h), or not_deferred: a deferred entry is written only if
+  /// it turns out not to repeat an earlier one.
+  static constexpr std::uint64_t not_deferred = ~std::uint64_t{0};
+  std::uint64_t deferred = not_deferred;
+  /// A deferred entry's own hreflang alternates, which join their clusters
+  /// only once it is known to be written. Empty for the others (theirs
+  /// joined when they were spooled).
+  std::span<const hreflang_clusters::link> links;
 };
 
 class entry_spool {
@@ -54,15 +70,22 @@ class entry_spool {
   std::optional<spooled_entry> next();
   const std::string& error() const noexcept { return error_; }
   std::uint64_t entries() const noexcept { return entries_; }
+  /// Bytes written to the file.
+  std::uint64_t bytes() const noexcept { return bytes_; }
 
  private:
-  entry_spool(std::string path, std::FILE* file);
+  entry_spool(std::string path, std::FILE* file, std::unique_ptr<char[]> io);
   status fail(const char* what);
+  bool read_links(std::uint32_t count);
+  bool read_failed();
 
   std::string path_;
   std::FILE* file_ = nullptr;
+  std::unique_ptr<char[]> io_;  // file_'s buffer: freed after fclose
   std::uint64_t entries_ = 0;
+  std::uint64_t bytes_ = 0;
   std::string buffer_;
+  std::vector<hreflang_clusters::link> links_;  // next()'s, into buffer_
   std::string error_;
 };
 

@@ -17,6 +17,7 @@
 #include "generate/hreflang_clusters.h"
 #include "generate/html_view.h"
 #include "generate/set_writers.h"
+#include "generate/url_dedup.h"
 #include "sitemill/date/w3c_datetime.h"
 #include "sitemill/entry/entry.h"
 #include "sitemill/parse/sitemap_parser.h"
@@ -126,6 +127,7 @@ class run {
   ~run() {
     if (pool_) (void)pool_->wait();  // its tasks write into the outputs
     spool_.reset();                  // a file in the first output's directory
+    dedup_.reset();                  // files there too
     // Last opened first: a nested set's directory goes before the one
     // around it, so each publisher can remove what it created.
     while (!outs_.empty()) outs_.pop_back();
@@ -140,6 +142,9 @@ class run {
       if (status s = state_->begin_run(); !s) return fail(s.err());
     }
     if (o_.gzip) pool_.emplace(o_.threads);
+    dedup_.emplace(o_.memory_budget, [this](std::string_view what) {
+      return outs_[0].pub->temp_path(what);
+    });
 
     for (output& out : outs_)
       out.writers.emplace(o_, *out.pub, pool_ ? &*pool_ : nullptr);
@@ -294,14 +299,34 @@ class run {
 
   status start_spooling() {
     if (status s = finish_writers(); !s) return s;
-    auto spool = detail::entry_spool::create(outs_[0].pub->temp_path("spool"));
-    if (!spool) return spool.err();
-    spool_.emplace(std::move(*spool));
+    // Entries duplicate detection deferred wait in a spool already: they
+    // follow the ones read back, as they followed them in the input.
+    std::optional<detail::entry_spool> parked;
+    if (spool_) {
+      parked.emplace(std::move(*spool_));
+      spool_.reset();
+    }
+    if (status s = open_spool(); !s) return s;
+    clustering_ = true;
     for (std::uint32_t set = 0; set < outs_.size(); ++set) {
       for (const std::string& path : outs_[set].writers->files())
         if (status s = respool(path, set); !s) return s;
       outs_[set].writers->restart();
     }
+    if (!parked) return {};
+    if (status s = parked->rewind(); !s) return s;
+    while (auto e = parked->next()) {
+      e->loc = loc_of(e->xml, loc_);  // parked without it
+      if (status s = spool_->add(*e); !s) return s;
+    }
+    if (!parked->error().empty()) return error{parked->error()};
+    return {};
+  }
+
+  status open_spool() {
+    auto spool = detail::entry_spool::create(outs_[0].pub->temp_path("spool"));
+    if (!spool) return spool.err();
+    spool_.emplace(std::move(*spool));
     return {};
   }
 
@@ -338,23 +363,34 @@ class run {
     scratch_xml_.clear();
     std::size_t links_at = 0;
     append_entry(scratch_xml_, entry, o_.type, &links_at);
-    detail::spooled_entry spooled{entry.loc,
-                                  scratch_xml_,
-                                  static_cast<std::uint32_t>(links_at),
-                                  entry.lastmod,
-                                  extensions_used(entry.extensions),
-                                  news_publication_date(entry.extensions)};
+    detail::spooled_entry spooled;
+    spooled.loc = entry.loc;
+    spooled.xml = scratch_xml_;
+    spooled.links_at = static_cast<std::uint32_t>(links_at);
+    spooled.lastmod = entry.lastmod;
+    spooled.uses = extensions_used(entry.extensions);
+    spooled.news_published = news_publication_date(entry.extensions);
     spooled.set = set;
     return spool_->add(spooled);
   }
 
   // Every spooled entry, in order, with its cluster's links in place, and
   // the issues clusters found at it reported as it goes by (so they come in
-  // input order without being held as text).
+  // input order without being held as text). Deferred entries that repeat
+  // an earlier one are dropped here, as they would have been when read.
   status write_spooled() {
-    clusters_.resolve(builder_.normalizer(), [this](std::string_view url) {
-      return seen_.contains(url);
-    });
+    if (dedup_->spilling()) {
+      if (status s = dedup_->resolve(clustering_); !s) return s;
+      report_.spilled = dedup_->deferred();
+    }
+    if (clustering_) {
+      if (dedup_->deferred() > 0)
+        if (status s = join_deferred_pages(); !s) return s;
+      clusters_.resolve(builder_.normalizer(), [this](std::string_view url) {
+        return dedup_->contains_in_memory(url) ||
+               deferred_pages_.contains(url);
+      });
+    }
     if (status s = spool_->rewind(); !s) return s;
     detail::hreflang_clusters::page_number page = 0;
     const std::string unknown;  // entries read back from this run's files
@@ -366,6 +402,17 @@ class run {
       clusters_.report_issues(page++, [&](std::string message) {
         issue(false, from, e->line, std::move(message));
       });
+      output& out = outs_[e->set];
+      if (e->deferred != detail::spooled_entry::not_deferred) {
+        auto repeat = dedup_->is_repeat(e->deferred);
+        if (!repeat) return repeat.err();
+        if (*repeat) {  // counted as written when it was spooled
+          --report_.written;
+          --out.written;
+          ++report_.duplicates;
+          continue;
+        }
+      }
       extension_mask uses = e->uses;
       std::string_view xml = e->xml;
       scratch_xml_.assign(xml.substr(0, e->links_at));
@@ -374,7 +421,6 @@ class run {
         scratch_xml_ += xml.substr(e->links_at);
         xml = scratch_xml_;
       }
-      output& out = outs_[e->set];
       switch (out.writers->add(xml, e->lastmod, uses, e->news_published)) {
         case add_status::added:
           break;
@@ -390,6 +436,34 @@ class run {
           return error{out.writers->error()};
       }
     }
+    if (!spool_->error().empty()) return error{spool_->error()};
+    report_.spill_bytes = dedup_->disk_bytes() + spool_->bytes();
+    return {};
+  }
+
+  // Deferred entries join their hreflang clusters only now that they are
+  // known not to repeat an earlier page (whose links won), in spool order,
+  // as if they had joined when read. Then the clusters learn which of
+  // their URLs are such pages, which the in-memory set cannot tell them.
+  status join_deferred_pages() {
+    if (status s = spool_->rewind(); !s) return s;
+    detail::hreflang_clusters::page_number page = 0;
+    for (; auto e = spool_->next(); ++page) {
+      if (e->deferred == detail::spooled_entry::not_deferred ||
+          e->links.empty())
+        continue;
+      auto repeat = dedup_->is_repeat(e->deferred);
+      if (!repeat) return repeat.err();
+      if (!*repeat) clusters_.add_page(e->loc, e->links, page);
+    }
+    if (!spool_->error().empty()) return error{spool_->error()};
+    if (status s = dedup_->rewind(); !s) return s;
+    if (status s = spool_->rewind(); !s) return s;
+    // A repeat's URL is a kept page's too: no need to ask.
+    while (auto e = spool_->next())
+      if (e->deferred != detail::spooled_entry::not_deferred &&
+          clusters_.contains(e->loc))
+        deferred_pages_.insert(e->loc);
     if (!spool_->error().empty()) return error{spool_->error()};
     return {};
   }
@@ -440,7 +514,7 @@ class run {
       constexpr std::size_t ahead = 16;
       auto prefetch = [&](std::size_t k) {
         if (k < b->results.size() && b->results[k].written)
-          seen_.prefetch(b->results[k].key);
+          dedup_->prefetch(b->results[k].key);
       };
       for (std::size_t k = 0; k < ahead; ++k) prefetch(k);
       for (std::size_t i = 0; i < b->records.size(); ++i) {
@@ -505,10 +579,18 @@ class run {
       issue(false, where, rec.line, b.messages[w]);
     if (res.lastmod_dropped || res.lastmod_read != lastmod_note::none)
       count_lastmod(b, i, where);
-    if (!seen_.insert(res.key)) {
+    auto judged = dedup_->add(res.key);
+    if (!judged) return judged.err();
+    if (*judged == detail::url_dedup::verdict::repeat) {
       ++report_.duplicates;
       return {};
     }
+    // Past the memory budget a new URL's fate waits for the end of the
+    // input: its entry is spooled with its number (write_spooled()).
+    const std::uint64_t deferred =
+        *judged == detail::url_dedup::verdict::deferred
+            ? dedup_->deferred() - 1
+            : detail::spooled_entry::not_deferred;
     // Once --strict has failed, nothing will be published: keep checking
     // the rest so the user sees every problem in one run, but stop writing.
     if (o_.strict && (report_.rejected > 0 || field_warnings_ > 0)) {
@@ -518,7 +600,9 @@ class run {
     const std::string_view xml =
         std::string_view(b.xml).substr(res.xml_offset, res.xml_length);
     output& out = outs_[res.set];
-    if (!spool_ && res.links_begin == res.links_end) {
+    const bool has_links = res.links_begin != res.links_end;
+    if (!clustering_ && !has_links &&
+        deferred == detail::spooled_entry::not_deferred) {
       switch (
           out.writers->add(xml, res.lastmod, res.uses, res.news_published)) {
         case add_status::added:
@@ -534,18 +618,17 @@ class run {
       }
       return {};
     }
-    if (!spool_)
+    if (has_links && !clustering_) {
       if (status s = start_spooling(); !s) return s;
-    // The loc as the worker normalised it, from the entry's own bytes
-    // (<url><loc>...</loc>): kept nowhere else, to keep the batches small.
-    constexpr std::string_view open_loc = "<url><loc>";
-    const std::string_view escaped =
-        xml.substr(open_loc.size(), xml.find("</loc>") - open_loc.size());
-    loc_.clear();
-    append_xml_unescaped(loc_, escaped);
-    const std::string_view loc = loc_;
-    if (res.links_begin != res.links_end) {
-      links_.clear();
+    } else if (!spool_) {
+      if (status s = open_spool(); !s) return s;
+    }
+    // Only clusters look entries up by loc; a spool of deferred entries
+    // alone does without it.
+    const std::string_view loc =
+        clustering_ ? loc_of(xml, loc_) : std::string_view();
+    links_.clear();
+    if (has_links) {
       for (std::uint32_t k = res.links_begin; k < res.links_end; ++k) {
         const auto& l = b.links[k];
         links_.push_back({b.text_at(l.hreflang_offset, l.hreflang_length),
@@ -557,17 +640,41 @@ class run {
         return error{
             "more than 4,294,967,295 entries wait for their hreflang "
             "clusters: split the input"};
-      clusters_.add_page(loc, links_,
-                         static_cast<detail::hreflang_clusters::page_number>(
-                             spool_->entries()));
+      // A deferred page joins its cluster once it is known to be written
+      // (join_deferred_pages()); its links wait with it.
+      if (deferred == detail::spooled_entry::not_deferred)
+        clusters_.add_page(loc, links_,
+                           static_cast<detail::hreflang_clusters::page_number>(
+                               spool_->entries()));
     }
     // Counted as written now; one that turns out too large with its
-    // cluster is taken back when it is written.
+    // cluster, or a repeat, is taken back when it is written.
     ++report_.written;
     ++out.written;
-    return spool_->add({loc, xml, res.links_at, res.lastmod, res.uses,
-                        res.news_published, static_cast<std::uint32_t>(b.input),
-                        rec.line, res.set});
+    detail::spooled_entry spooled;
+    spooled.loc = loc;
+    spooled.xml = xml;
+    spooled.links_at = res.links_at;
+    spooled.lastmod = res.lastmod;
+    spooled.uses = res.uses;
+    spooled.news_published = res.news_published;
+    spooled.input = static_cast<std::uint32_t>(b.input);
+    spooled.line = rec.line;
+    spooled.set = res.set;
+    spooled.deferred = deferred;
+    if (deferred != detail::spooled_entry::not_deferred) spooled.links = links_;
+    return spool_->add(spooled);
+  }
+
+  // The loc as the worker normalised it, from the entry's own bytes
+  // (<url><loc>...</loc>): kept nowhere else, to keep the batches small.
+  static std::string_view loc_of(std::string_view xml, std::string& scratch) {
+    constexpr std::string_view open_loc = "<url><loc>";
+    const std::string_view escaped =
+        xml.substr(open_loc.size(), xml.find("</loc>") - open_loc.size());
+    scratch.clear();
+    append_xml_unescaped(scratch, escaped);
+    return scratch;
   }
 
   // The run's lastmod counts, and the one warning per input that its
@@ -717,9 +824,16 @@ class run {
     set_report report;  // filled when staged
   };
   std::optional<compress_pool> pool_;
-  detail::url_set seen_;
+  std::optional<detail::url_dedup> dedup_;  // made once out_dir is open
+  // Deferred pages (url_dedup.h) that clusters name, which the in-memory
+  // set cannot answer for: at most the clusters' own URLs.
+  detail::url_set deferred_pages_;
   std::deque<output> outs_;  // a deque: set_writers holds its publisher
-  std::optional<detail::entry_spool> spool_;  // see start_spooling()
+  // Entries waiting to be written: every one once hreflang clusters are
+  // being completed (clustering_, see start_spooling()), else those whose
+  // duplicate check was deferred.
+  std::optional<detail::entry_spool> spool_;
+  bool clustering_ = false;
   detail::hreflang_clusters clusters_;
   std::vector<detail::hreflang_clusters::link> links_;  // scratch
   std::vector<field_warning> scratch_warnings_;

@@ -326,6 +326,10 @@ void hreflang_clusters::report_issues(
   }
 }
 
+bool hreflang_clusters::contains(std::string_view loc) const {
+  return by_url_.find(fingerprint_of(loc)) != by_url_.npos;
+}
+
 bool hreflang_clusters::append_links(std::string_view loc, std::string& out) {
   const std::size_t slot = by_url_.find(fingerprint_of(loc));
   if (slot == by_url_.npos) return false;

@@ -77,6 +77,9 @@ class hreflang_clusters {
   /// nothing and returns false when `loc` is in no cluster.
   bool append_links(std::string_view loc, std::string& out);
 
+  /// True when `loc` is a page of a cluster or an alternate one names.
+  bool contains(std::string_view loc) const;
+
   /// URLs in clusters and distinct (URL, language) links, for the report.
   std::size_t pages() const noexcept { return nodes_.size(); }
   std::size_t links() const noexcept { return links_; }

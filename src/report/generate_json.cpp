@@ -436,6 +436,8 @@ result<generate_json_contents> read_from(
   top.count("written", r.written);
   top.count("duplicates", r.duplicates);
   if (top.has("filtered")) top.count("filtered", r.filtered);
+  if (top.has("spilled")) top.count("spilled", r.spilled);
+  if (top.has("spill_bytes")) top.count("spill_bytes", r.spill_bytes);
   read_issues(top, "rejected", out.rejected);
   read_issues(top, "warnings", out.warnings);
   read_issues(top, "skipped", out.skipped);
@@ -512,6 +514,8 @@ status write_generate_json(sink& sink_out, const generate_report& r,
   out.raw(",").key("written").count(r.written);
   out.raw(",").key("duplicates").count(r.duplicates);
   out.raw(",").key("filtered").count(r.filtered);
+  out.raw(",").key("spilled").count(r.spilled);
+  out.raw(",").key("spill_bytes").count(r.spill_bytes);
   out.raw(",").key("rejected");
   write_issues(out, issues, issue_kind::rejected, spool_state);
   out.raw(",").key("warnings");

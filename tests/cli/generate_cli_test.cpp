@@ -734,7 +734,8 @@ TEST(GenerateCli, JsonIsExactlyOneObjectWhoseCountsAddUp) {
   EXPECT_EQ(keys, (std::vector<std::string>{"duplicates", "entry", "entry_url",
                                             "files", "filtered", "lastmods",
                                             "records", "rejected", "sets",
-                                            "skipped", "warnings", "written"}));
+                                            "skipped", "spill_bytes", "spilled",
+                                            "warnings", "written"}));
   ASSERT_EQ(j["sets"].size(), 1u) << "one base, one set: the report's own";
   EXPECT_EQ(j["sets"][0]["entry_url"], j["entry_url"]);
   EXPECT_EQ(j["sets"][0]["files"], j["files"]);

@@ -105,6 +105,14 @@ struct generate_options {
   /// Off, news blocks are kept whatever their age (a migration loses
   /// nothing).
   bool news = false;
+  /// The memory duplicate detection may hold. Up to it, URLs are judged in
+  /// memory (about 12 bytes each); past it, the rest are judged on disk
+  /// after the input is read, and their entries wait in a temporary file in
+  /// out_dir (about 16 bytes per URL for the judging plus the entry's own
+  /// bytes), so memory stays flat however large the input. The published
+  /// bytes are the same whatever the budget. See docs/scaling.md.
+  std::size_t memory_budget = default_memory_budget;
+  static constexpr std::size_t default_memory_budget = std::size_t{16} << 20;
   /// The time news age is measured from; the system clock when unset.
   std::optional<std::chrono::system_clock::time_point> now;
   /// Test hook for crash tests: called at each publish_step the run
@@ -231,6 +239,11 @@ struct generate_report {
   std::uint64_t rejected = 0;
   std::uint64_t warnings = 0;
   std::uint64_t skipped = 0;  ///< pages skipped on purpose (not records)
+  /// Records whose duplicate check waited on disk because the URLs seen
+  /// filled memory_budget (0: every one was judged in memory), and the
+  /// bytes of temporary files that took (entries waiting included).
+  std::uint64_t spilled = 0;
+  std::uint64_t spill_bytes = 0;
   lastmod_counts lastmods;    ///< of the records written
   /// With a state database: URLs added, changed and removed since the last
   /// published run, as the state tracks them (directory pages).

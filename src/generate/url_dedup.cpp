@@ -1,0 +1,293 @@
+#include "generate/url_dedup.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "detail/fingerprint_table.h"
+
+namespace sitemill::detail {
+namespace {
+
+constexpr std::size_t partition_count = 256;
+constexpr std::size_t split_ways = 16;  // 4 more hash bits per split
+// The set is weighed every this many new URLs (weighing sums 256 tables).
+constexpr std::uint64_t weigh_every = 4096;
+// The least memory a partition's table may take when resolving, however
+// small the budget: below it, splitting would make many tiny files.
+constexpr std::size_t min_table_budget = std::size_t{64} << 10;
+// Write buffer per partition file: 256 of them are open at once.
+constexpr std::size_t write_buffer = 8192;
+// Numbers read ahead per run of repeats (stdio buffers the file too).
+constexpr std::size_t cursor_numbers = 64;
+
+// A deferred URL as a partition file holds it.
+struct deferred_record {
+  std::uint64_t fingerprint;
+  std::uint64_t number;
+};
+
+// Slots a fingerprint table needs for `n` entries without growing (it grows
+// before 80% load).
+std::size_t slots_for(std::uint64_t n) {
+  return static_cast<std::size_t>(n + n / 3 + 64);
+}
+
+}  // namespace
+
+// A temporary file, removed when destroyed.
+struct url_dedup::file {
+  std::string path;
+  std::FILE* f = nullptr;
+  std::uint64_t bytes = 0;  // written
+  std::unique_ptr<char[]> buffer;
+
+  ~file() {
+    if (f != nullptr) std::fclose(f);
+    if (!path.empty()) ::unlink(path.c_str());
+  }
+  status fail(const char* what) const {
+    return error{std::string("cannot ") + what + " " + path +
+                 " (duplicate detection's spill file): " +
+                 std::strerror(errno ? errno : EIO)};
+  }
+  status write(const void* p, std::size_t n) {
+    if (std::fwrite(p, 1, n, f) != n) return fail("write");
+    bytes += n;
+    return {};
+  }
+  status rewind() {
+    if (std::fflush(f) != 0 || std::fseek(f, 0, SEEK_SET) != 0)
+      return fail("rewind");
+    return {};
+  }
+};
+
+// The next few numbers of one sorted run of repeats.
+struct url_dedup::cursor {
+  file* run = nullptr;
+  std::vector<std::uint64_t> buffer;
+  std::size_t at = 0;
+  bool done = false;
+  std::uint64_t value() const { return buffer[at]; }
+};
+
+url_dedup::url_dedup(std::size_t budget_bytes, temp_namer temp_path)
+    : budget_(budget_bytes),
+      table_budget_(std::max(budget_bytes, min_table_budget)),
+      temp_path_(std::move(temp_path)) {}
+
+url_dedup::~url_dedup() = default;
+
+result<std::unique_ptr<url_dedup::file>> url_dedup::create(
+    std::string_view what) {
+  auto made = std::make_unique<file>();
+  made->path = temp_path_(std::string(what) + "-" + std::to_string(files_made_++));
+  const int fd =
+      ::open(made->path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    const int err = errno;
+    std::string path = std::move(made->path);
+    made->path.clear();  // not ours to remove
+    return error{"cannot create " + path +
+                 " (duplicate detection's spill file): " + std::strerror(err)};
+  }
+  made->f = ::fdopen(fd, "w+b");
+  if (made->f == nullptr) {
+    ::close(fd);
+    return made->fail("open").err();
+  }
+  made->buffer = std::make_unique<char[]>(write_buffer);
+  std::setvbuf(made->f, made->buffer.get(), _IOFBF, write_buffer);
+  return made;
+}
+
+result<url_dedup::verdict> url_dedup::add(url_set::key k) {
+  if (!spilling_) {
+    if (!set_.insert(k)) return verdict::repeat;
+    ++in_memory_;
+    if (set_.size() >= next_check_) {
+      next_check_ = set_.size() + weigh_every;
+      // Frozen at the budget: what is in it stays exact, and the next
+      // shard to grow would pass it.
+      spilling_ = set_.memory_bytes() >= budget_;
+    }
+    return verdict::first;
+  }
+  if (set_.contains(k)) return verdict::repeat;
+  if (partitions_.empty()) partitions_.resize(partition_count);
+  std::unique_ptr<file>& part = partitions_[k.shard];
+  if (!part) {
+    auto made = create("dedup");
+    if (!made) return made.err();
+    part = std::move(*made);
+  }
+  const deferred_record r{k.fingerprint, deferred_++};
+  if (status s = part->write(&r, sizeof r); !s) return s.err();
+  disk_bytes_ += sizeof r;
+  return verdict::deferred;
+}
+
+status url_dedup::resolve(bool keep_set) {
+  if (!keep_set) set_ = url_set();
+  for (std::unique_ptr<file>& part : partitions_) {
+    if (!part) continue;
+    auto run = resolve_partition(std::move(part), 0);
+    if (!run) return run.err();
+    if (*run) runs_.push_back(std::move(*run));
+  }
+  partitions_.clear();
+  partitions_.shrink_to_fit();
+  return rewind();
+}
+
+// One partition: its distinct fingerprints in a table sized for it, read
+// in deferred order, so each repeat is found after its first and the
+// repeats come out sorted, as a run (none when it has no repeat). A
+// partition whose table would pass the budget is split first.
+result<std::unique_ptr<url_dedup::file>> url_dedup::resolve_partition(
+    std::unique_ptr<file> part, int depth) {
+  const std::uint64_t records = part->bytes / sizeof(deferred_record);
+  const std::size_t table = slots_for(records) * sizeof(std::uint64_t);
+  // 16 splits use up the fingerprint's 64 bits: a partition still too large
+  // then holds one URL many times, which the table holds in one slot.
+  if (table > table_budget_ && depth < 16) return split(*part, depth);
+  if (status s = part->rewind(); !s) return s.err();
+  fingerprint_table<> seen(slots_for(std::min<std::uint64_t>(
+      records, table_budget_ / sizeof(std::uint64_t))));
+  table_bytes_ = seen.memory_bytes();
+  std::unique_ptr<file> run;
+  deferred_record r;
+  while (std::fread(&r, sizeof r, 1, part->f) == 1) {
+    if (seen.insert(r.fingerprint).second) continue;
+    if (!run) {
+      auto made = create("repeats");
+      if (!made) return made.err();
+      run = std::move(*made);
+    }
+    if (status s = run->write(&r.number, sizeof r.number); !s) return s.err();
+    disk_bytes_ += sizeof r.number;
+    ++repeats_;
+  }
+  table_bytes_ = 0;
+  if (std::ferror(part->f)) return part->fail("read").err();
+  return run;
+}
+
+// Splits a partition into 16 by 4 more bits of the fingerprint (its low
+// bits: the table places fingerprints by their high ones), keeping order,
+// resolves each, and merges their runs into one, so that open runs stay at
+// one per partition however deep the splits go.
+result<std::unique_ptr<url_dedup::file>> url_dedup::split(file& part,
+                                                          int depth) {
+  if (status s = part.rewind(); !s) return s.err();
+  std::vector<std::unique_ptr<file>> parts(split_ways);
+  deferred_record r;
+  while (std::fread(&r, sizeof r, 1, part.f) == 1) {
+    auto& to = parts[(r.fingerprint >> (4 * depth)) % split_ways];
+    if (!to) {
+      auto made = create("dedup");
+      if (!made) return made.err();
+      to = std::move(*made);
+    }
+    if (status s = to->write(&r, sizeof r); !s) return s.err();
+    disk_bytes_ += sizeof r;
+  }
+  if (std::ferror(part.f)) return part.fail("read").err();
+  std::vector<std::unique_ptr<file>> runs;
+  for (auto& p : parts) {
+    if (!p) continue;
+    auto run = resolve_partition(std::move(p), depth + 1);
+    if (!run) return run.err();
+    if (*run) runs.push_back(std::move(*run));
+  }
+  if (runs.size() <= 1)
+    return runs.empty() ? nullptr : std::move(runs.front());
+  return merge(runs);
+}
+
+// Sorted runs into one sorted run.
+result<std::unique_ptr<url_dedup::file>> url_dedup::merge(
+    std::vector<std::unique_ptr<file>>& runs) {
+  auto out = create("repeats");
+  if (!out) return out.err();
+  std::vector<std::uint64_t> heads(runs.size());
+  std::vector<bool> left(runs.size());
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (status s = runs[i]->rewind(); !s) return s.err();
+    left[i] = std::fread(&heads[i], sizeof heads[i], 1, runs[i]->f) == 1;
+  }
+  for (;;) {
+    std::size_t low = runs.size();
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      if (left[i] && (low == runs.size() || heads[i] < heads[low])) low = i;
+    if (low == runs.size()) break;
+    if (status s = (*out)->write(&heads[low], sizeof heads[low]); !s)
+      return s.err();
+    disk_bytes_ += sizeof heads[low];
+    left[low] = std::fread(&heads[low], sizeof heads[low], 1, runs[low]->f) == 1;
+  }
+  for (const auto& run : runs)
+    if (std::ferror(run->f)) return run->fail("read").err();
+  return out;
+}
+
+status url_dedup::refill(cursor& c) {
+  c.buffer.resize(cursor_numbers);
+  const std::size_t n = std::fread(c.buffer.data(), sizeof(std::uint64_t),
+                                   c.buffer.size(), c.run->f);
+  if (n == 0 && std::ferror(c.run->f)) return c.run->fail("read");
+  c.buffer.resize(n);
+  c.at = 0;
+  c.done = n == 0;
+  return {};
+}
+
+// The heap holds the runs that have numbers left, the smallest head first.
+auto url_dedup::heap_order() const {
+  return [this](std::size_t a, std::size_t b) {
+    return cursors_[a].value() > cursors_[b].value();
+  };
+}
+
+status url_dedup::rewind() {
+  cursors_.clear();
+  cursors_.resize(runs_.size());
+  heap_.clear();
+  for (std::size_t i = 0; i < runs_.size(); ++i) {
+    cursors_[i].run = runs_[i].get();
+    if (status s = runs_[i]->rewind(); !s) return s;
+    if (status s = refill(cursors_[i]); !s) return s;
+    if (!cursors_[i].done) heap_.push_back(i);
+  }
+  std::make_heap(heap_.begin(), heap_.end(), heap_order());
+  return {};
+}
+
+result<bool> url_dedup::is_repeat(std::uint64_t number) {
+  // Each deferred number is in one partition at most, so one run at most
+  // holds it; the heap's head is the smallest number any run has left.
+  bool found = false;
+  while (!heap_.empty() && cursors_[heap_.front()].value() <= number) {
+    std::pop_heap(heap_.begin(), heap_.end(), heap_order());
+    cursor& c = cursors_[heap_.back()];
+    found = found || c.value() == number;
+    if (++c.at == c.buffer.size())
+      if (status s = refill(c); !s) return s.err();
+    if (c.done)
+      heap_.pop_back();
+    else
+      std::push_heap(heap_.begin(), heap_.end(), heap_order());
+  }
+  return found;
+}
+
+std::size_t url_dedup::memory_bytes() const noexcept {
+  return set_.memory_bytes() + table_bytes_ +
+         cursors_.size() * cursor_numbers * sizeof(std::uint64_t);
+}
+
+}  // namespace sitemill::detail

@@ -1,0 +1,132 @@
+// Exact duplicate detection for generate within a memory budget.
+//
+// generate keeps the first record of each URL. Up to the budget, the URLs
+// seen are remembered in memory (url_set: about 12 bytes each) and every
+// record is judged at once. Once the set would outgrow the budget it is
+// frozen: a URL found in it is still a repeat at once, but any other URL is
+// *deferred*: its fingerprint and its deferred number go to one of 256
+// partition files on disk (chosen by 8 hash bits), and the caller parks its
+// entry (generate's entry spool) instead of writing it. After the last
+// record, resolve() reads each partition back on its own and finds the
+// deferred records that repeat an earlier one; the caller then writes its
+// parked entries in order, asking is_repeat() of each deferred number.
+//
+// Why this shape: the output stays byte for byte what an unbounded run
+// writes (same first records, same order, same files), whatever the
+// budget, so a budget can never change a published set; and memory holds
+// at most the budget (the frozen set, or one partition's table while
+// resolving) plus 256 small write buffers (2 MiB) and a 512-byte read-ahead
+// per partition that had repeats. A partition too large for the budget is
+// split on disk into 16 by 4 more hash bits, as often as needed, and the
+// repeats of its parts merged back into one run, so that no more than about
+// 300 files are open at once however large the input. Each
+// partition file is written in deferred order, so the repeats it yields
+// come out sorted and the caller's ordered questions are a merge of those
+// sorted runs.
+//
+// Disk: 16 bytes per deferred URL (fingerprint and number), plus 8 per
+// repeat among them; the caller's parked entries are its own.
+//
+// Not thread-safe; generate's consumer thread owns it.
+#ifndef SITEMILL_GENERATE_URL_DEDUP_H
+#define SITEMILL_GENERATE_URL_DEDUP_H
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "detail/url_set.h"
+#include "sitemill/result.h"
+
+namespace sitemill::detail {
+
+class url_dedup {
+ public:
+  /// Names a fresh temporary file for `what` (publisher::temp_path): the
+  /// partition and run files live where the run's other temporaries do.
+  using temp_namer = std::function<std::string(std::string_view what)>;
+
+  /// `budget_bytes`: the memory the in-memory set and the resolution may
+  /// hold. 0 defers every URL but the first (tests); a partition's table
+  /// may take 64 KiB however small the budget.
+  url_dedup(std::size_t budget_bytes, temp_namer temp_path);
+  ~url_dedup();
+  url_dedup(const url_dedup&) = delete;
+  url_dedup& operator=(const url_dedup&) = delete;
+
+  enum class verdict : std::uint8_t {
+    first,     ///< a URL not seen before: write it now
+    repeat,    ///< seen before: drop it
+    deferred,  ///< unknown until resolve(): park it as number deferred()-1
+  };
+
+  /// Starts fetching what add(k) will touch.
+  void prefetch(url_set::key k) const noexcept { set_.prefetch(k); }
+  /// Judges the URL behind `k`. A write error of a partition file is an
+  /// error (the run cannot go on exactly).
+  result<verdict> add(url_set::key k);
+
+  /// True once the in-memory set is frozen and records are deferred.
+  bool spilling() const noexcept { return spilling_; }
+  /// Records deferred so far.
+  std::uint64_t deferred() const noexcept { return deferred_; }
+  /// URLs judged first in memory (before the freeze).
+  std::uint64_t in_memory() const noexcept { return in_memory_; }
+  /// True when `url` was judged first in memory. Deferred URLs are not
+  /// remembered here: ask the caller's parked entries.
+  bool contains_in_memory(std::string_view url) const {
+    return set_.contains(url);
+  }
+
+  /// After the last add(): finds the deferred records that repeat an earlier
+  /// deferred one. `keep_set`: keep the in-memory set (for
+  /// contains_in_memory()); otherwise it is freed first, so that resolving
+  /// may use the whole budget.
+  [[nodiscard]] status resolve(bool keep_set);
+  /// After resolve(): whether deferred record `number` repeats an earlier
+  /// one. Ask in increasing order of number; rewind() starts over.
+  [[nodiscard]] result<bool> is_repeat(std::uint64_t number);
+  [[nodiscard]] status rewind();
+  /// Deferred records found to be repeats (after resolve()).
+  std::uint64_t repeats() const noexcept { return repeats_; }
+  /// Bytes of partition and run files written so far.
+  std::uint64_t disk_bytes() const noexcept { return disk_bytes_; }
+  /// Bytes of memory held now (the set and the resolution's table).
+  std::size_t memory_bytes() const noexcept;
+
+ private:
+  struct file;    // a temporary file of records, written then read
+  struct cursor;  // a run of repeats being read
+  result<std::unique_ptr<file>> create(std::string_view what);
+  result<std::unique_ptr<file>> resolve_partition(std::unique_ptr<file> part,
+                                                  int depth);
+  result<std::unique_ptr<file>> split(file& part, int depth);
+  result<std::unique_ptr<file>> merge(std::vector<std::unique_ptr<file>>& runs);
+  status refill(cursor& c);
+  auto heap_order() const;
+
+  std::size_t budget_;
+  std::size_t table_budget_;
+  temp_namer temp_path_;
+  url_set set_;
+  bool spilling_ = false;
+  std::uint64_t in_memory_ = 0;
+  std::uint64_t deferred_ = 0;
+  std::uint64_t repeats_ = 0;
+  std::uint64_t disk_bytes_ = 0;
+  std::uint64_t next_check_ = 0;  // set_.size() at which to weigh the set
+  std::size_t table_bytes_ = 0;   // the resolution's table, while it lives
+  std::vector<std::unique_ptr<file>> partitions_;  // 256, made on first use
+  std::vector<std::unique_ptr<file>> runs_;        // sorted repeat numbers
+  std::vector<cursor> cursors_;                    // one per run
+  std::vector<std::size_t> heap_;  // cursors with numbers left, a min-heap
+  std::uint64_t files_made_ = 0;                   // for unique names
+};
+
+}  // namespace sitemill::detail
+
+#endif  // SITEMILL_GENERATE_URL_DEDUP_H
