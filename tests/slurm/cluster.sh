@@ -156,6 +156,10 @@ start() {
   mkdir -p "$state/munge"
   chown munge:munge "$state/munge"
   chmod 0711 "$state/munge"
+  if ! setpriv --reuid=munge --regid=munge --init-groups test -w "$state/munge"; then
+    say "the munge user cannot reach $state/munge: every directory above STATE_DIR must be searchable by others (chmod o+x)"
+    return 3
+  fi
   local sock=$state/munge/munge.socket
   if ! setpriv --reuid=munge --regid=munge --init-groups \
       munged --socket="$sock" --pid-file="$state/munge/munged.pid" \
