@@ -41,6 +41,7 @@ partitioned=${PARTITIONED:-0}
 # publishes nothing.
 one_shard() {
   local i=$1 inputs
+  # shellcheck disable=SC2206  # $files is a glob pattern, expanded here on purpose
   if [[ $partitioned == 1 ]]; then
     inputs=("$export_dir/shard-$i"/$files)
   else

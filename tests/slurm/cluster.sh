@@ -32,7 +32,11 @@ set -euo pipefail
 usage() { echo "usage: $0 start|stop|status STATE_DIR" >&2; exit 64; }
 [[ $# -eq 2 ]] || usage
 action=$1
-mkdir -p "$2"
+[[ $action != start ]] || mkdir -p "$2"
+if [[ ! -d $2 ]]; then
+  echo "cluster.sh: no directory $2: no cluster there" >&2
+  [[ $action == stop ]] && exit 0 || exit 1
+fi
 state=$(cd "$2" && pwd)
 conf=$state/slurm.conf
 export SLURM_CONF=$conf
@@ -91,7 +95,10 @@ stop_daemons() {
 }
 
 stop() {
-  [[ -d $state ]] || return 0
+  if ! pid_of munged > /dev/null && ! pid_of slurmctld > /dev/null && ! pid_of slurmd > /dev/null; then
+    [[ $action == stop ]] && say "no daemon of a cluster in $state runs"
+    return 0
+  fi
   # Jobs first, while slurmctld and slurmd still run to end them, so that no
   # slurmstepd or job process outlives the cluster.
   if pid_of slurmctld > /dev/null && [[ -f $conf ]]; then
