@@ -12,6 +12,9 @@ packages=(
   python3 python3-yaml time
   dpkg-dev file groff-base zsh fish
   chromium xsltproc fonts-dejavu-core
+  # tests/slurm: a single-node Slurm cluster whose daemons the test starts
+  # itself; the packages' own services need /etc/slurm/slurm.conf and stay off.
+  slurm-wlm munge
 )
 missing=()
 for p in "${packages[@]}"; do
