@@ -44,6 +44,7 @@ struct generate_cli_options {
   sitemap_source_options sitemap;
   std::string input_format;
   std::string columns;
+  std::string shard;  // run.shard, as --shard gives it (I/N, auto, auto/N)
   std::string format = "xml";
   std::string compression_name = "normal";
   bool fast = false;
@@ -350,6 +351,22 @@ void print_lastmod_summary(const generate_report& r) {
                  l.zone_assumed == 1 ? "" : "s");
 }
 
+// A shard's line: what it kept, where it went, and what comes next.
+void print_shard_summary(const generate_report& r, const shard_spec& shard,
+                         const std::string& out_dir) {
+  auto count = [](std::uint64_t n) { return std::to_string(n); };
+  std::fprintf(stderr,
+               "sitemill: shard %u of %u: %s URLs written, %s duplicates, %s "
+               "rejected, %s warnings, from %s records (%s of other shards) "
+               "to %s; run 'sitemill merge --out %s' once every shard is "
+               "done\n",
+               shard.index, shard.count, count(r.written).c_str(),
+               count(r.duplicates).c_str(), count(r.rejected).c_str(),
+               count(r.warnings).c_str(), count(r.records).c_str(),
+               count(r.other_shards).c_str(), r.shard_dir.c_str(),
+               out_dir.c_str());
+}
+
 // SITEMILL_TEST_KILL_AT=STEP:N, for the crash tests only (docs/publishing.md):
 // the process ends with SIGKILL the Nth time the run reaches STEP, a
 // publish_step's name. Exactly what a kill at that moment would leave.
@@ -503,6 +520,31 @@ int run_generate(generate_cli_options& o) {
                                            : compression::normal;
   g.index = o.index == "always" ? index_mode::always : index_mode::automatic;
   if (!parse_now_flag(o.now, "generate", g.now)) return exit_usage;
+  if (!o.shard.empty()) {
+    const bool presplit = g.shard.presplit;
+    auto shard = parse_shard(o.shard);
+    if (!shard) {
+      std::fprintf(stderr, "sitemill generate: --shard: %s\n",
+                   in_cli_words(shard.err().message, generate_words(""))
+                       .c_str());
+      return exit_usage;
+    }
+    g.shard = std::move(*shard);
+    g.shard.presplit = presplit;
+    // A shard publishes nothing: what is announced is the merged set.
+    if (!o.robots_path.empty() || !o.indexnow_key.empty() || to_stdout) {
+      std::fprintf(stderr,
+                   "sitemill generate: --shard publishes nothing until "
+                   "'sitemill merge': announce (--robots, --indexnow-key) "
+                   "after the merge, and give --out DIR\n");
+      return exit_usage;
+    }
+  } else if (g.shard.presplit) {
+    std::fprintf(stderr,
+                 "sitemill generate: --shard-presplit says how a shard's "
+                 "inputs are split; give --shard\n");
+    return exit_usage;
+  }
 
   // The directory source. --include and --exclude patterns keep the order
   // they were given in, since a later pattern wins (as in .gitignore).
@@ -649,6 +691,11 @@ int run_generate(generate_cli_options& o) {
       code = std::max(code, print_announcement(one, o.quiet));
     return code;
   }
+  if (r.outcome == generate_outcome::published && !r.shard_dir.empty()) {
+    if (!o.quiet) print_shard_summary(r, g.shard, g.out_dir);
+    if (o.json_out) print_json(r, rep, {});
+    return exit_ok;
+  }
   if (r.outcome == generate_outcome::published) {
     if (!o.quiet) print_summary(r);
     const std::vector<announcement> done = announce(o, r, words);
@@ -793,6 +840,18 @@ command_runner setup_generate(CLI::App& app) {
   cmd->add_option("--threads", o->run.threads,
                   "Compression threads (0: one per core)")
       ->capture_default_str();
+  auto* scale = "Scale (docs/scaling.md)";
+  cmd->add_option("--shard", o->shard,
+                  "Be shard I of N (from 0) of a sharded run: keep the URLs "
+                  "that hash to I, write them beside --out, publish nothing "
+                  "until 'sitemill merge'. auto: a Slurm job array's task; "
+                  "auto/N: a Kubernetes Indexed Job's or GNU parallel's job")
+      ->type_name("I/N|auto|auto/N")
+      ->group(scale);
+  cmd->add_flag("--shard-presplit", o->run.shard.presplit,
+                "The inputs hold only this shard's URLs (an export split by "
+                "the shard hash): judge every record, filter none")
+      ->group(scale);
   cmd->add_option("--memory-budget", o->run.memory_budget,
                   "Memory for duplicate detection (16M, 256MiB, bytes); past "
                   "it, URLs are checked on disk and the same files are "

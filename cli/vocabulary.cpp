@@ -65,6 +65,7 @@ vocabulary generate_words(std::string_view indexnow_key) {
       {"out_dir", "--out"},
       {"manifest_dir", "--manifest-dir"},
       {"memory_budget", "--memory-budget"},
+      {"shard", "--shard"},
       {"base_url", "--base-url"},
       {"more_base_urls", "--base-url"},
       {"max_urls", "--max-urls"},
@@ -144,5 +145,11 @@ vocabulary report_words() {
 }
 
 vocabulary robots_words() { return {{"replace", "--replace"}}; }
+
+vocabulary merge_words() {
+  return {{"out_dir", "--out"},
+          {"name", "--name"},
+          {"manifest_dir", "--manifest-dir"}};
+}
 
 }  // namespace sitemill::cli

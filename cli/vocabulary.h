@@ -41,6 +41,8 @@ vocabulary inspect_words();
 /// The terms of `sitemill report`: stats' and diff's, --lenient-schema, and
 /// check's other flags named as such (report runs check without them).
 vocabulary report_words();
+/// The terms of `sitemill merge`.
+vocabulary merge_words();
 /// The terms of `sitemill robots`.
 vocabulary robots_words();
 

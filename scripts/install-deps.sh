@@ -9,7 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libxml2-dev libxml2-utils
   libsimdjson-dev libcsv-dev libfccp-dev
   libhowardhinnant-date-dev tzdata
-  python3 python3-yaml time
+  python3 python3-yaml time xxhash
   dpkg-dev file groff-base zsh fish
   chromium xsltproc fonts-dejavu-core
   # tests/slurm: a single-node Slurm cluster whose daemons the test starts

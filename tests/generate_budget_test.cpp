@@ -117,9 +117,10 @@ TEST(GenerateBudget, HreflangClustersAreCompletedTheSamePastTheBudget) {
     SCOPED_TRACE(budget);
     const run_result spilled = run_with(d / "pages.jsonl", budget);
     expect_same_set(in_memory, spilled);
-    if (budget > 0)
+    if (budget > 0) {
       EXPECT_LT(spilled.report.spilled + 2'000, spilled.report.records)
           << "the budget was reached before the clusters began";
+    }
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include "detail/text.h"
 #include "sitemill/entry/entry.h"
+#include "sitemill/generate/shard.h"
 
 namespace sitemill::detail {
 namespace {
@@ -250,9 +251,22 @@ struct entry_stage::impl {
                std::vector<extension_value>& rest) {
     b.results.resize(b.records.size());
     const site_patterns* patterns = inputs[b.input].patterns.get();
+    const std::uint32_t shards = inputs[b.input].shard_count;
+    const std::uint32_t shard = inputs[b.input].shard_index;
+    // A record without a URL to hash (skipped, unreadable, not a URL) is
+    // told by its raw text, so that exactly one shard reports it.
+    auto elsewhere = [&](std::string_view text) {
+      return shards > 1 && shard_of(trim(text), shards) != shard;
+    };
     for (std::size_t i = 0; i < b.records.size(); ++i) {
       const auto& r = b.records[i];
       auto& res = b.results[i];
+      const bool unreadable = !b.field(r, skipped_field).empty() ||
+                              !b.field(r, problem_field).empty();
+      if (unreadable && elsewhere(b.field(r, loc_field))) {
+        res.other_shard = true;
+        continue;
+      }
       if (std::string_view why = b.field(r, skipped_field); !why.empty()) {
         res.skipped = true;
         res.reject_message = static_cast<std::uint32_t>(b.messages.size());
@@ -270,6 +284,10 @@ struct entry_stage::impl {
       }
       const std::string_view loc = b.field(r, loc_field);
       auto built = builder.build_loc(loc, entry);
+      if (built.problem != url_problem::ok && elsewhere(loc)) {
+        res.other_shard = true;
+        continue;
+      }
       if (built.problem != url_problem::ok) {
         std::string reason(describe(built.problem));
         // Which part differs: a rejection that names it is fixed at once.
@@ -279,6 +297,10 @@ struct entry_stage::impl {
         append_printable(reason, trim(loc));
         res.reject_message = static_cast<std::uint32_t>(b.messages.size());
         b.messages.push_back(std::move(reason));
+        continue;
+      }
+      if (shards > 1 && shard_of(entry.loc, shards) != shard) {
+        res.other_shard = true;
         continue;
       }
       const url_normalizer& bases = builder.normalizer();

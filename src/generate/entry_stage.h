@@ -65,6 +65,9 @@ struct record_batch {
     bool written = false;   ///< an entry (else: rejected or skipped)
     bool skipped = false;   ///< skipped on purpose by its source: not a record
     bool filtered = false;  ///< the input's patterns leave its URL out
+    /// Another shard judges it (entry_stage::input::shard): neither
+    /// written nor reported here.
+    bool other_shard = false;
     /// The base (url_normalizer::scope_of()) the URL lies under: the set it
     /// is written to when a run has several.
     std::uint32_t set = 0;
@@ -125,6 +128,10 @@ class entry_stage {
     /// When set, a record whose URL's path below its base these patterns
     /// do not keep is `filtered` (judged on the workers, in parallel).
     std::shared_ptr<const site_patterns> patterns = nullptr;
+    /// When count > 1, only the records of shard `index` (shard_of() of the
+    /// normalised URL; of the raw text for a record without one) are
+    /// judged; the others are `other_shard`.
+    std::uint32_t shard_index = 0, shard_count = 0;
   };
 
   /// Called on a worker thread with a batch's `seq` just before the worker

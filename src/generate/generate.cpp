@@ -8,6 +8,7 @@
 #include <cstring>
 #include <deque>
 #include <limits>
+#include <map>
 #include <thread>
 
 #include "detail/text.h"
@@ -17,6 +18,7 @@
 #include "generate/hreflang_clusters.h"
 #include "generate/html_view.h"
 #include "generate/set_writers.h"
+#include "generate/shard_manifest.h"
 #include "generate/url_dedup.h"
 #include "sitemill/date/w3c_datetime.h"
 #include "sitemill/entry/entry.h"
@@ -63,6 +65,20 @@ status check_options(const generate_options& o) {
         "name"};
   if (o.html_view && (o.html_page_urls < 1 || o.html_page_urls > 50'000))
     return error{"`html_page_urls` must be from 1 to 50,000", "html_page_urls"};
+  if (o.shard.count > 0) {
+    if (o.shard.index >= o.shard.count)
+      return error{"`shard`: the index must be below the count", "shard"};
+    auto refuse = [](const char* what, const char* field) {
+      return error{std::string("`shard`: ") + what +
+                       " cannot be split over shards yet; run it as one "
+                       "process",
+                   field};
+    };
+    if (!o.more_base_urls.empty())
+      return refuse("a run over several base URLs", "more_base_urls");
+    if (o.html_view) return refuse("the HTML view", "html_view");
+    if (!o.state_path.empty()) return refuse("a state database", "state_path");
+  }
   if (o.bundled_stylesheet && !o.xsl_href.empty())
     return error{"give `xsl_href` or `bundled_stylesheet`, not both",
                  "bundled_stylesheet"};
@@ -161,7 +177,8 @@ class run {
     if (o_.test_hook) o_.test_hook(publish_step::sitemaps_finished);
     if (cancelled()) return cancel_run();
 
-    if (report_.written == 0) {
+    // A shard that holds no URL still says so, or the merge would miss it.
+    if (report_.written == 0 && o_.shard.count == 0) {
       report_.outcome = generate_outcome::no_valid_urls;
       report_.message = "no valid URL in the input; nothing was published";
       return finish_early();
@@ -236,6 +253,19 @@ class run {
         if (!out.dir.ends_with('/')) out.dir += '/';
         out.dir += below;
         bookkeeping += (bookkeeping.ends_with('/') ? "" : "/") + below;
+      }
+      if (o_.shard.count > 0) {
+        // A shard writes beside out_dir, in a directory of its own with its
+        // own lock, so shards running at once never meet; merge_shards()
+        // publishes into out_dir.
+        if (bookkeeping.empty()) {
+          auto beside = default_bookkeeping_dir(o_.out_dir);
+          if (!beside) return out_dir_error(error{beside.err().message, "dir"});
+          bookkeeping = std::move(*beside);
+        }
+        out.dir = detail::shard_directory(bookkeeping, o_.name,
+                                          o_.shard.index, o_.shard.count);
+        bookkeeping.clear();  // the shard directory's own, beside it
       }
       auto pub = publisher::open(out.dir, o_.name, bookkeeping);
       if (!pub) return out_dir_error(pub.err());
@@ -493,6 +523,10 @@ class run {
                           return source->open(context);
                         },
                         source->applies_patterns() ? nullptr : patterns_});
+      if (o_.shard.count > 1 && !o_.shard.presplit) {
+        inputs.back().shard_index = o_.shard.index;
+        inputs.back().shard_count = o_.shard.count;
+      }
     }
     return inputs;
   }
@@ -558,6 +592,10 @@ class run {
     const auto& res = b.results[i];
     // A reader that reads several documents (an index and its children)
     // names the one each record came from.
+    if (res.other_shard) {
+      ++report_.other_shards;
+      return {};
+    }
     std::string_view from = b.field(rec, detail::record_batch::source_field);
     const std::string& where = from.empty() ? name : (source_name_ = from);
     if (res.skipped) {
@@ -618,6 +656,15 @@ class run {
       }
       return {};
     }
+    // A cluster's pages hash to different shards, and each page must list
+    // them all: no shard could complete it alone.
+    if (has_links && o_.shard.count > 1)
+      return error{
+          "`shard`: " + std::string(where) + ":" + std::to_string(rec.line) +
+              ": hreflang alternates need every page of a cluster in one "
+              "run, and shards split them; generate a multilingual site as "
+              "one process",
+          "shard"};
     if (has_links && !clustering_) {
       if (status s = start_spooling(); !s) return s;
     } else if (!spool_) {
@@ -717,6 +764,7 @@ class run {
   // any is published, so a failure to stage one publishes none; each
   // publish is atomic on its own (docs/publishing.md).
   status stage_and_publish() {
+    if (o_.shard.count > 0) return publish_shard();
     std::vector<assembled_set> staged(outs_.size());
     for (std::size_t i = 0; i < outs_.size(); ++i) {
       output& out = outs_[i];
@@ -735,15 +783,7 @@ class run {
       r.dated = std::any_of(
           sitemaps.begin(), sitemaps.end(),
           [](const finished_sitemap& s) { return s.part.newest.has_value(); });
-      set_layout layout;
-      layout.name = o_.name;
-      layout.extension = extension_for(o_);
-      layout.type = o_.type;
-      layout.base_url = out.base;
-      layout.index = o_.index;
-      layout.max_index_entries = o_.max_index_entries;
-      layout.xsl_href = detail::xsl_href_of(o_);
-      layout.bundled_stylesheet = o_.bundled_stylesheet;
+      const set_layout layout = layout_of(out.base);
       std::vector<std::string> newest;  // for the HTML view
       if (o_.html_view)
         for (const finished_sitemap& f : sitemaps) {
@@ -782,6 +822,78 @@ class run {
     report_.entry_url = first.entry_url;
     report_.dated = first.dated;
     report_.files = first.files;
+    return {};
+  }
+
+  // How the set is named and indexed: by this run, or by the merge of its
+  // shards (which reads it from their manifests).
+  set_layout layout_of(const std::string& base) const {
+    set_layout layout;
+    layout.name = o_.name;
+    layout.extension = extension_for(o_);
+    layout.type = o_.type;
+    layout.base_url = base;
+    layout.index = o_.index;
+    layout.max_index_entries = o_.max_index_entries;
+    layout.xsl_href = detail::xsl_href_of(o_);
+    layout.bundled_stylesheet = o_.bundled_stylesheet;
+    return layout;
+  }
+
+  // A shard's sitemaps, named after their content in its directory, and
+  // its manifest as the entry: the shard's directory holds its last
+  // complete output, which merge_shards() takes.
+  status publish_shard() {
+    output& out = outs_.front();
+    detail::shard_manifest m;
+    m.index = o_.shard.index;
+    m.count = o_.shard.count;
+    m.job = o_.shard.job;
+    m.presplit = o_.shard.presplit;
+    m.layout = layout_of(out.base);
+    m.options = "max_urls=" + std::to_string(o_.max_urls) +
+                " max_bytes=" + std::to_string(o_.max_bytes) +
+                " gzip=" + (!o_.gzip                             ? "off"
+                            : o_.level == compression::fast ? "fast"
+                            : o_.level == compression::best ? "best"
+                                                            : "normal") +
+                " news=" + (o_.news ? "on" : "off");
+    m.records = report_.records;
+    m.written = report_.written;
+    m.duplicates = report_.duplicates;
+    m.filtered = report_.filtered;
+    m.rejected = report_.rejected;
+    m.warnings = report_.warnings;
+    m.skipped = report_.skipped;
+    std::vector<staged_file> files;
+    std::map<std::string, std::size_t> numbers;  // per group
+    for (const finished_sitemap& f : out.writers->finished()) {
+      const std::string stem = f.group.empty() ? "part" : f.group;
+      std::string name = stem + "-" + std::to_string(++numbers[f.group]) +
+                         "-" + detail::to_hex(f.digest, 12) + m.layout.extension;
+      files.push_back({f.temp_path,
+                       {name, o_.type, f.part.urls, f.part.bytes, f.digest}});
+      m.files.push_back({std::move(name), f.group, f.part.urls, f.part.bytes,
+                         f.digest, f.part.newest});
+    }
+    const std::string manifest = detail::to_json(m);
+    const std::string temp = out.pub->temp_path("shard");
+    auto sink = file_sink::create(temp);
+    if (!sink) return sink.err();
+    file_digest digest;
+    (*sink)->report_to(&digest);
+    if (status s = (*sink)->write(manifest.data(), manifest.size()); !s)
+      return s;
+    if (status s = (*sink)->close(); !s) return s;
+    // Recorded in the shard's own manifest as an index: it is the file
+    // that names the others.
+    const std::string entry(detail::shard_manifest_name);
+    files.push_back({temp,
+                     {entry, document_type::sitemapindex, m.files.size(),
+                      manifest.size(), digest.xxh3}});
+    if (cancelled()) return {};
+    if (status s = out.pub->publish(std::move(files), entry); !s) return s;
+    report_.shard_dir = out.dir;
     return {};
   }
 

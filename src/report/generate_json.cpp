@@ -514,6 +514,10 @@ status write_generate_json(sink& sink_out, const generate_report& r,
   out.raw(",").key("written").count(r.written);
   out.raw(",").key("duplicates").count(r.duplicates);
   out.raw(",").key("filtered").count(r.filtered);
+  if (!r.shard_dir.empty()) {
+    out.raw(",").key("shard").raw("{").key("dir").str(r.shard_dir);
+    out.raw(",").key("other_shards").count(r.other_shards).raw("}");
+  }
   out.raw(",").key("spilled").count(r.spilled);
   out.raw(",").key("spill_bytes").count(r.spill_bytes);
   out.raw(",").key("rejected");

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "sitemill/generate/shard.h"
 #include "sitemill/publish/publish.h"
 #include "sitemill/publish/set_assembly.h"
 #include "sitemill/source/record_reader.h"
@@ -113,6 +114,12 @@ struct generate_options {
   /// bytes are the same whatever the budget. See docs/scaling.md.
   std::size_t memory_budget = default_memory_budget;
   static constexpr std::size_t default_memory_budget = std::size_t{16} << 20;
+  /// One shard of a sharded run (shard.h, docs/scaling.md): only the URLs
+  /// of shard.index are kept, the sitemaps and a shard manifest go to the
+  /// shard's directory beside out_dir, and nothing is published in out_dir
+  /// until merge_shards() (merge.h). Not with more_base_urls, html_view or
+  /// state_path; hreflang alternates need shard.count 1.
+  shard_spec shard;
   /// The time news age is measured from; the system clock when unset.
   std::optional<std::chrono::system_clock::time_point> now;
   /// Test hook for crash tests: called at each publish_step the run
@@ -226,6 +233,10 @@ struct generate_report {
   /// (each the newest of its file's); false: the index gives none.
   bool dated = false;
   std::vector<published_file> files;  ///< the published set, entry included
+  /// A shard run (generate_options::shard): the directory its files and
+  /// shard.json went to; entry, entry_url, files and sets stay empty, for
+  /// nothing is published in out_dir until the merge.
+  std::string shard_dir;
   /// Every set published, in the order of the bases (base_url first); a
   /// base no URL was under has none (a warning says so, and its earlier
   /// set, if any, is left as it was).
@@ -239,6 +250,9 @@ struct generate_report {
   std::uint64_t rejected = 0;
   std::uint64_t warnings = 0;
   std::uint64_t skipped = 0;  ///< pages skipped on purpose (not records)
+  /// A shard run that reads every input: records whose URL belongs to
+  /// another shard (not counted in `records`; that shard counts them).
+  std::uint64_t other_shards = 0;
   /// Records whose duplicate check waited on disk because the URLs seen
   /// filled memory_budget (0: every one was judged in memory), and the
   /// bytes of temporary files that took (entries waiting included).

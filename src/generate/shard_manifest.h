@@ -1,0 +1,65 @@
+// What one shard of a sharded generate run leaves for the merge: its
+// sitemaps (in its shard directory, beside the output directory) and
+// shard.json, which says which shard it is, how its set is laid out, what
+// it counted, and each file with what the index needs of it. The shard
+// publishes shard.json as its entry, so a merge sees a shard's last
+// complete output or none, never a half-written one.
+//
+// Layout (bookkeeping.h): <bookkeeping of --out>/shards/<name>-<I>-of-<N>/
+// holds the files and shard.json; the shard's own lock and manifest are
+// beside that directory, as for any published directory.
+#ifndef SITEMILL_GENERATE_SHARD_MANIFEST_H
+#define SITEMILL_GENERATE_SHARD_MANIFEST_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sitemill/date/w3c_datetime.h"
+#include "sitemill/publish/set_assembly.h"
+#include "sitemill/result.h"
+
+namespace sitemill::detail {
+
+inline constexpr std::string_view shard_manifest_name = "shard.json";
+
+/// One sitemap a shard wrote.
+struct shard_file {
+  std::string path;   ///< a plain name in the shard directory
+  std::string group;  ///< "" or "news" (finished_sitemap::group)
+  std::size_t urls = 0;
+  std::uint64_t bytes = 0;   ///< uncompressed
+  std::uint64_t digest = 0;  ///< XXH3-64 of the bytes on disk
+  std::optional<w3c_datetime> newest;
+};
+
+struct shard_manifest {
+  std::uint32_t index = 0, count = 0;
+  std::string job;    ///< the batch engine's array job id, or ""
+  set_layout layout;  ///< how the merged set is named and indexed
+  /// The other options every shard must share to make one set (limits,
+  /// compression, news), as one comparable line.
+  std::string options;
+  bool presplit = false;
+  std::uint64_t records = 0, written = 0, duplicates = 0, filtered = 0,
+                rejected = 0, warnings = 0, skipped = 0;
+  std::vector<shard_file> files;
+};
+
+/// The shard directory of shard `index` of `count` of the set `name`, below
+/// `bookkeeping` (the output directory's bookkeeping directory).
+std::string shard_directory(const std::string& bookkeeping,
+                            const std::string& name, std::uint32_t index,
+                            std::uint32_t count);
+/// Where a set's shard directories are: `bookkeeping`/shards.
+std::string shards_root(const std::string& bookkeeping);
+
+std::string to_json(const shard_manifest& m);
+/// Reads a shard.json; an error naming `path` when it is not one, or when a
+/// file it names is not a plain name.
+result<shard_manifest> read_shard_manifest(const std::string& path);
+
+}  // namespace sitemill::detail
+
+#endif  // SITEMILL_GENERATE_SHARD_MANIFEST_H
