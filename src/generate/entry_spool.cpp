@@ -28,58 +28,43 @@ struct record_head {
 };
 constexpr std::uint8_t has_lastmod = 1, has_news = 2, is_deferred = 4;
 
-// Big sequential blocks: the spool is written and read once, in order.
-constexpr std::size_t io_buffer = 1 << 20;
-
 }  // namespace
 
 result<entry_spool> entry_spool::create(std::string path) {
-  const int fd =
-      ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0)
-    return sitemill::error{"cannot create " + path + ": " +
-                           std::strerror(errno)};
-  std::FILE* f = ::fdopen(fd, "w+b");
-  if (f == nullptr) {
-    const int err = errno;
-    ::close(fd);
-    ::unlink(path.c_str());
-    return sitemill::error{"cannot open " + path + ": " + std::strerror(err)};
-  }
-  // glibc ignores the size when it is to allocate the buffer itself (and
-  // moves 4 KiB per system call): the spool brings its own.
-  auto buffer = std::make_unique<char[]>(io_buffer);
-  std::setvbuf(f, buffer.get(), _IOFBF, io_buffer);
-  return entry_spool(std::move(path), f, std::move(buffer));
+  auto file = spill_file::create(std::move(path));
+  if (!file) return file.err();
+  return entry_spool(std::move(*file));
 }
 
-entry_spool::entry_spool(std::string path, std::FILE* file,
-                         std::unique_ptr<char[]> io)
-    : path_(std::move(path)), file_(file), io_(std::move(io)) {}
+entry_spool::entry_spool(spill_file file) : file_(std::move(file)) {}
 
 entry_spool::entry_spool(entry_spool&& o) noexcept
-    : path_(std::move(o.path_)),
-      file_(o.file_),
-      io_(std::move(o.io_)),
+    : file_(std::move(o.file_)),
       entries_(o.entries_),
-      bytes_(o.bytes_),
       buffer_(std::move(o.buffer_)),
       links_(std::move(o.links_)),
-      error_(std::move(o.error_)) {
-  o.file_ = nullptr;
-  o.path_.clear();
-}
+      error_(std::move(o.error_)) {}
 
-entry_spool::~entry_spool() {
-  if (file_ != nullptr) std::fclose(file_);
-  if (!path_.empty()) ::unlink(path_.c_str());
-}
+entry_spool::~entry_spool() = default;
 
-status entry_spool::fail(const char* what) {
+status entry_spool::fail(const status& why) {
   if (error_.empty())
-    error_ = std::string("cannot ") + what + " the entry spool " + path_ +
-             ": " + std::strerror(errno);
+    error_ = "the entry spool: " + why.message();
   return sitemill::error{error_};
+}
+
+// Reads exactly `size` bytes of a record; false at the end of the spool
+// (error_ empty) when `first`, the record's first bytes, or on a failure
+// (error_ says it): the end of the file inside a record is one.
+bool entry_spool::read(void* data, std::size_t size, bool first) {
+  auto got = file_.read(data, size);
+  if (!got) {
+    (void)fail(got.err());
+    return false;
+  }
+  if (!*got && !first)
+    (void)fail(sitemill::error{"it ends inside an entry: " + file_.path()});
+  return *got;
 }
 
 status entry_spool::add(const spooled_entry& e) {
@@ -113,16 +98,14 @@ status entry_spool::add(const spooled_entry& e) {
     buffer_ += l.hreflang;
     buffer_ += l.href;
   }
-  if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
-    return fail("write");
+  if (status s = file_.append(buffer_.data(), buffer_.size()); !s)
+    return fail(s);
   ++entries_;
-  bytes_ += buffer_.size();
   return {};
 }
 
 status entry_spool::rewind() {
-  if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0)
-    return fail("rewind");
+  if (status s = file_.rewind(); !s) return fail(s);
   return {};
 }
 
@@ -134,12 +117,11 @@ bool entry_spool::read_links(std::uint32_t count) {
   std::vector<std::size_t> at;
   for (std::uint32_t i = 0; i < count; ++i) {
     std::uint32_t pair[2];
-    if (std::fread(pair, sizeof pair, 1, file_) != 1) return read_failed();
+    if (!read(pair, sizeof pair)) return false;
     const std::size_t from = buffer_.size();
     buffer_.resize(from + pair[0] + pair[1]);
-    if (std::fread(buffer_.data() + from, 1, std::size_t{pair[0]} + pair[1],
-                   file_) != std::size_t{pair[0]} + pair[1])
-      return read_failed();
+    if (!read(buffer_.data() + from, std::size_t{pair[0]} + pair[1]))
+      return false;
     sizes.insert(sizes.end(), pair, pair + 2);
     at.push_back(from);
   }
@@ -151,33 +133,19 @@ bool entry_spool::read_links(std::uint32_t count) {
   return true;
 }
 
-bool entry_spool::read_failed() {
-  errno = std::ferror(file_) ? errno : EIO;
-  (void)fail("read");
-  return false;
-}
-
 std::optional<spooled_entry> entry_spool::next() {
   record_head h;
-  if (std::fread(&h, sizeof h, 1, file_) != 1) {
-    if (std::ferror(file_)) (void)fail("read");
-    return std::nullopt;
-  }
+  if (!read(&h, sizeof h, /*first=*/true)) return std::nullopt;
   spooled_entry e;
-  auto get = [this](auto& v) {
-    return std::fread(&v, sizeof v, 1, file_) == 1 || read_failed();
-  };
   if (h.flags & is_deferred)
-    if (!get(e.deferred)) return std::nullopt;
+    if (!read(&e.deferred, sizeof e.deferred)) return std::nullopt;
   if (h.flags & has_lastmod)
-    if (!get(e.lastmod.emplace())) return std::nullopt;
+    if (!read(&e.lastmod.emplace(), sizeof(w3c_datetime))) return std::nullopt;
   if (h.flags & has_news)
-    if (!get(e.news_published.emplace())) return std::nullopt;
+    if (!read(&e.news_published.emplace(), sizeof(w3c_datetime)))
+      return std::nullopt;
   buffer_.resize(std::size_t{h.loc_size} + h.xml_size);
-  if (std::fread(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) {
-    read_failed();
-    return std::nullopt;
-  }
+  if (!read(buffer_.data(), buffer_.size())) return std::nullopt;
   // The links go on growing buffer_: view it only once they are in.
   if (h.link_count > 0) {
     if (!read_links(h.link_count)) return std::nullopt;

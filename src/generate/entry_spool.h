@@ -1,24 +1,24 @@
 // Serialised entries parked on disk, for generate runs whose entries cannot
 // be written in reading order: an hreflang cluster is only complete once the
-// last page naming one of its members has been read. Entries go to a
-// temporary file in the output directory, in order, and are read back in
-// the same order once the clusters are known, so memory stays flat however
-// many entries wait. Duplicate detection past its memory budget parks its
-// undecided entries here too (url_dedup.h). Sequential writes and reads of a page-cache-warm file.
+// last page naming one of its members has been read, and duplicate detection
+// past its memory budget decides only at the end (url_dedup.h). Entries go
+// to a temporary file in the output directory, in order, and are read back
+// in the same order, so memory stays flat however many entries wait. The
+// file is written and read in 1 MiB blocks that bypass the page cache where
+// the file system allows it (detail/spill_file.h): only this run reads it.
 //
 // Not thread-safe; generate's consumer thread owns it.
 #ifndef SITEMILL_GENERATE_ENTRY_SPOOL_H
 #define SITEMILL_GENERATE_ENTRY_SPOOL_H
 
 #include <cstdint>
-#include <cstdio>
-#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "detail/spill_file.h"
 #include "generate/hreflang_clusters.h"
 #include "sitemill/date/w3c_datetime.h"
 #include "sitemill/entry/extensions.h"
@@ -71,19 +71,16 @@ class entry_spool {
   const std::string& error() const noexcept { return error_; }
   std::uint64_t entries() const noexcept { return entries_; }
   /// Bytes written to the file.
-  std::uint64_t bytes() const noexcept { return bytes_; }
+  std::uint64_t bytes() const noexcept { return file_.size(); }
 
  private:
-  entry_spool(std::string path, std::FILE* file, std::unique_ptr<char[]> io);
-  status fail(const char* what);
+  explicit entry_spool(spill_file file);
+  status fail(const status& why);
+  bool read(void* data, std::size_t size, bool first = false);
   bool read_links(std::uint32_t count);
-  bool read_failed();
 
-  std::string path_;
-  std::FILE* file_ = nullptr;
-  std::unique_ptr<char[]> io_;  // file_'s buffer: freed after fclose
+  spill_file file_;
   std::uint64_t entries_ = 0;
-  std::uint64_t bytes_ = 0;
   std::string buffer_;
   std::vector<hreflang_clusters::link> links_;  // next()'s, into buffer_
   std::string error_;
