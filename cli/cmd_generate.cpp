@@ -524,7 +524,7 @@ int run_generate(generate_cli_options& o) {
     const bool presplit = g.shard.presplit;
     auto shard = parse_shard(o.shard);
     if (!shard) {
-      std::fprintf(stderr, "sitemill generate: --shard: %s\n",
+      std::fprintf(stderr, "sitemill generate: %s\n",
                    in_cli_words(shard.err().message, generate_words(""))
                        .c_str());
       return exit_usage;

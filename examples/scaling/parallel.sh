@@ -40,14 +40,15 @@ partitioned=${PARTITIONED:-0}
 # bookkeeping directory beside OUT (.sitemill/<name of OUT>/shards/) and
 # publishes nothing.
 one_shard() {
-  local i=$1 inputs
+  local i=$1 inputs presplit=()
   # shellcheck disable=SC2206  # $files is a glob pattern, expanded here on purpose
   if [[ $partitioned == 1 ]]; then
     inputs=("$export_dir/shard-$i"/$files)
+    presplit=(--shard-presplit) # every record of the part is this shard's
   else
     inputs=("$export_dir"/$files)
   fi
-  "$sitemill" generate --shard "$i/$shards" --base-url "$base_url" --out "$out" "${inputs[@]}"
+  "$sitemill" generate --shard "$i/$shards" "${presplit[@]}" --base-url "$base_url" --out "$out" "${inputs[@]}"
 }
 export -f one_shard
 export sitemill base_url out export_dir files shards partitioned
