@@ -286,4 +286,21 @@ result<bool> spill_file::read(void* data, std::size_t size) {
   return true;
 }
 
+result<std::optional<std::string_view>> spill_file::read_view(
+    std::size_t size, std::string& scratch) {
+  if (at_ == used_ && consumed_ < size_)
+    if (status s = fill(); !s) return s.err();
+  if (used_ - at_ >= size) {  // in one piece: no copy
+    const std::string_view view(blocks_[current_].get() + at_, size);
+    at_ += size;
+    consumed_ += size;
+    return std::optional<std::string_view>(view);
+  }
+  scratch.resize(size);
+  auto got = read(scratch.data(), size);
+  if (!got) return got.err();
+  if (!*got) return std::optional<std::string_view>();
+  return std::optional<std::string_view>(scratch);
+}
+
 }  // namespace sitemill::detail

@@ -25,7 +25,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "sitemill/result.h"
 
@@ -50,6 +52,12 @@ class spill_file {
   /// nothing read); an error when the file ends inside them or cannot be
   /// read.
   [[nodiscard]] result<bool> read(void* data, std::size_t size);
+  /// As read(), but without a copy where it can: the bytes where they lie
+  /// in the file's block when they lie in one piece, else copied into
+  /// `scratch`. The view lasts until the next read or read_view. nullopt at
+  /// the end of the file (with nothing read).
+  [[nodiscard]] result<std::optional<std::string_view>> read_view(
+      std::size_t size, std::string& scratch);
 
   /// Bytes appended.
   std::uint64_t size() const noexcept { return size_; }

@@ -79,27 +79,26 @@ status entry_spool::add(const spooled_entry& e) {
   h.uses = e.uses;
   h.flags = (e.lastmod ? has_lastmod : 0) | (e.news_published ? has_news : 0) |
             (e.deferred != spooled_entry::not_deferred ? is_deferred : 0);
-  // One record, one fwrite: stdio's per-call locking and bookkeeping cost
-  // more than the copy into a buffer that keeps its capacity.
-  auto put = [this](const auto& v) {
-    buffer_.append(reinterpret_cast<const char*>(&v), sizeof v);
+  // Each part straight into the file's block: one copy per byte.
+  status written;
+  auto put = [&](const void* data, std::size_t size) {
+    if (written) written = file_.append(data, size);
   };
-  buffer_.clear();
-  put(h);
-  if (h.flags & is_deferred) put(e.deferred);
-  if (e.lastmod) put(*e.lastmod);
-  if (e.news_published) put(*e.news_published);
-  buffer_ += e.loc;
-  buffer_ += e.xml;
+  auto put_value = [&](const auto& v) { put(&v, sizeof v); };
+  put_value(h);
+  if (h.flags & is_deferred) put_value(e.deferred);
+  if (e.lastmod) put_value(*e.lastmod);
+  if (e.news_published) put_value(*e.news_published);
+  put(e.loc.data(), e.loc.size());
+  put(e.xml.data(), e.xml.size());
   for (const hreflang_clusters::link& l : e.links) {
     const std::uint32_t sizes[2] = {static_cast<std::uint32_t>(l.hreflang.size()),
                                     static_cast<std::uint32_t>(l.href.size())};
-    put(sizes);
-    buffer_ += l.hreflang;
-    buffer_ += l.href;
+    put_value(sizes);
+    put(l.hreflang.data(), l.hreflang.size());
+    put(l.href.data(), l.href.size());
   }
-  if (status s = file_.append(buffer_.data(), buffer_.size()); !s)
-    return fail(s);
+  if (!written) return fail(written);
   ++entries_;
   return {};
 }
@@ -136,28 +135,55 @@ bool entry_spool::read_links(std::uint32_t count) {
 std::optional<spooled_entry> entry_spool::next() {
   record_head h;
   if (!read(&h, sizeof h, /*first=*/true)) return std::nullopt;
-  spooled_entry e;
-  if (h.flags & is_deferred)
-    if (!read(&e.deferred, sizeof e.deferred)) return std::nullopt;
-  if (h.flags & has_lastmod)
-    if (!read(&e.lastmod.emplace(), sizeof(w3c_datetime))) return std::nullopt;
-  if (h.flags & has_news)
-    if (!read(&e.news_published.emplace(), sizeof(w3c_datetime)))
+  // What follows the head, but the links, in one read, and where it lies in
+  // the file's block when it can: a spool of 10^8 entries is read at the
+  // speed of its smallest reads and copies. An entry with links is copied,
+  // for reading its links moves on in the file.
+  const std::size_t fields = ((h.flags & is_deferred) ? sizeof(std::uint64_t) : 0) +
+                             ((h.flags & has_lastmod) ? sizeof(w3c_datetime) : 0) +
+                             ((h.flags & has_news) ? sizeof(w3c_datetime) : 0);
+  const std::size_t size = fields + h.loc_size + h.xml_size;
+  std::string_view rest;
+  if (h.link_count == 0) {
+    auto view = file_.read_view(size, buffer_);
+    if (!view || !*view) {
+      (void)fail(view ? sitemill::error{"it ends inside an entry: " +
+                                        file_.path()}
+                      : view.err());
       return std::nullopt;
-  buffer_.resize(std::size_t{h.loc_size} + h.xml_size);
-  if (!read(buffer_.data(), buffer_.size())) return std::nullopt;
-  // The links go on growing buffer_: view it only once they are in.
-  if (h.link_count > 0) {
-    if (!read_links(h.link_count)) return std::nullopt;
-    e.links = links_;
+    }
+    rest = **view;
+  } else {
+    buffer_.resize(size);
+    if (!read(buffer_.data(), buffer_.size())) return std::nullopt;
   }
-  e.loc = std::string_view(buffer_).substr(0, h.loc_size);
-  e.xml = std::string_view(buffer_).substr(h.loc_size, h.xml_size);
+  spooled_entry e;
+  const char* at = h.link_count == 0 ? rest.data() : buffer_.data();
+  if (h.flags & is_deferred) {
+    std::memcpy(&e.deferred, at, sizeof e.deferred);
+    at += sizeof e.deferred;
+  }
+  if (h.flags & has_lastmod) {
+    std::memcpy(&e.lastmod.emplace(), at, sizeof(w3c_datetime));
+    at += sizeof(w3c_datetime);
+  }
+  if (h.flags & has_news) {
+    std::memcpy(&e.news_published.emplace(), at, sizeof(w3c_datetime));
+    at += sizeof(w3c_datetime);
+  }
   e.links_at = h.links_at;
   e.input = h.input;
   e.set = h.set;
   e.line = h.line;
   e.uses = h.uses;
+  if (h.link_count > 0) {
+    // The links go on growing buffer_: view it only once they are in.
+    if (!read_links(h.link_count)) return std::nullopt;
+    e.links = links_;
+    rest = buffer_;
+  }
+  e.loc = rest.substr(fields, h.loc_size);
+  e.xml = rest.substr(fields + h.loc_size, h.xml_size);
   return e;
 }
 

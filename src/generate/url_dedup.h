@@ -31,10 +31,12 @@
 #ifndef SITEMILL_GENERATE_URL_DEDUP_H
 #define SITEMILL_GENERATE_URL_DEDUP_H
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -83,9 +85,10 @@ class url_dedup {
   }
 
   /// After the last add(): finds the deferred records that repeat an earlier
-  /// deferred one. `keep_set`: keep the in-memory set (for
-  /// contains_in_memory()); otherwise it is freed first, so that resolving
-  /// may use the whole budget.
+  /// deferred one, a partition per thread on as many threads as there are
+  /// cores (at most 4), which share the budget. `keep_set`: keep the
+  /// in-memory set (for contains_in_memory()); otherwise it is freed first,
+  /// so that resolving may use the whole budget.
   [[nodiscard]] status resolve(bool keep_set);
   /// After resolve(): whether deferred record `number` repeats an earlier
   /// one. Ask in increasing order of number; rewind() starts over.
@@ -116,10 +119,14 @@ class url_dedup {
   bool spilling_ = false;
   std::uint64_t in_memory_ = 0;
   std::uint64_t deferred_ = 0;
-  std::uint64_t repeats_ = 0;
-  std::uint64_t disk_bytes_ = 0;
+  // Counted by the resolving threads too.
+  std::atomic<std::uint64_t> repeats_{0};
+  std::atomic<std::uint64_t> disk_bytes_{0};
   std::uint64_t next_check_ = 0;  // set_.size() at which to weigh the set
-  std::size_t table_bytes_ = 0;   // the resolution's table, while it lives
+  // The resolving threads' tables, while they live.
+  std::atomic<std::size_t> table_bytes_{0};
+  std::size_t thread_table_budget_ = 0;  // each resolving thread's share
+  std::mutex create_mu_;  // temp_path_ and files_made_, for those threads
   std::vector<std::unique_ptr<file>> partitions_;  // 256, made on first use
   std::vector<std::unique_ptr<file>> runs_;        // sorted repeat numbers
   std::vector<cursor> cursors_;                    // one per run
