@@ -1,6 +1,7 @@
 #include "generate/url_dedup.h"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -141,7 +142,13 @@ result<url_dedup::verdict> url_dedup::add(url_set::key k) {
 }
 
 status url_dedup::resolve(bool keep_set) {
-  if (!keep_set) set_ = url_set();
+  if (!keep_set) {
+    set_ = url_set();
+    // The set's 256 tables came from the heap, which keeps freed memory for
+    // later: handed back now, the resolution's tables take its place in
+    // memory rather than adding to it (at 10^8 URLs, 7 MiB of peak RSS).
+    ::malloc_trim(0);
+  }
   // The partitions are independent: they are resolved side by side, each
   // thread with its share of the budget, and their runs kept in partition
   // order (the answers do not depend on it; the files' names do not matter).
