@@ -175,7 +175,7 @@ int main(int argc, char** argv) {
       "sitemill"};
   app.formatter(std::make_shared<one_line_per_command>());
   app.set_version_flag("-V,--version",
-                       std::string("sitemill ") + SITEMILL_VERSION_STRING);
+                       std::string("sitemill ") + sitemill::version());
   app.require_subcommand(1);
   add_config_option(app);
   std::string colour = "auto";

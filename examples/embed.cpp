@@ -11,6 +11,10 @@ static_assert(SITEMILL_VERSION_NUMBER >= 0x000100, "sitemill 0.1 or later");
 #include <string>
 
 int main() {
+  // ... and the library which it is: they differ when a shared libsitemill
+  // was upgraded under the program.
+  std::printf("sitemill %s (headers %s)\n", sitemill::version(),
+              SITEMILL_VERSION_STRING);
   // Every URL is normalised and held to the base's location rule.
   auto normalizer =
       sitemill::url_normalizer::with_base("https://www.example.com/");

@@ -23,6 +23,10 @@ TEST(Version, TheMacrosAgree) {
   static_assert(SITEMILL_VERSION_NUMBER >= 0x000100, "usable in #if");
 }
 
+TEST(Version, TheLibraryAndTheHeadersSayTheSame) {
+  EXPECT_EQ(std::string(version()), SITEMILL_VERSION_STRING);
+}
+
 TEST(Version, TheBinaryAndTheHeadersSayTheSame) {
   const testing::run_result r = testing::run_sitemill({"-V"});
   EXPECT_EQ(r.exit_code, 0);

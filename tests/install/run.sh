@@ -34,6 +34,8 @@ cmake -S "$src/tests/install/consumer" -B "$work/cmake-build" -G Ninja \
 cmake --build "$work/cmake-build" > "$work/build.log"
 "$work/cmake-build/consumer" > "$work/cmake-run.log"
 grep -q "</urlset>" "$work/cmake-run.log"
+# The installed library says its version, and it is the headers'.
+grep -Eq '^sitemill ([0-9.]+) \(headers \1\)$' "$work/cmake-run.log"
 
 libdir=$(find "$work/prefix" -name sitemill.pc -printf '%h\n' | head -n1)
 # Plain --libs, as most build files ask: the installed static library's
