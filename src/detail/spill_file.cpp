@@ -14,7 +14,6 @@
 namespace sitemill::detail {
 namespace {
 
-constexpr std::size_t block_size = std::size_t{1} << 20;
 // O_DIRECT wants offsets, lengths and memory aligned to the device's
 // logical block; 4 KiB covers every common one.
 constexpr std::size_t alignment = 4096;
@@ -207,7 +206,7 @@ status spill_file::write_block(std::size_t bytes) {
   return {};
 }
 
-status spill_file::append(const void* data, std::size_t size) {
+status spill_file::append_slow(const void* data, std::size_t size) {
   if (reading_) return error{"append after rewind: " + path_};
   const char* p = static_cast<const char*>(data);
   size_ += size;

@@ -24,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,6 +36,8 @@ namespace sitemill::detail {
 
 class spill_file {
  public:
+  static constexpr std::size_t block_size = std::size_t{1} << 20;
+
   /// Creates `path`, which must not exist; the destructor removes it.
   /// `bypass_cache` false keeps to the page cache (tests of that path; the
   /// file systems that refuse O_DIRECT take it anyway).
@@ -44,7 +47,16 @@ class spill_file {
   ~spill_file();
 
   /// Appends; only before the first rewind().
-  [[nodiscard]] status append(const void* data, std::size_t size);
+  [[nodiscard]] status append(const void* data, std::size_t size) {
+    // Most appends are a few dozen bytes into a block with room: inline.
+    if (!reading_ && size < block_size - used_) {
+      std::memcpy(blocks_[current_].get() + used_, data, size);
+      used_ += size;
+      size_ += size;
+      return {};
+    }
+    return append_slow(data, size);
+  }
   /// Writes what is buffered and starts reading from the first byte; may be
   /// called again to read once more.
   [[nodiscard]] status rewind();
@@ -52,6 +64,16 @@ class spill_file {
   /// nothing read); an error when the file ends inside them or cannot be
   /// read.
   [[nodiscard]] result<bool> read(void* data, std::size_t size);
+  /// The next `size` bytes where they lie, when they lie whole in the
+  /// block being read: no copy, and valid until the next read. nullptr
+  /// otherwise, having read nothing: read() or read_view() then.
+  const char* try_view(std::size_t size) noexcept {
+    if (used_ - at_ < size) return nullptr;
+    const char* p = blocks_[current_].get() + at_;
+    at_ += size;
+    consumed_ += size;
+    return p;
+  }
   /// As read(), but without a copy where it can: the bytes where they lie
   /// in the file's block when they lie in one piece, else copied into
   /// `scratch`. The view lasts until the next read or read_view. nullopt at
@@ -68,6 +90,7 @@ class spill_file {
  private:
   spill_file() = default;
   status fail(const char* what, int err) const;
+  status append_slow(const void* data, std::size_t size);
   status write_block(std::size_t bytes);
   status fill();
   void close() noexcept;

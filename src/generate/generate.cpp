@@ -429,9 +429,13 @@ class run {
       if (page % 4096 == 0 && cancelled()) return {};
       const std::string& from =
           e->input < names_.size() ? names_[e->input] : unknown;
-      clusters_.report_issues(page++, [&](std::string message) {
-        issue(false, from, e->line, std::move(message));
-      });
+      // Only clusters find issues here (and the std::function costs an
+      // allocation per entry).
+      if (clustering_)
+        clusters_.report_issues(page, [&](std::string message) {
+          issue(false, from, e->line, std::move(message));
+        });
+      ++page;
       output& out = outs_[e->set];
       if (e->deferred != detail::spooled_entry::not_deferred) {
         auto repeat = dedup_->is_repeat(e->deferred);
@@ -445,11 +449,13 @@ class run {
       }
       extension_mask uses = e->uses;
       std::string_view xml = e->xml;
-      scratch_xml_.assign(xml.substr(0, e->links_at));
-      if (clusters_.append_links(e->loc, scratch_xml_)) {
-        uses |= mask_of(extension_kind::alternate);
-        scratch_xml_ += xml.substr(e->links_at);
-        xml = scratch_xml_;
+      if (clustering_) {
+        scratch_xml_.assign(xml.substr(0, e->links_at));
+        if (clusters_.append_links(e->loc, scratch_xml_)) {
+          uses |= mask_of(extension_kind::alternate);
+          scratch_xml_ += xml.substr(e->links_at);
+          xml = scratch_xml_;
+        }
       }
       switch (out.writers->add(xml, e->lastmod, uses, e->news_published)) {
         case add_status::added:

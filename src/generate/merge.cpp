@@ -87,8 +87,9 @@ result<std::vector<shard>> read_shards(const std::vector<std::string>& paths) {
   for (const std::string& path : paths) {
     auto m = detail::read_shard_manifest(path);
     if (!m) return m.err();
-    shards.push_back({path, fs::path(path).parent_path().string(),
-                      std::move(*m)});
+    std::string dir = fs::path(path).parent_path().string();
+    if (dir.empty()) dir = ".";  // a manifest named in the working directory
+    shards.push_back({path, std::move(dir), std::move(*m)});
   }
   std::map<std::uint32_t, std::vector<std::string>> by_count;
   for (const shard& s : shards) by_count[s.manifest.count].push_back(s.path);

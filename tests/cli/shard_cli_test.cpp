@@ -95,6 +95,21 @@ TEST(ShardCli, ASlurmArrayMergedIsOneSet) {
       << x["message"];
 }
 
+// A manifest named by a path relative to the working directory finds the
+// shard's files beside it.
+TEST(ShardCli, MergesTheManifestsItIsGiven) {
+  temp_dir t;
+  write_file(t / "urls.txt", "https://www.example.com/a\nhttps://www.example.com/b\n");
+  ASSERT_EQ(run_sitemill(generate_args(t, {"--shard", "0/1"})).exit_code, 0);
+  run_options in_shard;
+  in_shard.cwd = t / ".sitemill/out/shards/sitemap-0-of-1";
+  auto merged =
+      run_sitemill({"merge", "--out", t / "out", "--json", "shard.json"}, in_shard);
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_EQ(nlohmann::json::parse(merged.out)["written"], 2);
+  EXPECT_EQ(list_files(t / "out").size(), 2u) << "a sitemap and its index";
+}
+
 TEST(ShardCli, WhatAShardCannotDoIsRefusedBeforeAnythingIsWritten) {
   temp_dir t;
   write_file(t / "urls.txt", "https://www.example.com/\n");
