@@ -49,6 +49,9 @@ class spill_file {
   /// Appends; only before the first rewind().
   [[nodiscard]] status append(const void* data, std::size_t size) {
     // Most appends are a few dozen bytes into a block with room: inline.
+    // Nothing to append (an entry without its loc) may come with no data
+    // pointer at all, which memcpy may not be given.
+    if (size == 0) return reading_ ? append_slow(data, size) : status{};
     if (!reading_ && size < block_size - used_) {
       std::memcpy(blocks_[current_].get() + used_, data, size);
       used_ += size;
