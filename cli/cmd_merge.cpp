@@ -98,8 +98,9 @@ command_runner setup_merge(CLI::App& app) {
       "Examples:\n"
       "  sitemill merge --out public\n"
       "  sitemill merge --out public --json | jq .entry_url\n"
-      "  sbatch --dependency=afterok:$ARRAY_JOB merge.sbatch   # "
-      "examples/scaling/");
+      "  sbatch --dependency=afterok:$ARRAY_JOB --wrap 'sitemill merge --out "
+      "/shared/www'\n"
+      "  (a whole Slurm, Kubernetes or GNU parallel run: examples/scaling/)");
   return [o] { return run_merge(*o); };
 }
 
