@@ -18,12 +18,22 @@ namespace {
 // logical block; 4 KiB covers every common one.
 constexpr std::size_t alignment = 4096;
 
+// A device whose blocks are larger than `alignment` (or a file system that
+// took O_DIRECT at open and refuses it for this request) answers EINVAL:
+// the file goes on through the page cache, which takes any alignment.
+bool leave_direct(int fd) {
+  const int flags = ::fcntl(fd, F_GETFL);
+  return flags >= 0 && (flags & O_DIRECT) != 0 &&
+         ::fcntl(fd, F_SETFL, flags & ~O_DIRECT) == 0;
+}
+
 // Writes all of [data, data + size) at `offset`; errno on failure.
 int write_all(int fd, const char* data, std::size_t size, std::uint64_t offset) {
   for (std::size_t done = 0; done < size;) {
     const ssize_t n = ::pwrite(fd, data + done, size - done,
                                static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EINVAL && leave_direct(fd)) continue;
     if (n <= 0) return n < 0 ? errno : EIO;
     done += static_cast<std::size_t>(n);
   }
@@ -39,6 +49,7 @@ int read_some(int fd, char* data, std::size_t size, std::uint64_t offset,
     const ssize_t n = ::pread(fd, data + got, size - got,
                               static_cast<off_t>(offset + got));
     if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EINVAL && leave_direct(fd)) continue;
     if (n < 0) return errno;
     if (n == 0) break;
     got += static_cast<std::size_t>(n);
