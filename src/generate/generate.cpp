@@ -874,29 +874,22 @@ class run {
     std::vector<staged_file> files;
     std::map<std::string, std::size_t> numbers;  // per group
     for (const finished_sitemap& f : out.writers->finished()) {
-      const std::string stem = f.group.empty() ? "part" : f.group;
-      std::string name = stem + "-" + std::to_string(++numbers[f.group]) +
-                         "-" + detail::to_hex(f.digest, 12) + m.layout.extension;
+      std::string name =
+          child_file_name(f.group.empty() ? "part" : f.group,
+                          ++numbers[f.group], f.digest, m.layout.extension);
       files.push_back({f.temp_path,
                        {name, o_.type, f.part.urls, f.part.bytes, f.digest}});
       m.files.push_back({std::move(name), f.group, f.part.urls, f.part.bytes,
                          f.digest, f.part.newest});
     }
-    const std::string manifest = detail::to_json(m);
-    const std::string temp = out.pub->temp_path("shard");
-    auto sink = file_sink::create(temp);
-    if (!sink) return sink.err();
-    file_digest digest;
-    (*sink)->report_to(&digest);
-    if (status s = (*sink)->write(manifest.data(), manifest.size()); !s)
-      return s;
-    if (status s = (*sink)->close(); !s) return s;
     // Recorded in the shard's own manifest as an index: it is the file
     // that names the others.
     const std::string entry(detail::shard_manifest_name);
-    files.push_back({temp,
-                     {entry, document_type::sitemapindex, m.files.size(),
-                      manifest.size(), digest.xxh3}});
+    auto manifest = stage_file(*out.pub, "shard", entry,
+                               document_type::sitemapindex, detail::to_json(m));
+    if (!manifest) return manifest.err();
+    manifest->file.urls = m.files.size();
+    files.push_back(std::move(*manifest));
     if (cancelled()) return {};
     if (status s = out.pub->publish(std::move(files), entry); !s) return s;
     report_.shard_dir = out.dir;

@@ -7,28 +7,12 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "detail/text.h"
 #include "sitemill/walk/walker.h"
 #include "sitemill/write/html_view.h"
 #include "sitemill/write/sink.h"
 
 namespace sitemill::detail {
 namespace {
-
-// Writes `bytes` to a fresh temporary of `pub` and stages it as `name`.
-result<staged_file> stage_bytes(publisher& pub, std::string name,
-                                const std::string& bytes) {
-  std::string path = pub.temp_path("view");
-  auto file = file_sink::create(path);
-  if (!file) return file.err();
-  file_digest digest;
-  (*file)->report_to(&digest);
-  if (status s = (*file)->write(bytes.data(), bytes.size()); !s) return s.err();
-  if (status s = (*file)->close(); !s) return s.err();
-  return staged_file{
-      std::move(path),
-      {std::move(name), document_type::html, 0, bytes.size(), digest.xxh3}};
-}
 
 // The pages of one sitemap, filled as the parser hands over its entries.
 class page_builder final : public walk_observer, public parse_handler {
@@ -92,11 +76,10 @@ class page_builder final : public walk_observer, public parse_handler {
     append_html_page_end(page_);
     rows_ = 0;
     const std::uint64_t digest = XXH3_64bits(page_.data(), page_.size());
-    auto staged =
-        stage_bytes(pub_,
-                    name_ + "-html-" + std::to_string(++page_number_) + "-" +
-                        to_hex(digest, 12) + ".html",
-                    page_);
+    auto staged = stage_file(
+        pub_, "view",
+        child_file_name(name_ + "-html", ++page_number_, digest, ".html"),
+        document_type::html, page_);
     if (!staged) return fail(staged.err().message);
     listed_.pages.push_back(staged->file.path);
     staged_.push_back(std::move(*staged));
@@ -148,7 +131,7 @@ status stage_html_view(publisher& pub, const std::string& name,
   }
   std::string front;
   append_html_front_page(front, set.entry, listed);
-  auto page = stage_bytes(pub, name + ".html", front);
+  auto page = stage_file(pub, "view", name + ".html", document_type::html, front);
   if (!page) return page.err();
   page->fixed_name = true;
   staged.push_back(std::move(*page));

@@ -57,20 +57,11 @@ status write_index(publisher& pub, const set_layout& layout,
   return {};
 }
 
-// The bundled stylesheet, written to a temporary file of `pub` like any
-// other file of the set, so it is published (and removed) with it.
+// The bundled stylesheet, staged like any other file of the set, so it is
+// published (and removed) with it.
 result<staged_file> stage_stylesheet(publisher& pub, const set_layout& layout) {
-  const std::string_view xsl = bundled_stylesheet();
-  std::string path = pub.temp_path("stylesheet");
-  auto file = file_sink::create(path);
-  if (!file) return file.err();
-  file_digest digest;
-  (*file)->report_to(&digest);
-  if (status s = (*file)->write(xsl.data(), xsl.size()); !s) return s.err();
-  if (status s = (*file)->close(); !s) return s.err();
-  return staged_file{std::move(path),
-                     {bundled_stylesheet_name(layout.name),
-                      document_type::stylesheet, 0, xsl.size(), digest.xxh3}};
+  return stage_file(pub, "stylesheet", bundled_stylesheet_name(layout.name),
+                    document_type::stylesheet, bundled_stylesheet());
 }
 
 result<assembled_set> assemble(publisher& pub, const set_layout& layout,
@@ -99,14 +90,37 @@ result<assembled_set> assemble(publisher& pub, const set_layout& layout,
   for (const finished_sitemap& s : sitemaps) {
     const std::string stem =
         s.group.empty() ? layout.name : layout.name + "-" + s.group;
-    add(s, stem + "-" + std::to_string(++numbers[s.group]) + "-" +
-               detail::to_hex(s.digest, name_hash_digits) + layout.extension);
+    add(s, child_file_name(stem, ++numbers[s.group], s.digest,
+                           layout.extension));
   }
   if (status s = write_index(pub, layout, sitemaps, out); !s) return s.err();
   return out;
 }
 
 }  // namespace
+
+std::string child_file_name(std::string_view stem, std::size_t number,
+                            std::uint64_t digest, std::string_view extension) {
+  std::string name(stem);
+  ((name += '-') += std::to_string(number)) += '-';
+  name += detail::to_hex(digest, name_hash_digits);
+  name += extension;
+  return name;
+}
+
+result<staged_file> stage_file(publisher& pub, std::string_view what,
+                               std::string name, document_type type,
+                               std::string_view bytes) {
+  std::string path = pub.temp_path(what);
+  auto file = file_sink::create(path);
+  if (!file) return file.err();
+  file_digest digest;
+  (*file)->report_to(&digest);
+  if (status s = (*file)->write(bytes.data(), bytes.size()); !s) return s.err();
+  if (status s = (*file)->close(); !s) return s.err();
+  return staged_file{std::move(path),
+                     {std::move(name), type, 0, bytes.size(), digest.xxh3}};
+}
 
 result<assembled_set> assemble_set(publisher& pub, const set_layout& layout,
                                    std::vector<finished_sitemap> sitemaps) {

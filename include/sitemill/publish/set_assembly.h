@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sitemill/limits.h"
@@ -60,6 +61,20 @@ struct assembled_set {
   std::vector<staged_file> files;
   std::string entry;  ///< the file to submit
 };
+
+/// A child's name: STEM-NUMBER-<the low 12 hex digits of its digest>EXT
+/// ("sitemap-3-0123456789ab.xml.gz"): after its content, so that a changed
+/// file gets a new name and never overwrites one a published index lists.
+std::string child_file_name(std::string_view stem, std::size_t number,
+                            std::uint64_t digest, std::string_view extension);
+
+/// `bytes` written, synced and digested in a new temporary file of `pub`
+/// (its name says `what`), staged to be published as `name` of `type`: a
+/// set's small files beside its sitemaps (the bundled stylesheet, the HTML
+/// view's pages, a shard's manifest). `urls` of the staged file is 0.
+result<staged_file> stage_file(publisher& pub, std::string_view what,
+                               std::string name, document_type type,
+                               std::string_view bytes);
 
 /// Names each sitemap after its content (NAME-3-<the low 12 hex digits of its
 /// digest>EXT, so a changed file gets a new name and the old index keeps
