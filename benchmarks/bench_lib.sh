@@ -1,6 +1,6 @@
 # Shared by the end-to-end benchmark scripts (compare_peer.sh,
-# extensions_bench.sh): prerequisites, the measured run, output bytes and the
-# number formatting of their tables. Sourced, not run.
+# extensions_bench.sh, scale_bench.sh): prerequisites, the measured run,
+# output bytes and the number formatting of their tables. Sourced, not run.
 #
 # The sourcing script sets `root` (the repository) first. Sourcing sets these
 # from the environment or their defaults:

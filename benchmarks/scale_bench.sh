@@ -23,8 +23,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-BENCH_DIR=${BENCH_DIR:-/tmp/bench}
-SITEMILL=${SITEMILL:-$root/build/sitemill}
+# shellcheck source=bench_lib.sh
+. "$here/bench_lib.sh" # BENCH_DIR, SITEMILL; say, mib, ratio
 URL_STREAM=${URL_STREAM:-$root/build/benchmarks/url_stream}
 SHARDS=${SHARDS:-4}
 base=https://www.example.com/
@@ -39,9 +39,6 @@ done
 mkdir -p "$BENCH_DIR/scale"
 work=$BENCH_DIR/scale
 failed=0
-say() { printf '%s\n' "$*" >&2; }
-mib() { awk -v k="$1" 'BEGIN {printf "%.0f", k / 1024}'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 
 # run NAME N ARGS...: one generate over a fresh stream of N URLs into
 # $work/NAME; sets WALL (s), RSS (KiB), JSON (the --json report).
