@@ -1,21 +1,29 @@
-// gzip_sink and compress_pool: one gzip member per file, files compressed in
-// parallel. libdeflate for the normal and best levels (smaller than gzip -6,
-// ~2.6x faster than zlib), ISA-L level 1 for --fast; measured in
-// benchmarks/README.md.
+// gzip_sink and compress_pool: one gzip member per file, streamed.
+//
+// A file is cut into 1 MiB chunks at fixed offsets. Each chunk is compressed
+// on its own into a raw DEFLATE piece (libdeflate 6 or 12, ISA-L 1 for
+// --fast; measured in benchmarks/README.md), every piece but the last is
+// made non-final (deflate_splice.h), and the pieces, in order, between one
+// header and one trailer are the member. So memory is a few chunks per file
+// whatever its size, the chunks of one file compress on every worker at
+// once, and the bytes depend on the data alone: gzip_compress(), the sink
+// with a pool and the sink without one write the same member.
 #include <isa-l/igzip_lib.h>
 #include <libdeflate.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
-#include "sitemill/limits.h"
 #include "sitemill/write/sink.h"
+#include "write/deflate_splice.h"
 
 namespace sitemill {
 namespace {
@@ -25,9 +33,18 @@ namespace {
 constexpr unsigned char gzip_header[10] = {0x1f, 0x8b, 8, 0, 0,
                                            0,    0,    0, 0, 0xff};
 
+// Big enough that a piece's fresh window (no match reaches into the chunk
+// before) costs under 0.5% of the size and a hand-off nothing per byte;
+// small enough that the chunks in flight keep memory flat
+// (deflate_levels_bench's BM_Chunked rows).
+constexpr std::size_t chunk_bytes = 1 << 20;
+
+// What a writer may have pushed and not yet seen written, per file: enough
+// for every worker of a 2-4 core machine to have a chunk of one file.
+constexpr std::size_t stream_queue_limit = 4 * chunk_bytes;
+
 // Compressed output goes to a per-thread buffer that is reused and never
-// zero-filled: pages are touched only as far as the compressor writes, so a
-// 10 MiB bound costs the ~1.7 MiB actually produced.
+// zero-filled: pages are touched only as far as the compressor writes.
 struct output_buffer {
   std::unique_ptr<char[]> data;
   std::size_t capacity = 0;
@@ -58,183 +75,179 @@ thread_compressors& compressors() {
   return c;
 }
 
-std::string_view libdeflate_gzip(std::string_view data, int level,
-                                 libdeflate_compressor*& c) {
+std::string_view libdeflate_raw(std::string_view data, int level,
+                                libdeflate_compressor*& c) {
   if (c == nullptr) c = libdeflate_alloc_compressor(level);
   if (c == nullptr) throw std::bad_alloc();
-  const std::size_t bound = libdeflate_gzip_compress_bound(c, data.size());
+  const std::size_t bound = libdeflate_deflate_compress_bound(c, data.size());
   char* out = compressors().out.reserve(bound);
-  std::size_t n =
-      libdeflate_gzip_compress(c, data.data(), data.size(), out, bound);
+  const std::size_t n =
+      libdeflate_deflate_compress(c, data.data(), data.size(), out, bound);
   // The bound makes failure impossible; 0 would mean libdeflate broke its
   // contract.
   if (n == 0)
-    throw std::logic_error("libdeflate_gzip_compress exceeded its bound");
-  // libdeflate writes the same fixed header fields except XFL (a hint for
-  // the level); set ours so every level writes the same header bytes.
-  std::memcpy(out, gzip_header, sizeof gzip_header);
+    throw std::logic_error("libdeflate_deflate_compress exceeded its bound");
   return {out, n};
 }
 
-std::string_view isal_gzip(std::string_view data) {
+// ISA-L can end a piece without a final block itself (a sync flush: an
+// empty stored block), which saves the walk make_non_final() would take:
+// at ISA-L's speed the walk would cost as much as the compression.
+std::string_view isal_raw(std::string_view data, bool last) {
   auto& level_buf = compressors().isal_level_buf;
   if (level_buf.empty()) level_buf.resize(ISAL_DEF_LVL1_DEFAULT);
   // Deflate's worst case adds 5 bytes per 64 KiB stored block; be generous.
-  const std::size_t bound =
-      sizeof gzip_header + data.size() + data.size() / 16 + 1024;
+  const std::size_t bound = data.size() + data.size() / 16 + 1024;
   char* out = compressors().out.reserve(bound);
-  std::memcpy(out, gzip_header, sizeof gzip_header);
-
   isal_zstream s;
   isal_deflate_init(&s);
   s.level = 1;
   s.level_buf = level_buf.data();
   s.level_buf_size = static_cast<std::uint32_t>(level_buf.size());
-  s.gzip_flag =
-      IGZIP_GZIP_NO_HDR;  // we wrote the header; ISA-L adds the trailer
-  s.end_of_stream = 1;
-  s.flush = NO_FLUSH;
+  s.gzip_flag = IGZIP_DEFLATE;  // raw: the member's header is ours
+  s.end_of_stream = last ? 1 : 0;
+  s.flush = last ? NO_FLUSH : SYNC_FLUSH;
   s.next_in = reinterpret_cast<std::uint8_t*>(const_cast<char*>(data.data()));
-  // avail_in is 32-bit; a sitemap is at most 50 MiB, far below that.
+  // avail_in is 32-bit; a chunk is 1 MiB.
   s.avail_in = static_cast<std::uint32_t>(data.size());
-  s.next_out = reinterpret_cast<std::uint8_t*>(out) + sizeof gzip_header;
-  s.avail_out = static_cast<std::uint32_t>(bound - sizeof gzip_header);
-  if (isal_deflate(&s) != COMP_OK || s.internal_state.state != ZSTATE_END)
+  s.next_out = reinterpret_cast<std::uint8_t*>(out);
+  s.avail_out = static_cast<std::uint32_t>(bound);
+  if (isal_deflate(&s) != COMP_OK || s.avail_out == 0 ||
+      (last ? s.internal_state.state != ZSTATE_END : s.avail_in != 0))
     throw std::logic_error("isal_deflate did not finish within its bound");
   return {out, bound - s.avail_out};
 }
 
-// Compresses into this thread's output buffer; valid until the next call.
-std::string_view compress_here(std::string_view data, compression level) {
+// One chunk, compressed on the calling thread.
+struct piece {
+  std::string bytes;  // raw DEFLATE, non-final unless `last`
+  std::uint32_t crc = 0;
+  std::size_t in_size = 0;
+  bool last = false;
+};
+
+void compress_piece(std::string_view chunk, compression level, bool last,
+                    piece& out) {
+  std::string_view raw;
+  bool ends_final = true;
   switch (level) {
     case compression::fast:
-      return isal_gzip(data);
+      raw = isal_raw(chunk, last);
+      ends_final = last;
+      break;
     case compression::best:
-      return libdeflate_gzip(data, 12, compressors().best);
+      raw = libdeflate_raw(chunk, 12, compressors().best);
+      break;
     case compression::normal:
+      raw = libdeflate_raw(chunk, 6, compressors().normal);
       break;
   }
-  return libdeflate_gzip(data, 6, compressors().normal);
+  out.bytes.assign(raw);
+  if (!last && ends_final && !detail::make_non_final(out.bytes))
+    throw std::logic_error("the compressor wrote a stream that does not end");
+  out.crc = static_cast<std::uint32_t>(
+      libdeflate_crc32(0, chunk.data(), chunk.size()));
+  out.in_size = chunk.size();
+  out.last = last;
 }
 
-status compress_and_write(std::string_view data, compression level,
-                          sink& downstream) {
-  std::string_view packed = compress_here(data, level);
-  if (status s = downstream.write(packed.data(), packed.size()); !s) return s;
-  return downstream.close();
-}
+// Writes pieces, in order, as one member: the header before the first, the
+// trailer (CRC-32 and size modulo 2^32, little-endian) after the last.
+class member_assembly {
+ public:
+  status add(sink& out, const piece& p) {
+    if (!started_) {
+      started_ = true;
+      if (status s = out.write(reinterpret_cast<const char*>(gzip_header),
+                               sizeof gzip_header);
+          !s) {
+        return s;
+      }
+    }
+    if (status s = out.write(p.bytes.data(), p.bytes.size()); !s) return s;
+    crc_ = static_cast<std::uint32_t>(
+        crc32_combine(crc_, p.crc, static_cast<z_off_t>(p.in_size)));
+    size_ += static_cast<std::uint32_t>(p.in_size);
+    if (!p.last) return {};
+    char trailer[8];
+    for (int i = 0; i < 4; ++i) {
+      trailer[i] = static_cast<char>(crc_ >> (8 * i));
+      trailer[4 + i] = static_cast<char>(size_ >> (8 * i));
+    }
+    if (status s = out.write(trailer, sizeof trailer); !s) return s;
+    return out.close();
+  }
 
-// Chunks of a streamed file: big enough that a hand-off costs nothing per
-// byte, small enough that a few in flight keep memory flat.
-constexpr std::size_t stream_chunk = 1 << 20;
-constexpr std::size_t stream_queue_limit = 4 * stream_chunk;
+ private:
+  bool started_ = false;
+  std::uint32_t crc_ = 0;
+  std::uint32_t size_ = 0;
+};
 
 }  // namespace
 
 namespace detail {
 
-// One --fast file, compressed by ISA-L chunk by chunk on the pool's workers
-// while the writer is still filling it. ISA-L's output depends on how its
-// input is fed, so gzip_sink always feeds whole stream_chunk pieces (cut at
-// fixed offsets of the file, whatever the writes): the bytes depend on the
-// data alone (tests/sink_test.cpp). Fields below the "guarded" line belong
-// to the pool's mutex; the ISA-L state to whichever worker has `busy` set.
+// One file being compressed by a pool. Fields below the "guarded" line
+// belong to compress_pool::impl::mu; `member` and `downstream` to the one
+// worker that has `writing` set (or to whoever finds the stream finished
+// with nothing outstanding, to drop it).
 struct deflate_stream {
   std::unique_ptr<sink> downstream;
-  isal_zstream z;
-  std::vector<std::uint8_t> level_buf;
-  bool started = false;
-  status error;
+  compression level;
+  member_assembly member;
   // -- guarded by compress_pool::impl::mu
-  std::deque<std::string> chunks;  // to compress, in order
-  std::size_t queued_bytes = 0;
-  bool closing = false;    // the last chunk has been pushed
+  std::uint64_t pushed = 0;         // chunks handed over so far
+  std::uint64_t written = 0;        // pieces written downstream, in order
+  std::map<std::uint64_t, piece> ready;  // compressed, waiting their turn
+  std::size_t pending_bytes = 0;    // pushed, not yet written (uncompressed)
+  unsigned outstanding = 0;         // chunks queued or being compressed
+  bool writing = false;
+  bool done = false;       // the last piece is written, or the file failed
   bool abandoned = false;  // the sink went away without close()
-  bool busy = false;       // a worker is on it
-  bool in_ready = false;   // waiting in the ready queue
+  status error;
 };
 
-namespace {
-
-status write_all(sink& out, const std::uint8_t* data, std::size_t size) {
-  return out.write(reinterpret_cast<const char*>(data), size);
-}
-
-// Feeds `chunk` (the last one when `last`) through the stream's deflate
-// state and writes what comes out downstream. Runs on a worker.
-status deflate_chunk(deflate_stream& st, std::string_view chunk, bool last) {
-  if (!st.started) {
-    st.started = true;
-    st.level_buf.resize(ISAL_DEF_LVL1_DEFAULT);
-    isal_deflate_init(&st.z);
-    st.z.level = 1;
-    st.z.level_buf = st.level_buf.data();
-    st.z.level_buf_size = static_cast<std::uint32_t>(st.level_buf.size());
-    st.z.gzip_flag = IGZIP_GZIP_NO_HDR;  // our header, ISA-L's trailer
-    if (status s = write_all(*st.downstream, gzip_header, sizeof gzip_header);
-        !s) {
-      return s;
-    }
-  }
-  constexpr std::size_t out_size = 256 * 1024;
-  char* out = compressors().out.reserve(out_size);
-  st.z.next_in =
-      reinterpret_cast<std::uint8_t*>(const_cast<char*>(chunk.data()));
-  st.z.avail_in = static_cast<std::uint32_t>(chunk.size());
-  st.z.end_of_stream = last ? 1 : 0;
-  st.z.flush = NO_FLUSH;
-  for (;;) {
-    st.z.next_out = reinterpret_cast<std::uint8_t*>(out);
-    st.z.avail_out = static_cast<std::uint32_t>(out_size);
-    if (isal_deflate(&st.z) != COMP_OK)
-      return error{"gzip compression failed (isal_deflate)"};
-    const std::size_t produced = out_size - st.z.avail_out;
-    if (produced != 0) {
-      if (status s = write_all(*st.downstream,
-                               reinterpret_cast<std::uint8_t*>(out), produced);
-          !s) {
-        return s;
-      }
-    }
-    const bool drained = st.z.avail_in == 0 && st.z.avail_out != 0;
-    if (last ? st.z.internal_state.state == ZSTATE_END : drained) break;
-  }
-  return last ? st.downstream->close() : status{};
-}
-
-}  // namespace
 }  // namespace detail
 
 std::string gzip_compress(std::string_view data, compression level) {
-  return std::string(compress_here(data, level));
+  memory_sink out;
+  member_assembly member;
+  piece p;
+  for (std::size_t at = 0;; at += chunk_bytes) {
+    const bool last = data.size() - at < chunk_bytes;
+    compress_piece(data.substr(at, last ? std::string_view::npos : chunk_bytes),
+                   level, last, p);
+    // A memory_sink cannot fail.
+    (void)member.add(out, p);
+    if (last) break;
+  }
+  return out.data();
 }
 
 struct compress_pool::impl {
   struct job {
-    std::string data;
-    std::unique_ptr<sink> downstream;
-    compression level;
+    std::shared_ptr<detail::deflate_stream> stream;
+    std::uint64_t seq;
+    std::string chunk;
+    bool last;
   };
 
   std::mutex mu;
-  std::condition_variable work_ready, worker_free, idle, stream_room;
+  std::condition_variable work_ready, idle, stream_room;
   std::deque<job> queue;
-  // Streams with a chunk (or their end) to compress and no worker on them.
-  std::deque<std::shared_ptr<detail::deflate_stream>> ready;
   std::size_t running = 0;
   bool stopping = false;
   status first_error;
-  // Uncompressed buffers keep their capacity from file to file (and chunk
-  // to chunk), so their pages are faulted in once per run, not per file.
+  // Chunk buffers keep their capacity from file to file, so their pages
+  // are faulted in once per run, not per chunk.
   std::vector<std::string> spare;
   std::vector<std::thread> workers;
 
   // Nothing queued and no worker busy. A stream whose sink is still open
   // does not count: its chunks so far are done, and the rest is not yet
   // submitted (a failed run waits here before the writer drops its sink).
-  bool all_done() const {
-    return queue.empty() && ready.empty() && running == 0;
-  }
+  bool all_done() const { return queue.empty() && running == 0; }
 
   void record(const status& s) {
     if (!s && first_error) first_error = s;
@@ -243,199 +256,181 @@ struct compress_pool::impl {
   void run() {
     std::unique_lock lock(mu);
     for (;;) {
-      work_ready.wait(
-          lock, [&] { return stopping || !queue.empty() || !ready.empty(); });
-      if (!ready.empty()) {
-        run_stream_step(lock);
-      } else if (!queue.empty()) {
-        run_whole_file(lock);
-      } else {
-        return;  // stopping, nothing left
-      }
+      work_ready.wait(lock, [&] { return stopping || !queue.empty(); });
+      if (queue.empty()) return;  // stopping, nothing left
+      job j = std::move(queue.front());
+      queue.pop_front();
+      ++running;
+      compress(j, lock);
+      --running;
       if (all_done()) idle.notify_all();
     }
   }
 
-  void run_whole_file(std::unique_lock<std::mutex>& lock) {
-    job j = std::move(queue.front());
-    queue.pop_front();
-    ++running;
+  // Compresses one chunk (unless its file has failed or was dropped), then
+  // writes every piece of its file that is next in line.
+  void compress(job& j, std::unique_lock<std::mutex>& lock) {
+    detail::deflate_stream& st = *j.stream;
+    const bool wanted = st.error && !st.abandoned;
     lock.unlock();
+    piece p;
     status s;
-    try {
-      s = compress_and_write(j.data, j.level, *j.downstream);
-    } catch (const std::exception& e) {
-      s = error{std::string("gzip compression failed: ") + e.what()};
-    }
-    j.downstream.reset();
-    j.data.clear();
-    lock.lock();
-    spare.push_back(std::move(j.data));
-    record(s);
-    --running;
-    worker_free.notify_one();
-  }
-
-  // One chunk (or the end) of one stream; the stream goes back to the ready
-  // queue if more has arrived meanwhile.
-  void run_stream_step(std::unique_lock<std::mutex>& lock) {
-    std::shared_ptr<detail::deflate_stream> st = std::move(ready.front());
-    ready.pop_front();
-    st->in_ready = false;
-    st->busy = true;
-    std::string chunk;
-    bool last = false;
-    if (!st->chunks.empty()) {
-      chunk = std::move(st->chunks.front());
-      st->chunks.pop_front();
-      st->queued_bytes -= chunk.size();
-      last = st->closing && st->chunks.empty();
-      stream_room.notify_all();
-    }
-    const bool abandoned = st->abandoned;
-    ++running;
-    lock.unlock();
-    status s;
-    if (abandoned) {
-      st->downstream.reset();  // drops the temporary file
-    } else if (st->error) {
+    if (wanted) {
       try {
-        s = detail::deflate_chunk(*st, chunk, last);
+        compress_piece(j.chunk, st.level, j.last, p);
       } catch (const std::exception& e) {
         s = error{std::string("gzip compression failed: ") + e.what()};
       }
-      if (!s) st->error = s;
     }
-    const bool finished = abandoned || last;
-    if (finished) st->downstream.reset();
-    chunk.clear();
+    j.chunk.clear();
     lock.lock();
-    if (chunk.capacity() != 0) spare.push_back(std::move(chunk));
-    st->busy = false;
-    --running;
-    if (finished) {
-      record(st->error);
-      st->chunks.clear();
-    } else if (!st->chunks.empty() || st->abandoned) {
-      st->in_ready = true;
-      ready.push_back(std::move(st));
-      work_ready.notify_one();
+    spare.push_back(std::move(j.chunk));
+    --st.outstanding;
+    if (!s && st.error) st.error = s;
+    if (wanted && s) st.ready.emplace(j.seq, std::move(p));
+    write_ready(j.stream, lock);
+  }
+
+  void write_ready(const std::shared_ptr<detail::deflate_stream>& stream,
+                   std::unique_lock<std::mutex>& lock) {
+    detail::deflate_stream& st = *stream;
+    while (!st.writing && !st.done && st.error && !st.abandoned) {
+      auto next = st.ready.find(st.written);
+      if (next == st.ready.end()) break;
+      piece p = std::move(next->second);
+      st.ready.erase(next);
+      st.writing = true;
+      lock.unlock();
+      status s = st.member.add(*st.downstream, p);
+      lock.lock();
+      st.writing = false;
+      ++st.written;
+      st.pending_bytes -= p.in_size;
+      if (!s) st.error = s;
+      if (p.last || !s) st.done = true;
+      stream_room.notify_all();
     }
-  }
-
-  // Queues `st` for a worker unless one has it or it is already queued.
-  void make_ready(const std::shared_ptr<detail::deflate_stream>& st) {
-    if (st->busy || st->in_ready) return;
-    st->in_ready = true;
-    ready.push_back(st);
-    work_ready.notify_one();
-  }
-
-  // Hands a file over only when a worker is free to take it, so memory holds
-  // at most one file per worker plus the one the writer is filling.
-  void submit(job j) {
-    std::unique_lock lock(mu);
-    worker_free.wait(lock,
-                     [&] { return queue.size() + running < workers.size(); });
-    queue.push_back(std::move(j));
-    work_ready.notify_one();
+    if (!st.error) {
+      st.done = true;
+      stream_room.notify_all();  // a writer waiting for room goes on
+    }
+    // A finished, failed or dropped file lets go of its sink (a file_sink
+    // not closed removes its temporary file) once no worker needs it.
+    if ((st.done || st.abandoned) && st.outstanding == 0 && !st.writing &&
+        st.downstream) {
+      record(st.error);
+      st.ready.clear();
+      st.downstream.reset();
+    }
   }
 
   static std::shared_ptr<detail::deflate_stream> open_stream(
-      std::unique_ptr<sink> downstream) {
+      std::unique_ptr<sink> downstream, compression level) {
     auto st = std::make_shared<detail::deflate_stream>();
     st->downstream = std::move(downstream);
+    st->level = level;
     return st;
   }
 
-  // Queues a chunk; waits while the stream already has stream_queue_limit
-  // bytes queued, so a writer faster than the compressor cannot run ahead.
+  // Queues a chunk; waits while stream_queue_limit bytes of the file are
+  // pushed and not yet written, so a writer faster than the compressors
+  // cannot run ahead. A file that has failed takes no more chunks: its
+  // error comes from wait().
   void push_chunk(const std::shared_ptr<detail::deflate_stream>& stream,
                   std::string chunk, bool last) {
     std::unique_lock lock(mu);
-    stream_room.wait(lock,
-                     [&] { return stream->queued_bytes < stream_queue_limit; });
-    stream->queued_bytes += chunk.size();
-    stream->chunks.push_back(std::move(chunk));
-    if (last) stream->closing = true;
-    make_ready(stream);
+    detail::deflate_stream& st = *stream;
+    stream_room.wait(lock, [&] {
+      return st.pending_bytes < stream_queue_limit || st.done;
+    });
+    if (st.done) {
+      chunk.clear();
+      spare.push_back(std::move(chunk));
+      return;
+    }
+    st.pending_bytes += chunk.size();
+    ++st.outstanding;
+    queue.push_back({stream, st.pushed++, std::move(chunk), last});
+    work_ready.notify_one();
   }
 
   void abandon_stream(const std::shared_ptr<detail::deflate_stream>& stream) {
-    std::lock_guard lock(mu);
+    std::unique_lock lock(mu);
     stream->abandoned = true;
-    make_ready(stream);
+    write_ready(stream, lock);
   }
 
   std::string take_buffer() {
-    std::lock_guard lock(mu);
-    if (spare.empty()) return {};
-    std::string b = std::move(spare.back());
-    spare.pop_back();
+    std::string b;
+    {
+      std::lock_guard lock(mu);
+      if (!spare.empty()) {
+        b = std::move(spare.back());
+        spare.pop_back();
+      }
+    }
+    b.reserve(chunk_bytes);
     return b;
-  }
-
-  void return_buffer(std::string buffer) {
-    buffer.clear();
-    std::lock_guard lock(mu);
-    spare.push_back(std::move(buffer));
   }
 };
 
 gzip_sink::gzip_sink(std::unique_ptr<sink> downstream, compression level,
                      compress_pool* pool)
-    : downstream_(std::move(downstream)), level_(level), pool_(pool) {
-  if (pool_ == nullptr) return;
-  buffer_ = pool_->impl_->take_buffer();
-  if (level_ == compression::fast)
-    stream_ = pool_->impl_->open_stream(std::move(downstream_));
+    : level_(level),
+      pool_(pool),
+      stream_(compress_pool::impl::open_stream(std::move(downstream), level)) {
+  if (pool_ != nullptr) {
+    buffer_ = pool_->impl_->take_buffer();
+  } else {
+    buffer_.reserve(chunk_bytes);
+  }
 }
 
+// Dropped without close(): a pool lets go of the downstream sink once no
+// worker needs it; without one it goes with stream_. Either way a file_sink
+// downstream is never closed, so its temporary file is removed.
 gzip_sink::~gzip_sink() {
-  if (pool_ == nullptr || closed_) return;
-  if (stream_) pool_->impl_->abandon_stream(stream_);
-  pool_->impl_->return_buffer(std::move(buffer_));
+  if (pool_ != nullptr && !closed_) pool_->impl_->abandon_stream(stream_);
+}
+
+// Hands a full chunk (or the last one) to the pool, or compresses and
+// writes it here without one.
+status gzip_sink::flush_chunk(bool last) {
+  if (pool_ != nullptr) {
+    pool_->impl_->push_chunk(stream_, std::move(buffer_), last);
+    if (!last) buffer_ = pool_->impl_->take_buffer();
+    return {};
+  }
+  piece p;
+  try {
+    compress_piece(buffer_, level_, last, p);
+  } catch (const std::exception& e) {
+    return error{std::string("gzip compression failed: ") + e.what()};
+  }
+  buffer_.clear();
+  return stream_->member.add(*stream_->downstream, p);
 }
 
 status gzip_sink::write(const char* data, std::size_t size) {
   if (closed_) return error{"gzip sink: write after close"};
-  if (stream_) {
-    while (size != 0) {
-      if (buffer_.capacity() < stream_chunk) buffer_.reserve(stream_chunk);
-      const std::size_t take = std::min(size, stream_chunk - buffer_.size());
-      buffer_.append(data, take);
-      data += take;
-      size -= take;
-      if (buffer_.size() == stream_chunk) {
-        pool_->impl_->push_chunk(stream_, std::move(buffer_), false);
-        buffer_ = pool_->impl_->take_buffer();
-      }
+  while (size != 0) {
+    const std::size_t take = std::min(size, chunk_bytes - buffer_.size());
+    buffer_.append(data, take);
+    data += take;
+    size -= take;
+    if (buffer_.size() == chunk_bytes) {
+      if (status s = flush_chunk(false); !s) return s;
     }
-    return {};
   }
-  // Reserving a whole sitemap's worth up front costs address space only
-  // (pages are faulted in as they are written), where growing by doubling
-  // copied and faulted each file about twice: ~70% of a run's page faults.
-  if (buffer_.capacity() < max_bytes_per_sitemap)
-    buffer_.reserve(max_bytes_per_sitemap);
-  buffer_.append(data, size);
   return {};
 }
 
 status gzip_sink::close() {
   if (closed_) return error{"gzip sink: closed twice"};
   closed_ = true;
-  if (pool_ == nullptr) {
-    status s = compress_and_write(buffer_, level_, *downstream_);
-    std::string().swap(buffer_);
-    return s;
-  }
-  if (stream_) {
-    pool_->impl_->push_chunk(stream_, std::move(buffer_), true);
-    return {};
-  }
-  pool_->impl_->submit({std::move(buffer_), std::move(downstream_), level_});
-  return {};
+  status s = flush_chunk(true);
+  std::string().swap(buffer_);
+  return s;
 }
 
 compress_pool::compress_pool(unsigned threads)

@@ -104,15 +104,14 @@ struct deflate_stream;
 /// writes that to `downstream`. The member is single, never concatenated, as
 /// docs/protocol.md checklist 12 asks.
 ///
-/// With a pool, compression runs on the pool's workers. compression::fast
-/// (ISA-L) streams: the file is compressed in 1 MiB chunks while it is
-/// still being written, so memory is a few chunks per file and a file is
-/// done almost as soon as it is closed. normal and best (libdeflate, which
-/// compresses whole buffers) hold the whole file until close(): memory is
-/// one uncompressed file (at most --max-bytes) per sink in flight. Either
-/// way the bytes depend on the data alone (streamed chunks are cut at fixed
-/// offsets), so the same input gives the same file on every run; a
-/// streamed member may differ from gzip_compress()'s by a few bytes.
+/// The file is compressed in 1 MiB chunks while it is still being written
+/// (src/write/gzip.cpp says how the chunks become one DEFLATE stream), so
+/// memory is a few chunks per file whatever its size. Without a pool a
+/// chunk is compressed on the writing thread as it fills; with one, on the
+/// pool's workers, several chunks of one file at once. Chunks are cut at
+/// fixed offsets of the file, so the bytes depend on the data alone: the
+/// same input gives the same member with a pool, without one, and from
+/// gzip_compress(), on every run.
 class gzip_sink final : public sink {
  public:
   /// Without a pool, close() compresses on the calling thread.
@@ -123,19 +122,19 @@ class gzip_sink final : public sink {
   status close() override;
 
  private:
-  std::unique_ptr<sink> downstream_;
+  status flush_chunk(bool last);
+
   compression level_;
   compress_pool* pool_;
-  std::string buffer_;
-  std::shared_ptr<detail::deflate_stream> stream_;  // fast level with a pool
+  std::string buffer_;  // the chunk being filled
+  std::shared_ptr<detail::deflate_stream> stream_;  // the member's state
   bool closed_ = false;
 };
 
-/// Worker threads that compress gzip_sinks in parallel. A whole-buffer
-/// file is handed over only when a worker is free (close() blocks until
-/// then), so memory holds one file per worker plus the one being filled; a
-/// streamed file's writer waits when 4 MiB of its chunks are queued.
-/// Must outlive every gzip_sink given it. Thread-safe.
+/// Worker threads that compress gzip_sinks' chunks in parallel. A sink's
+/// writer waits while 4 MiB of its file are handed over and not yet
+/// written, so memory stays a few chunks per open file however fast the
+/// writer is. Must outlive every gzip_sink given it. Thread-safe.
 class compress_pool {
  public:
   /// `threads` 0 means std::thread::hardware_concurrency().
