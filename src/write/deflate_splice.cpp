@@ -49,57 +49,6 @@ class bit_reader {
   std::size_t pos_ = 0;
 };
 
-// A canonical Huffman code as a table indexed by the next max_bits input
-// bits: entry = symbol << 4 | code length; 0 marks bits no code starts with.
-class huffman_table {
- public:
-  // False when the lengths over-subscribe the code (not a prefix code).
-  bool build(const std::uint8_t* lengths, unsigned count) {
-    std::array<unsigned, 16> per_length{};
-    for (unsigned s = 0; s < count; ++s) ++per_length[lengths[s]];
-    per_length[0] = 0;
-    max_bits_ = 0;
-    int left = 1;
-    for (unsigned len = 1; len < 16; ++len) {
-      left = (left << 1) - static_cast<int>(per_length[len]);
-      if (left < 0) return false;
-      if (per_length[len] != 0) max_bits_ = len;
-    }
-    if (max_bits_ == 0) max_bits_ = 1;  // no symbols: every lookup fails
-    std::array<unsigned, 16> next{};
-    unsigned code = 0;
-    for (unsigned len = 1; len < 16; ++len) {
-      code = (code + per_length[len - 1]) << 1;
-      next[len] = code;
-    }
-    entries_.assign(std::size_t{1} << max_bits_, 0);
-    for (unsigned s = 0; s < count; ++s) {
-      const unsigned len = lengths[s];
-      if (len == 0) continue;
-      unsigned c = next[len]++;
-      unsigned reversed = 0;
-      for (unsigned i = 0; i < len; ++i, c >>= 1)
-        reversed = (reversed << 1) | (c & 1);
-      const auto entry = static_cast<std::uint16_t>(s << 4 | len);
-      for (std::size_t i = reversed; i < entries_.size(); i += 1u << len)
-        entries_[i] = entry;
-    }
-    return true;
-  }
-
-  // The next symbol, consumed; -1 for bits no code starts with.
-  int decode(bit_reader& in) const {
-    const std::uint16_t e = entries_[in.peek(max_bits_)];
-    if (e == 0) return -1;
-    in.skip(e & 15);
-    return e >> 4;
-  }
-
- private:
-  std::vector<std::uint16_t> entries_;
-  unsigned max_bits_ = 1;
-};
-
 // Extra bits after length symbols 257..285 and distance symbols 0..29.
 constexpr std::uint8_t length_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
                                            1, 1, 2, 2, 2, 2, 3, 3, 3, 3,
@@ -109,6 +58,100 @@ constexpr std::uint8_t distance_extra[30] = {0, 0, 0,  0,  1,  1,  2,  2,
                                              7, 7, 8,  8,  9,  9,  10, 10,
                                              11, 11, 12, 12, 13, 13};
 
+enum class code_kind { plain, litlen, distance };
+
+// Extra bits that follow `symbol` of a code of `kind`; the walker skips
+// them together with the code, since it never needs their value.
+unsigned extra_bits(code_kind kind, unsigned symbol) {
+  if (kind == code_kind::litlen && symbol >= 257 && symbol <= 285)
+    return length_extra[symbol - 257];
+  if (kind == code_kind::distance && symbol <= 29)
+    return distance_extra[symbol];
+  return 0;
+}
+
+// A canonical Huffman code. Codes of up to fast_bits bits are looked up in
+// one small table (2 KiB: it stays in L1, where a table for 15-bit codes
+// would not), each entry giving the symbol and how many bits to skip, its
+// extra bits included; the rare longer codes are decoded bit by bit, as
+// zlib's puff.c does.
+class huffman_table {
+ public:
+  static constexpr unsigned fast_bits = 9;
+
+  // False when the lengths over-subscribe the code (not a prefix code).
+  bool build(const std::uint8_t* lengths, unsigned count, code_kind kind) {
+    per_length_.fill(0);
+    for (unsigned s = 0; s < count; ++s) ++per_length_[lengths[s]];
+    per_length_[0] = 0;
+    int left = 1;
+    for (unsigned len = 1; len < 16; ++len) {
+      left = (left << 1) - static_cast<int>(per_length_[len]);
+      if (left < 0) return false;
+    }
+    // Symbols ordered by code length, then value: the canonical order.
+    std::array<unsigned, 16> offset{};
+    for (unsigned len = 1; len < 15; ++len)
+      offset[len + 1] = offset[len] + per_length_[len];
+    for (unsigned s = 0; s < count; ++s) {
+      if (lengths[s] != 0)
+        sorted_[offset[lengths[s]]++] = static_cast<std::uint16_t>(s);
+    }
+    fast_.fill(0);
+    unsigned code = 0, index = 0;
+    for (unsigned len = 1; len <= fast_bits; ++len) {
+      for (unsigned k = 0; k < per_length_[len]; ++k, ++code, ++index) {
+        const unsigned sym = sorted_[index];
+        unsigned reversed = 0;
+        for (unsigned i = 0, c = code; i < len; ++i, c >>= 1)
+          reversed = (reversed << 1) | (c & 1);
+        const std::uint32_t entry =
+            (sym << 8) | ((len + extra_bits(kind, sym)) << 1) | 1;
+        for (unsigned i = reversed; i < fast_.size(); i += 1u << len)
+          fast_[i] = entry;
+      }
+      code <<= 1;
+    }
+    kind_ = kind;
+    return true;
+  }
+
+  // The next symbol, consumed with its extra bits; -1 for bits no code
+  // starts with.
+  int decode(bit_reader& in) const {
+    const std::uint32_t e = fast_[in.peek(fast_bits)];
+    if (e != 0) {
+      in.skip((e >> 1) & 127);
+      return static_cast<int>(e >> 8);
+    }
+    return decode_slowly(in);
+  }
+
+ private:
+  int decode_slowly(bit_reader& in) const {
+    int code = 0, first = 0, index = 0;
+    for (unsigned len = 1; len < 16; ++len) {
+      code |= static_cast<int>(in.take(1));
+      const int count = static_cast<int>(per_length_[len]);
+      if (code - first < count) {
+        const unsigned sym =
+            sorted_[static_cast<std::size_t>(index + code - first)];
+        in.skip(extra_bits(kind_, sym));
+        return static_cast<int>(sym);
+      }
+      index += count;
+      first = (first + count) << 1;
+      code <<= 1;
+    }
+    return -1;
+  }
+
+  std::array<std::uint32_t, std::size_t{1} << fast_bits> fast_{};
+  std::array<unsigned, 16> per_length_{};
+  std::array<std::uint16_t, 320> sorted_{};
+  code_kind kind_ = code_kind::plain;
+};
+
 bool skip_symbols(bit_reader& in, const huffman_table& litlen,
                   const huffman_table& dist) {
   for (;;) {
@@ -116,10 +159,8 @@ bool skip_symbols(bit_reader& in, const huffman_table& litlen,
     if (sym < 0 || sym > 285) return false;
     if (sym == 256) return true;
     if (sym > 256) {
-      in.skip(length_extra[sym - 257]);
       const int d = dist.decode(in);
       if (d < 0 || d > 29) return false;
-      in.skip(distance_extra[d]);
     }
     if (in.overran()) return false;
   }
@@ -137,7 +178,7 @@ bool read_dynamic_tables(bit_reader& in, huffman_table& litlen,
   for (unsigned i = 0; i < hclen; ++i)
     clen[order[i]] = static_cast<std::uint8_t>(in.take(3));
   huffman_table lengths_code;
-  if (!lengths_code.build(clen, 19)) return false;
+  if (!lengths_code.build(clen, 19, code_kind::plain)) return false;
   std::uint8_t lengths[288 + 32] = {};
   for (unsigned i = 0; i < hlit + hdist;) {
     const int sym = lengths_code.decode(in);
@@ -159,7 +200,8 @@ bool read_dynamic_tables(bit_reader& in, huffman_table& litlen,
     while (repeat-- != 0) lengths[i++] = value;
   }
   if (lengths[256] == 0) return false;  // a block must be able to end
-  return litlen.build(lengths, hlit) && dist.build(lengths + hlit, hdist);
+  return litlen.build(lengths, hlit, code_kind::litlen) &&
+         dist.build(lengths + hlit, hdist, code_kind::distance);
 }
 
 void fixed_tables(huffman_table& litlen, huffman_table& dist) {
@@ -168,10 +210,10 @@ void fixed_tables(huffman_table& litlen, huffman_table& dist) {
   std::memset(lengths + 144, 9, 112);
   std::memset(lengths + 256, 7, 24);
   std::memset(lengths + 280, 8, 8);
-  litlen.build(lengths, 288);
+  litlen.build(lengths, 288, code_kind::litlen);
   std::uint8_t d[30];
   std::memset(d, 5, 30);
-  dist.build(d, 30);
+  dist.build(d, 30, code_kind::distance);
 }
 
 }  // namespace
