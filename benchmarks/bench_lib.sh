@@ -45,6 +45,16 @@ as_root() {
   fi
 }
 
+# npm_peer MODULE SPEC: installs the npm package SPEC into PEERS_DIR unless
+# node_modules/MODULE is already there (the peers are pinned by major version).
+npm_peer() {
+  if [[ ! -f $PEERS_DIR/node_modules/$1/package.json ]]; then
+    say "installing $2 into $PEERS_DIR"
+    mkdir -p "$PEERS_DIR"
+    npm install --prefix "$PEERS_DIR" --no-audit --no-fund "$2" >&2
+  fi
+}
+
 # Installs what the benchmarks lack (apt: nodejs npm time python3 gzip
 # libxml2-utils; npm: sitemap@9 into PEERS_DIR) and builds sitemill when
 # SITEMILL is the default and missing. Checked by command rather than by
@@ -63,11 +73,7 @@ bench_prerequisites() {
     as_root apt-get update >&2
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}" >&2
   fi
-  if [[ ! -f $PEERS_DIR/node_modules/sitemap/package.json ]]; then
-    say "installing sitemap@9 into $PEERS_DIR"
-    mkdir -p "$PEERS_DIR"
-    npm install --prefix "$PEERS_DIR" --no-audit --no-fund sitemap@9 >&2
-  fi
+  npm_peer sitemap sitemap@9
   if [[ ! -x $SITEMILL ]]; then
     if [[ $SITEMILL != "$default_sitemill" ]]; then
       say "SITEMILL=$SITEMILL is not an executable"

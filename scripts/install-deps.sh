@@ -12,6 +12,9 @@ packages=(
   python3 python3-yaml time xxhash
   dpkg-dev file groff-base zsh fish
   chromium xsltproc fonts-dejavu-core
+  # benchmarks/crawl_bench.sh: the static site is served by Debian's nginx,
+  # started by the script as the current user; the package's service stays off.
+  nginx-light
   # tests/slurm: a single-node Slurm cluster whose daemons the test starts
   # itself; the packages' own services need /etc/slurm/slurm.conf and stay off.
   slurm-wlm munge

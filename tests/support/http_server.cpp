@@ -294,6 +294,11 @@ void http_server::redirect(std::string from, std::string to, int status) {
   route(std::move(from), redirect_reply(std::move(to), status));
 }
 
+void http_server::fallback(http_handler handler) {
+  std::lock_guard lock(mu_);
+  fallback_ = std::move(handler);
+}
+
 std::vector<recorded_request> http_server::requests() const {
   std::lock_guard lock(mu_);
   return log_;
@@ -318,10 +323,17 @@ bool http_server::sleep_for(std::chrono::milliseconds d) {
 }
 
 http_reply http_server::next_reply(const recorded_request& request) {
-  std::lock_guard lock(mu_);
+  std::unique_lock lock(mu_);
   auto it = routes_.find(request.target);
   if (it == routes_.end()) it = routes_.find(request.path());
-  if (it == routes_.end()) return text_reply(404, "not found\n");
+  if (it == routes_.end()) {
+    if (!fallback_) return text_reply(404, "not found\n");
+    // Outside the lock: a handler may render megabytes, and other
+    // connections must not wait for it.
+    const http_handler handler = fallback_;
+    lock.unlock();
+    return handler(request);
+  }
   route_entry& e = it->second;
   const std::size_t i = std::min(e.next, e.replies.size() - 1);
   ++e.next;

@@ -17,6 +17,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <map>
 #include <mutex>
@@ -78,6 +79,11 @@ struct recorded_request {
   std::string_view path() const;
 };
 
+/// Computes a reply from the request (a site of thousands of pages, a
+/// calendar without end); called on the connection's thread, outside the
+/// server's lock, so it must be thread-safe itself.
+using http_handler = std::function<http_reply(const recorded_request&)>;
+
 class http_server {
  public:
   /// Binds 127.0.0.1 on a port the kernel picks and starts serving. A
@@ -102,6 +108,8 @@ class http_server {
   void route(std::string path, std::vector<http_reply> replies);
   /// A shorthand for route(from, redirect_reply(to, status)).
   void redirect(std::string from, std::string to, int status = 301);
+  /// Requests no route matches are answered by `handler` instead of a 404.
+  void fallback(http_handler handler);
 
   /// Every request received so far, in arrival order.
   std::vector<recorded_request> requests() const;
@@ -136,6 +144,7 @@ class http_server {
   std::condition_variable cv_;  // connection ended, or stopping
   bool stopping_ = false;
   std::map<std::string, route_entry, std::less<>> routes_;
+  http_handler fallback_;
   std::vector<recorded_request> log_;
   std::list<connection> connections_;
   std::size_t accepted_ = 0;
