@@ -47,6 +47,45 @@ TEST(HtmlPage, FindsNoindexInTheRobotsMeta) {
   }
 }
 
+TEST(HtmlPage, FindsNofollowInTheRobotsMeta) {
+  const struct {
+    std::string_view head;
+    bool nofollow;
+  } cases[] = {
+      {R"(<meta name="robots" content="nofollow">)", true},
+      {R"(<meta name="robots" content="NOINDEX, NoFollow">)", true},
+      {R"(<meta name="robots" content="none">)", true},
+      {R"(<meta name="robots" content="noindex">)", false},
+      {R"(<meta name="robots" content="nofollowing">)", false},
+      {R"(<meta name="description" content="nofollow">)", false},
+      {"", false},
+  };
+  for (const auto& c : cases)
+    EXPECT_EQ(scan_html(page(c.head, body)).nofollow, c.nofollow) << c.head;
+}
+
+// A crawler's links: <a href> and <area href> in document order, repeats
+// kept, rel=nofollow told, only when asked and only up to the cap.
+TEST(HtmlPage, CollectsLinksWhenAsked) {
+  const std::string html = page(
+      "<link rel=\"next\" href=\"/not-a-link\">",
+      "<a href=\" /a \">A</a><a>no href</a><a href=\"/b\" rel=\"Nofollow "
+      "noopener\">B</a><map><area href=\"/c\"></map><!-- <a href=\"/d\"> "
+      "--><a href=\"/a\">again</a>");
+  EXPECT_TRUE(scan_html(html).links.empty()) << "not asked";
+  html_scan_options o;
+  o.links = true;
+  const html_facts facts = scan_html(html, o);
+  const std::vector<html_link> expected = {
+      {"/a", false}, {"/b", true}, {"/c", false}, {"/a", false}};
+  EXPECT_EQ(facts.links, expected);
+  EXPECT_FALSE(facts.links_truncated);
+  o.max_links = 2;
+  const html_facts capped = scan_html(html, o);
+  EXPECT_EQ(capped.links.size(), 2u);
+  EXPECT_TRUE(capped.links_truncated);
+}
+
 TEST(HtmlPage, FindsNoindexOutsideTheHeadToo) {
   EXPECT_TRUE(scan_html(page("", "<meta name=\"robots\" content=\"noindex\">"))
                   .noindex);

@@ -222,6 +222,31 @@ INSTANTIATE_TEST_SUITE_P(
                    {{"/a/x", false}, {"/a/b", true}}},
         rules_case{"empty_file", "", {{"/", true}, {"/a", true}}}));
 
+TEST(RobotsRules, ReadsTheCrawlDelayOfTheGroupsThatApply) {
+  const std::string_view text =
+      "User-agent: *\nCrawl-delay: 5\nDisallow: /x\n\n"
+      "User-agent: sitemill\ncrawl-DELAY: 0.5\nDisallow: /y\n\n"
+      "User-agent: other\nCrawl-delay: 30\n";
+  EXPECT_EQ(parse_robots_rules(text, "sitemill").crawl_delay(), 0.5);
+  EXPECT_EQ(parse_robots_rules(text, "somebot").crawl_delay(), 5.0);
+  EXPECT_EQ(parse_robots_rules(text, "other").crawl_delay(), 30.0);
+  EXPECT_FALSE(parse_robots_rules("User-agent: *\nDisallow: /\n", "sitemill")
+                   .crawl_delay());
+  EXPECT_FALSE(parse_robots_rules("Crawl-delay: 3\nUser-agent: *\n", "a")
+                   .crawl_delay())
+      << "a line before any group applies to no one";
+  for (std::string_view bad : {"soon", "-1", "1s", ""}) {
+    EXPECT_FALSE(parse_robots_rules("User-agent: *\nCrawl-delay: " +
+                                        std::string(bad) + "\n",
+                                    "sitemill")
+                     .crawl_delay())
+        << bad;
+  }
+  EXPECT_EQ(parse_robots_rules("User-agent: *\nCrawl-delay: 99999999\n", "a")
+                .crawl_delay(),
+            86400.0);
+}
+
 TEST(RobotsRules, NamesTheDecidingRule) {
   const robots_rules rules = parse_robots_rules(
       "User-agent: *\nDisallow: /private/\nAllow: /private/ok/\n"

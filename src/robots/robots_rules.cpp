@@ -1,6 +1,9 @@
 #include "sitemill/robots/robots_rules.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -110,6 +113,18 @@ bool matches(std::string_view pattern, std::string_view path) noexcept {
   }
 }
 
+// A Crawl-delay value: seconds, maybe with a fraction ("10", "0.5"), at
+// most a day (a larger value is a typo or a refusal, read as a day);
+// anything else is ignored, as Google's and Bing's parsers do.
+std::optional<double> crawl_delay_seconds(std::string_view value) {
+  double seconds = 0;
+  const char* end = value.data() + value.size();
+  auto [p, ec] = std::from_chars(value.data(), end, seconds,
+                                 std::chars_format::fixed);
+  if (ec != std::errc() || p != end || !(seconds >= 0)) return std::nullopt;
+  return std::min(seconds, 86400.0);
+}
+
 }  // namespace
 
 robots_rules parse_robots_rules(std::string_view text,
@@ -137,6 +152,16 @@ robots_rules parse_robots_rules(std::string_view text,
         }
         return;
       }
+      if (line.key == robots_key::other &&
+          detail::iequals(line.name, "crawl-delay")) {
+        if (!in_group_) return;
+        group_has_rules_ = true;
+        if (auto seconds = crawl_delay_seconds(line.value)) {
+          if (for_star_) star_delay_ = seconds;
+          if (for_us_) our_delay_ = seconds;
+        }
+        return;
+      }
       if (line.key != robots_key::allow && line.key != robots_key::disallow)
         return;
       if (!in_group_) return;  // a rule outside any group applies to no one
@@ -152,6 +177,9 @@ robots_rules parse_robots_rules(std::string_view text,
     std::vector<robots_rules::rule> finish() && {
       return named_ ? std::move(ours_) : std::move(star_);
     }
+    std::optional<double> delay() const {
+      return named_ ? our_delay_ : star_delay_;
+    }
 
    private:
     std::string_view token_;
@@ -161,11 +189,13 @@ robots_rules parse_robots_rules(std::string_view text,
     bool for_us_ = false;           // ... or the crawler
     bool named_ = false;            // some group names the crawler
     std::vector<robots_rules::rule> star_, ours_;
+    std::optional<double> star_delay_, our_delay_;  // the group's last
   };
 
   reader r(product_token(detail::trim(user_agent)));
   detail::lex_robots_txt(text, r);
   robots_rules out;
+  out.crawl_delay_ = r.delay();
   out.rules_ = std::move(r).finish();
   return out;
 }

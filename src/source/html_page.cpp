@@ -531,10 +531,23 @@ html_facts scan_html(std::string_view html,
         break;
       case GUMBO_NODE_ELEMENT: {
         const GumboElement& e = child.v.element;
-        if (e.tag == GUMBO_TAG_META && is_robots_meta(e) &&
-            (has_token(attribute_value(e, "content"), "noindex", true) ||
-             has_token(attribute_value(e, "content"), "none", true))) {
-          facts.noindex = true;
+        if (e.tag == GUMBO_TAG_META && is_robots_meta(e)) {
+          const std::string_view content = attribute_value(e, "content");
+          const bool none = has_token(content, "none", true);
+          if (none || has_token(content, "noindex", true)) facts.noindex = true;
+          if (none || has_token(content, "nofollow", true))
+            facts.nofollow = true;
+        }
+        if (scan_options.links &&
+            (e.tag == GUMBO_TAG_A || e.tag == GUMBO_TAG_AREA) &&
+            find_attribute(e, "href") != nullptr) {
+          if (facts.links.size() < scan_options.max_links) {
+            facts.links.push_back(
+                {std::string(trim(attribute_value(e, "href"))),
+                 has_token(attribute_value(e, "rel"), "nofollow", false)});
+          } else {
+            facts.links_truncated = true;
+          }
         }
         if (e.tag == GUMBO_TAG_LINK && parent_in_head && !facts.has_canonical &&
             is_canonical_link(e) && find_attribute(e, "href") != nullptr) {

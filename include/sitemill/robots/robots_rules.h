@@ -31,6 +31,7 @@
 #define SITEMILL_ROBOTS_RULES_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +55,10 @@ class robots_rules {
 
   /// Number of Allow and Disallow rules that apply (empty ones count).
   std::size_t size() const noexcept { return rules_.size(); }
+  /// The Crawl-delay of the groups that apply, in seconds (not in RFC 9309,
+  /// but widely obeyed: the last such line of those groups); std::nullopt
+  /// when they have none or none that reads as a number.
+  std::optional<double> crawl_delay() const noexcept { return crawl_delay_; }
 
  private:
   friend robots_rules parse_robots_rules(std::string_view text,
@@ -66,6 +71,7 @@ class robots_rules {
   // The deciding rule's index, or -1.
   std::ptrdiff_t decide(std::string_view path_and_query) const;
   std::vector<rule> rules_;
+  std::optional<double> crawl_delay_;
 };
 
 /// Reads the rules of a robots.txt body for the crawler whose product token

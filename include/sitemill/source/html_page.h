@@ -93,6 +93,13 @@ struct html_alternate {
   bool operator==(const html_alternate&) const = default;
 };
 
+/// A link a crawler may follow: an <a href> (or <area href>) of the page.
+struct html_link {
+  std::string href;       ///< raw, trimmed of whitespace
+  bool nofollow = false;  ///< its rel has the word "nofollow"
+  bool operator==(const html_link&) const = default;
+};
+
 /// Where a page states the date it was last modified, in the order a
 /// caller should prefer them (site_source's --lastmod page).
 enum class stated_date_kind : std::uint8_t {
@@ -120,12 +127,19 @@ struct html_scan_options {
   /// spellings of one image (relative, absolute) cannot cost a page its
   /// 1,000th.
   std::size_t max_images = 2000;
+  /// Collect the page's links (html_facts::links), for a crawler.
+  bool links = false;
+  /// Links kept per page; past it they are only counted
+  /// (html_facts::links_truncated), so memory stays bounded whatever the
+  /// page.
+  std::size_t max_links = 10000;
 };
 
 /// What scan_html() found. Every URL is raw (as written, entities decoded,
 /// trimmed): page_links (src/source/page_links.h) resolves them.
 struct html_facts {
-  bool noindex = false;
+  bool noindex = false;   ///< <meta name="robots"> says noindex or none
+  bool nofollow = false;  ///< <meta name="robots"> says nofollow or none
   bool has_canonical = false;  ///< a <link rel=canonical> with an href
   std::string canonical;       ///< its href
   bool has_base = false;       ///< a <base> with an href
@@ -136,6 +150,11 @@ struct html_facts {
   std::vector<std::string> images;
   /// More distinct image references than html_scan_options::max_images.
   bool images_truncated = false;
+  /// <a href> and <area href> links, in document order, repeats included
+  /// (only when asked).
+  std::vector<html_link> links;
+  /// More links than html_scan_options::max_links.
+  bool links_truncated = false;
   /// A <meta http-equiv="refresh"> that names a URL.
   bool has_refresh = false;
   std::string refresh_url;  ///< its URL, raw
