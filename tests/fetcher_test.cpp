@@ -100,6 +100,12 @@ struct named_hosts {
   std::string port;
 };
 
+fetch_options options_for(const named_hosts& hosts) {
+  fetch_options o = quick_options();
+  o.http.resolve = hosts.pins();
+  return o;
+}
+
 std::vector<recorded_request> requests_for(const http_server& server,
                                            const std::string& host) {
   std::vector<recorded_request> out;
@@ -116,8 +122,7 @@ TEST(Fetcher, FetchesManyUrlsAcrossHostsWithinBothLimits) {
   slow.delay = milliseconds(100);
   server.route("/p", slow);
   const named_hosts hosts(server, {"a.test", "b.test", "c.test"});
-  fetch_options o = quick_options();
-  o.http.resolve = hosts.pins();
+  fetch_options o = options_for(hosts);
   o.concurrency = 4;
   o.per_host = 2;
   fetcher f(o);
@@ -154,8 +159,7 @@ TEST(Fetcher, StartsEachHostsRequestsInOrderAndHostsInTurn) {
   http_server server;
   server.route("/x", text_reply(200, "x"));
   const named_hosts hosts(server, {"a.test", "b.test", "c.test"});
-  fetch_options o = quick_options();
-  o.http.resolve = hosts.pins();
+  fetch_options o = options_for(hosts);
   o.concurrency = 1;
   fetcher f(o);
   for (const auto& [h, n] : std::vector<std::pair<std::size_t, int>>{
@@ -174,8 +178,7 @@ TEST(Fetcher, KeepsAHostsDelayBetweenStartsWithoutHoldingOthers) {
   http_server server;
   server.route("/x", text_reply(200, "x"));
   const named_hosts hosts(server, {"slow.test", "fast.test"});
-  fetch_options o = quick_options();
-  o.http.resolve = hosts.pins();
+  fetch_options o = options_for(hosts);
   o.per_host = 2;
   fetcher f(o);
   constexpr milliseconds delay{150};
@@ -209,8 +212,7 @@ TEST(Fetcher, RetriesA429AfterItsRetryAfterWhileOtherHostsGoOn) {
   server.route("/busy", {busy, text_reply(200, "ok")});
   server.route("/other", text_reply(200, "other"));
   const named_hosts hosts(server, {"a.test", "b.test"});
-  fetch_options o = quick_options();
-  o.http.resolve = hosts.pins();
+  fetch_options o = options_for(hosts);
   o.per_host = 1;
   fetcher f(o);
   f.submit(get(hosts.url(0, "/busy"), 1));

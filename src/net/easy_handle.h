@@ -9,6 +9,8 @@
 #include <curl/curl.h>
 
 #include <chrono>
+#include <cstdint>
+#include <exception>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -90,6 +92,53 @@ class head_reader {
  private:
   http_head head_;
   bool complete_ = false;  // the head has ended: trailers do not count
+};
+
+/// What a transfer's header and body callbacks keep alike: the head as it
+/// arrives, the body cap, and a caller's callback that refuses or throws
+/// (an exception must not unwind through libcurl's C frames: it is kept
+/// here and rethrown by the caller once the transfer has ended). Each
+/// method returns what libcurl's callback returns: `bytes` to go on,
+/// anything else to abort the transfer (CURLE_WRITE_ERROR).
+struct transfer_gate {
+  head_reader reader;
+  std::uint64_t max_body_bytes = 0;
+  std::uint64_t body_bytes = 0;
+  bool over_cap = false;
+  bool receiver_stopped = false;  // `receive` returned false
+  std::exception_ptr threw;
+
+  /// One header line; once a final response's head has ended, `decide`
+  /// (bool(http_head&)) says whether to go on to its body.
+  template <class Decide>
+  std::size_t header(const char* data, std::size_t bytes, Decide&& decide) {
+    try {
+      if (!reader.take(std::string_view(data, bytes))) return bytes;
+      return decide(reader.head()) ? bytes : 0;
+    } catch (...) {
+      threw = std::current_exception();
+      return 0;
+    }
+  }
+
+  /// A piece of the body, counted against the cap, then given to `receive`
+  /// (bool(const char*, std::size_t)).
+  template <class Receive>
+  std::size_t body(const char* data, std::size_t bytes, Receive&& receive) {
+    if (bytes > max_body_bytes - body_bytes) {
+      over_cap = true;
+      return 0;
+    }
+    body_bytes += bytes;
+    if (bytes == 0) return bytes;
+    try {
+      if (receive(data, bytes)) return bytes;
+      receiver_stopped = true;
+    } catch (...) {
+      threw = std::current_exception();
+    }
+    return 0;
+  }
 };
 
 /// The trace line of one request: "GET URL: 200, 1,234 bytes in 0.21 s",

@@ -45,16 +45,12 @@ struct fetcher::impl {
     detail::queued_fetch item;
     CURL* easy = nullptr;
     detail::header_list headers{nullptr, &curl_slist_free_all};
-    detail::head_reader reader;
+    detail::transfer_gate gate;  // the head, the cap, a handler's exception
     detail::address_guard guard;
     std::array<char, CURL_ERROR_SIZE> error_buffer{};
     clock::time_point started;
-    std::uint64_t body_bytes = 0;
-    bool body_refused = false;     // on_head said no
-    bool retry = false;            // a 429 or 5xx to be tried again
-    bool over_cap = false;         // max_body_bytes
-    bool handler_stopped = false;  // on_body said no
-    std::exception_ptr threw;      // a handler's, rethrown from run()
+    bool body_refused = false;  // on_head said no
+    bool retry = false;         // a 429 or 5xx to be tried again
   };
 
   explicit impl(fetch_options o)
@@ -118,50 +114,26 @@ struct fetcher::impl {
 std::size_t fetcher::impl::on_header(char* data, std::size_t size,
                                      std::size_t n, void* user) {
   auto& t = *static_cast<transfer*>(user);
-  const std::size_t bytes = size * n;
-  try {
-    if (!t.reader.take(std::string_view(data, bytes))) return bytes;
-    http_head& head = t.reader.head();
+  return t.gate.header(data, size * n, [&t](http_head& head) {
     head.effective_url = t.item.request.url;
     if (detail::is_retryable(head.status) &&
         t.item.attempts < std::max(t.owner->options.retry.max_attempts, 1)) {
       // Its body says nothing the next try needs: end the transfer now.
       t.retry = true;
-      return 0;
+      return false;
     }
-    if (!t.owner->handler->on_head(t.item.request.tag, head)) {
-      t.body_refused = true;
-      return 0;  // ends the transfer before a byte of body is read
-    }
-  } catch (...) {
-    // An exception must not unwind through libcurl's C frames.
-    t.threw = std::current_exception();
-    return 0;
-  }
-  return bytes;
+    t.body_refused = !t.owner->handler->on_head(t.item.request.tag, head);
+    return !t.body_refused;  // false ends it before a byte of body is read
+  });
 }
 
 std::size_t fetcher::impl::on_body(char* data, std::size_t size, std::size_t n,
                                    void* user) {
   auto& t = *static_cast<transfer*>(user);
-  const std::size_t bytes = size * n;
-  if (bytes > t.owner->options.http.max_body_bytes - t.body_bytes) {
-    t.over_cap = true;
-    return 0;  // anything other than `bytes` aborts with CURLE_WRITE_ERROR
-  }
-  t.body_bytes += bytes;
-  t.owner->bytes.fetch_add(bytes, std::memory_order_relaxed);
-  if (bytes == 0) return bytes;
-  try {
-    if (!t.owner->handler->on_body(t.item.request.tag, data, bytes)) {
-      t.handler_stopped = true;
-      return 0;
-    }
-  } catch (...) {
-    t.threw = std::current_exception();
-    return 0;
-  }
-  return bytes;
+  return t.gate.body(data, size * n, [&t](const char* d, std::size_t bytes) {
+    t.owner->bytes.fetch_add(bytes, std::memory_order_relaxed);
+    return t.owner->handler->on_body(t.item.request.tag, d, bytes);
+  });
 }
 
 void fetcher::impl::deliver(std::uint64_t tag, const fetch_outcome& outcome) {
@@ -220,6 +192,7 @@ void fetcher::impl::start(detail::host_queues::host& from,
     item = std::move(t->item);
     return fail_now("out of memory building the request headers");
   }
+  t->gate.max_body_bytes = options.http.max_body_bytes;
   t->guard.scope = options.scope;
   t->started = clock::now();
   const fetch_request& r = t->item.request;
@@ -270,12 +243,12 @@ void fetcher::impl::finish(transfer& t, CURLcode code, bool cancel) {
   else
     curl_easy_cleanup(t.easy);
   t.easy = nullptr;
-  if (t.threw) std::rethrow_exception(t.threw);
+  if (t.gate.threw) std::rethrow_exception(t.gate.threw);
 
   fetch_outcome out;
   out.attempts = t.item.attempts;
-  out.head = std::move(t.reader.head());
-  out.body_bytes = t.body_bytes;
+  out.head = std::move(t.gate.reader.head());
+  out.body_bytes = t.gate.body_bytes;
   const std::string& url = t.item.request.url;
   if (t.retry && !cancel) {
     const auto wait = detail::retry_wait(options.retry, t.item.attempts,
@@ -292,9 +265,9 @@ void fetcher::impl::finish(transfer& t, CURLcode code, bool cancel) {
   } else if (cancel) {
     why = "cancelled";
   } else if (code != CURLE_OK) {
-    if (t.over_cap) {
+    if (t.gate.over_cap) {
       why = detail::too_large_text(options.http.max_body_bytes);
-    } else if (t.handler_stopped) {
+    } else if (t.gate.receiver_stopped) {
       why = "the handler stopped the transfer";
     } else if (!t.guard.refused.empty()) {
       out.out_of_scope = t.guard.refused;

@@ -44,16 +44,9 @@ struct transfer {
   const body_receiver* receive = nullptr;
   const head_receiver* on_head = nullptr;
   const std::string* url = nullptr;  // this hop's
-  std::uint64_t max_body_bytes = 0;
-  std::uint64_t body_bytes = 0;
-  bool over_cap = false;
-  bool receiver_stopped = false;
-  bool body_refused = false;  // the head_receiver said no
-  std::exception_ptr receiver_threw;
-  /// The current response's head as it arrives; a 1xx's is replaced by
-  /// the next response's.
-  detail::head_reader reader;
-  std::uint64_t skipped_bytes = 0;  // bodies of redirects, read and dropped
+  detail::transfer_gate gate;        // the head, the cap, an exception
+  bool body_refused = false;         // the head_receiver said no
+  std::uint64_t skipped_bytes = 0;   // bodies of redirects, read and dropped
   detail::address_guard guard;
 };
 
@@ -65,8 +58,8 @@ bool is_redirect(long status) noexcept {
 }
 
 bool following(transfer& t) noexcept {
-  return is_redirect(t.reader.head().status) &&
-         !t.reader.head().location.empty();
+  return is_redirect(t.gate.reader.head().status) &&
+         !t.gate.reader.head().location.empty();
 }
 
 std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
@@ -76,49 +69,25 @@ std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
     // Not the document; bounded all the same, so an endless redirect body
     // cannot hold the client.
     t.skipped_bytes += bytes;
-    if (t.skipped_bytes > t.max_body_bytes) {
-      t.over_cap = true;
+    if (t.skipped_bytes > t.gate.max_body_bytes) {
+      t.gate.over_cap = true;
       return 0;
     }
     return bytes;
   }
-  if (bytes > t.max_body_bytes - t.body_bytes) {
-    t.over_cap = true;
-    return 0;  // anything other than `bytes` aborts with CURLE_WRITE_ERROR
-  }
-  t.body_bytes += bytes;
-  if (t.receive == nullptr || !*t.receive || bytes == 0) return bytes;
-  // An exception must not unwind through libcurl's C frames; it is carried
-  // across and rethrown once the transfer has ended.
-  try {
-    if (!(*t.receive)(data, bytes)) {
-      t.receiver_stopped = true;
-      return 0;
-    }
-  } catch (...) {
-    t.receiver_threw = std::current_exception();
-    return 0;
-  }
-  return bytes;
+  return t.gate.body(data, bytes, [&t](const char* d, std::size_t count) {
+    return t.receive == nullptr || !*t.receive || (*t.receive)(d, count);
+  });
 }
 
 std::size_t on_header(char* data, std::size_t size, std::size_t n, void* user) {
   auto& t = *static_cast<transfer*>(user);
-  const std::size_t bytes = size * n;
-  try {
-    if (!t.reader.take(std::string_view(data, bytes))) return bytes;
-    if (following(t) || t.on_head == nullptr || !*t.on_head) return bytes;
-    t.reader.head().effective_url = *t.url;
-    if (!(*t.on_head)(t.reader.head())) {
-      t.body_refused = true;
-      return 0;  // ends the transfer before a byte of body is read
-    }
-  } catch (...) {
-    // std::bad_alloc, or the head_receiver's own: abort rather than unwind.
-    t.receiver_threw = std::current_exception();
-    return 0;
-  }
-  return bytes;
+  return t.gate.header(data, size * n, [&t](http_head& head) {
+    if (following(t) || t.on_head == nullptr || !*t.on_head) return true;
+    head.effective_url = *t.url;
+    t.body_refused = !(*t.on_head)(head);
+    return !t.body_refused;  // false ends it before a byte of body is read
+  });
 }
 
 }  // namespace
@@ -250,7 +219,7 @@ result<http_response> http_client::send_once(const http_request& request,
     t.receive = &receive;
     t.on_head = &head;
     t.url = &url;
-    t.max_body_bytes = options_.max_body_bytes;
+    t.gate.max_body_bytes = options_.max_body_bytes;
     t.guard.scope = request.scope;
 
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -282,10 +251,10 @@ result<http_response> http_client::send_once(const http_request& request,
 
     bool cancelled = false;
     const CURLcode code = impl_->perform(options_.cancel, cancelled);
-    if (t.receiver_threw) std::rethrow_exception(t.receiver_threw);
+    if (t.gate.threw) std::rethrow_exception(t.gate.threw);
 
-    static_cast<http_head&>(impl_->last) = std::move(t.reader.head());
-    impl_->last.body_bytes = t.body_bytes;
+    static_cast<http_head&>(impl_->last) = std::move(t.gate.reader.head());
+    impl_->last.body_bytes = t.gate.body_bytes;
     impl_->last.redirects = redirects;
     impl_->last.effective_url = url;
 
@@ -294,8 +263,10 @@ result<http_response> http_client::send_once(const http_request& request,
       return impl_->last;
     }
     if (code != CURLE_OK) {
-      if (t.over_cap) return fail(detail::too_large_text(t.max_body_bytes));
-      if (t.receiver_stopped) return fail("the receiver stopped the transfer");
+      if (t.gate.over_cap)
+        return fail(detail::too_large_text(t.gate.max_body_bytes));
+      if (t.gate.receiver_stopped)
+        return fail("the receiver stopped the transfer");
       if (cancelled) return fail("cancelled");
       if (!t.guard.refused.empty()) {
         impl_->last.out_of_scope = t.guard.refused;
