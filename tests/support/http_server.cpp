@@ -500,12 +500,14 @@ void http_server::serve(connection* conn) {
       begin_answer(req);
     }
     const http_reply reply = next_reply(req);
-    bool go_on = true;
-    if (reply.delay.count() > 0 && !sleep_for(reply.delay)) go_on = false;
+    bool go_on = reply.delay.count() <= 0 || sleep_for(reply.delay);
+    // Before the answer goes out: once its last byte is sent the client may
+    // start another request before this thread runs again, which would
+    // count two at a moment when the client had one.
+    end_answer(req);
     if (reply.close_without_answer) go_on = false;
     close = close || reply.close_after || reply.truncate;
     if (go_on) go_on = answer(fd, req, reply, close) && !close;
-    end_answer(req);
     if (!go_on) goto done;
   }
 done:

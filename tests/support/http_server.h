@@ -124,8 +124,9 @@ class http_server {
   /// Connections accepted so far (keep-alive reuses one).
   std::size_t connections() const;
   /// The most requests that were being answered at one moment (from the
-  /// arrival of the head to the last byte of the answer, or the client
-  /// hanging up), in all, or with `host` as their Host header.
+  /// arrival of the head to the start of the answer, so a reply's `delay`),
+  /// in all, or with `host` as their Host header. Within the client's own
+  /// time for the request, so never more than it had in flight.
   std::size_t peak_in_progress() const;
   std::size_t peak_in_progress(std::string_view host) const;
   /// Answers that could not be sent to the end: the client hung up first.
