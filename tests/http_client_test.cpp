@@ -669,6 +669,97 @@ TEST(HttpClient, ACancelEndsARequestThatGetsNoAnswer) {
   EXPECT_EQ(server.requests().size(), before);
 }
 
+// Issue 12: a cancel is seen within a step in every phase, a connect that
+// hangs included (libcurl's progress callback is not called there).
+TEST(HttpClient, ACancelEndsAConnectThatHangs) {
+  testing::stalled_listener stalled;
+  http_options quick = fast_options();
+  quick.connect_timeout = std::chrono::milliseconds(300);
+  const auto timed_out = http_client(quick).get(stalled.url("/x"));
+  ASSERT_FALSE(timed_out);  // the listener does hang a connect
+  EXPECT_THAT(timed_out.err().message, HasSubstr("Timeout was reached"));
+
+  std::atomic<bool> cancel{false};
+  http_options options = fast_options();
+  options.connect_timeout = std::chrono::milliseconds(60'000);
+  options.total_timeout = std::chrono::milliseconds(120'000);
+  options.cancel = &cancel;
+  http_client client(options);
+  std::chrono::steady_clock::time_point cancelled_at;
+  std::thread canceller([&] {
+    // Past the 300 ms that showed the connect hangs, so the cancel comes
+    // while libcurl waits in it.
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    cancelled_at = std::chrono::steady_clock::now();
+    cancel = true;
+  });
+  const auto r = client.get(stalled.url("/x"));
+  const auto returned = std::chrono::steady_clock::now();
+  canceller.join();
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.err().message, stalled.url("/x") + ": cancelled");
+  EXPECT_LT(returned - cancelled_at, std::chrono::seconds(3));
+}
+
+// Issue 12: status and headers before the body, so an error page (or a
+// file not wanted) is not downloaded to learn its status.
+TEST(HttpClient, LetsTheHeadReceiverRefuseTheBody) {
+  http_server server;
+  constexpr std::uint64_t huge = 50ull * 1024 * 1024;
+  http_reply missing = text_reply(404, "", "text/html");
+  missing.padding = huge;
+  missing.headers.emplace_back("ETag", "\"e1\"");
+  missing.headers.emplace_back("X-Robots-Tag", "noindex");
+  missing.headers.emplace_back("X-Robots-Tag", "nofollow");
+  server.route("/missing", missing);
+  server.route("/via", redirect_reply("/missing", 302));
+  server.route("/page", text_reply(200, "page", "text/html"));
+
+  http_client client(fast_options());
+  std::vector<http_head> heads;
+  std::uint64_t received = 0;
+  auto receive = [&received](const char*, std::size_t size) {
+    received += size;
+    return true;
+  };
+  auto only_200 = [&heads](const http_head& head) {
+    heads.push_back(head);
+    return head.status == 200;
+  };
+  const auto refused =
+      client.send(request_to(server.url("/via")), receive, only_200);
+  ASSERT_TRUE(refused) << refused.err().message;
+  EXPECT_EQ(refused->status, 404);
+  EXPECT_TRUE(refused->body_skipped);
+  EXPECT_EQ(refused->body_bytes, 0u);
+  EXPECT_EQ(refused->redirects, 1);
+  EXPECT_EQ(refused->etag, "\"e1\"");
+  EXPECT_EQ(received, 0u);
+  // One head, the final one's: a redirect that is followed is not shown.
+  ASSERT_EQ(heads.size(), 1u);
+  EXPECT_EQ(heads[0].status, 404);
+  EXPECT_EQ(heads[0].effective_url, server.url("/missing"));
+  EXPECT_EQ(heads[0].content_length, huge);
+  EXPECT_THAT(heads[0].x_robots_tag,
+              ::testing::ElementsAre("noindex", "nofollow"));
+  EXPECT_TRUE(testing::eventually([&] { return server.answers_cut() == 1; }));
+  EXPECT_LT(server.body_bytes_sent(), huge / 2);
+
+  const auto read =
+      client.send(request_to(server.url("/page")), receive, only_200);
+  ASSERT_TRUE(read) << read.err().message;
+  EXPECT_FALSE(read->body_skipped);
+  EXPECT_EQ(received, 4u);
+  EXPECT_EQ(read->content_length, 4u);
+
+  // An exception from the head receiver reaches the caller, not libcurl.
+  EXPECT_THROW((void)client.send(request_to(server.url("/page")), {},
+                                 [](const http_head&) -> bool {
+                                   throw std::runtime_error("no");
+                                 }),
+               std::runtime_error);
+}
+
 // The server the tests above rely on must never hold a test up: its
 // destructor cuts scripted delays short and drops idle connections.
 TEST(HttpTestServer, StopsPromptlyWithClientsStillConnected) {

@@ -20,6 +20,14 @@ using std::chrono::milliseconds;
 // with a JSON message); the rest is read and dropped.
 constexpr std::size_t kBodyKept = 4096;
 
+// Only a refusal's body is quoted (quote_body()). A success's is read only
+// when it is small, so the connection stays open for the next request; a
+// large one (the sitemap verify_sitemap() asks for) is never downloaded.
+bool worth_reading(const http_head& head) {
+  const bool success = head.status >= 200 && head.status <= 299;
+  return !success || (head.content_length && *head.content_length <= kBodyKept);
+}
+
 // A Retry-After longer than three years is as good as "forever"; the
 // policy's max_wait caps it anyway.
 constexpr std::int64_t max_delay_seconds = 100'000'000;
@@ -64,6 +72,18 @@ std::optional<milliseconds> parse_retry_after(
 
 namespace detail {
 
+milliseconds retry_wait(const retry_policy& policy, int attempt,
+                        const std::optional<std::string>& retry_after) {
+  // Exponential from first_wait: 1 s, 2 s, 4 s, ... unless the server
+  // named its own wait. Either way no longer than max_wait.
+  milliseconds wait = policy.first_wait;
+  for (int i = 1; i < attempt && wait < policy.max_wait; ++i) wait *= 2;
+  if (retry_after) {
+    if (auto asked = parse_retry_after(*retry_after)) wait = *asked;
+  }
+  return std::clamp(wait, milliseconds(0), policy.max_wait);
+}
+
 exchange_result send_with_retries(http_client& client,
                                   const http_request& request,
                                   const retry_policy& policy) {
@@ -71,13 +91,15 @@ exchange_result send_with_retries(http_client& client,
   const int max_attempts = std::max(policy.max_attempts, 1);
   for (int attempt = 1;; ++attempt) {
     std::string body;
-    auto response =
-        client.send(request, [&body](const char* data, std::size_t size) {
+    auto response = client.send(
+        request,
+        [&body](const char* data, std::size_t size) {
           if (body.size() < kBodyKept) {
             body.append(data, std::min(size, kBodyKept - body.size()));
           }
           return true;
-        });
+        },
+        worth_reading);
     http_attempt tried;
     std::optional<std::string> retry_after;
     if (response) {
@@ -96,14 +118,7 @@ exchange_result send_with_retries(http_client& client,
       return out;
     }
 
-    // Exponential from first_wait: 1 s, 2 s, 4 s, ... unless the server
-    // named its own wait. Either way no longer than max_wait.
-    milliseconds wait = policy.first_wait;
-    for (int i = 1; i < attempt && wait < policy.max_wait; ++i) wait *= 2;
-    if (retry_after) {
-      if (auto asked = parse_retry_after(*retry_after)) wait = *asked;
-    }
-    wait = std::clamp(wait, milliseconds(0), policy.max_wait);
+    const milliseconds wait = retry_wait(policy, attempt, retry_after);
     out.attempts.back().wait = wait;
     const bool go_on = policy.sleep ? policy.sleep(wait)
                                     : (std::this_thread::sleep_for(wait), true);

@@ -3,6 +3,7 @@
 #ifndef SITEMILL_NOTIFY_EXCHANGE_H
 #define SITEMILL_NOTIFY_EXCHANGE_H
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,7 +17,9 @@ namespace sitemill::detail {
 struct exchange_result {
   long status = 0;    ///< the last answer's status; 0 when none
   std::string error;  ///< the last try's transport failure, or ""
-  std::string body;   ///< the start of the last answer's body (a few KiB)
+  /// The start of the last answer's body (a few KiB): a refusal's always, a
+  /// success's only when it states a length that small.
+  std::string body;
   std::vector<http_attempt> attempts;
   bool cancelled = false;  ///< the retry sleep said stop
 };
@@ -25,6 +28,13 @@ struct exchange_result {
 constexpr bool is_retryable(long status) noexcept {
   return status == 429 || (status >= 500 && status <= 599);
 }
+
+/// How long to wait after try number `attempt` (1 for the first) answered
+/// 429 or 5xx: the answer's Retry-After when it has one, else first_wait
+/// doubled for each earlier try; never more than max_wait.
+std::chrono::milliseconds retry_wait(
+    const retry_policy& policy, int attempt,
+    const std::optional<std::string>& retry_after);
 
 /// Sends `request`, retrying 429 and 5xx answers under `policy`.
 exchange_result send_with_retries(http_client& client,

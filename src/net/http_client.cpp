@@ -1,8 +1,11 @@
 // sitemill: http_client on one reused libcurl easy handle.
 //
-// Every transfer starts from curl_easy_reset(), which clears the options but
-// keeps the connection cache, so a request never inherits another's method
-// or body while keep-alive still saves the handshake.
+// Every transfer starts from curl_easy_reset(), which clears the options, so
+// a request never inherits another's method or body; the handle runs in a
+// multi handle of its own, whose connection cache outlives each transfer, so
+// keep-alive still saves the handshake. The multi handle is also what lets a
+// cancel be seen within http_cancel_step in any phase (curl_multi_poll()
+// returns at least that often), which curl_easy_perform() cannot promise.
 //
 // Redirects are followed here, one transfer per hop, not by libcurl's
 // CURLOPT_FOLLOWLOCATION: libcurl 7.88 (Debian 12) has no callback that sees
@@ -12,8 +15,6 @@
 // refused one) and again before a request goes out on a reused connection
 // (CURLOPT_PREREQFUNCTION), since the connection cache outlives a request.
 #include <curl/curl.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 
 #include <algorithm>
 #include <array>
@@ -30,68 +31,23 @@
 #include <string_view>
 #include <utility>
 
-#include "detail/text.h"
+#include "net/easy_handle.h"
 #include "sitemill/net/http.h"
-#include "sitemill/report/numbers.h"
 #include "sitemill/url/url.h"
 #include "sitemill/version.h"
 
 namespace sitemill {
 namespace {
 
-// curl_global_init() is not thread-safe in every libcurl build; once per
-// process is all it needs, and it is never undone (other code in the
-// process may still use libcurl at exit).
-CURLcode global_init() {
-  static const CURLcode code = curl_global_init(CURL_GLOBAL_DEFAULT);
-  return code;
-}
-
-bool iequals(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
-// libcurl reads proxies from the environment, as users expect, but a proxy
-// would resolve "127.0.0.1" as its own loopback, so loopback never goes
-// through one (this also keeps tests on the machine they run on).
-std::string no_proxy_list() {
-  std::string list = "localhost,127.0.0.1,::1";
-  for (const char* name : {"no_proxy", "NO_PROXY"}) {
-    if (const char* v = std::getenv(name); v != nullptr && *v != '\0') {
-      // libcurl honours "*" (no proxy at all) only as the whole list.
-      if (std::string_view(v) == "*") return "*";
-      list.push_back(',');
-      list.append(v);
-      break;
-    }
-  }
-  return list;
-}
-
 /// What the callbacks share with send() during one transfer.
 struct transfer {
   const body_receiver* receive = nullptr;
-  std::uint64_t max_body_bytes = 0;
-  std::uint64_t body_bytes = 0;
-  bool over_cap = false;
-  bool receiver_stopped = false;
-  const std::atomic<bool>* cancel = nullptr;
-  bool cancelled = false;
-  std::exception_ptr receiver_threw;
-  /// The current response's status line and headers as they arrive; a
-  /// 1xx's are replaced by the next response's.
-  http_response seen;
-  bool has_location = false;        // the current response names a Location
-  std::uint64_t skipped_bytes = 0;  // bodies of redirects, read and dropped
-  const fetch_scope* scope = nullptr;
-  std::string refused_address;  // the last address the scope refused
+  const head_receiver* on_head = nullptr;
+  const std::string* url = nullptr;  // this hop's
+  detail::transfer_gate gate;        // the head, the cap, an exception
+  bool body_refused = false;         // the head_receiver said no
+  std::uint64_t skipped_bytes = 0;   // bodies of redirects, read and dropped
+  detail::address_guard guard;
 };
 
 // The redirects this client follows (RFC 9110 15.4); a 300 or 304 is an
@@ -101,8 +57,9 @@ bool is_redirect(long status) noexcept {
          status == 308;
 }
 
-bool following(const transfer& t) noexcept {
-  return is_redirect(t.seen.status) && t.has_location;
+bool following(transfer& t) noexcept {
+  return is_redirect(t.gate.reader.head().status) &&
+         !t.gate.reader.head().location.empty();
 }
 
 std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
@@ -112,109 +69,25 @@ std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
     // Not the document; bounded all the same, so an endless redirect body
     // cannot hold the client.
     t.skipped_bytes += bytes;
-    if (t.skipped_bytes > t.max_body_bytes) {
-      t.over_cap = true;
+    if (t.skipped_bytes > t.gate.max_body_bytes) {
+      t.gate.over_cap = true;
       return 0;
     }
     return bytes;
   }
-  if (bytes > t.max_body_bytes - t.body_bytes) {
-    t.over_cap = true;
-    return 0;  // anything other than `bytes` aborts with CURLE_WRITE_ERROR
-  }
-  t.body_bytes += bytes;
-  if (t.receive == nullptr || !*t.receive || bytes == 0) return bytes;
-  // An exception must not unwind through libcurl's C frames; it is carried
-  // across and rethrown once curl_easy_perform() has returned.
-  try {
-    if (!(*t.receive)(data, bytes)) {
-      t.receiver_stopped = true;
-      return 0;
-    }
-  } catch (...) {
-    t.receiver_threw = std::current_exception();
-    return 0;
-  }
-  return bytes;
-}
-
-// libcurl calls it while a transfer runs, idle ones too; non-zero aborts.
-int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
-  auto& t = *static_cast<transfer*>(user);
-  t.cancelled = t.cancel->load(std::memory_order_relaxed);
-  return t.cancelled ? 1 : 0;
+  return t.gate.body(data, bytes, [&t](const char* d, std::size_t count) {
+    return t.receive == nullptr || !*t.receive || (*t.receive)(d, count);
+  });
 }
 
 std::size_t on_header(char* data, std::size_t size, std::size_t n, void* user) {
   auto& t = *static_cast<transfer*>(user);
-  const std::size_t bytes = size * n;
-  const std::string_view line(data, bytes);
-  try {
-    // Each response of a redirect chain (and each 1xx) starts with a status
-    // line; only the headers of the last one describe what was received.
-    if (line.starts_with("HTTP/")) {
-      t.seen = http_response{};
-      t.has_location = false;
-      // "HTTP/1.1 200 OK", "HTTP/2 404"
-      std::string_view rest = line.substr(line.find(' ') + 1);
-      long status = 0;
-      for (char c : rest.substr(0, 3))
-        status = c >= '0' && c <= '9' ? status * 10 + (c - '0') : 0;
-      t.seen.status = status;
-      return bytes;
-    }
-    const std::size_t colon = line.find(':');
-    if (colon == std::string_view::npos) return bytes;
-    const std::string_view name = detail::trim(line.substr(0, colon));
-    const std::string_view value = detail::trim(line.substr(colon + 1));
-    if (iequals(name, "retry-after")) t.seen.retry_after = std::string(value);
-    if (iequals(name, "content-type")) t.seen.content_type = std::string(value);
-    if (iequals(name, "location") && !value.empty()) t.has_location = true;
-  } catch (...) {
-    return 0;  // std::bad_alloc: abort the transfer rather than unwind
-  }
-  return bytes;
-}
-
-// A refused address is remembered for the message; false refuses it.
-bool may_connect(transfer& t, const ip_address& address) {
-  if (t.scope == nullptr || t.scope->may_connect(address)) return true;
-  t.refused_address = to_string(address);
-  return false;
-}
-
-curl_socket_t on_open_socket(void* user, curlsocktype purpose,
-                             curl_sockaddr* address) {
-  auto& t = *static_cast<transfer*>(user);
-  if (purpose == CURLSOCKTYPE_IPCXN) {
-    sockaddr_storage sa{};
-    std::memcpy(&sa, &address->addr,
-                std::min<std::size_t>(address->addrlen, sizeof sa));
-    std::optional<ip_address> ip;
-    if (sa.ss_family == AF_INET) {
-      ip_address a{};
-      a[10] = a[11] = 0xff;  // the IPv4-mapped form
-      std::memcpy(a.data() + 12,
-                  &reinterpret_cast<const sockaddr_in&>(sa).sin_addr, 4);
-      ip = a;
-    } else if (sa.ss_family == AF_INET6) {
-      ip_address a{};
-      std::memcpy(a.data(),
-                  &reinterpret_cast<const sockaddr_in6&>(sa).sin6_addr, 16);
-      ip = a;
-    }
-    // Neither IPv4 nor IPv6 (a Unix socket is never asked for): refused.
-    if (!ip || !may_connect(t, *ip)) return CURL_SOCKET_BAD;
-  }
-  return ::socket(address->family, address->socktype, address->protocol);
-}
-
-// Called before each request, also on a connection kept from an earlier
-// one, which no socket callback saw under this request's scope.
-int on_prerequest(void* user, char* primary_ip, char*, int, int) {
-  auto& t = *static_cast<transfer*>(user);
-  const std::optional<ip_address> ip = parse_ip_address(primary_ip);
-  return ip && may_connect(t, *ip) ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT;
+  return t.gate.header(data, size * n, [&t](http_head& head) {
+    if (following(t) || t.on_head == nullptr || !*t.on_head) return true;
+    head.effective_url = *t.url;
+    t.body_refused = !(*t.on_head)(head);
+    return !t.body_refused;  // false ends it before a byte of body is read
+  });
 }
 
 }  // namespace
@@ -225,62 +98,87 @@ std::string default_user_agent() {
 }
 
 struct http_client::impl {
+  explicit impl(const http_options& options) : defaults(options) {}
+  ~impl() {
+    // The handle is never in the multi handle between transfers.
+    if (handle != nullptr) curl_easy_cleanup(handle);
+    if (multi != nullptr) curl_multi_cleanup(multi);
+  }
+
+  // Runs the transfer set up on `handle` to its end, looking at `cancel`
+  // at least every http_cancel_step: curl_easy_perform() would block in a
+  // connect or a silent server until libcurl's own timeouts, which a
+  // progress callback does not cut short in every phase.
+  CURLcode perform(const std::atomic<bool>* cancel, bool& cancelled);
+
   CURL* handle = nullptr;
+  CURLM* multi = nullptr;  // holds the connection cache between requests
   CURLcode init_code = CURLE_OK;
   std::array<char, CURL_ERROR_SIZE> error_buffer{};
-  std::string user_agent;
-  std::string no_proxy;
-  curl_slist* pins = nullptr;  // http_options::resolve
+  detail::easy_defaults defaults;
   http_response last;
-
-  ~impl() {
-    if (handle != nullptr) curl_easy_cleanup(handle);
-    curl_slist_free_all(pins);
-  }
 };
 
+CURLcode http_client::impl::perform(const std::atomic<bool>* cancel,
+                                    bool& cancelled) {
+  if (curl_multi_add_handle(multi, handle) != CURLM_OK)
+    return CURLE_OUT_OF_MEMORY;
+  CURLcode code = CURLE_OK;
+  for (;;) {
+    int running = 0;
+    if (curl_multi_perform(multi, &running) != CURLM_OK) {
+      code = CURLE_OUT_OF_MEMORY;
+      break;
+    }
+    if (running == 0) {
+      int left = 0;
+      while (CURLMsg* m = curl_multi_info_read(multi, &left)) {
+        if (m->msg == CURLMSG_DONE) code = m->data.result;
+      }
+      break;
+    }
+    if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) {
+      cancelled = true;
+      code = CURLE_ABORTED_BY_CALLBACK;
+      break;
+    }
+    const int step = static_cast<int>(http_cancel_step.count());
+    if (curl_multi_poll(multi, nullptr, 0, step, nullptr) != CURLM_OK) {
+      code = CURLE_OUT_OF_MEMORY;
+      break;
+    }
+  }
+  curl_multi_remove_handle(multi, handle);
+  return code;
+}
+
 http_client::http_client(http_options options)
-    : options_(std::move(options)), impl_(std::make_unique<impl>()) {
-  impl_->init_code = global_init();
-  if (impl_->init_code == CURLE_OK) impl_->handle = curl_easy_init();
-  impl_->user_agent =
-      options_.user_agent.empty() ? default_user_agent() : options_.user_agent;
-  impl_->no_proxy = no_proxy_list();
-  for (const std::string& pin : options_.resolve) {
-    curl_slist* next = curl_slist_append(impl_->pins, pin.c_str());
-    if (next != nullptr) impl_->pins = next;
+    : options_(std::move(options)), impl_(std::make_unique<impl>(options_)) {
+  impl_->init_code = detail::curl_init_once();
+  if (impl_->init_code == CURLE_OK) {
+    impl_->handle = curl_easy_init();
+    impl_->multi = curl_multi_init();
   }
 }
 
 http_client::~http_client() = default;
 
 result<http_response> http_client::send(const http_request& request,
-                                        const body_receiver& receive) {
-  if (!options_.trace) return send_once(request, receive);
+                                        const body_receiver& receive,
+                                        const head_receiver& head) {
+  if (!options_.trace) return send_once(request, receive, head);
   const auto start = std::chrono::steady_clock::now();
-  auto answer = send_once(request, receive);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  char took[32];
-  std::snprintf(took, sizeof took, " in %.2f s", seconds);
-  std::string line = request.method + " " + request.url + ": ";
-  if (answer) {
-    line += std::to_string(answer->status);
-    if (answer->redirects > 0)
-      line += " from " + answer->effective_url + " after " +
-              std::to_string(answer->redirects) + " redirect" +
-              (answer->redirects == 1 ? "" : "s");
-    line += ", " + with_commas(answer->body_bytes) + " bytes";
-  } else {
-    line += "failed: " + answer.err().message;
-  }
-  options_.trace(line + took);
+  auto answer = send_once(request, receive, head);
+  options_.trace(detail::trace_line(
+      request.method, request.url, answer ? &*answer : nullptr,
+      answer ? std::string_view{} : std::string_view(answer.err().message),
+      std::chrono::steady_clock::now() - start));
   return answer;
 }
 
 result<http_response> http_client::send_once(const http_request& request,
-                                             const body_receiver& receive) {
+                                             const body_receiver& receive,
+                                             const head_receiver& head) {
   auto fail = [&request](std::string_view why) {
     std::string msg = request.url;
     msg.append(": ");
@@ -288,7 +186,7 @@ result<http_response> http_client::send_once(const http_request& request,
     return error{std::move(msg)};
   };
   impl_->last = http_response{};
-  if (impl_->handle == nullptr) {
+  if (impl_->handle == nullptr || impl_->multi == nullptr) {
     return fail(impl_->init_code != CURLE_OK
                     ? curl_easy_strerror(impl_->init_code)
                     : "cannot create a libcurl handle");
@@ -299,31 +197,9 @@ result<http_response> http_client::send_once(const http_request& request,
   // has a bound.
   const int max_redirects = std::max(options_.max_redirects, 0);
 
-  curl_slist* headers = nullptr;
-  auto add_header = [&headers](const std::string& line) {
-    curl_slist* next = curl_slist_append(headers, line.c_str());
-    if (next == nullptr) return false;
-    headers = next;
-    return true;
-  };
-  bool headers_ok = true;
-  bool has_expect = false;
-  for (const auto& [name, value] : request.headers) {
-    has_expect = has_expect || iequals(name, "expect");
-    // libcurl sends "Name;" as a header with an empty value ("Name:" would
-    // remove the header instead).
-    headers_ok = headers_ok &&
-                 add_header(value.empty() ? name + ";" : name + ": " + value);
-  }
-  // A body over 1 MiB (an IndexNow batch) would make libcurl wait for a
-  // "100 Continue" that many servers never send.
-  if (!has_expect) headers_ok = headers_ok && add_header("Expect:");
-  if (!headers_ok) {
-    curl_slist_free_all(headers);
-    return fail("out of memory building the request headers");
-  }
-  const std::unique_ptr<curl_slist, void (*)(curl_slist*)> header_list(
-      headers, &curl_slist_free_all);
+  const detail::header_list header_list =
+      detail::make_header_list(request.headers);
+  if (!header_list) return fail("out of memory building the request headers");
 
   // The total timeout covers every hop of a redirect chain, as it did when
   // libcurl followed them.
@@ -335,53 +211,28 @@ result<http_response> http_client::send_once(const http_request& request,
   normalized_url requested;  // for the scope's same_host, parsed once
   int redirects = 0;
   for (;;) {
+    if (options_.cancel != nullptr &&
+        options_.cancel->load(std::memory_order_relaxed))
+      return fail("cancelled");
     curl_easy_reset(h);
-    impl_->error_buffer[0] = '\0';
     transfer t;
     t.receive = &receive;
-    t.max_body_bytes = options_.max_body_bytes;
-    t.scope = request.scope;
+    t.on_head = &head;
+    t.url = &url;
+    t.gate.max_body_bytes = options_.max_body_bytes;
+    t.guard.scope = request.scope;
 
-    const long left = static_cast<long>(std::max<std::int64_t>(
-        1, std::chrono::duration_cast<std::chrono::milliseconds>(
-               deadline - std::chrono::steady_clock::now())
-               .count()));
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    impl_->defaults.apply(h, options_.connect_timeout, left,
+                          impl_->error_buffer.data());
     curl_easy_setopt(h, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(
-        h, CURLOPT_CONNECTTIMEOUT_MS,
-        std::min(static_cast<long>(options_.connect_timeout.count()), left));
-    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, left);
-    // Signals are process-wide; with NOSIGNAL a threaded resolver (or none)
-    // bounds DNS instead of SIGALRM.
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-    // "" offers every encoding this libcurl can undo; bodies arrive decoded.
-    curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
-    curl_easy_setopt(h, CURLOPT_USERAGENT, impl_->user_agent.c_str());
-    curl_easy_setopt(h, CURLOPT_NOPROXY, impl_->no_proxy.c_str());
-    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, impl_->error_buffer.data());
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &on_body);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
     curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, &on_header);
     curl_easy_setopt(h, CURLOPT_HEADERDATA, &t);
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, header_list.get());
-    if (impl_->pins != nullptr)
-      curl_easy_setopt(h, CURLOPT_RESOLVE, impl_->pins);
-    if (request.scope != nullptr) {
-      curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, &on_open_socket);
-      curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, &t);
-      curl_easy_setopt(h, CURLOPT_PREREQFUNCTION, &on_prerequest);
-      curl_easy_setopt(h, CURLOPT_PREREQDATA, &t);
-    }
-    if (options_.cancel != nullptr) {
-      if (options_.cancel->load(std::memory_order_relaxed))
-        return fail("cancelled");
-      t.cancel = options_.cancel;
-      curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, &on_progress);
-      curl_easy_setopt(h, CURLOPT_XFERINFODATA, &t);
-      curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-    }
+    detail::guard_addresses(h, &t.guard);
 
     if (method == "GET") {
       curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
@@ -398,47 +249,41 @@ result<http_response> http_client::send_once(const http_request& request,
       }
     }
 
-    const CURLcode code = curl_easy_perform(h);
-    if (t.receiver_threw) std::rethrow_exception(t.receiver_threw);
+    bool cancelled = false;
+    const CURLcode code = impl_->perform(options_.cancel, cancelled);
+    if (t.gate.threw) std::rethrow_exception(t.gate.threw);
 
-    impl_->last = std::move(t.seen);
-    impl_->last.body_bytes = t.body_bytes;
+    static_cast<http_head&>(impl_->last) = std::move(t.gate.reader.head());
+    impl_->last.body_bytes = t.gate.body_bytes;
     impl_->last.redirects = redirects;
     impl_->last.effective_url = url;
 
+    if (t.body_refused) {
+      impl_->last.body_skipped = true;
+      return impl_->last;
+    }
     if (code != CURLE_OK) {
-      if (t.over_cap) {
-        return fail("response larger than " +
-                    std::to_string(options_.max_body_bytes) + " bytes");
-      }
-      if (t.receiver_stopped) return fail("the receiver stopped the transfer");
-      if (t.cancelled) return fail("cancelled");
-      if (!t.refused_address.empty()) {
-        impl_->last.out_of_scope = t.refused_address;
-        const std::optional<ip_address> ip =
-            parse_ip_address(t.refused_address);
+      if (t.gate.over_cap)
+        return fail(detail::too_large_text(t.gate.max_body_bytes));
+      if (t.gate.receiver_stopped)
+        return fail("the receiver stopped the transfer");
+      if (cancelled) return fail("cancelled");
+      if (!t.guard.refused.empty()) {
+        impl_->last.out_of_scope = t.guard.refused;
         std::string why;
         if (redirects > 0) why = "redirected to " + url + ", ";
-        why += "not connected to " + t.refused_address + ", a " +
-               std::string(ip ? private_address_kind(*ip) : "private") +
-               " address outside the fetch scope (only a target's own "
-               "private address is fetched; `allow_private` allows any)";
-        return fail(why);
+        return fail(why + detail::refused_address_text(t.guard.refused));
       }
-      const char* detail = impl_->error_buffer[0] != '\0'
-                               ? impl_->error_buffer.data()
-                               : curl_easy_strerror(code);
-      if (code == CURLE_UNSUPPORTED_PROTOCOL) {
-        return fail(std::string("not an http or https URL (") + detail + ")");
-      }
-      return fail(detail);
+      return fail(
+          detail::transport_error_text(code, impl_->error_buffer.data()));
     }
 
     long status = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
     char* location = nullptr;
     curl_easy_getinfo(h, CURLINFO_REDIRECT_URL, &location);
-    if (is_redirect(status) && t.has_location && location != nullptr) {
+    if (is_redirect(status) && !impl_->last.location.empty() &&
+        location != nullptr) {
       // libcurl resolved the Location against `url`: the target as it
       // would request it.
       std::string target = location;
@@ -472,18 +317,8 @@ result<http_response> http_client::send_once(const http_request& request,
       url = std::move(target);
       continue;
     }
-
-    http_response response;
-    response.status = status;
-    response.effective_url = url;
-    char* content_type = nullptr;
-    curl_easy_getinfo(h, CURLINFO_CONTENT_TYPE, &content_type);
-    if (content_type != nullptr) response.content_type = content_type;
-    response.retry_after = impl_->last.retry_after;
-    response.body_bytes = t.body_bytes;
-    response.redirects = redirects;
-    impl_->last = response;
-    return response;
+    impl_->last.status = status;
+    return impl_->last;
   }
 }
 

@@ -19,10 +19,9 @@ namespace {
 // notice a cancel or the time cap within a few milliseconds.
 constexpr std::size_t block_size = 256 * 1024;
 
-// After the parser has stopped (a fatal error), a body is still received up
-// to this much more, so that the response's status can be known; a larger
-// remainder is cut off and the response taken as the document it was.
-constexpr std::uint64_t drain_bytes = 1024 * 1024;
+// A sitemap's body is worth reading only when it answered 200: an error
+// page's status is known from its head, and its body is never downloaded.
+bool only_a_200(const http_head& head) { return head.status == 200; }
 
 walk_skip failure(walk_skip_reason reason, std::string message) {
   walk_skip s;
@@ -79,51 +78,46 @@ std::optional<walk_skip> sitemap_walker::impl::fetch(const walk_document& doc,
                                                      parse_handler& handler,
                                                      walk_read& out) {
   sitemap_parser parser(handler, options.parse);
-  bool parser_stopped = false, cut_off = false, interrupted = false;
-  std::uint64_t drained = 0;
-  auto r = http().send(request_for(doc.url),
-                       [&](const char* data, std::size_t size) {
-                         if (should_stop()) {
-                           interrupted = true;
-                           return false;
-                         }
-                         if (!parser_stopped) {
-                           parser_stopped = !parser.feed(data, size);
-                           return true;
-                         }
-                         drained += size;
-                         if (drained > drain_bytes) {
-                           cut_off = true;
-                           return false;
-                         }
-                         return true;
-                       });
+  bool cut_off = false, interrupted = false;
+  auto r = http().send(
+      request_for(doc.url),
+      [&](const char* data, std::size_t size) {
+        if (should_stop()) {
+          interrupted = true;
+          return false;
+        }
+        // Only a 200's body is read (only_a_200), so once the parser has
+        // stopped (a fatal error) nothing more is needed from it.
+        cut_off = !parser.feed(data, size);
+        return !cut_off;
+      },
+      only_a_200);
   out.summary = parser.finish();
   // The request's timeout is cut to what is left of the walk, so a timeout
   // then is the walk's time cap, not the server's fault.
   if (!r && hit_deadline()) interrupted = true;
-  if (!r) {
-    if (interrupted || cut_off) {
-      // Stopped by us: what was read is the document, with the headers
-      // that came before the stop.
-      if (interrupted) out.stop = stop_inside();
-      out.content_type = http().last_response().content_type;
-      return std::nullopt;
-    }
-    return fetch_failure(r.err());
+  if (!r && interrupted) {
+    // Stopped by us: what was read is the document, with the headers that
+    // came before the stop.
+    out.stop = stop_inside();
+    out.content_type = client->last_response().content_type;
+    return std::nullopt;
   }
-  if (r->status != 200) {
+  if (!r && !cut_off) return fetch_failure(r.err());
+  // A 200 cut off where the parser stopped is the document it was.
+  const http_response& answer = r ? *r : client->last_response();
+  if (answer.status != 200) {
     walk_skip s = failure(walk_skip_reason::http_status, {});
-    s.status = r->status;
-    if (!r->effective_url.empty() && r->effective_url != doc.url)
-      s.url = r->effective_url;
+    s.status = answer.status;
+    if (!answer.effective_url.empty() && answer.effective_url != doc.url)
+      s.url = answer.effective_url;
     return s;
   }
-  out.redirects = r->redirects;
-  out.content_type = std::move(r->content_type);
+  out.redirects = answer.redirects;
+  out.content_type = answer.content_type;
   std::string final_url;
-  if (!r->effective_url.empty() &&
-      normalize_url(r->effective_url, final_url) == url_problem::ok &&
+  if (!answer.effective_url.empty() &&
+      normalize_url(answer.effective_url, final_url) == url_problem::ok &&
       final_url != doc.url)
     out.final_url = std::move(final_url);
   return std::nullopt;
@@ -162,14 +156,16 @@ walk_reread sitemap_walker::impl::reread(const std::string& url,
   walk_reread out;
   sitemap_parser parser(handler, parse);
   bool interrupted = false;
-  auto r =
-      http().send(request_for(url), [&](const char* data, std::size_t size) {
+  auto r = http().send(
+      request_for(url),
+      [&](const char* data, std::size_t size) {
         if (should_stop()) {
           interrupted = true;
           return false;
         }
         return parser.feed(data, size);
-      });
+      },
+      only_a_200);
   out.summary = parser.finish();
   bytes += out.summary.bytes;
   if (!r && hit_deadline()) interrupted = true;

@@ -158,13 +158,23 @@ bool parse_head(std::string_view head, recorded_request& req) {
   return true;
 }
 
-std::string response_bytes(const recorded_request& req, const http_reply& reply,
+// An answer as it goes on the wire: the head, the body (encoded, chunked,
+// cut short as the reply says), and how many padding bytes follow it.
+struct wire_answer {
+  std::string head;
+  std::string body;
+  std::uint64_t padding = 0;
+};
+
+wire_answer response_bytes(const recorded_request& req, const http_reply& reply,
                            bool close) {
   std::string body = reply.gzip ? gzip(reply.body) : reply.body;
   const bool no_body = req.method == "HEAD" ||
                        (reply.status >= 100 && reply.status < 200) ||
                        reply.status == 204 || reply.status == 304;
-  std::string out = "HTTP/1.1 " + std::to_string(reply.status) + " ";
+  wire_answer w;
+  std::string& out = w.head;
+  out = "HTTP/1.1 " + std::to_string(reply.status) + " ";
   out.append(reason(reply.status));
   out.append("\r\n");
   for (const auto& [name, value] : reply.headers) {
@@ -174,23 +184,28 @@ std::string response_bytes(const recorded_request& req, const http_reply& reply,
   if (reply.chunked) {
     out.append("Transfer-Encoding: chunked\r\n");
   } else {
-    out.append("Content-Length: " + std::to_string(body.size()) + "\r\n");
+    out.append("Content-Length: " +
+               std::to_string(body.size() + reply.padding) + "\r\n");
   }
   if (close) out.append("Connection: close\r\n");
   out.append("\r\n");
-  if (no_body) return out;
+  if (no_body) return w;
+  w.padding = reply.chunked || reply.gzip ? 0 : reply.padding;
   if (reply.truncate) body.resize(body.size() / 2);
-  if (!reply.chunked) return out + body;
+  if (!reply.chunked) {
+    w.body = std::move(body);
+    return w;
+  }
   const std::size_t step = std::max<std::size_t>(reply.chunk_size, 1);
   for (std::size_t i = 0; i < body.size(); i += step) {
     const std::size_t n = std::min(step, body.size() - i);
     char hex[32];
     const auto [end, ec] = std::to_chars(hex, hex + sizeof hex, n, 16);
-    out.append(hex, end).append("\r\n");
-    out.append(body, i, n).append("\r\n");
+    w.body.append(hex, end).append("\r\n");
+    w.body.append(body, i, n).append("\r\n");
   }
-  if (!reply.truncate) out.append("0\r\n\r\n");
-  return out;
+  if (!reply.truncate) w.body.append("0\r\n\r\n");
+  return w;
 }
 
 }  // namespace
@@ -287,7 +302,9 @@ void http_server::route(std::string path, http_reply reply) {
 void http_server::route(std::string path, std::vector<http_reply> replies) {
   if (replies.empty()) throw std::invalid_argument("route: no replies");
   std::lock_guard lock(mu_);
-  routes_[std::move(path)] = route_entry{std::move(replies), 0};
+  route_entry e;
+  e.replies = std::move(replies);
+  routes_[std::move(path)] = std::move(e);
 }
 
 void http_server::redirect(std::string from, std::string to, int status) {
@@ -297,6 +314,13 @@ void http_server::redirect(std::string from, std::string to, int status) {
 void http_server::fallback(http_handler handler) {
   std::lock_guard lock(mu_);
   fallback_ = std::move(handler);
+}
+
+void http_server::route(std::string path, http_handler answer) {
+  std::lock_guard lock(mu_);
+  route_entry e;
+  e.answer = std::move(answer);
+  routes_[std::move(path)] = std::move(e);
 }
 
 std::vector<recorded_request> http_server::requests() const {
@@ -314,6 +338,73 @@ std::size_t http_server::count(std::string_view path) const {
 std::size_t http_server::connections() const {
   std::lock_guard lock(mu_);
   return accepted_;
+}
+
+std::size_t http_server::peak_in_progress() const {
+  std::lock_guard lock(mu_);
+  return in_progress_.peak;
+}
+
+std::size_t http_server::peak_in_progress(std::string_view host) const {
+  std::lock_guard lock(mu_);
+  const auto it = in_progress_by_host_.find(host);
+  return it == in_progress_by_host_.end() ? 0 : it->second.peak;
+}
+
+std::size_t http_server::answers_cut() const {
+  std::lock_guard lock(mu_);
+  return answers_cut_;
+}
+
+std::uint64_t http_server::body_bytes_sent() const {
+  std::lock_guard lock(mu_);
+  return body_bytes_sent_;
+}
+
+void http_server::begin_answer(const recorded_request& req) {
+  for (gauge* g : {&in_progress_,
+                   &in_progress_by_host_[req.header("Host").value_or("")]}) {
+    g->peak = std::max(g->peak, ++g->now);
+  }
+}
+
+void http_server::end_answer(const recorded_request& req) {
+  std::lock_guard lock(mu_);
+  --in_progress_.now;
+  --in_progress_by_host_[req.header("Host").value_or("")].now;
+}
+
+bool http_server::answer(int fd, const recorded_request& req,
+                         const http_reply& reply, bool close) {
+  const wire_answer w = response_bytes(req, reply, close);
+  auto cut = [this] {
+    std::lock_guard lock(mu_);
+    ++answers_cut_;
+    return false;
+  };
+  if (!send_all(fd, w.head)) return cut();
+  if (reply.stall_after_head.count() > 0 && !sleep_for(reply.stall_after_head))
+    return false;  // stopping, not the client's doing
+  // In pieces, so that what the kernel took is known when the client
+  // hangs up in the middle.
+  constexpr std::size_t kPiece = 64 * 1024;
+  const std::string padding(std::min<std::uint64_t>(w.padding, kPiece), '.');
+  auto send_counted = [&](std::string_view piece) {
+    if (!send_all(fd, piece)) return false;
+    std::lock_guard lock(mu_);
+    body_bytes_sent_ += piece.size();
+    return true;
+  };
+  for (std::size_t i = 0; i < w.body.size(); i += kPiece) {
+    if (!send_counted(std::string_view(w.body).substr(i, kPiece))) return cut();
+  }
+  for (std::uint64_t left = w.padding; left > 0;) {
+    const std::size_t n =
+        static_cast<std::size_t>(std::min<std::uint64_t>(left, padding.size()));
+    if (!send_counted(std::string_view(padding).substr(0, n))) return cut();
+    left -= n;
+  }
+  return true;
 }
 
 bool http_server::sleep_for(std::chrono::milliseconds d) {
@@ -335,6 +426,12 @@ http_reply http_server::next_reply(const recorded_request& request) {
     return handler(request);
   }
   route_entry& e = it->second;
+  if (e.answer) {
+    // A copy, called without the lock: it may take its time.
+    auto answer = e.answer;
+    lock.unlock();
+    return answer(request);
+  }
   const std::size_t i = std::min(e.next, e.replies.size() - 1);
   ++e.next;
   return e.replies[i];
@@ -406,15 +503,22 @@ void http_server::serve(connection* conn) {
     const auto connection_header = req.header("Connection");
     bool close = req.version != "HTTP/1.1" ||
                  (connection_header && iequals(*connection_header, "close"));
+    req.received = std::chrono::steady_clock::now();
     {
       std::lock_guard lock(mu_);
       log_.push_back(req);
+      begin_answer(req);
     }
     const http_reply reply = next_reply(req);
-    if (reply.delay.count() > 0 && !sleep_for(reply.delay)) goto done;
-    if (reply.close_without_answer) goto done;
+    bool go_on = reply.delay.count() <= 0 || sleep_for(reply.delay);
+    // Before the answer goes out: once its last byte is sent the client may
+    // start another request before this thread runs again, which would
+    // count two at a moment when the client had one.
+    end_answer(req);
+    if (reply.close_without_answer) go_on = false;
     close = close || reply.close_after || reply.truncate;
-    if (!send_all(fd, response_bytes(req, reply, close)) || close) goto done;
+    if (go_on) go_on = answer(fd, req, reply, close) && !close;
+    if (!go_on) goto done;
   }
 done:
   std::lock_guard lock(mu_);
@@ -422,6 +526,55 @@ done:
   conn->fd = -1;
   conn->done = true;
   cv_.notify_all();
+}
+
+stalled_listener::stalled_listener() {
+  listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  if (listen_fd_ < 0 ||
+      ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) !=
+          0 ||
+      ::listen(listen_fd_, 0) != 0 ||
+      ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len) !=
+          0) {
+    if (listen_fd_ >= 0) ::close(listen_fd_);
+    throw std::runtime_error("stalled_listener: cannot listen");
+  }
+  port_ = ntohs(addr.sin_port);
+  // The one place in the accept queue goes to this connection, which
+  // completes at once; the queue is then full.
+  filler_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (filler_fd_ < 0 ||
+      ::connect(filler_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) !=
+          0) {
+    ::close(listen_fd_);
+    if (filler_fd_ >= 0) ::close(filler_fd_);
+    throw std::runtime_error("stalled_listener: cannot fill the backlog");
+  }
+}
+
+stalled_listener::~stalled_listener() {
+  ::close(filler_fd_);
+  ::close(listen_fd_);
+}
+
+std::string stalled_listener::url(std::string_view path) const {
+  std::string u = "http://127.0.0.1:" + std::to_string(port_);
+  u.append(path);
+  return u;
+}
+
+bool eventually(const std::function<bool()>& condition,
+                std::chrono::milliseconds limit) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() >= end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
 }
 
 }  // namespace sitemill::testing

@@ -55,6 +55,13 @@ struct http_reply {
   bool truncate = false;
   /// Close the connection after this answer even if the client would keep it.
   bool close_after = false;
+  /// This many more body bytes ('.') after `body`, counted in the
+  /// Content-Length and written in pieces as the client reads them, never
+  /// held in memory: a huge page. Not with chunked or gzip.
+  std::uint64_t padding = 0;
+  /// Waited after the head is sent and before the body (cut short when the
+  /// server stops): a server that answers and then stalls.
+  std::chrono::milliseconds stall_after_head{0};
 };
 
 /// A reply with `status`, `body` and a Content-Type header.
@@ -71,6 +78,8 @@ struct recorded_request {
   std::string version;  ///< "HTTP/1.1"
   std::vector<std::pair<std::string, std::string>> headers;  ///< in order
   std::string body;  ///< Content-Length or chunked body, decoded
+  /// When its head had arrived, on the steady clock.
+  std::chrono::steady_clock::time_point received;
 
   /// The value of the first header named `name` (case-insensitive), or
   /// std::nullopt.
@@ -110,6 +119,9 @@ class http_server {
   void redirect(std::string from, std::string to, int status = 301);
   /// Requests no route matches are answered by `handler` instead of a 404.
   void fallback(http_handler handler);
+  /// Requests for `path` are answered with what `answer` makes of them
+  /// (called on the connection's thread, without the server's lock).
+  void route(std::string path, http_handler answer);
 
   /// Every request received so far, in arrival order.
   std::vector<recorded_request> requests() const;
@@ -117,11 +129,26 @@ class http_server {
   std::size_t count(std::string_view path) const;
   /// Connections accepted so far (keep-alive reuses one).
   std::size_t connections() const;
+  /// The most requests that were being answered at one moment (from the
+  /// arrival of the head to the start of the answer, so a reply's `delay`),
+  /// in all, or with `host` as their Host header. Within the client's own
+  /// time for the request, so never more than it had in flight.
+  std::size_t peak_in_progress() const;
+  std::size_t peak_in_progress(std::string_view host) const;
+  /// Answers that could not be sent to the end: the client hung up first.
+  std::size_t answers_cut() const;
+  /// Body bytes the kernel accepted from this server, over all answers.
+  std::uint64_t body_bytes_sent() const;
 
  private:
   struct route_entry {
     std::vector<http_reply> replies;
     std::size_t next = 0;
+    http_handler answer;
+  };
+  struct gauge {
+    std::size_t now = 0;
+    std::size_t peak = 0;
   };
   struct connection {
     int fd = -1;
@@ -132,6 +159,11 @@ class http_server {
   void accept_loop();
   void serve(connection* conn);
   http_reply next_reply(const recorded_request& request);
+  // Sends `reply`; false when the client hung up first (counted).
+  bool answer(int fd, const recorded_request& req, const http_reply& reply,
+              bool close);
+  void begin_answer(const recorded_request& req);
+  void end_answer(const recorded_request& req);
   // Waits up to `d`; false when the server is stopping.
   bool sleep_for(std::chrono::milliseconds d);
 
@@ -148,8 +180,38 @@ class http_server {
   std::vector<recorded_request> log_;
   std::list<connection> connections_;
   std::size_t accepted_ = 0;
+  gauge in_progress_;
+  std::map<std::string, gauge, std::less<>> in_progress_by_host_;
+  std::size_t answers_cut_ = 0;
+  std::uint64_t body_bytes_sent_ = 0;
   std::thread acceptor_;
 };
+
+/// A loopback port whose connects hang: it listens with a backlog of one
+/// that a connection of its own fills, and never accepts, so the kernel
+/// drops every further SYN (Linux) and a client waits in connect() until
+/// its own timeout. For tests of cancelling a connect.
+class stalled_listener {
+ public:
+  stalled_listener();  ///< throws std::runtime_error when it cannot
+  ~stalled_listener();
+  stalled_listener(const stalled_listener&) = delete;
+  stalled_listener& operator=(const stalled_listener&) = delete;
+  std::uint16_t port() const noexcept { return port_; }
+  /// "http://127.0.0.1:<port>" followed by `path`.
+  std::string url(std::string_view path = "/") const;
+
+ private:
+  int listen_fd_ = -1;
+  int filler_fd_ = -1;
+  std::uint16_t port_ = 0;
+};
+
+/// Waits until `condition` holds, looking every few milliseconds, for at
+/// most `limit`; returns whether it held. For conditions another thread
+/// makes true (a server noticing a hang-up), instead of a fixed sleep.
+bool eventually(const std::function<bool()>& condition,
+                std::chrono::milliseconds limit = std::chrono::seconds(10));
 
 }  // namespace sitemill::testing
 

@@ -77,10 +77,10 @@ struct http_options {
   std::uint64_t max_body_bytes = 64ull * 1024 * 1024;
   /// Sent on every request; the default names sitemill and its version.
   std::string user_agent;
-  /// Polled during a transfer, also while the server sends nothing
-  /// (libcurl's progress callback, about once a second at worst): once it
-  /// is true the request ends with the error "cancelled". Not owned;
-  /// nullptr: never.
+  /// Polled during a transfer at least every http_cancel_step, in every
+  /// phase (a connect that hangs, a server that sends nothing): once it is
+  /// true the request ends with the error "cancelled". Not owned; nullptr:
+  /// never.
   const std::atomic<bool>* cancel = nullptr;
   /// Host names pinned to addresses, as curl's --resolve:
   /// "host:port:address" ("staging.example.com:443:10.0.0.7"): a server
@@ -93,6 +93,10 @@ struct http_options {
   std::function<void(std::string_view line)> trace;
 };
 
+/// How long a transfer may go on before the cancel flag is looked at: the
+/// bound on how late a Ctrl-C is seen (the issue asks for a second).
+inline constexpr std::chrono::milliseconds http_cancel_step{200};
+
 struct http_request {
   std::string method = "GET";
   std::string url;
@@ -103,14 +107,33 @@ struct http_request {
   const fetch_scope* scope = nullptr;
 };
 
-struct http_response {
-  long status = 0;            ///< final status after redirects
-  std::string effective_url;  ///< the URL that answered, after redirects
+/// What a response says before its body: the status line and the headers
+/// sitemill acts on, as sent (trimmed). Filled as the headers arrive, so a
+/// caller can decide whether the body is worth reading (head_receiver).
+struct http_head {
+  long status = 0;  ///< 0 when no response came
+  /// The URL that answered: after the redirects http_client followed, or
+  /// the URL requested (the fetcher follows none).
+  std::string effective_url;
   std::string content_type;
-  std::optional<std::string>
-      retry_after;               ///< the final response's Retry-After, as sent
+  /// Content-Length when the response states one (a HEAD's too).
+  std::optional<std::uint64_t> content_length;
+  std::string location;  ///< the Location header as sent; "" when none
+  std::string last_modified;
+  std::string etag;
+  /// Every X-Robots-Tag header's value, in order: a response may send
+  /// several, each naming other directives or another user agent.
+  std::vector<std::string> x_robots_tag;
+  std::optional<std::string> retry_after;  ///< Retry-After, as sent
+};
+
+/// A finished exchange: the final response's head and what was received.
+struct http_response : http_head {
   std::uint64_t body_bytes = 0;  ///< decoded body bytes received
   int redirects = 0;
+  /// The head_receiver refused the body: the transfer ended after the
+  /// headers, and body_bytes is 0. Not an error.
+  bool body_skipped = false;
   /// Set when send() failed because a hop left the request's fetch_scope:
   /// the redirect's target URL, or the address refused ("127.0.0.1").
   std::string out_of_scope;
@@ -120,8 +143,16 @@ struct http_response {
 /// request then ends with an error saying the receiver stopped it).
 using body_receiver = std::function<bool(const char* data, std::size_t size)>;
 
-/// One libcurl easy handle, reused across requests (keeps connections).
-/// Not thread-safe; one client per thread.
+/// Sees the final response's head as soon as its headers are in, before
+/// any of its body; returns whether to read the body. False ends the
+/// transfer at once (an error page or a file that is not wanted is never
+/// downloaded), and send() returns the response with body_skipped set.
+using head_receiver = std::function<bool(const http_head& head)>;
+
+/// One libcurl easy handle, reused across requests (keeps connections),
+/// driven through a private multi handle so that the cancel flag is seen
+/// within http_cancel_step in every phase: DNS, connect, TLS, waiting for
+/// the answer, reading the body. Not thread-safe; one client per thread.
 class http_client {
  public:
   explicit http_client(http_options options = {});
@@ -145,8 +176,13 @@ class http_client {
   /// `receive` stops the transfer and is rethrown from send(). Proxies come
   /// from the usual environment variables, except for loopback addresses, which
   /// are always reached directly.
+  ///
+  /// `head`, when given, is called once with the final response's head
+  /// (never a redirect's that is followed, never a 1xx) before its body;
+  /// an exception it throws is rethrown from send() as `receive`'s is.
   result<http_response> send(const http_request& request,
-                             const body_receiver& receive = {});
+                             const body_receiver& receive = {},
+                             const head_receiver& head = {});
 
   /// Convenience: GET `url`, body collected in memory (up to the cap).
   result<std::pair<http_response, std::string>> get(const std::string& url);
@@ -161,7 +197,8 @@ class http_client {
 
  private:
   result<http_response> send_once(const http_request& request,
-                                  const body_receiver& receive);
+                                  const body_receiver& receive,
+                                  const head_receiver& head);
 
   http_options options_;
   struct impl;
