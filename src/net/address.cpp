@@ -75,4 +75,20 @@ bool fetch_scope::may_connect(const ip_address& address) const {
          std::find(allowed.begin(), allowed.end(), address) != allowed.end();
 }
 
+void fetch_scope::allow_target_host(std::string_view host) {
+  if (!host.empty() && host.back() == '.') host.remove_suffix(1);
+  std::vector<ip_address> own;
+  if (const std::optional<ip_address> ip = parse_ip_address(host)) {
+    own.push_back(*ip);
+  } else if (host == "localhost" || host.ends_with(".localhost")) {
+    own.push_back(*parse_ip_address("127.0.0.1"));
+    own.push_back(*parse_ip_address("::1"));
+  }
+  for (const ip_address& a : own) {
+    if (!private_address_kind(a).empty() &&
+        std::find(allowed.begin(), allowed.end(), a) == allowed.end())
+      allowed.push_back(a);
+  }
+}
+
 }  // namespace sitemill

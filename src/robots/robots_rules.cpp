@@ -22,19 +22,6 @@ bool is_star(std::string_view value) noexcept {
          (value.size() == 1 || detail::is_ascii_space(value[1]));
 }
 
-// RFC 9309 2.2.1: a product token is letters, '_' and '-'; what follows it in
-// a User-Agent header or a User-agent value ("/1.0 (+https://...)") is not
-// part of it, as in Google's ExtractUserAgent().
-std::string_view product_token(std::string_view s) noexcept {
-  std::size_t n = 0;
-  while (n < s.size() &&
-         ((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
-          s[n] == '_' || s[n] == '-')) {
-    ++n;
-  }
-  return s.substr(0, n);
-}
-
 int hex_value(char c) noexcept {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -127,6 +114,19 @@ std::optional<double> crawl_delay_seconds(std::string_view value) {
 
 }  // namespace
 
+// RFC 9309 2.2.1: a product token is letters, '_' and '-'; what follows it in
+// a User-Agent header or a User-agent value ("/1.0 (+https://...)") is not
+// part of it, as in Google's ExtractUserAgent().
+std::string_view robots_product_token(std::string_view s) noexcept {
+  std::size_t n = 0;
+  while (n < s.size() &&
+         ((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
+          s[n] == '_' || s[n] == '-')) {
+    ++n;
+  }
+  return s.substr(0, n);
+}
+
 robots_rules parse_robots_rules(std::string_view text,
                                 std::string_view user_agent) {
   // Local, so that it shares this friend's access to robots_rules::rule.
@@ -146,7 +146,7 @@ robots_rules parse_robots_rules(std::string_view text,
         if (is_star(line.value)) {
           for_star_ = true;
         } else if (!token_.empty() &&
-                   detail::iequals(product_token(line.value), token_)) {
+                   detail::iequals(robots_product_token(line.value), token_)) {
           for_us_ = true;
           named_ = true;
         }
@@ -192,7 +192,7 @@ robots_rules parse_robots_rules(std::string_view text,
     std::optional<double> star_delay_, our_delay_;  // the group's last
   };
 
-  reader r(product_token(detail::trim(user_agent)));
+  reader r(robots_product_token(detail::trim(user_agent)));
   detail::lex_robots_txt(text, r);
   robots_rules out;
   out.crawl_delay_ = r.delay();

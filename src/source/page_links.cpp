@@ -16,6 +16,7 @@ void page_links::resolve(const normalized_url& page, const html_facts& facts,
   text_.clear();
   values_.clear();
   notes_.clear();
+  links_.clear();
   canonical_ = normalized_url{};
   refresh_ = normalized_url{};
 
@@ -44,6 +45,15 @@ void page_links::resolve(const normalized_url& page, const html_facts& facts,
       notes_.push_back("meta refresh to " +
                        quoted_printable(facts.refresh_url) +
                        " ignored: " + std::string(describe(p)));
+  }
+
+  if (options.links) {
+    // Links that do not resolve (mailto:, javascript:, a broken href) are
+    // what pages are full of: left out without a note.
+    for (const html_link& l : facts.links) {
+      if (resolve_url(l.href, base_, scratch_) != url_problem::ok) continue;
+      links_.push_back({std::string(scratch_.href()), l.nofollow});
+    }
   }
 
   const link_field_ids& ids = link_fields();

@@ -22,6 +22,9 @@
 //     reference of another scheme (blob:, about:blank: a placeholder) is
 //     left out silently, one that does not resolve with a note.
 //
+//   * links (<a href>, for a crawler): resolved the same way, in document
+//     order; one that does not resolve to an http(s) URL is left out.
+//
 // Memory: the current page's links only; reused from page to page.
 // Not thread-safe: one per reader.
 #ifndef SITEMILL_SOURCE_PAGE_LINKS_H
@@ -44,6 +47,13 @@ struct page_link_options {
   bool refresh = true;     ///< resolve the meta refresh's URL
   bool alternates = true;  ///< hreflang alternates
   bool images = false;     ///< images (html_facts::images)
+  bool links = false;      ///< a crawler's links (html_facts::links)
+};
+
+/// A link of the page, resolved and normalised (its fragment dropped).
+struct resolved_link {
+  std::string href;
+  bool nofollow = false;  ///< rel="nofollow"
 };
 
 class page_links {
@@ -68,6 +78,11 @@ class page_links {
     return values_;
   }
 
+  /// The page's links, in document order, repeats kept; those that do not
+  /// resolve to an http(s) URL (mailto:, javascript:, tel:) left out
+  /// without a note. Empty unless asked.
+  const std::vector<resolved_link>& links() const noexcept { return links_; }
+
   /// Things a user should hear about this page, each one sentence without
   /// the page's name ("canonical link \"ftp://x\" ignored: ...").
   const std::vector<std::string>& notes() const noexcept { return notes_; }
@@ -85,6 +100,7 @@ class page_links {
   std::string text_;
   std::vector<extension_value> values_;
   std::unordered_set<std::string> seen_images_;
+  std::vector<resolved_link> links_;
   std::vector<std::string> notes_;
 };
 

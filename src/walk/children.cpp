@@ -72,23 +72,7 @@ bool has_other_scheme(std::string_view s) {
 namespace sitemill {
 
 void sitemap_walker::impl::note_target(const normalized_url& url) {
-  std::string_view host = url.host();
-  if (!host.empty() && host.back() == '.') host.remove_suffix(1);
-  std::vector<ip_address> own;
-  if (const std::optional<ip_address> ip = parse_ip_address(host)) {
-    own.push_back(*ip);
-  } else if (host == "localhost" || host.ends_with(".localhost")) {
-    // RFC 6761 6.3: these names are the loopback, and libcurl resolves them
-    // so itself, without asking DNS.
-    own.push_back(*parse_ip_address("127.0.0.1"));
-    own.push_back(*parse_ip_address("::1"));
-  }
-  for (const ip_address& a : own) {
-    if (!private_address_kind(a).empty() &&
-        std::find(scope.allowed.begin(), scope.allowed.end(), a) ==
-            scope.allowed.end())
-      scope.allowed.push_back(a);
-  }
+  scope.allow_target_host(url.host());
 }
 
 }  // namespace sitemill

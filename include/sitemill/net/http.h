@@ -66,6 +66,13 @@ struct fetch_scope {
 
   /// Whether a connection to `address` is in the scope.
   bool may_connect(const ip_address& address) const;
+
+  /// Adds to `allowed` the private addresses a host the user named as a
+  /// target stands for: an IP address as written ("10.0.0.7", "[::1]"),
+  /// or the loopback for "localhost" and names under ".localhost" (RFC
+  /// 6761 6.3; libcurl resolves them so, without DNS). A trailing dot is
+  /// ignored; other names add nothing.
+  void allow_target_host(std::string_view host);
 };
 
 struct http_options {

@@ -84,6 +84,10 @@ class robots_rules {
 robots_rules parse_robots_rules(std::string_view text,
                                 std::string_view user_agent);
 
+/// The product token a User-Agent header or User-agent value starts with
+/// ("sitemill/1.0 (+https://...)" -> "sitemill"): letters, '_' and '-'.
+std::string_view robots_product_token(std::string_view user_agent) noexcept;
+
 /// The rules of the `*` groups, which every crawler without a group of its
 /// own obeys: parse_robots_rules(text, "*").
 robots_rules parse_robots_rules(std::string_view text);

@@ -1,0 +1,108 @@
+// sitemill: the crawler source of generate (--from-crawl): fetches a live
+// site from a start URL, following its links, and yields one record per page
+// a search engine should index.
+//
+//   sitemill::crawl_options o;
+//   o.start_url = "https://www.example.com/";
+//   g.sources.push_back(sitemill::crawl_source(o));  // generate_options
+//
+// What is listed (docs/crawl.md has the whole story): pages in the start
+// URL's scope (its scheme, host, port and directory, the sitemaps.org
+// location rule) reached by <a href> links from it, answered 200 with
+// text/html, not noindex (robots meta or X-Robots-Tag), with no canonical
+// link to another URL. A redirect's in-scope target is crawled in its place.
+// Everything found and not listed is reported with its reason (a skipped
+// record: "redirect", "status 404", "not html", "noindex", "canonical",
+// "robots", "trap cap", "too large", "max pages", "max depth", "fetch
+// failed: ...").
+//
+// Polite: robots.txt is fetched first and obeyed for the product token of
+// the User-Agent (sitemill's own by default), its Crawl-delay honoured;
+// at most `concurrency` requests at once; 429 and 5xx retried after
+// Retry-After or a backoff (net/fetcher.h).
+//
+// Deterministic: pages are judged, and their links found, in the order a
+// breadth-first crawl would fetch them, whatever order the answers come in,
+// so the caps cut at the same place and a rerun of an unchanged site yields
+// the same records in the same order.
+//
+// Memory: every URL seen (its text) and the answers that came ahead of
+// their turn (their links, not their bodies); a body is held only while it
+// is parsed, and at most max_page_bytes of it.
+#ifndef SITEMILL_SOURCE_CRAWL_SOURCE_H
+#define SITEMILL_SOURCE_CRAWL_SOURCE_H
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sitemill/net/http.h"
+#include "sitemill/source/record_source.h"
+
+namespace sitemill {
+
+/// The crawler's default retries: 3 tries, waits from 500 ms, at most
+/// 60 s.
+inline retry_policy crawl_retry_policy() {
+  retry_policy r;
+  r.max_attempts = 3;
+  r.first_wait = std::chrono::milliseconds(500);
+  return r;
+}
+
+struct crawl_options {
+  /// Where the crawl starts; its directory is the scope.
+  std::string start_url;
+  /// Requests in flight at once (the crawl is of one host, so this is also
+  /// the per-host limit).
+  unsigned concurrency = 4;
+  /// Pages fetched at most (robots.txt, sitemaps and retries not counted);
+  /// the rest of the queue is reported "max pages".
+  std::size_t max_pages = std::numeric_limits<std::size_t>::max();
+  /// Links followed at most from the start URL (0: the start page only).
+  std::size_t max_depth = std::numeric_limits<std::size_t>::max();
+  /// Distinct query strings crawled per path (a calendar, faceted search);
+  /// further ones are reported "trap cap".
+  std::size_t max_query_variants = 100;
+  /// Body bytes read per page at most; a larger page is "too large".
+  std::uint64_t max_page_bytes = 10ull * 1024 * 1024;
+  /// Obey robots.txt (Allow, Disallow, Crawl-delay).
+  bool respect_robots = true;
+  /// Also start from the <loc>s of the sitemaps robots.txt names (Sitemap:
+  /// lines; indexes followed), so pages no link reaches are found too.
+  bool seed_sitemaps = false;
+  /// List each page's content images too (as --from-dir --images).
+  bool images = false;
+  /// List noindex pages; follow links of nofollow pages and rel=nofollow
+  /// links; list pages whose canonical link names another URL.
+  bool ignore_noindex = false;
+  bool ignore_nofollow = false;
+  bool ignore_canonical = false;
+  /// The User-Agent sent; its product token is the one robots.txt is read
+  /// for. Empty: default_user_agent() ("sitemill/VERSION (+URL)").
+  std::string user_agent;
+  /// How 429 and 5xx answers are asked again: after Retry-After (at most
+  /// max_wait) or a backoff from first_wait, pausing requests to the host
+  /// meanwhile. A crawl asks each page at most 3 times by default.
+  retry_policy retry = crawl_retry_policy();
+  /// Each request's connect and total timeouts.
+  std::chrono::milliseconds connect_timeout{10'000};
+  std::chrono::milliseconds timeout{30'000};
+  /// Host names pinned to addresses, as curl's --resolve ("host:port:addr").
+  std::vector<std::string> resolve;
+  /// Fetch from loopback and private addresses the start URL does not name
+  /// itself.
+  bool allow_private = false;
+};
+
+/// A source that crawls `options.start_url`. validate() refuses a start
+/// URL that is not an absolute http(s) URL.
+std::shared_ptr<const record_source> crawl_source(crawl_options options);
+
+}  // namespace sitemill
+
+#endif  // SITEMILL_SOURCE_CRAWL_SOURCE_H

@@ -1,0 +1,87 @@
+// sitemill internals: what a crawl does with a URL it has found, apart from
+// the network: session ids removed, then scope, depth, robots.txt and the
+// trap cap judged, in that order, and the URL queued or told why not.
+//
+// The rules (docs/crawl.md, and the acceptance site's header,
+// tests/support/crawl_site.h, which tests them):
+//   1. a URL already seen: nothing;
+//   2. deeper than max_depth: nothing, and not marked seen, so a shorter
+//      path found later still queues it (one never queued is reported
+//      "max depth" at the end: too_deep());
+//   3. disallowed by robots.txt: seen, reported "robots";
+//   4. a URL with a query is a variant of its path; past max_query_variants
+//      distinct variants of one path (a calendar, faceted search), seen and
+//      reported "trap cap";
+//   5. otherwise seen and queued.
+// Out-of-scope URLs are not judged at all: the caller drops them.
+//
+// Memory: every URL seen, as its text (~50 bytes of overhead each), and a
+// counter per path that has query variants.
+#ifndef SITEMILL_SOURCE_CRAWL_FRONTIER_H
+#define SITEMILL_SOURCE_CRAWL_FRONTIER_H
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "sitemill/robots/robots_rules.h"
+#include "sitemill/url/url.h"
+
+namespace sitemill::detail {
+
+/// Query parameters (and the ;jsessionid path parameter) that carry a
+/// session id: one page under many URLs. Compared ignoring ASCII case.
+inline constexpr std::string_view session_id_parameters[] = {
+    "phpsessid", "jsessionid", "sid", "sessionid", "session_id"};
+
+/// Removes session ids from `url`: a ";jsessionid=..." path parameter and
+/// every query parameter session_id_parameters names; a query left empty
+/// goes with its '?'. True when something was removed (`url` is then
+/// normalised again).
+bool strip_session_ids(normalized_url& url);
+
+struct frontier_limits {
+  std::size_t max_depth = std::numeric_limits<std::size_t>::max();
+  std::size_t max_query_variants = std::numeric_limits<std::size_t>::max();
+};
+
+enum class discovery : std::uint8_t {
+  queued,    ///< new: fetch it
+  seen,      ///< found before
+  too_deep,  ///< past max_depth (for now)
+  robots,    ///< robots.txt disallows it
+  trap_cap,  ///< its path has max_query_variants variants already
+};
+
+class crawl_frontier {
+ public:
+  /// `robots` may be nullptr (rules not obeyed); not owned, must outlive.
+  crawl_frontier(frontier_limits limits, const robots_rules* robots)
+      : limits_(limits), robots_(robots) {}
+
+  /// Judges `url` (normalised, session ids removed, in scope), found at
+  /// `depth` links from a start URL.
+  discovery discover(const normalized_url& url, std::size_t depth);
+
+  /// URLs that were only ever found too deep, in sorted order: reported
+  /// "max depth" once the crawl is over.
+  std::set<std::string> too_deep() const;
+
+  std::size_t seen() const noexcept { return seen_.size(); }
+
+ private:
+  frontier_limits limits_;
+  const robots_rules* robots_;
+  std::unordered_set<std::string> seen_;
+  std::unordered_set<std::string> too_deep_;
+  std::unordered_map<std::string, std::size_t> variants_;  // by path
+};
+
+}  // namespace sitemill::detail
+
+#endif  // SITEMILL_SOURCE_CRAWL_FRONTIER_H

@@ -1,0 +1,609 @@
+// The crawler: a fetcher (net/fetcher.h) on a thread of its own, a frontier
+// (crawl_frontier.h) that decides what to fetch, and the page scan the
+// directory source uses (scan_html, page_links) to read what came back.
+// Records reach generate's reader thread through a bounded channel.
+//
+// Order: queue_ is the breadth-first order. Requests go out in that order,
+// up to `window` ahead of the first page not yet judged; answers may come
+// back in any order, but a page's links are discovered, and its record
+// handed on, only once every page before it has been: commit() does it. So
+// the crawl's outcome does not depend on timing.
+#include "sitemill/source/crawl_source.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <utility>
+
+#include "detail/inflate.h"
+#include "detail/text.h"
+#include "sitemill/date/dates.h"
+#include "sitemill/date/w3c_datetime.h"
+#include "sitemill/entry/extensions.h"
+#include "sitemill/limits.h"
+#include "sitemill/net/fetcher.h"
+#include "sitemill/parse/sitemap_parser.h"
+#include "sitemill/robots/robots.h"
+#include "sitemill/robots/robots_rules.h"
+#include "sitemill/source/html_page.h"
+#include "sitemill/url/url.h"
+#include "source/crawl_frontier.h"
+#include "source/page_links.h"
+
+namespace sitemill {
+namespace {
+
+// What the crawl hands on: a listed page or a skipped URL, owning its text.
+struct crawl_item {
+  std::string loc;
+  std::string lastmod;
+  std::string skipped;  // the reason; "" for a listed page
+  struct value {
+    extension_field_id field;
+    std::uint32_t item;
+    std::string text;
+  };
+  std::vector<value> extensions;
+};
+
+// From the crawl thread to the reader: bounded, so a crawl cannot run far
+// ahead of a slow writer; either side may give up.
+class item_channel {
+ public:
+  static constexpr std::size_t capacity = 4096;
+
+  // False when the reader has gone.
+  bool push(crawl_item item) {
+    std::unique_lock lock(mu_);
+    room_.wait(lock, [&] { return items_.size() < capacity || abandoned_; });
+    if (abandoned_) return false;
+    items_.push_back(std::move(item));
+    ready_.notify_one();
+    return true;
+  }
+  void close(std::string error) {
+    std::lock_guard lock(mu_);
+    closed_ = true;
+    error_ = std::move(error);
+    ready_.notify_all();
+  }
+  void abandon() {
+    std::lock_guard lock(mu_);
+    abandoned_ = true;
+    room_.notify_all();
+  }
+  // The next item; std::nullopt at the end (error() says whether it
+  // failed). Polls `stop` every 100 ms while it waits.
+  std::optional<crawl_item> pop(const std::atomic<bool>* stop,
+                                std::atomic<bool>& cancel) {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      if (!items_.empty()) {
+        crawl_item item = std::move(items_.front());
+        items_.pop_front();
+        room_.notify_one();
+        return item;
+      }
+      if (closed_) return std::nullopt;
+      if (stop != nullptr && stop->load()) cancel = true;
+      ready_.wait_for(lock, std::chrono::milliseconds(100));
+    }
+  }
+  std::string error() const {
+    std::lock_guard lock(mu_);
+    return error_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::condition_variable ready_, room_;
+  std::deque<crawl_item> items_;
+  bool closed_ = false;
+  bool abandoned_ = false;
+  std::string error_;
+};
+
+// "text/html; charset=x" -> true; any other media type -> false.
+bool is_html(std::string_view content_type) {
+  std::string_view media = content_type.substr(0, content_type.find(';'));
+  return detail::iequals(detail::trim(media), "text/html");
+}
+
+// The noindex and nofollow an X-Robots-Tag header gives the crawler whose
+// product token is `token`: directives for every crawler, or after a
+// "token:" naming this one ("googlebot: noindex" is not for us).
+void read_x_robots_tag(std::string_view value, std::string_view token,
+                       bool& noindex, bool& nofollow) {
+  bool ours = true;
+  while (!value.empty()) {
+    const std::size_t comma = value.find(',');
+    std::string_view d = detail::trim(value.substr(0, comma));
+    value = comma == std::string_view::npos ? std::string_view{}
+                                            : value.substr(comma + 1);
+    const std::size_t colon = d.find(':');
+    if (colon != std::string_view::npos &&
+        !detail::iequals(detail::trim(d.substr(0, colon)),
+                         "unavailable_after")) {
+      ours = detail::iequals(detail::trim(d.substr(0, colon)), token);
+      d = detail::trim(d.substr(colon + 1));
+    }
+    if (!ours) continue;
+    const bool none = detail::iequals(d, "none");
+    if (none || detail::iequals(d, "noindex")) noindex = true;
+    if (none || detail::iequals(d, "nofollow")) nofollow = true;
+  }
+}
+
+// A gzipped seed sitemap, inflated up to the protocol's limit (a bomb
+// costs no more); what inflates badly gives what came before it.
+std::string gunzip_sitemap(std::string_view bytes) {
+  detail::gzip_inflater inflater(max_bytes_per_sitemap + 1);
+  std::string out;
+  char buf[64 * 1024];
+  for (;;) {
+    const auto step =
+        inflater.inflate(bytes.data(), bytes.size(), buf, sizeof buf);
+    out.append(buf, step.produced);
+    bytes.remove_prefix(step.consumed);
+    if (step.result != detail::gzip_inflater::status::ok) break;
+    if (bytes.empty() && step.produced < sizeof buf) break;
+  }
+  return out;
+}
+
+std::string lastmod_from_http(std::string_view last_modified) {
+  parsed_date d;
+  const int year = 2000;  // only rfc850's two-digit years need it
+  if (parse_http_date(detail::trim(last_modified), year, d) !=
+      date_problem::ok)
+    return {};
+  char buf[max_lastmod_length];
+  return std::string(buf, format_lastmod(d.value, buf));
+}
+
+// Collects the <loc>s of a sitemap or index.
+class loc_collector final : public parse_handler {
+ public:
+  void on_document(document_kind kind) override {
+    index = kind == document_kind::sitemapindex;
+  }
+  void on_entry(const parsed_entry& e) override {
+    locs.emplace_back(e.loc.text);
+  }
+  bool index = false;
+  std::vector<std::string> locs;
+};
+
+class crawl_run final : public fetch_handler {
+ public:
+  crawl_run(const crawl_options& o, normalized_url start, item_channel& out,
+            std::atomic<bool>& cancel)
+      : o_(o),
+        start_(std::move(start)),
+        token_(robots_product_token(user_agent())),
+        out_(out),
+        cancel_(cancel),
+        frontier_({o.max_depth, o.max_query_variants},
+                  o.respect_robots ? &robots_ : nullptr),
+        fetcher_(fetch_options_for(o)) {}
+
+  // Crawls to the end, or until cancelled; then closes the channel.
+  void run() {
+    std::string error;
+    try {
+      fetcher_.submit({robots_url(),
+                       {},
+                       fetch_method::get,
+                       robots_tag});
+      if (!fetcher_.run(*this)) {
+        error = "cancelled";
+      } else if (!fatal_.empty()) {
+        error = fatal_;
+      } else {
+        finish();
+      }
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    out_.close(std::move(error));
+  }
+
+  bool on_head(std::uint64_t tag, const http_head& head) override {
+    if (tag >= sitemap_tag) return head.status == 200;
+    node& n = at(tag);
+    if (head.status >= 300 && head.status < 400 && !head.location.empty()) {
+      n.verdict = "redirect";
+      normalized_url from, to;
+      if (normalize_url(n.url, from) == url_problem::ok &&
+          resolve_url(head.location, from, to) == url_problem::ok)
+        n.found.push_back({std::string(to.href()), true});
+      return false;
+    }
+    if (head.status != 200) {
+      n.verdict = "status " + std::to_string(head.status);
+      return false;
+    }
+    if (!is_html(head.content_type)) {
+      n.verdict = "not html";
+      return false;
+    }
+    if (head.content_length && *head.content_length > o_.max_page_bytes) {
+      n.verdict = "too large";
+      return false;
+    }
+    for (const std::string& v : head.x_robots_tag)
+      read_x_robots_tag(v, token_, n.header_noindex, n.header_nofollow);
+    return true;
+  }
+
+  bool on_body(std::uint64_t tag, const char* data, std::size_t size) override {
+    std::string& body = tag >= sitemap_tag ? sitemap_body_ : at(tag).body;
+    const std::uint64_t cap =
+        tag >= sitemap_tag ? max_bytes_per_sitemap + 1 : o_.max_page_bytes;
+    if (body.size() + size > cap) {
+      if (tag < sitemap_tag) at(tag).verdict = "too large";
+      std::string().swap(body);
+      return false;
+    }
+    body.append(data, size);
+    return true;
+  }
+
+  void on_done(std::uint64_t tag, const fetch_outcome& outcome) override {
+    if (tag == robots_tag) {
+      robots_done(outcome);
+    } else if (tag >= sitemap_tag) {
+      sitemap_done(outcome);
+    } else {
+      page_done(at(tag), outcome);
+      commit();
+    }
+    pump();
+  }
+
+ private:
+  static constexpr std::uint64_t robots_tag = ~std::uint64_t{0};
+  static constexpr std::uint64_t sitemap_tag = std::uint64_t{1} << 62;
+
+  struct found_link {
+    std::string href;
+    bool same_depth;  // a redirect's target: the redirect's depth
+  };
+  struct node {
+    std::string url;
+    std::size_t depth = 0;
+    bool done = false;
+    bool header_noindex = false, header_nofollow = false;
+    std::string verdict;  // skip reason; "" listed
+    std::string body;
+    std::string lastmod;
+    std::vector<found_link> found;
+    std::vector<crawl_item::value> extensions;
+  };
+
+  std::string user_agent() const {
+    return o_.user_agent.empty() ? default_user_agent() : o_.user_agent;
+  }
+
+  fetch_options fetch_options_for(const crawl_options& o) {
+    fetch_options f;
+    f.concurrency = std::max(1u, o.concurrency);
+    f.per_host = f.concurrency;
+    f.retry = o.retry;
+    f.http.connect_timeout = o.connect_timeout;
+    f.http.total_timeout = o.timeout;
+    // The fetcher's own cap is a backstop: on_body stops at ours, which
+    // tells "too large" from a failed transfer.
+    f.http.max_body_bytes = std::max<std::uint64_t>(o.max_page_bytes,
+                                                    max_bytes_per_sitemap) +
+                            1;
+    f.http.user_agent = user_agent();
+    f.http.cancel = &cancel_;
+    f.http.resolve = o.resolve;
+    scope_.allow_private = o.allow_private;
+    scope_.allow_target_host(start_.host());
+    f.scope = &scope_;
+    return f;
+  }
+
+  node& at(std::uint64_t tag) { return queue_[tag - base_]; }
+
+  std::string robots_url() const {
+    return std::string(start_.origin()) + "/robots.txt";
+  }
+
+  // robots.txt: 2xx read, 4xx none (RFC 9309 2.3.1.3: everything
+  // allowed), anything else means the site cannot say, and RFC 9309
+  // 2.3.1.4 says to crawl nothing then.
+  void robots_done(const fetch_outcome& outcome) {
+    const long status = outcome.head.status;
+    if (outcome.ok() && status >= 200 && status < 300) {
+      robots_ = parse_robots_rules(sitemap_body_, user_agent());
+      for (auto& s : find_sitemaps(sitemap_body_, robots_url()).sitemaps)
+        sitemaps_.push_back(std::move(s.url));
+    } else if (!(outcome.ok() && status >= 400 && status < 500) &&
+               o_.respect_robots) {
+      fatal_ = "cannot read " + robots_url() + " (" +
+               (outcome.ok() ? "status " + std::to_string(status)
+                             : outcome.error) +
+               "): RFC 9309 says to crawl nothing while it is unreachable; "
+               "--ignore-robots crawls anyway";
+      return;
+    }
+    sitemap_body_.clear();
+    if (o_.respect_robots) {
+      if (auto delay = robots_.crawl_delay()) {
+        fetcher_.set_host_delay(start_.href(),
+                                std::chrono::milliseconds(
+                                    static_cast<long long>(*delay * 1000)));
+      }
+    }
+    if (o_.seed_sitemaps && !sitemaps_.empty()) {
+      next_sitemap();
+    } else {
+      begin_pages();
+    }
+  }
+
+  // Seed sitemaps are fetched one at a time, in order (an index's children
+  // in its place), so the seeds come in document order.
+  void next_sitemap() {
+    if (sitemap_at_ == sitemaps_.size() || sitemap_at_ > 1000) {
+      begin_pages();
+      return;
+    }
+    sitemap_body_.clear();
+    fetcher_.submit({sitemaps_[sitemap_at_], {}, fetch_method::get,
+                     sitemap_tag + sitemap_at_});
+  }
+
+  void sitemap_done(const fetch_outcome& outcome) {
+    const std::string where = sitemaps_[sitemap_at_++];
+    if (outcome.ok() && outcome.head.status == 200) {
+      std::string bytes = std::move(sitemap_body_);
+      if (detail::starts_gzip(bytes)) bytes = gunzip_sitemap(bytes);
+      loc_collector locs;
+      parse_options p;
+      p.schema_checks = false;
+      parse_bytes(bytes, locs, p);
+      if (locs.index) {
+        sitemaps_.insert(sitemaps_.begin() + static_cast<std::ptrdiff_t>(sitemap_at_),
+                         locs.locs.begin(), locs.locs.end());
+      } else {
+        for (std::string& loc : locs.locs) seeds_.push_back(std::move(loc));
+      }
+    }
+    next_sitemap();
+  }
+
+  void begin_pages() {
+    discover(std::string(start_.href()), 0);
+    for (const std::string& seed : seeds_) discover(seed, 0);
+    seeds_.clear();
+  }
+
+  // A URL found: normalised, session ids removed, in scope, then judged by
+  // the frontier.
+  void discover(const std::string& href, std::size_t depth) {
+    normalized_url url;
+    if (normalize_url(href, url) != url_problem::ok) return;
+    detail::strip_session_ids(url);
+    if (!within_scope(url, start_)) return;
+    switch (frontier_.discover(url, depth)) {
+      case detail::discovery::queued:
+        queue_.emplace_back();
+        queue_.back().url = std::string(url.href());
+        queue_.back().depth = depth;
+        break;
+      case detail::discovery::robots:
+        emit_skip(url.href(), "robots");
+        break;
+      case detail::discovery::trap_cap:
+        emit_skip(url.href(), "trap cap");
+        break;
+      case detail::discovery::seen:
+      case detail::discovery::too_deep:
+        break;
+    }
+  }
+
+  void page_done(node& n, const fetch_outcome& outcome) {
+    n.done = true;
+    if (!n.verdict.empty()) return;  // judged by its head
+    if (!outcome.ok()) {
+      n.verdict = "fetch failed: " + outcome.error;
+      return;
+    }
+    normalized_url page;
+    if (normalize_url(n.url, page) != url_problem::ok) {
+      n.verdict = "fetch failed: not a URL";
+      return;
+    }
+    html_scan_options scan;
+    scan.links = true;
+    scan.images = o_.images;
+    const html_facts facts = scan_html(n.body, scan);
+    std::string().swap(n.body);
+    detail::page_link_options want;
+    want.refresh = false;
+    want.images = o_.images;
+    want.links = true;
+    links_.resolve(page, facts, want);
+
+    const bool noindex =
+        !o_.ignore_noindex && (facts.noindex || n.header_noindex);
+    const bool nofollow =
+        !o_.ignore_nofollow && (facts.nofollow || n.header_nofollow);
+    if (!nofollow) {
+      for (const detail::resolved_link& l : links_.links()) {
+        if (l.nofollow && !o_.ignore_nofollow) continue;
+        n.found.push_back({l.href, false});
+      }
+    }
+    if (noindex) {
+      n.verdict = "noindex";
+    } else if (!o_.ignore_canonical && !links_.canonical().empty() &&
+               links_.canonical().href() != page.href()) {
+      n.verdict = "canonical";
+    } else {
+      n.lastmod = lastmod_from_http(outcome.head.last_modified);
+      for (const extension_value& v : links_.extensions())
+        n.extensions.push_back({v.field, v.item, std::string(v.text)});
+    }
+  }
+
+  // Judges the pages at the head of the queue whose answers are in, in
+  // queue order: their links are discovered, their records handed on.
+  void commit() {
+    while (!queue_.empty()) {
+      node& n = queue_.front();
+      if (base_ >= o_.max_pages) {
+        n.verdict = "max pages";
+      } else if (!n.done) {
+        return;
+      }
+      for (const found_link& f : n.found)
+        discover(f.href, f.same_depth ? n.depth : n.depth + 1);
+      crawl_item item;
+      item.loc = std::move(n.url);
+      item.skipped = std::move(n.verdict);
+      item.lastmod = std::move(n.lastmod);
+      item.extensions = std::move(n.extensions);
+      queue_.pop_front();
+      ++base_;
+      if (!out_.push(std::move(item))) {
+        cancel_ = true;
+        return;
+      }
+    }
+  }
+
+  // Sends the next pages in queue order, at most `window` past the first
+  // page not yet judged (answers that come early wait in their node).
+  void pump() {
+    const std::uint64_t window = 8 * std::max(1u, o_.concurrency);
+    while (next_ < base_ + queue_.size() && next_ < o_.max_pages &&
+           next_ < base_ + window) {
+      fetcher_.submit({at(next_).url, {}, fetch_method::get, next_});
+      ++next_;
+    }
+    if (next_ >= o_.max_pages || queue_.empty()) commit();
+  }
+
+  void finish() {
+    commit();
+    for (const std::string& url : frontier_.too_deep())
+      emit_skip(url, "max depth");
+  }
+
+  void emit_skip(std::string_view url, std::string reason) {
+    crawl_item item;
+    item.loc = std::string(url);
+    item.skipped = std::move(reason);
+    if (!out_.push(std::move(item))) cancel_ = true;
+  }
+
+  const crawl_options& o_;
+  normalized_url start_;
+  std::string token_;
+  item_channel& out_;
+  std::atomic<bool>& cancel_;
+  robots_rules robots_;
+  detail::crawl_frontier frontier_;
+  fetch_scope scope_;
+  fetcher fetcher_;
+  detail::page_links links_;
+  std::deque<node> queue_;
+  std::uint64_t base_ = 0;  // the queue index of queue_.front()
+  std::uint64_t next_ = 0;  // the next queue index to send
+  std::vector<std::string> sitemaps_, seeds_;
+  std::size_t sitemap_at_ = 0;
+  std::string sitemap_body_;  // robots.txt's, then each sitemap's
+  std::string fatal_;
+};
+
+class crawl_reader final : public record_reader {
+ public:
+  crawl_reader(const crawl_options& o, normalized_url start,
+               const std::atomic<bool>* stop)
+      : stop_(stop),
+        run_(o, std::move(start), channel_, cancel_),
+        thread_([this] { run_.run(); }) {}
+
+  ~crawl_reader() override {
+    cancel_ = true;
+    channel_.abandon();
+    thread_.join();
+  }
+
+  bool next(input_record& out) override {
+    std::optional<crawl_item> item = channel_.pop(stop_, cancel_);
+    if (!item) {
+      error_ = channel_.error();
+      if (!error_.empty()) error_ = "crawl: " + error_;
+      return false;
+    }
+    item_ = std::move(*item);
+    values_.clear();
+    for (const auto& v : item_.extensions)
+      values_.push_back({v.field, v.item, v.text});
+    out = input_record{};
+    out.line = ++number_;
+    out.loc = item_.loc;
+    out.lastmod = item_.lastmod;
+    out.skipped = item_.skipped;
+    out.extensions = values_;
+    return true;
+  }
+  const std::string& error() const noexcept override { return error_; }
+  const std::vector<note>& notes() const noexcept override { return notes_; }
+
+ private:
+  const std::atomic<bool>* stop_;
+  std::atomic<bool> cancel_{false};
+  item_channel channel_;
+  crawl_run run_;
+  std::thread thread_;
+  crawl_item item_;
+  std::vector<extension_value> values_;
+  std::uint64_t number_ = 0;
+  std::string error_;
+  std::vector<note> notes_;
+};
+
+class crawl_record_source final : public record_source {
+ public:
+  explicit crawl_record_source(crawl_options o) : o_(std::move(o)) {}
+  std::string name() const override { return o_.start_url; }
+  status validate(const source_context&) const override {
+    normalized_url start;
+    if (normalize_url(o_.start_url, start) != url_problem::ok)
+      return error{"--from-crawl " + o_.start_url +
+                   ": not an absolute http(s) URL"};
+    return {};
+  }
+  result<std::unique_ptr<record_reader>> open(
+      const source_context& context) const override {
+    normalized_url start;
+    if (normalize_url(o_.start_url, start) != url_problem::ok)
+      return error{"--from-crawl " + o_.start_url +
+                   ": not an absolute http(s) URL"};
+    return std::unique_ptr<record_reader>(
+        std::make_unique<crawl_reader>(o_, std::move(start), context.stop));
+  }
+
+ private:
+  crawl_options o_;
+};
+
+}  // namespace
+
+std::shared_ptr<const record_source> crawl_source(crawl_options options) {
+  return std::make_shared<crawl_record_source>(std::move(options));
+}
+
+}  // namespace sitemill

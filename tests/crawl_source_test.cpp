@@ -1,0 +1,175 @@
+// The crawler (generate --from-crawl's source) against the acceptance site
+// (tests/support/crawl_site.h): the URLs it lists, every URL it skips with
+// its reason, and the lastmods it gives must be exactly the site's expected
+// answer, whatever the concurrency and whichever traps are opened.
+#include "sitemill/source/crawl_source.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sitemill/date/dates.h"
+#include "sitemill/date/w3c_datetime.h"
+#include "support/crawl_site.h"
+
+namespace sitemill::testing {
+namespace {
+
+struct crawl_outcome {
+  std::vector<std::string> listed;  // sorted
+  std::map<std::string, std::string> skipped;
+  std::map<std::string, std::string> lastmod;
+  std::vector<std::string> order;  // records as they came
+  std::string error;
+};
+
+crawl_site_options small_site() {
+  crawl_site_options o;
+  o.pages = 300;
+  o.slow_delay = std::chrono::milliseconds(200);
+  return o;
+}
+
+crawl_options options_for(const crawl_site& site, const crawl_expectations& x,
+                          unsigned concurrency) {
+  crawl_options o;
+  o.start_url = site.start_url();
+  o.concurrency = concurrency;
+  o.max_pages = x.max_pages;
+  o.max_depth = x.max_depth;
+  o.max_query_variants = x.max_query_variants;
+  o.max_page_bytes = x.max_response_bytes;
+  o.respect_robots = x.respect_robots;
+  o.seed_sitemaps = x.seed_sitemaps;
+  o.resolve = {site.resolve_entry()};
+  // Retried answers pause the host: keep the waits short (a Retry-After
+  // still counts).
+  o.retry.max_attempts = 2;
+  o.retry.first_wait = std::chrono::milliseconds(50);
+  return o;
+}
+
+crawl_outcome crawl(const crawl_options& o) {
+  crawl_outcome out;
+  auto source = crawl_source(o);
+  source_context context;
+  EXPECT_TRUE(source->validate(context));
+  auto reader = source->open(context);
+  if (!reader) {
+    out.error = reader.err().message;
+    return out;
+  }
+  input_record r;
+  while ((*reader)->next(r)) {
+    const std::string loc(r.loc);
+    out.order.push_back(loc);
+    if (!r.skipped.empty()) {
+      EXPECT_TRUE(out.skipped.emplace(loc, std::string(r.skipped)).second)
+          << "reported twice: " << loc;
+      continue;
+    }
+    out.listed.push_back(loc);
+    if (!r.lastmod.empty()) out.lastmod.emplace(loc, std::string(r.lastmod));
+  }
+  out.error = (*reader)->error();
+  std::sort(out.listed.begin(), out.listed.end());
+  EXPECT_TRUE(std::adjacent_find(out.listed.begin(), out.listed.end()) ==
+              out.listed.end())
+      << "a page listed twice";
+  return out;
+}
+
+void expect_answer(const crawl_site& site, const crawl_expectations& x,
+                   const crawl_outcome& got) {
+  EXPECT_EQ(got.error, "");
+  EXPECT_EQ(got.listed, site.expected_urls(x));
+  EXPECT_EQ(got.skipped, site.expected_skips(x));
+  for (const auto& [url, text] : got.lastmod) {
+    w3c_datetime when;
+    ASSERT_EQ(parse_w3c_datetime(text, when), datetime_problem::ok) << text;
+    EXPECT_EQ(site.expected_lastmod(url), to_time_point(when)) << url;
+  }
+  for (const std::string& url : got.listed) {
+    if (site.expected_lastmod(url)) {
+      EXPECT_TRUE(got.lastmod.contains(url)) << url;
+    }
+  }
+}
+
+TEST(CrawlSource, ListsExactlyTheExpectedPagesAndSaysWhyOfTheRest) {
+  crawl_site site(small_site());
+  const crawl_expectations x;
+  const crawl_outcome got = crawl(options_for(site, x, 4));
+  expect_answer(site, x, got);
+  EXPECT_GT(got.listed.size(), 300u);
+  // The once-only 429 and 503 were asked again, once each.
+  EXPECT_EQ(site.server().count("/site/busy"), 2u);
+  EXPECT_EQ(site.server().count("/site/unavailable"), 2u);
+  // A 500 is asked again too (it may pass), as often as the policy says.
+  EXPECT_EQ(site.server().count("/site/broken"), 2u);
+  // Nothing was asked of 127.0.0.1:PORT, the same server under another
+  // host name, which the off-host links and redirect name.
+  for (const recorded_request& r : site.server().requests()) {
+    const auto host = r.header("Host");
+    ASSERT_TRUE(host);
+    EXPECT_EQ(host->rfind("localhost:", 0), 0u)
+        << "fetched from another host: " << *host << r.target;
+  }
+}
+
+// Answers come back in any order at 8 requests at once; the records, and so
+// where the caps cut, are those of one request at a time.
+TEST(CrawlSource, ConcurrencyChangesNothingButTheTime) {
+  crawl_site site(small_site());
+  crawl_expectations x;
+  x.max_pages = 150;
+  const crawl_outcome one = crawl(options_for(site, x, 1));
+  const crawl_outcome eight = crawl(options_for(site, x, 8));
+  expect_answer(site, x, one);
+  EXPECT_EQ(eight.order, one.order);
+  EXPECT_EQ(eight.skipped, one.skipped);
+}
+
+TEST(CrawlSource, EachLimitCutsWhereTheRulesSay) {
+  crawl_site site(small_site());
+  std::vector<crawl_expectations> cases(5);
+  cases[0].max_depth = 2;
+  cases[1].max_query_variants = 8;
+  cases[2].seed_sitemaps = true;
+  cases[3].respect_robots = false;
+  cases[4].max_response_bytes = 4 * 1024 * 1024;
+  for (const crawl_expectations& x : cases) {
+    SCOPED_TRACE(::testing::Message()
+                 << "depth " << x.max_depth << ", variants "
+                 << x.max_query_variants << ", seeds " << x.seed_sitemaps
+                 << ", robots " << x.respect_robots << ", bytes "
+                 << x.max_response_bytes);
+    expect_answer(site, x, crawl(options_for(site, x, 4)));
+  }
+}
+
+TEST(CrawlSource, SendsItsUserAgentAndReadsRobotsTxtFirst) {
+  crawl_site site(small_site());
+  crawl_expectations x;
+  x.max_pages = 5;
+  (void)crawl(options_for(site, x, 2));
+  const auto requests = site.server().requests();
+  ASSERT_FALSE(requests.empty());
+  EXPECT_EQ(requests.front().target, "/robots.txt");
+  for (const recorded_request& r : requests) {
+    EXPECT_EQ(r.header("User-Agent").value_or("").rfind("sitemill/", 0), 0u);
+  }
+  EXPECT_EQ(requests.size(), 1u + 5u) << "robots.txt and max_pages pages";
+}
+
+TEST(CrawlSource, RefusesAStartThatIsNotAWebUrl) {
+  crawl_options o;
+  o.start_url = "ftp://example.com/";
+  EXPECT_FALSE(crawl_source(o)->validate(source_context{}));
+}
+
+}  // namespace
+}  // namespace sitemill::testing
