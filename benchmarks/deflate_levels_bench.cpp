@@ -153,7 +153,7 @@ void BM_Isal(benchmark::State& state) {
 }
 BENCHMARK(BM_Isal)->DenseRange(0, 3)->Unit(benchmark::kMillisecond);
 
-// What sitemill writes: gzip_compress() cuts the file into 1 MiB chunks,
+// What sitemill writes: gzip_compress() cuts the file into chunks,
 // compresses each on its own and joins them (src/write/gzip.cpp). The
 // ratio against BM_Libdeflate/6 and BM_Isal/1 is the price of streaming.
 void BM_Chunked(benchmark::State& state) {
@@ -173,10 +173,10 @@ BENCHMARK(BM_Chunked)
     ->Unit(benchmark::kMillisecond);
 
 // The walk that finds where a piece's final block starts, on libdeflate 6's
-// output for one 1 MiB chunk; bytes counted are the chunk's uncompressed
+// output for one chunk (gzip_chunk_bytes); bytes counted are its uncompressed
 // bytes, to compare with BM_Libdeflate/6's rate.
 void BM_FindFinalBlock(benchmark::State& state) {
-  const std::string chunk = urlset().substr(0, std::size_t{1} << 20);
+  const std::string chunk = urlset().substr(0, gzip_chunk_bytes);
   libdeflate_compressor* c = libdeflate_alloc_compressor(6);
   std::string raw(libdeflate_deflate_compress_bound(c, chunk.size()), '\0');
   raw.resize(libdeflate_deflate_compress(c, chunk.data(), chunk.size(),

@@ -2,7 +2,7 @@
 //
 // libdeflate compresses whole buffers only, and every buffer it compresses
 // ends with a final block (BFINAL set). To stream a file through it, gzip_sink
-// compresses fixed 1 MiB chunks one by one and joins them: each piece but
+// compresses fixed chunks (gzip_chunk_bytes) one by one and joins them: each piece but
 // the last has its final block turned into an ordinary one and is padded to
 // a byte with an empty stored block (what zlib's Z_SYNC_FLUSH writes), so the
 // next piece can start on the next byte. Nothing in libdeflate's API says

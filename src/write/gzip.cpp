@@ -1,6 +1,6 @@
 // gzip_sink and compress_pool: one gzip member per file, streamed.
 //
-// A file is cut into 1 MiB chunks at fixed offsets. Each chunk is compressed
+// A file is cut into chunks (gzip_chunk_bytes) at fixed offsets. Each chunk is compressed
 // on its own into a raw DEFLATE piece (libdeflate 6 or 12, ISA-L 1 for
 // --fast; measured in benchmarks/README.md), every piece but the last is
 // made non-final (deflate_splice.h), and the pieces, in order, between one
@@ -33,15 +33,12 @@ namespace {
 constexpr unsigned char gzip_header[10] = {0x1f, 0x8b, 8, 0, 0,
                                            0,    0,    0, 0, 0xff};
 
-// Big enough that a piece's fresh window (no match reaches into the chunk
-// before) costs under 0.5% of the size and a hand-off nothing per byte;
-// small enough that the chunks in flight keep memory flat
-// (deflate_levels_bench's BM_Chunked rows).
-constexpr std::size_t chunk_bytes = 1 << 20;
+constexpr std::size_t chunk_bytes = gzip_chunk_bytes;
 
-// What a writer may have pushed and not yet seen written, per file: enough
-// for every worker of a 2-4 core machine to have a chunk of one file.
-constexpr std::size_t stream_queue_limit = 4 * chunk_bytes;
+// What a writer may have pushed and not yet seen written, per file: a chunk
+// for each worker of a 2-core machine and one more, while the writer fills
+// the next.
+constexpr std::size_t stream_queue_limit = 3 * chunk_bytes;
 
 // Compressed output goes to a per-thread buffer that is reused and never
 // zero-filled: pages are touched only as far as the compressor writes.
@@ -108,7 +105,7 @@ std::string_view isal_raw(std::string_view data, bool last) {
   s.end_of_stream = last ? 1 : 0;
   s.flush = last ? NO_FLUSH : SYNC_FLUSH;
   s.next_in = reinterpret_cast<std::uint8_t*>(const_cast<char*>(data.data()));
-  // avail_in is 32-bit; a chunk is 1 MiB.
+  // avail_in is 32-bit; a chunk is gzip_chunk_bytes.
   s.avail_in = static_cast<std::uint32_t>(data.size());
   s.next_out = reinterpret_cast<std::uint8_t*>(out);
   s.avail_out = static_cast<std::uint32_t>(bound);
