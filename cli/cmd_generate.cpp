@@ -20,6 +20,7 @@
 #include "sitemill/notify/indexnow.h"
 #include "sitemill/report/generate_json.h"
 #include "sitemill/report/numbers.h"
+#include "sitemill/source/crawl_source.h"
 #include "sitemill/source/log_source.h"
 #include "sitemill/source/site_source.h"
 #include "sitemill/source/sitemap_source.h"
@@ -35,8 +36,11 @@ constexpr std::uint64_t max_printed_issues = 200;
 struct generate_cli_options {
   generate_options run;
   // The sources, turned into run.sources in this order: lists, then
-  // directories, then sitemaps, then access logs (one source for them all).
-  std::vector<std::string> inputs, from_dirs, from_sitemaps, from_logs;
+  // directories, then sitemaps, then access logs (one source for them all),
+  // then crawls.
+  std::vector<std::string> inputs, from_dirs, from_sitemaps, from_logs,
+      from_crawls;
+  crawl_options crawl;
   std::vector<std::string> base_urls;  // run.base_url, then more_base_urls
   log_source_options logs;
   std::string log_priority;
@@ -630,12 +634,24 @@ int run_generate(generate_cli_options& o) {
     return exit_usage;
   }
 
+  for (const auto& start : o.from_crawls) {
+    crawl_options crawl = o.crawl;
+    crawl.start_url = start;
+    crawl.images = o.site.images;
+    crawl.ignore_noindex = o.ignore_noindex;
+    crawl.ignore_canonical = o.ignore_canonical;
+    crawl.respect_robots = !o.ignore_robots;
+    crawl.allow_private = o.sitemap.allow_private;
+    g.sources.push_back(crawl_source(std::move(crawl)));
+  }
+
   // Lists and sitemaps carry their images themselves; a flag that would
   // change nothing is a mistake worth saying.
-  if (o.site.images && o.from_dirs.empty()) {
+  if (o.site.images && o.from_dirs.empty() && o.from_crawls.empty()) {
     std::fprintf(stderr,
                  "sitemill generate: --images lists the images of the pages "
-                 "of --from-dir; give a site directory\n");
+                 "of --from-dir and --from-crawl; give a site directory or a "
+                 "start URL\n");
     return exit_usage;
   }
 
@@ -978,6 +994,53 @@ command_runner setup_generate(CLI::App& app) {
                   "(site migrations)")
       ->expected(2)
       ->group(maps);
+  auto* crawl = "Sources: a crawl of the live site (docs/crawl.md)";
+  cmd->add_option("--from-crawl", o->from_crawls,
+                  "Crawl the site from this URL (repeatable): pages in its "
+                  "directory reached by links, answered 200 text/html, not "
+                  "noindex, not canonical elsewhere; robots.txt obeyed; "
+                  "--ignore-noindex, --ignore-canonical, --ignore-robots, "
+                  "--images and --allow-private apply as for --from-dir and "
+                  "--from-sitemap")
+      ->group(crawl);
+  cmd->add_option("--concurrency", o->crawl.concurrency,
+                  "Requests in flight at once to the crawled host")
+      ->check(CLI::Range(1u, 64u))
+      ->default_str("4")
+      ->group(crawl);
+  cmd->add_option("--max-pages", o->crawl.max_pages,
+                  "Pages fetched at most; the rest are reported \"max pages\"")
+      ->check(CLI::PositiveNumber)
+      ->group(crawl);
+  cmd->add_option("--max-depth", o->crawl.max_depth,
+                  "Links followed at most from the start URL (0: the start "
+                  "page only); deeper pages are reported \"max depth\"")
+      ->check(CLI::NonNegativeNumber)
+      ->group(crawl);
+  cmd->add_option("--max-query-variants", o->crawl.max_query_variants,
+                  "Distinct query strings crawled per path (calendars, "
+                  "faceted search); more are reported \"trap cap\"")
+      ->check(CLI::NonNegativeNumber)
+      ->default_str("100")
+      ->group(crawl);
+  cmd->add_option("--max-page-size", o->crawl.max_page_bytes,
+                  "Body bytes read per page (10MiB, 512k); a larger page is "
+                  "reported \"too large\"")
+      ->transform(CLI::AsSizeValue(false))
+      ->default_str("10MiB")
+      ->group(crawl);
+  cmd->add_flag("--seed-sitemaps", o->crawl.seed_sitemaps,
+                "Also start from the URLs of the sitemaps robots.txt names, "
+                "so pages no link reaches are found")
+      ->group(crawl);
+  cmd->add_flag("--ignore-nofollow", o->crawl.ignore_nofollow,
+                "Follow rel=\"nofollow\" links and the links of nofollow "
+                "pages")
+      ->group(crawl);
+  cmd->add_option("--user-agent", o->crawl.user_agent,
+                  "The User-Agent the crawl sends; robots.txt is obeyed for "
+                  "its product token (default: sitemill/VERSION)")
+      ->group(crawl);
   auto* logs = "Sources: access logs";
   cmd->add_option(
          "--from-log", o->from_logs,

@@ -215,7 +215,8 @@ TEST(CompletionsCli, BashCompletesCommandsOptionsChoicesAndFiles) {
       {{"sitemill", "--config", "ci.toml", "gen"}, {"generate"}},
       {{"sitemill", "--con"}, {"--config"}},
       {{"sitemill", "generate", "--co"},
-       {"--columns", "--compression", "--config", "--color"}},
+       {"--columns", "--compression", "--concurrency", "--config",
+        "--color"}},
       {{"sitemill", "check", "--max-depth", ""}, {}},  // a number
   };
   for (const auto& c : cases)
