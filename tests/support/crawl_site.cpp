@@ -10,6 +10,7 @@
 
 #include "sitemill/robots/robots.h"
 #include "sitemill/robots/robots_rules.h"
+#include "sitemill/write/xml_escape.h"
 
 namespace sitemill::testing {
 
@@ -50,26 +51,11 @@ bool is_session_name(std::string_view name) {
          n == "session_id" || n == "jsessionid";
 }
 
+// Attribute values and text are escaped as sitemill escapes XML (&, <, >,
+// quotes), which HTML reads back the same.
 std::string html_escape(std::string_view s) {
   std::string out;
-  for (const char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      default:
-        out += c;
-    }
-  }
+  append_xml_escaped(out, s);
   return out;
 }
 
