@@ -195,14 +195,12 @@ class crawl_run final : public fetch_handler {
   void run() {
     std::string error;
     try {
-      fetcher_.submit({robots_url(),
-                       {},
-                       fetch_method::get,
-                       robots_tag});
-      if (!fetcher_.run(*this)) {
-        error = "cancelled";
-      } else if (!fatal_.empty()) {
+      fetcher_.submit({robots_url(), {}, fetch_method::get, robots_tag});
+      const bool drained = fetcher_.run(*this);
+      if (!fatal_.empty()) {
         error = fatal_;
+      } else if (!drained) {
+        error = "cancelled";
       } else {
         finish();
       }
@@ -219,8 +217,17 @@ class crawl_run final : public fetch_handler {
       n.verdict = "redirect";
       normalized_url from, to;
       if (normalize_url(n.url, from) == url_problem::ok &&
-          resolve_url(head.location, from, to) == url_problem::ok)
+          resolve_url(head.location, from, to) == url_problem::ok) {
+        // A start URL that sends elsewhere (http to https, no www to www)
+        // would end the crawl before it began, with an empty set: say so.
+        if (tag == 0 && !within_scope(to, start_)) {
+          fatal_ = "the start URL " + std::string(start_.href()) +
+                   " redirects to " + std::string(to.href()) +
+                   ", outside its scope: start the crawl there";
+          cancel_ = true;
+        }
         n.found.push_back({std::string(to.href()), true});
+      }
       return false;
     }
     if (head.status != 200) {

@@ -94,6 +94,22 @@ TEST(CrawlCli, AnUnreadableRobotsTxtPublishesNothing) {
   EXPECT_EQ(server.count("/"), 1u);
 }
 
+// http://site/ that answers with a redirect to https://www.site/ would give
+// an empty set without a word; the run fails and says where to start.
+TEST(CrawlCli, AStartUrlThatRedirectsOutOfItsScopeIsAnError) {
+  http_server server;
+  server.route("/robots.txt", text_reply(404, "none\n"));
+  server.redirect("/shop/", "/store/");
+  temp_dir t;
+  const run_result r = run_sitemill(
+      {"generate", "--from-crawl", server.url("/shop/"), "--base-url",
+       server.url("/"), "--out", t / "out", "--no-gzip"});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_THAT(r.err, HasSubstr("redirects to " + server.url("/store/")));
+  EXPECT_THAT(r.err, HasSubstr("start the crawl there"));
+  EXPECT_TRUE(list_files(t / "out").empty());
+}
+
 TEST(CrawlCli, RefusesAStartUrlThatIsNotAWebUrl) {
   temp_dir t;
   const run_result r = run_sitemill(
