@@ -22,9 +22,9 @@
 #
 # nginx runs as the current user from a config and prefix under
 # $BENCH_DIR/crawl/nginx, on a free loopback port, and is stopped on exit; the
-# package's own service is not used. Until sitemill has `--from-crawl` (it
-# says so in `generate --help`), only the site, nginx and the peer run, and
-# the report says the sitemill side is not available yet.
+# package's own service is not used. A sitemill built before `--from-crawl`
+# (as `generate --help` tells) runs only the site, nginx and the peer, and
+# the report says its side is not available.
 #
 # Installs what it lacks (apt: nginx-light nodejs npm time python3; npm:
 # sitemap-generator-cli@7 into PEERS_DIR); no network but loopback otherwise.
@@ -69,7 +69,11 @@ if [[ ! -x $SITEMILL ]]; then
   "$root/scripts/build.sh"
 fi
 have_crawl=0
-"$SITEMILL" generate --help 2> /dev/null | grep -q -- --from-crawl && have_crawl=1
+# Read whole before grep: `grep -q` quits at the first match, and under
+# pipefail the SIGPIPE that gives `generate --help` would fail the test.
+if grep -q -- --from-crawl <<< "$("$SITEMILL" generate --help 2> /dev/null)"; then
+  have_crawl=1
+fi
 mkdir -p "$work" "$out_root" "$BENCH_DIR/logs"
 
 # --- the site -------------------------------------------------------------------

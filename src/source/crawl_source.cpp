@@ -178,6 +178,164 @@ class loc_collector final : public parse_handler {
   std::vector<std::string> locs;
 };
 
+// A fetched page to judge: what its answer said, and its body.
+struct page_job {
+  std::uint64_t tag = 0;
+  std::string url;
+  std::string body;
+  std::string last_modified;
+  bool header_noindex = false, header_nofollow = false;
+};
+
+struct found_link {
+  std::string href;
+  bool same_depth;  // a redirect's target: the redirect's depth
+};
+
+// What a page's HTML says: its verdict ("" listed), the links to follow,
+// and a listed page's lastmod and extensions.
+struct page_verdict {
+  std::uint64_t tag = 0;
+  std::string verdict;
+  std::vector<found_link> found;
+  std::string lastmod;
+  std::vector<crawl_item::value> extensions;
+};
+
+// Reads a page with the directory source's scan (scan_html, page_links).
+// Thread-safe given its own page_links.
+page_verdict judge_page(const crawl_options& o, const page_job& job,
+                        detail::page_links& links) {
+  page_verdict out;
+  out.tag = job.tag;
+  normalized_url page;
+  if (normalize_url(job.url, page) != url_problem::ok) {
+    out.verdict = "fetch failed: not a URL";
+    return out;
+  }
+  html_scan_options scan;
+  scan.links = true;
+  scan.images = o.images;
+  const html_facts facts = scan_html(job.body, scan);
+  detail::page_link_options want;
+  want.refresh = false;
+  want.images = o.images;
+  want.links = true;
+  links.resolve(page, facts, want);
+
+  const bool noindex = !o.ignore_noindex && (facts.noindex || job.header_noindex);
+  const bool nofollow =
+      !o.ignore_nofollow && (facts.nofollow || job.header_nofollow);
+  if (!nofollow) {
+    for (const detail::resolved_link& l : links.links()) {
+      if (l.nofollow && !o.ignore_nofollow) continue;
+      out.found.push_back({l.href, false});
+    }
+  }
+  if (noindex) {
+    out.verdict = "noindex";
+  } else if (!o.ignore_canonical && !links.canonical().empty() &&
+             links.canonical().href() != page.href()) {
+    out.verdict = "canonical";
+  } else {
+    out.lastmod = lastmod_from_http(job.last_modified);
+    for (const extension_value& v : links.extensions())
+      out.extensions.push_back({v.field, v.item, std::string(v.text)});
+  }
+  return out;
+}
+
+// Parsing is most of a crawl's CPU time (gumbo builds the whole document),
+// so pages are judged on threads of their own while the crawl thread keeps
+// the transfers going; the crawl thread takes the verdicts back in any
+// order (commit() restores the queue's). At most max_backlog body bytes
+// wait: past it the crawl thread judges the page itself, which slows the
+// fetching down to the parsing.
+class page_judges {
+ public:
+  static constexpr std::size_t max_backlog = 32u << 20;
+
+  page_judges(const crawl_options& o, unsigned threads) : o_(o) {
+    for (unsigned i = 0; i < threads; ++i)
+      threads_.emplace_back([this] { work(); });
+  }
+  ~page_judges() {
+    {
+      std::lock_guard lock(mu_);
+      stopping_ = true;
+    }
+    work_ready_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+
+  // False when the backlog is full: judge the page here.
+  bool submit(page_job& job) {
+    std::lock_guard lock(mu_);
+    if (backlog_ + job.body.size() > max_backlog && !jobs_.empty())
+      return false;
+    backlog_ += job.body.size();
+    ++pending_;
+    jobs_.push_back(std::move(job));
+    work_ready_.notify_one();
+    return true;
+  }
+
+  // The verdicts ready so far (none without taking the lock when there are
+  // none, as on most calls).
+  std::vector<page_verdict> take() {
+    std::vector<page_verdict> out;
+    if (ready_count_.load(std::memory_order_acquire) == 0) return out;
+    std::lock_guard lock(mu_);
+    out.swap(ready_);
+    ready_count_.store(0, std::memory_order_release);
+    return out;
+  }
+
+  // Waits until a verdict is ready or none is pending; the number pending.
+  std::size_t wait_any() {
+    std::unique_lock lock(mu_);
+    done_.wait(lock, [&] { return !ready_.empty() || pending_ == 0; });
+    return pending_;
+  }
+
+ private:
+  void work() {
+    detail::page_links links;
+    std::unique_lock lock(mu_);
+    for (;;) {
+      work_ready_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
+      if (jobs_.empty()) return;
+      page_job job = std::move(jobs_.front());
+      jobs_.pop_front();
+      lock.unlock();
+      page_verdict v;
+      try {
+        v = judge_page(o_, job, links);
+      } catch (const std::exception& e) {
+        v.tag = job.tag;
+        v.verdict = std::string("fetch failed: ") + e.what();
+      }
+      lock.lock();
+      backlog_ -= job.body.size();
+      --pending_;
+      ready_.push_back(std::move(v));
+      ready_count_.store(ready_.size(), std::memory_order_release);
+      done_.notify_all();
+    }
+  }
+
+  const crawl_options& o_;
+  std::mutex mu_;
+  std::condition_variable work_ready_, done_;
+  std::deque<page_job> jobs_;
+  std::vector<page_verdict> ready_;
+  std::atomic<std::size_t> ready_count_{0};
+  std::size_t backlog_ = 0;
+  std::size_t pending_ = 0;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
 class crawl_run final : public fetch_handler {
  public:
   crawl_run(const crawl_options& o, normalized_url start, item_channel& out,
@@ -189,14 +347,23 @@ class crawl_run final : public fetch_handler {
         cancel_(cancel),
         frontier_({o.max_depth, o.max_query_variants},
                   o.respect_robots ? &robots_ : nullptr),
-        fetcher_(fetch_options_for(o)) {}
+        fetcher_(fetch_options_for(o)),
+        judges_(o, std::clamp(std::thread::hardware_concurrency(), 2u, 9u) - 1) {}
 
   // Crawls to the end, or until cancelled; then closes the channel.
   void run() {
     std::string error;
     try {
       fetcher_.submit({robots_url(), {}, fetch_method::get, robots_tag});
-      const bool drained = fetcher_.run(*this);
+      // The fetcher stops when nothing is queued or in flight; pages still
+      // being judged may then send more.
+      bool drained = false;
+      for (;;) {
+        drained = fetcher_.run(*this);
+        if (!drained || !fatal_.empty()) break;
+        const bool more_coming = judges_.wait_any() != 0;
+        if (!absorb_ready() && !more_coming) break;
+      }
       if (!fatal_.empty()) {
         error = fatal_;
       } else if (!drained) {
@@ -211,6 +378,7 @@ class crawl_run final : public fetch_handler {
   }
 
   bool on_head(std::uint64_t tag, const http_head& head) override {
+    (void)absorb_ready();
     if (tag >= sitemap_tag) return head.status == 200;
     node& n = at(tag);
     if (head.status >= 300 && head.status < 400 && !head.location.empty()) {
@@ -248,6 +416,7 @@ class crawl_run final : public fetch_handler {
   }
 
   bool on_body(std::uint64_t tag, const char* data, std::size_t size) override {
+    (void)absorb_ready();
     std::string& body = tag >= sitemap_tag ? sitemap_body_ : at(tag).body;
     const std::uint64_t cap =
         tag >= sitemap_tag ? max_bytes_per_sitemap + 1 : o_.max_page_bytes;
@@ -266,20 +435,17 @@ class crawl_run final : public fetch_handler {
     } else if (tag >= sitemap_tag) {
       sitemap_done(outcome);
     } else {
-      page_done(at(tag), outcome);
+      page_done(tag, outcome);
       commit();
     }
     pump();
+    (void)absorb_ready();
   }
 
  private:
   static constexpr std::uint64_t robots_tag = ~std::uint64_t{0};
   static constexpr std::uint64_t sitemap_tag = std::uint64_t{1} << 62;
 
-  struct found_link {
-    std::string href;
-    bool same_depth;  // a redirect's target: the redirect's depth
-  };
   struct node {
     std::string url;
     std::size_t depth = 0;
@@ -418,49 +584,43 @@ class crawl_run final : public fetch_handler {
     }
   }
 
-  void page_done(node& n, const fetch_outcome& outcome) {
-    n.done = true;
-    if (!n.verdict.empty()) return;  // judged by its head
-    if (!outcome.ok()) {
-      n.verdict = "fetch failed: " + outcome.error;
+  void page_done(std::uint64_t tag, const fetch_outcome& outcome) {
+    node& n = at(tag);
+    if (!n.verdict.empty() || !outcome.ok()) {  // judged by its head
+      if (n.verdict.empty()) n.verdict = "fetch failed: " + outcome.error;
+      n.done = true;
+      std::string().swap(n.body);
       return;
     }
-    normalized_url page;
-    if (normalize_url(n.url, page) != url_problem::ok) {
-      n.verdict = "fetch failed: not a URL";
-      return;
-    }
-    html_scan_options scan;
-    scan.links = true;
-    scan.images = o_.images;
-    const html_facts facts = scan_html(n.body, scan);
-    std::string().swap(n.body);
-    detail::page_link_options want;
-    want.refresh = false;
-    want.images = o_.images;
-    want.links = true;
-    links_.resolve(page, facts, want);
+    page_job job;
+    job.tag = tag;
+    job.url = n.url;
+    job.body = std::move(n.body);
+    job.last_modified = outcome.head.last_modified;
+    job.header_noindex = n.header_noindex;
+    job.header_nofollow = n.header_nofollow;
+    if (!judges_.submit(job)) absorb(judge_page(o_, job, links_));
+  }
 
-    const bool noindex =
-        !o_.ignore_noindex && (facts.noindex || n.header_noindex);
-    const bool nofollow =
-        !o_.ignore_nofollow && (facts.nofollow || n.header_nofollow);
-    if (!nofollow) {
-      for (const detail::resolved_link& l : links_.links()) {
-        if (l.nofollow && !o_.ignore_nofollow) continue;
-        n.found.push_back({l.href, false});
-      }
-    }
-    if (noindex) {
-      n.verdict = "noindex";
-    } else if (!o_.ignore_canonical && !links_.canonical().empty() &&
-               links_.canonical().href() != page.href()) {
-      n.verdict = "canonical";
-    } else {
-      n.lastmod = lastmod_from_http(outcome.head.last_modified);
-      for (const extension_value& v : links_.extensions())
-        n.extensions.push_back({v.field, v.item, std::string(v.text)});
-    }
+  // A verdict back from the judges (or from this thread).
+  void absorb(page_verdict v) {
+    node& n = at(v.tag);
+    n.done = true;
+    n.verdict = std::move(v.verdict);
+    n.found = std::move(v.found);
+    n.lastmod = std::move(v.lastmod);
+    n.extensions = std::move(v.extensions);
+  }
+
+  // Takes in the judges' verdicts so far, then commits and sends what
+  // follows; false when there were none.
+  bool absorb_ready() {
+    std::vector<page_verdict> ready = judges_.take();
+    if (ready.empty()) return false;
+    for (page_verdict& v : ready) absorb(std::move(v));
+    commit();
+    pump();
+    return true;
   }
 
   // Judges the pages at the head of the queue whose answers are in, in
@@ -523,7 +683,8 @@ class crawl_run final : public fetch_handler {
   detail::crawl_frontier frontier_;
   fetch_scope scope_;
   fetcher fetcher_;
-  detail::page_links links_;
+  detail::page_links links_;  // for pages judged on this thread
+  page_judges judges_;
   std::deque<node> queue_;
   std::uint64_t base_ = 0;  // the queue index of queue_.front()
   std::uint64_t next_ = 0;  // the next queue index to send
