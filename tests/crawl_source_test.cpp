@@ -13,7 +13,9 @@
 
 #include "sitemill/date/dates.h"
 #include "sitemill/date/w3c_datetime.h"
+#include "sitemill/source/state_db.h"
 #include "support/crawl_site.h"
+#include "support/run.h"
 
 namespace sitemill::testing {
 namespace {
@@ -52,18 +54,24 @@ crawl_options options_for(const crawl_site& site, const crawl_expectations& x,
   return o;
 }
 
-crawl_outcome crawl(const crawl_options& o) {
+// Reads the crawl's records; with `state`, as a --state run does (the
+// reader may ask it for lastmods); stops reading after `stop_after` records
+// (the reader then goes, as when a run is interrupted).
+crawl_outcome crawl(const crawl_options& o, state_db* state = nullptr,
+                    std::size_t stop_after = SIZE_MAX) {
   crawl_outcome out;
   auto source = crawl_source(o);
   source_context context;
+  context.has_state = state != nullptr;
   EXPECT_TRUE(source->validate(context));
+  context.state = state;
   auto reader = source->open(context);
   if (!reader) {
     out.error = reader.err().message;
     return out;
   }
   input_record r;
-  while ((*reader)->next(r)) {
+  while (out.order.size() < stop_after && (*reader)->next(r)) {
     const std::string loc(r.loc);
     out.order.push_back(loc);
     if (!r.skipped.empty()) {
@@ -163,6 +171,82 @@ TEST(CrawlSource, SendsItsUserAgentAndReadsRobotsTxtFirst) {
     EXPECT_EQ(r.header("User-Agent").value_or("").rfind("sitemill/", 0), 0u);
   }
   EXPECT_EQ(requests.size(), 1u + 5u) << "robots.txt and max_pages pages";
+}
+
+// The requests the server got since `from` (its log's length then), robots.txt
+// left out.
+std::vector<recorded_request> page_requests(crawl_site& site, std::size_t from) {
+  std::vector<recorded_request> all = site.server().requests();
+  std::vector<recorded_request> out;
+  for (std::size_t i = from; i < all.size(); ++i)
+    if (all[i].target != "/robots.txt") out.push_back(all[i]);
+  return out;
+}
+
+void expect_same_pages(const crawl_site& site, const crawl_outcome& got) {
+  const crawl_expectations x;
+  EXPECT_EQ(got.error, "");
+  EXPECT_EQ(got.listed, site.expected_urls(x));
+  EXPECT_EQ(got.skipped, site.expected_skips(x));
+}
+
+// With --state, a re-crawl asks every page that sent a Last-Modified
+// conditionally, takes a 304's verdict, links and lastmod from the crawl
+// cache, and gives the same records.
+TEST(CrawlSource, AReCrawlWithStateAsksConditionallyAndAgrees) {
+  crawl_site site(small_site());
+  temp_dir t;
+  auto db = state_db::open(t / "state.db");
+  ASSERT_TRUE(db) << db.err().message;
+  const crawl_options o = options_for(site, crawl_expectations{}, 4);
+
+  ASSERT_TRUE((*db)->begin_run());
+  const crawl_outcome first = crawl(o, db->get());
+  ASSERT_TRUE((*db)->commit_run());
+  expect_same_pages(site, first);
+  const std::size_t mark = site.server().requests().size();
+
+  ASSERT_TRUE((*db)->begin_run());
+  const crawl_outcome again = crawl(o, db->get());
+  ASSERT_TRUE((*db)->commit_run());
+  expect_same_pages(site, again);
+  EXPECT_EQ(again.order, first.order);
+  EXPECT_EQ(again.lastmod, first.lastmod)
+      << "unchanged pages keep their lastmod, from Last-Modified or the state";
+  std::size_t conditional = 0;
+  for (const recorded_request& r : page_requests(site, mark))
+    if (r.header("If-Modified-Since")) ++conditional;
+  EXPECT_EQ(conditional, 100u) << "every tree page that sends Last-Modified";
+}
+
+// A crawl stopped half way (the reader went: Ctrl-C) resumes on the next run:
+// what it judged is not asked again, and the records are a whole crawl's.
+TEST(CrawlSource, AnInterruptedCrawlWithStateResumes) {
+  crawl_site site(small_site());
+  temp_dir t;
+  auto db = state_db::open(t / "state.db");
+  ASSERT_TRUE(db) << db.err().message;
+  const crawl_options o = options_for(site, crawl_expectations{}, 4);
+
+  const std::size_t fresh_start = site.server().requests().size();
+  const crawl_outcome fresh = crawl(o);  // no state: the yardstick
+  const std::size_t fresh_requests =
+      page_requests(site, fresh_start).size();
+
+  ASSERT_TRUE((*db)->begin_run());
+  const crawl_outcome cut = crawl(o, db->get(), 150);
+  (*db)->abandon_run();
+  EXPECT_EQ(cut.order.size(), 150u);
+  const std::size_t mark = site.server().requests().size();
+
+  ASSERT_TRUE((*db)->begin_run());
+  const crawl_outcome resumed = crawl(o, db->get());
+  ASSERT_TRUE((*db)->commit_run());
+  expect_same_pages(site, resumed);
+  EXPECT_EQ(resumed.order, fresh.order);
+  const std::size_t resumed_requests = page_requests(site, mark).size();
+  EXPECT_LT(resumed_requests + 100, fresh_requests)
+      << "resumed: " << resumed_requests << ", fresh: " << fresh_requests;
 }
 
 TEST(CrawlSource, RefusesAStartThatIsNotAWebUrl) {

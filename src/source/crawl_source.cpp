@@ -30,7 +30,10 @@
 #include "sitemill/robots/robots.h"
 #include "sitemill/robots/robots_rules.h"
 #include "sitemill/source/html_page.h"
+#include "sitemill/source/site_source.h"
+#include "sitemill/source/state_db.h"
 #include "sitemill/url/url.h"
+#include "source/crawl_cache.h"
 #include "source/crawl_frontier.h"
 #include "source/page_links.h"
 
@@ -42,12 +45,9 @@ struct crawl_item {
   std::string loc;
   std::string lastmod;
   std::string skipped;  // the reason; "" for a listed page
-  struct value {
-    extension_field_id field;
-    std::uint32_t item;
-    std::string text;
-  };
+  using value = detail::cached_page::value;
   std::vector<value> extensions;
+  std::optional<content_hash> hash;  // a listed page's, for --state
 };
 
 // From the crawl thread to the reader: bounded, so a crawl cannot run far
@@ -187,10 +187,9 @@ struct page_job {
   bool header_noindex = false, header_nofollow = false;
 };
 
-struct found_link {
-  std::string href;
-  bool same_depth;  // a redirect's target: the redirect's depth
-};
+// A link found on a page; same_depth for a redirect's target (crawled at
+// the redirect's depth).
+using found_link = detail::cached_page::link;
 
 // What a page's HTML says: its verdict ("" listed), the links to follow,
 // and a listed page's lastmod and extensions.
@@ -200,6 +199,7 @@ struct page_verdict {
   std::vector<found_link> found;
   std::string lastmod;
   std::vector<crawl_item::value> extensions;
+  std::optional<content_hash> hash;
 };
 
 // Reads a page with the directory source's scan (scan_html, page_links).
@@ -239,6 +239,7 @@ page_verdict judge_page(const crawl_options& o, const page_job& job,
     out.verdict = "canonical";
   } else {
     out.lastmod = lastmod_from_http(job.last_modified);
+    out.hash = facts.hash;
     for (const extension_value& v : links.extensions())
       out.extensions.push_back({v.field, v.item, std::string(v.text)});
   }
@@ -339,7 +340,8 @@ class page_judges {
 class crawl_run final : public fetch_handler {
  public:
   crawl_run(const crawl_options& o, normalized_url start, item_channel& out,
-            std::atomic<bool>& cancel)
+            std::atomic<bool>& cancel,
+            std::unique_ptr<detail::crawl_cache> cache)
       : o_(o),
         start_(std::move(start)),
         token_(robots_product_token(user_agent())),
@@ -348,12 +350,19 @@ class crawl_run final : public fetch_handler {
         frontier_({o.max_depth, o.max_query_variants},
                   o.respect_robots ? &robots_ : nullptr),
         fetcher_(fetch_options_for(o)),
-        judges_(o, std::clamp(std::thread::hardware_concurrency(), 2u, 9u) - 1) {}
+        judges_(o, std::clamp(std::thread::hardware_concurrency(), 2u, 9u) - 1),
+        cache_(std::move(cache)) {}
 
   // Crawls to the end, or until cancelled; then closes the channel.
   void run() {
     std::string error;
     try {
+      if (cache_) {
+        bool resuming = false;
+        auto id = cache_->begin(start_.href(), resuming);
+        if (!id) throw std::runtime_error(id.err().message);
+        crawl_id_ = *id;
+      }
       fetcher_.submit({robots_url(), {}, fetch_method::get, robots_tag});
       // The fetcher stops when nothing is queued or in flight; pages still
       // being judged may then send more.
@@ -381,6 +390,13 @@ class crawl_run final : public fetch_handler {
     (void)absorb_ready();
     if (tag >= sitemap_tag) return head.status == 200;
     node& n = at(tag);
+    n.etag = head.etag;
+    n.last_modified = head.last_modified;
+    if (head.status == 304 && n.known) {  // unchanged since the last crawl
+      take_known(n);
+      return false;
+    }
+    n.judged = true;  // unless the body is read below
     if (head.status >= 300 && head.status < 400 && !head.location.empty()) {
       n.verdict = "redirect";
       normalized_url from, to;
@@ -410,6 +426,7 @@ class crawl_run final : public fetch_handler {
       n.verdict = "too large";
       return false;
     }
+    n.judged = false;
     for (const std::string& v : head.x_robots_tag)
       read_x_robots_tag(v, token_, n.header_noindex, n.header_nofollow);
     return true;
@@ -421,7 +438,10 @@ class crawl_run final : public fetch_handler {
     const std::uint64_t cap =
         tag >= sitemap_tag ? max_bytes_per_sitemap + 1 : o_.max_page_bytes;
     if (body.size() + size > cap) {
-      if (tag < sitemap_tag) at(tag).verdict = "too large";
+      if (tag < sitemap_tag) {
+        at(tag).verdict = "too large";
+        at(tag).judged = true;
+      }
       std::string().swap(body);
       return false;
     }
@@ -450,6 +470,10 @@ class crawl_run final : public fetch_handler {
     std::string url;
     std::size_t depth = 0;
     bool done = false;
+    bool judged = false;  // by its head, or from the cache
+    std::string etag, last_modified;  // the answer's validators
+    std::optional<detail::cached_page> known;  // from an earlier crawl
+    std::optional<content_hash> hash;
     bool header_noindex = false, header_nofollow = false;
     std::string verdict;  // skip reason; "" listed
     std::string body;
@@ -586,10 +610,14 @@ class crawl_run final : public fetch_handler {
 
   void page_done(std::uint64_t tag, const fetch_outcome& outcome) {
     node& n = at(tag);
-    if (!n.verdict.empty() || !outcome.ok()) {  // judged by its head
-      if (n.verdict.empty()) n.verdict = "fetch failed: " + outcome.error;
-      n.done = true;
+    if (n.judged || !outcome.ok()) {  // by its head, or the cache
       std::string().swap(n.body);
+      n.done = true;
+      if (!n.judged) {
+        n.verdict = "fetch failed: " + outcome.error;  // not remembered
+      } else {
+        remember(n);
+      }
       return;
     }
     page_job job;
@@ -610,6 +638,41 @@ class crawl_run final : public fetch_handler {
     n.found = std::move(v.found);
     n.lastmod = std::move(v.lastmod);
     n.extensions = std::move(v.extensions);
+    n.hash = v.hash;
+    remember(n);
+  }
+
+  // The verdict of a page judged before: this crawl's (resuming) or an
+  // earlier one's (a 304).
+  void take_known(node& n) {
+    detail::cached_page& k = *n.known;
+    n.judged = true;
+    n.verdict = std::move(k.verdict);
+    n.found = std::move(k.found);
+    n.lastmod = std::move(k.lastmod);
+    n.extensions = std::move(k.extensions);
+    n.hash = k.hash;
+    if (n.etag.empty()) n.etag = std::move(k.etag);
+    if (n.last_modified.empty()) n.last_modified = std::move(k.last_modified);
+    n.known.reset();
+  }
+
+  // With --state, what this crawl made of a page.
+  void remember(const node& n) {
+    if (!cache_) return;
+    detail::cached_page p;
+    p.crawl = crawl_id_;
+    p.etag = n.etag;
+    p.last_modified = n.last_modified;
+    p.verdict = n.verdict;
+    p.lastmod = n.lastmod;
+    p.hash = n.hash;
+    p.found = n.found;
+    p.extensions = n.extensions;
+    if (status s = cache_->put(n.url, p); !s) {
+      fatal_ = s.message();
+      cancel_ = true;
+    }
   }
 
   // Takes in the judges' verdicts so far, then commits and sends what
@@ -640,6 +703,7 @@ class crawl_run final : public fetch_handler {
       item.skipped = std::move(n.verdict);
       item.lastmod = std::move(n.lastmod);
       item.extensions = std::move(n.extensions);
+      item.hash = n.hash;
       queue_.pop_front();
       ++base_;
       if (!out_.push(std::move(item))) {
@@ -653,16 +717,53 @@ class crawl_run final : public fetch_handler {
   // page not yet judged (answers that come early wait in their node).
   void pump() {
     const std::uint64_t window = 8 * std::max(1u, o_.concurrency);
-    while (next_ < base_ + queue_.size() && next_ < o_.max_pages &&
-           next_ < base_ + window) {
-      fetcher_.submit({at(next_).url, {}, fetch_method::get, next_});
-      ++next_;
+    for (;;) {
+      while (next_ < base_ + queue_.size() && next_ < o_.max_pages &&
+             next_ < base_ + window) {
+        node& n = at(next_);
+        fetch_request r{n.url, {}, fetch_method::get, next_};
+        ++next_;
+        if (cache_ && !ask_cache(n, r)) continue;  // judged before: resumed
+        fetcher_.submit(std::move(r));
+      }
+      // Pages resumed from the cache, and pages past max_pages, need no
+      // answer: commit them now, which may queue more to send.
+      const std::uint64_t before = base_;
+      commit();
+      if (base_ == before || cancel_) return;
     }
-    if (next_ >= o_.max_pages || queue_.empty()) commit();
+  }
+
+  // With --state: false when this crawl judged `n` before it was
+  // interrupted (it is resumed from the cache, and not asked again); else
+  // `r` asks conditionally when an earlier crawl saw the page.
+  bool ask_cache(node& n, fetch_request& r) {
+    auto known = cache_->find(n.url);
+    if (!known) {
+      fatal_ = known.err().message;
+      cancel_ = true;
+      return true;
+    }
+    n.known = std::move(*known);
+    if (!n.known) return true;
+    if (n.known->crawl == crawl_id_) {
+      take_known(n);
+      n.done = true;
+      return false;
+    }
+    if (!n.known->etag.empty())
+      r.headers.emplace_back("If-None-Match", n.known->etag);
+    if (!n.known->last_modified.empty())
+      r.headers.emplace_back("If-Modified-Since", n.known->last_modified);
+    return true;
   }
 
   void finish() {
     commit();
+    if (cache_) {
+      if (status s = cache_->finish(start_.href()); !s)
+        throw std::runtime_error(s.message());
+    }
     for (const std::string& url : frontier_.too_deep())
       emit_skip(url, "max depth");
   }
@@ -685,6 +786,8 @@ class crawl_run final : public fetch_handler {
   fetcher fetcher_;
   detail::page_links links_;  // for pages judged on this thread
   page_judges judges_;
+  std::unique_ptr<detail::crawl_cache> cache_;  // with --state
+  std::uint64_t crawl_id_ = 0;
   std::deque<node> queue_;
   std::uint64_t base_ = 0;  // the queue index of queue_.front()
   std::uint64_t next_ = 0;  // the next queue index to send
@@ -697,9 +800,11 @@ class crawl_run final : public fetch_handler {
 class crawl_reader final : public record_reader {
  public:
   crawl_reader(const crawl_options& o, normalized_url start,
-               const std::atomic<bool>* stop)
-      : stop_(stop),
-        run_(o, std::move(start), channel_, cancel_),
+               const source_context& context,
+               std::unique_ptr<detail::crawl_cache> cache)
+      : stop_(context.stop),
+        state_(context.state),
+        run_(o, std::move(start), channel_, cancel_, std::move(cache)),
         thread_([this] { run_.run(); }) {}
 
   ~crawl_reader() override {
@@ -716,6 +821,23 @@ class crawl_reader final : public record_reader {
       return false;
     }
     item_ = std::move(*item);
+    // With --state, a page that sends no Last-Modified is dated by its
+    // content, as --from-dir --lastmod content dates files: the date it
+    // was first seen with this content. The state lives on this thread.
+    if (state_ != nullptr && item_.skipped.empty() && item_.lastmod.empty() &&
+        item_.hash) {
+      auto lastmod = state_->lastmod_for(
+          item_.loc, *item_.hash,
+          lastmod_from_unix_time(std::chrono::duration_cast<std::chrono::seconds>(
+                                     std::chrono::system_clock::now()
+                                         .time_since_epoch())
+                                     .count()));
+      if (!lastmod) {
+        error_ = lastmod.err().message;
+        return false;
+      }
+      item_.lastmod = std::move(*lastmod);
+    }
     values_.clear();
     for (const auto& v : item_.extensions)
       values_.push_back({v.field, v.item, v.text});
@@ -732,6 +854,7 @@ class crawl_reader final : public record_reader {
 
  private:
   const std::atomic<bool>* stop_;
+  state_db* state_;
   std::atomic<bool> cancel_{false};
   item_channel channel_;
   crawl_run run_;
@@ -760,8 +883,16 @@ class crawl_record_source final : public record_source {
     if (normalize_url(o_.start_url, start) != url_problem::ok)
       return error{"--from-crawl " + o_.start_url +
                    ": not an absolute http(s) URL"};
-    return std::unique_ptr<record_reader>(
-        std::make_unique<crawl_reader>(o_, std::move(start), context.stop));
+    // With --state, the crawl remembers its pages beside the state
+    // database (crawl_cache.h): to resume, and to ask conditionally.
+    std::unique_ptr<detail::crawl_cache> cache;
+    if (context.state != nullptr) {
+      auto opened = detail::crawl_cache::open(context.state->path() + "-crawl");
+      if (!opened) return opened.err();
+      cache = std::move(*opened);
+    }
+    return std::unique_ptr<record_reader>(std::make_unique<crawl_reader>(
+        o_, std::move(start), context, std::move(cache)));
   }
 
  private:

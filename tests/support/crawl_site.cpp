@@ -552,6 +552,15 @@ http_reply crawl_site::answer(const recorded_request& request) {
       return r;
     }
   }
+  // A page that sends Last-Modified answers a request that names the same
+  // date 304, as static servers do: what a re-crawl with --state asks.
+  if (p->last_modified && p->status == 200 &&
+      request.header("If-Modified-Since") == http_date(*p->last_modified)) {
+    http_reply unchanged;
+    unchanged.status = 304;
+    unchanged.headers.emplace_back("Last-Modified", http_date(*p->last_modified));
+    return unchanged;
+  }
   http_reply r;
   r.status = p->status;
   if (!p->content_type.empty())

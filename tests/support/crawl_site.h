@@ -70,6 +70,8 @@
 //      another URL: "canonical" (links still followed);
 //      otherwise listed, with lastmod = Last-Modified when the page sends
 //      one.
+// A page that sends Last-Modified answers 304, without a body, to a request
+// whose If-Modified-Since names that date (a re-crawl's conditional ask).
 // A URL reached only through rel=nofollow links or nofollow pages is never
 // discovered, so it is neither listed nor in expected_skips().
 //
