@@ -178,7 +178,7 @@ crawl peer "sitemap-generator $generator_version, maxConcurrency $CONCURRENCY, i
 order=(peer_cli peer)
 if ((have_crawl)); then
   state=$work/crawl.state
-  rm -f "$state"
+  rm -f "$state" "$state-crawl" "$state-crawl-wal" "$state-crawl-shm"  # the crawl cache too
   crawl sm "sitemill, --concurrency $CONCURRENCY" "$out_root/sm" -- \
     "$SITEMILL" generate --from-crawl "$url" --concurrency "$CONCURRENCY" \
     --out "$out_root/sm" --base-url "$url" -q || true
