@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <mutex>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -99,6 +100,7 @@ class reporter final : public generate_observer {
   // every input's size is known.
   void progress(const generate_progress& now) override {
     if (!progress_) return;
+    std::lock_guard lock(draw_mu_);
     const auto at = std::chrono::steady_clock::now();
     if (at - last_draw_ < std::chrono::milliseconds(200)) return;
     last_draw_ = at;
@@ -119,15 +121,34 @@ class reporter final : public generate_observer {
         line +=
             ", about " + clock_time(seconds * (1.0 - share) / share) + " left";
     }
-    std::fprintf(stderr, "\r%s\033[K", line.c_str());
-    drawn_ = true;
+    draw(line);
+  }
+
+  // "sitemill: crawl: 1,234 pages (456/s), 789 queued, 1,100 listed,
+  // 3 errors": from the crawl's own thread (crawl_options::progress), so
+  // drawing is under draw_mu_.
+  void crawl_progress(const crawl_progress& p) {
+    if (!progress_) return;
+    std::lock_guard lock(draw_mu_);
+    if (p.done) return;  // the summary follows
+    last_draw_ = std::chrono::steady_clock::now();
+    std::string line = "sitemill: crawl: " + with_commas(p.fetched) + " pages";
+    if (p.seconds >= 0.5)
+      line += " (" +
+              with_commas(static_cast<std::uint64_t>(
+                  static_cast<double>(p.fetched) / p.seconds)) +
+              "/s)";
+    line += ", " + with_commas(p.queued) + " queued, " +
+            with_commas(p.listed) + " listed";
+    if (p.errors > 0) line += ", " + with_commas(p.errors) + " errors";
+    draw(line);
   }
 
   bool cancelled() override { return interrupted(); }
 
   void clear_progress() {
-    if (drawn_) std::fputs("\r\033[K", stderr);
-    drawn_ = false;
+    std::lock_guard lock(draw_mu_);
+    clear_progress_locked();
   }
 
   void print_hidden_count() {
@@ -159,7 +180,8 @@ class reporter final : public generate_observer {
       return;
     }
     ++printed_;
-    clear_progress();
+    std::lock_guard lock(draw_mu_);
+    clear_progress_locked();
     const std::string word = kind == issue_kind::rejected
                                  ? painted(stderr, "rejected", paint::error)
                              : kind == issue_kind::warning
@@ -174,9 +196,19 @@ class reporter final : public generate_observer {
                    r.reason.c_str());
   }
 
+  void draw(const std::string& line) {
+    std::fprintf(stderr, "\r%s\033[K", line.c_str());
+    drawn_ = true;
+  }
+  void clear_progress_locked() {
+    if (drawn_) std::fputs("\r\033[K", stderr);
+    drawn_ = false;
+  }
+
   bool quiet_;
   std::span<const term> words_;
   bool progress_ = false;
+  std::mutex draw_mu_;  // the crawl's progress comes from its own thread
   bool drawn_ = false;
   std::optional<issue_spool> spool_;
   std::uint64_t printed_ = 0;
@@ -634,6 +666,9 @@ int run_generate(generate_cli_options& o) {
     return exit_usage;
   }
 
+  // The reporter is made below, after the sources; the crawls' progress
+  // reaches it through this pointer, set before generate() runs.
+  auto crawl_reporter = std::make_shared<reporter*>(nullptr);
   for (const auto& start : o.from_crawls) {
     crawl_options crawl = o.crawl;
     crawl.start_url = start;
@@ -642,6 +677,9 @@ int run_generate(generate_cli_options& o) {
     crawl.ignore_canonical = o.ignore_canonical;
     crawl.respect_robots = !o.ignore_robots;
     crawl.allow_private = o.sitemap.allow_private;
+    crawl.progress = [crawl_reporter](const crawl_progress& p) {
+      if (*crawl_reporter != nullptr) (*crawl_reporter)->crawl_progress(p);
+    };
     g.sources.push_back(crawl_source(std::move(crawl)));
   }
 
@@ -684,6 +722,7 @@ int run_generate(generate_cli_options& o) {
 
   const vocabulary words = generate_words(o.indexnow_key);
   reporter rep(o.json_out, o.quiet, words);
+  *crawl_reporter = &rep;
   generate_report r = generate(g, rep);
   rep.clear_progress();
   rep.print_hidden_count();

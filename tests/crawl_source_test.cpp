@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -247,6 +248,42 @@ TEST(CrawlSource, AnInterruptedCrawlWithStateResumes) {
   const std::size_t resumed_requests = page_requests(site, mark).size();
   EXPECT_LT(resumed_requests + 100, fresh_requests)
       << "resumed: " << resumed_requests << ", fresh: " << fresh_requests;
+}
+
+// The progress callback: counts that only grow, and a last call, marked
+// done, whose counts are the crawl's.
+TEST(CrawlSource, TellsItsProgressAndEndsWithTheTotals) {
+  crawl_site site(small_site());
+  crawl_options o = options_for(site, crawl_expectations{}, 4);
+  std::vector<crawl_progress> seen;
+  std::mutex mu;
+  o.progress = [&](const crawl_progress& p) {
+    std::lock_guard lock(mu);
+    seen.push_back(p);
+  };
+  const crawl_outcome got = crawl(o);
+  ASSERT_EQ(got.error, "");
+  std::lock_guard lock(mu);
+  ASSERT_FALSE(seen.empty());
+  for (std::size_t i = 1; i < seen.size(); ++i) {
+    EXPECT_GE(seen[i].fetched, seen[i - 1].fetched);
+    EXPECT_GE(seen[i].listed, seen[i - 1].listed);
+    EXPECT_GE(seen[i].seconds, seen[i - 1].seconds);
+  }
+  EXPECT_EQ(std::count_if(seen.begin(), seen.end(),
+                          [](const crawl_progress& p) { return p.done; }),
+            1);
+  const crawl_progress& last = seen.back();
+  EXPECT_TRUE(last.done);
+  EXPECT_EQ(last.listed, got.listed.size());
+  EXPECT_EQ(last.skipped, got.skipped.size());
+  EXPECT_EQ(last.queued, 0u);
+  EXPECT_EQ(last.errors, 0u);
+  // Every request but robots.txt's was a page (no seeds here).
+  EXPECT_EQ(last.fetched + 1, site.server().requests().size() -
+                                  2 /* busy and unavailable, asked twice */ -
+                                  1 /* broken, asked twice */);
+  EXPECT_GT(last.bytes, 0u);
 }
 
 TEST(CrawlSource, RefusesAStartThatIsNotAWebUrl) {

@@ -452,6 +452,7 @@ class crawl_run final : public fetch_handler {
   }
 
   void on_done(std::uint64_t tag, const fetch_outcome& outcome) override {
+    tell_progress(false);
     if (tag == robots_tag) {
       robots_done(outcome);
     } else if (tag >= sitemap_tag) {
@@ -611,12 +612,14 @@ class crawl_run final : public fetch_handler {
   }
 
   void page_done(std::uint64_t tag, const fetch_outcome& outcome) {
+    ++fetched_;
     node& n = at(tag);
     if (n.judged || !outcome.ok()) {  // by its head, or the cache
       std::string().swap(n.body);
       n.done = true;
       if (!n.judged) {
         n.verdict = "fetch failed: " + outcome.error;  // not remembered
+        ++errors_;
       } else {
         remember(n);
       }
@@ -706,6 +709,7 @@ class crawl_run final : public fetch_handler {
       item.lastmod = std::move(n.lastmod);
       item.extensions = std::move(n.extensions);
       item.hash = n.hash;
+      ++(item.skipped.empty() ? listed_ : skipped_);
       queue_.pop_front();
       ++base_;
       if (!out_.push(std::move(item))) {
@@ -760,6 +764,27 @@ class crawl_run final : public fetch_handler {
     return true;
   }
 
+  // Tells options.progress where the crawl is, at most every 250 ms
+  // unless it is the end.
+  void tell_progress(bool done) {
+    if (!o_.progress) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (!done && now - last_progress_ < std::chrono::milliseconds(250)) return;
+    last_progress_ = now;
+    const fetch_counters c = fetcher_.counters();
+    crawl_progress p;
+    p.fetched = fetched_;
+    p.errors = errors_;
+    p.queued = c.queued + (base_ + queue_.size() - std::min<std::uint64_t>(
+                                                       next_, base_ + queue_.size()));
+    p.listed = listed_;
+    p.skipped = skipped_;
+    p.bytes = c.bytes;
+    p.seconds = std::chrono::duration<double>(now - began_).count();
+    p.done = done;
+    o_.progress(p);
+  }
+
   void finish() {
     commit();
     if (cache_) {
@@ -768,9 +793,11 @@ class crawl_run final : public fetch_handler {
     }
     for (const std::string& url : frontier_.too_deep())
       emit_skip(url, "max depth");
+    tell_progress(true);
   }
 
   void emit_skip(std::string_view url, std::string reason) {
+    ++skipped_;
     crawl_item item;
     item.loc = std::string(url);
     item.skipped = std::move(reason);
@@ -790,6 +817,10 @@ class crawl_run final : public fetch_handler {
   page_judges judges_;
   std::unique_ptr<detail::crawl_cache> cache_;  // with --state
   std::uint64_t crawl_id_ = 0;
+  std::uint64_t listed_ = 0, skipped_ = 0, fetched_ = 0, errors_ = 0;
+  const std::chrono::steady_clock::time_point began_ =
+      std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_progress_{};
   std::deque<node> queue_;
   std::uint64_t base_ = 0;  // the queue index of queue_.front()
   std::uint64_t next_ = 0;  // the next queue index to send

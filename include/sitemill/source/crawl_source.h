@@ -35,6 +35,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
@@ -53,6 +54,18 @@ inline retry_policy crawl_retry_policy() {
   r.first_wait = std::chrono::milliseconds(500);
   return r;
 }
+
+/// Where a crawl is, for a progress line.
+struct crawl_progress {
+  std::uint64_t fetched = 0;    ///< pages asked and answered, or failed
+  std::uint64_t errors = 0;     ///< of those, failed ("fetch failed")
+  std::uint64_t queued = 0;     ///< found, in scope, not yet fetched
+  std::uint64_t listed = 0;     ///< pages judged listable so far
+  std::uint64_t skipped = 0;    ///< URLs reported skipped so far
+  std::uint64_t bytes = 0;      ///< body bytes received
+  double seconds = 0;           ///< since the crawl began
+  bool done = false;            ///< the last call, as the crawl ends
+};
 
 struct crawl_options {
   /// Where the crawl starts; its directory is the scope.
@@ -97,6 +110,10 @@ struct crawl_options {
   /// Fetch from loopback and private addresses the start URL does not name
   /// itself.
   bool allow_private = false;
+  /// Told where the crawl is about every 250 ms, and once at its end, on
+  /// the crawl's own thread (not the one generate() runs on). Empty:
+  /// nothing.
+  std::function<void(const crawl_progress&)> progress;
 };
 
 /// A source that crawls `options.start_url`. validate() refuses a start
