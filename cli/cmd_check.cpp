@@ -245,6 +245,21 @@ command_runner setup_check(CLI::App& app) {
                   "about 24 bytes each while reading, twice that at the end")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_flag("--audit", o->run.audit,
+                "Also fetch every URL the sitemaps list (robots.txt first, "
+                "politely) and report what search engines find there: "
+                "answers other than 200, redirects, noindex, canonical "
+                "elsewhere, robots.txt disallows, lastmod older than "
+                "Last-Modified (the audit-* codes)");
+  cmd->add_option("--audit-concurrency", o->run.audit_concurrency,
+                  "With --audit: requests in flight at once per host")
+      ->check(CLI::Range(1u, 64u))
+      ->capture_default_str();
+  cmd->add_option("--max-audit-urls", o->run.max_audit_urls,
+                  "With --audit: URLs fetched at most in one run (about 100 "
+                  "bytes each are held until the audit)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--sitemap-url", o->sitemap_url,
                   "The URL the one local target is served at, for the "
                   "location rule (e.g. https://www.example.com/sitemap.xml)");

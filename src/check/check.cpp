@@ -29,7 +29,8 @@ checker::checker(const check_options& options, check_observer& observer)
     : options_(options),
       observer_(observer),
       walker_(walk_options_of(options), *this),
-      hreflang_(options.max_hreflang_links, options.max_hreflang_links) {}
+      hreflang_(options.max_hreflang_links, options.max_hreflang_links),
+      audits_(options.audit ? options.max_audit_urls : 0) {}
 
 check_report checker::run(const std::vector<std::string>& targets) {
   for (const std::string& t : targets) {
@@ -37,6 +38,7 @@ check_report checker::run(const std::vector<std::string>& targets) {
     check_target(t);
   }
   if (!report_.cancelled) report_hreflang();
+  if (!report_.cancelled && options_.audit) report_audit();
   for (const auto& d : report_.documents) {
     report_.errors += d.errors;
     report_.warnings += d.warnings;

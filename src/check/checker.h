@@ -6,6 +6,8 @@
 //   documents.cpp  one document: the context rules, redirects, Content-Type
 //   report.cpp     the reports: one per document, and each document the
 //                  walker did not read reported where it was named
+//   hreflang.cpp   the cross-set hreflang findings, after the last document
+//   audit.cpp      check --audit: the listed URLs fetched, after that
 #ifndef SITEMILL_CHECK_CHECKER_H
 #define SITEMILL_CHECK_CHECKER_H
 
@@ -14,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "check/audit.h"
 #include "check/context.h"
 #include "detail/text.h"
 #include "sitemill/check/check.h"
@@ -80,6 +83,10 @@ class checker final : public walk_observer {
   /// false when it cannot be (stdin) or the read fails.
   bool reread(std::uint32_t doc, parse_handler& handler);
 
+  // audit.cpp: check_options::audit, once every document is read and the
+  // hreflang findings are in.
+  void report_audit();
+
   const check_options& options_;
   check_observer& observer_;
   sitemap_walker walker_;
@@ -92,6 +99,7 @@ class checker final : public walk_observer {
     bool withdrawn = false;
   };
   std::vector<hreflang_source> hreflang_docs_;
+  audit_list audits_;
   check_report report_;
   std::vector<open_document> open_;  // innermost last
   bool bad_sitemap_url_ = false;

@@ -4,6 +4,7 @@
 #include <limits>
 #include <utility>
 
+#include "check/audit.h"
 #include "detail/text.h"
 #include "sitemill/limits.h"
 #include "sitemill/url/url.h"
@@ -48,6 +49,15 @@ std::span<const context_code_info> all_context_codes() noexcept {
       {"hreflang-no-return", error, "3, 6.A 14"},
       {"hreflang-conflict", error, "3, 6.A 14"},
       {"hreflang-check-stopped", info, "3"},
+      {"audit-status", error, "-"},
+      {"audit-redirect", warning, "-"},
+      {"audit-noindex", error, "-"},
+      {"audit-canonical", warning, "-"},
+      {"audit-robots", error, "5"},
+      {"audit-robots-unreadable", warning, "5"},
+      {"audit-lastmod", warning, "2.1"},
+      {"audit-fetch-failed", error, "-"},
+      {"audit-stopped", info, "-"},
       {"more-not-listed", info, "-"},
   };
   return codes;
@@ -152,6 +162,15 @@ void context_checker::on_entry(const parsed_entry& e) {
         "it holds more hreflang links or pages than `max_hreflang_links` "
         "allows (the cap that bounds the memory they take); check fewer "
         "sitemaps at a time, or raise the cap");
+
+  if (settings_.audit != nullptr && kind_ == document_kind::urlset &&
+      !settings_.audit->add(settings_.slot, loc, trim(e.lastmod.text),
+                            e.loc.line, e.loc.column))
+    diagnostics_.add(
+        severity::info, "audit-stopped", e.loc.line, e.loc.column,
+        "URLs from here on are not audited: the run lists more than "
+        "`max_audit_urls` URLs; audit fewer sitemaps at a time, or raise the "
+        "cap");
 
   check_duplicate();
   pending_.present = true;

@@ -119,6 +119,8 @@ class loc_fingerprints {
 };
 
 /// What the context rules need to know about a document before reading it.
+class audit_list;
+
 struct context_settings {
   /// Normalised URL whose directory every entry must be at or below (the
   /// location rule, docs/protocol.md 1.6); none when the document's URL is
@@ -135,6 +137,10 @@ struct context_settings {
   /// feed, with its links), as document `doc`; none: not recorded.
   hreflang_set* hreflang = nullptr;
   std::uint32_t doc = 0;
+  /// Where the run's URLs to audit go (check --audit), as the report in
+  /// `slot`; none: not audited.
+  audit_list* audit = nullptr;
+  std::size_t slot = 0;
 };
 
 /// The parse_handler that applies the per-document context rules while the

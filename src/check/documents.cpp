@@ -42,6 +42,10 @@ parse_handler& checker::on_open(const walk_document& doc) {
   cs.hreflang = &hreflang_;
   cs.doc = static_cast<std::uint32_t>(hreflang_docs_.size());
   hreflang_docs_.push_back({slot, doc.path, doc.fetched ? doc.url : "", false});
+  if (options_.audit) {
+    cs.audit = &audits_;
+    cs.slot = slot;
+  }
   auto ctx = std::make_unique<context_checker>(std::move(cs));
   if (doc.listing.source.empty() && !doc.fetched && bad_sitemap_url_)
     ctx->diagnostics().add(
@@ -124,6 +128,7 @@ void checker::on_failed(const walk_document& doc, const walk_skip& why) {
     hreflang_.forget(i);
   }
   open_.pop_back();
+  audits_.withdraw(slot);
   report_.documents.erase(report_.documents.begin() +
                           static_cast<std::ptrdiff_t>(slot));
   not_read(doc, why);

@@ -35,6 +35,7 @@
 #include "sitemill/url/url.h"
 #include "source/crawl_cache.h"
 #include "source/crawl_frontier.h"
+#include "source/page_answer.h"
 #include "source/page_links.h"
 
 namespace sitemill {
@@ -107,37 +108,6 @@ class item_channel {
   std::string error_;
 };
 
-// "text/html; charset=x" -> true; any other media type -> false.
-bool is_html(std::string_view content_type) {
-  std::string_view media = content_type.substr(0, content_type.find(';'));
-  return detail::iequals(detail::trim(media), "text/html");
-}
-
-// The noindex and nofollow an X-Robots-Tag header gives the crawler whose
-// product token is `token`: directives for every crawler, or after a
-// "token:" naming this one ("googlebot: noindex" is not for us).
-void read_x_robots_tag(std::string_view value, std::string_view token,
-                       bool& noindex, bool& nofollow) {
-  bool ours = true;
-  while (!value.empty()) {
-    const std::size_t comma = value.find(',');
-    std::string_view d = detail::trim(value.substr(0, comma));
-    value = comma == std::string_view::npos ? std::string_view{}
-                                            : value.substr(comma + 1);
-    const std::size_t colon = d.find(':');
-    if (colon != std::string_view::npos &&
-        !detail::iequals(detail::trim(d.substr(0, colon)),
-                         "unavailable_after")) {
-      ours = detail::iequals(detail::trim(d.substr(0, colon)), token);
-      d = detail::trim(d.substr(colon + 1));
-    }
-    if (!ours) continue;
-    const bool none = detail::iequals(d, "none");
-    if (none || detail::iequals(d, "noindex")) noindex = true;
-    if (none || detail::iequals(d, "nofollow")) nofollow = true;
-  }
-}
-
 // A gzipped seed sitemap, inflated up to the protocol's limit (a bomb
 // costs no more); what inflates badly gives what came before it.
 std::string gunzip_sitemap(std::string_view bytes) {
@@ -153,16 +123,6 @@ std::string gunzip_sitemap(std::string_view bytes) {
     if (bytes.empty() && step.produced < sizeof buf) break;
   }
   return out;
-}
-
-std::string lastmod_from_http(std::string_view last_modified) {
-  parsed_date d;
-  const int year = 2000;  // only rfc850's two-digit years need it
-  if (parse_http_date(detail::trim(last_modified), year, d) !=
-      date_problem::ok)
-    return {};
-  char buf[max_lastmod_length];
-  return std::string(buf, format_lastmod(d.value, buf));
 }
 
 // Collects the <loc>s of a sitemap or index.
@@ -238,7 +198,7 @@ page_verdict judge_page(const crawl_options& o, const page_job& job,
              links.canonical().href() != page.href()) {
     out.verdict = "canonical";
   } else {
-    out.lastmod = lastmod_from_http(job.last_modified);
+    out.lastmod = detail::lastmod_from_http(job.last_modified);
     out.hash = facts.hash;
     for (const extension_value& v : links.extensions())
       out.extensions.push_back({v.field, v.item, std::string(v.text)});
@@ -420,7 +380,7 @@ class crawl_run final : public fetch_handler {
       n.verdict = "status " + std::to_string(head.status);
       return false;
     }
-    if (!is_html(head.content_type)) {
+    if (!detail::is_html_media_type(head.content_type)) {
       n.verdict = "not html";
       return false;
     }
@@ -430,7 +390,7 @@ class crawl_run final : public fetch_handler {
     }
     n.judged = false;
     for (const std::string& v : head.x_robots_tag)
-      read_x_robots_tag(v, token_, n.header_noindex, n.header_nofollow);
+      detail::read_x_robots_tag(v, token_, n.header_noindex, n.header_nofollow);
     return true;
   }
 

@@ -114,6 +114,25 @@ struct check_options : walk_caps {
   /// 10 to 15 per page while reading, twice that while judging at the end:
   /// the default bounds them to some 250 MiB.
   std::size_t max_hreflang_links = std::size_t{1} << 22;
+
+  /// Fetch every URL the checked sitemaps list, once every document is
+  /// read, and report what a search engine would find there (the "audit-"
+  /// codes of docs/diagnostics-context.md): an answer other than 200, a
+  /// redirect, noindex (robots meta or X-Robots-Tag), a canonical link to
+  /// another URL, a URL its site's robots.txt disallows, a lastmod older
+  /// than the page's Last-Modified, a fetch that fails. Politely: each
+  /// host's robots.txt first (and its Crawl-delay), at most
+  /// audit_concurrency requests at once, 429 and 5xx asked again. A URL
+  /// on a private address is fetched only where a target names that
+  /// address, or with allow_private.
+  bool audit = false;
+  unsigned audit_concurrency = 4;
+  /// URLs audited at most per run; past it, an info ("audit-stopped").
+  /// About 100 bytes per URL are held until the audit.
+  std::size_t max_audit_urls = 100'000;
+  /// A page's body is read up to this many bytes for its robots meta and
+  /// canonical link.
+  std::uint64_t audit_max_page_bytes = 10ull * 1024 * 1024;
 };
 
 /// The verdict of a run, which the CLI maps to its exit code.
