@@ -356,7 +356,9 @@ class crawl_run final : public fetch_handler {
     n.last_modified = head.last_modified;
     if (head.status == 304 && n.known) {  // unchanged since the last crawl
       take_known(n);
-      return false;
+      // A 304 has no body: "read" it, since refusing one ends the transfer
+      // by closing its connection, and an unchanged re-crawl is all 304s.
+      return true;
     }
     n.judged = true;  // unless the body is read below
     if (head.status >= 300 && head.status < 400 && !head.location.empty()) {
