@@ -677,6 +677,7 @@ int run_generate(generate_cli_options& o) {
     crawl.ignore_canonical = o.ignore_canonical;
     crawl.respect_robots = !o.ignore_robots;
     crawl.allow_private = o.sitemap.allow_private;
+    crawl.patterns = g.url_patterns;
     crawl.progress = [crawl_reporter](const crawl_progress& p) {
       if (*crawl_reporter != nullptr) (*crawl_reporter)->crawl_progress(p);
     };

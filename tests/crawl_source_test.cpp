@@ -286,6 +286,45 @@ TEST(CrawlSource, TellsItsProgressAndEndsWithTheTotals) {
   EXPECT_GT(last.bytes, 0u);
 }
 
+// --include names a type to list (a PDF answered 200 is listed instead of
+// "not html"); --exclude keeps a part of the site from being fetched.
+TEST(CrawlSource, IncludeListsATypeAndExcludeIsNotFetched) {
+  crawl_site site(small_site());
+  const crawl_expectations x;
+  const std::string pdf = site.url("/site/files/doc.pdf");
+  {
+    crawl_options o = options_for(site, x, 4);
+    o.patterns = {{"*.pdf", true, false}};
+    const crawl_outcome got = crawl(o);
+    ASSERT_EQ(got.error, "");
+    std::vector<std::string> listed = site.expected_urls(x);
+    listed.insert(std::upper_bound(listed.begin(), listed.end(), pdf), pdf);
+    EXPECT_EQ(got.listed, listed);
+    std::map<std::string, std::string> skipped = site.expected_skips(x);
+    ASSERT_EQ(skipped.erase(pdf), 1u);
+    EXPECT_EQ(got.skipped, skipped);
+  }
+  {
+    const std::size_t mark = site.server().requests().size();
+    crawl_options o = options_for(site, x, 4);
+    o.patterns = {{"files/", false, false}};
+    const crawl_outcome got = crawl(o);
+    ASSERT_EQ(got.error, "");
+    EXPECT_EQ(got.listed, site.expected_urls(x));
+    std::map<std::string, std::string> skipped = site.expected_skips(x);
+    std::size_t excluded = 0;
+    for (auto& [url, why] : skipped) {
+      if (url.find("/site/files/") == std::string::npos) continue;
+      why = "excluded by --include/--exclude";
+      ++excluded;
+    }
+    EXPECT_EQ(excluded, 3u);
+    EXPECT_EQ(got.skipped, skipped);
+    for (const recorded_request& r : page_requests(site, mark))
+      EXPECT_EQ(r.target.find("/site/files/"), std::string::npos) << r.target;
+  }
+}
+
 TEST(CrawlSource, RefusesAStartThatIsNotAWebUrl) {
   crawl_options o;
   o.start_url = "ftp://example.com/";

@@ -313,7 +313,12 @@ class crawl_run final : public fetch_handler {
                   o.respect_robots ? &robots_ : nullptr),
         fetcher_(fetch_options_for(o)),
         judges_(o, std::clamp(std::thread::hardware_concurrency(), 2u, 8u)),
-        cache_(std::move(cache)) {}
+        cache_(std::move(cache)) {
+    if (!o.patterns.empty()) {
+      auto made = site_patterns::make(o.patterns);
+      if (made) patterns_ = std::move(*made);  // validate() said otherwise
+    }
+  }
 
   // Crawls to the end, or until cancelled; then closes the channel.
   void run() {
@@ -383,6 +388,14 @@ class crawl_run final : public fetch_handler {
       return false;
     }
     if (!detail::is_html_media_type(head.content_type)) {
+      normalized_url u;
+      if (patterns_ && normalize_url(n.url, u) == url_problem::ok &&
+          patterns_->decide(pattern_path(u), false) ==
+              site_patterns::verdict::include) {
+        // Listed as it is (a PDF --include names): nothing in it is read.
+        n.lastmod = detail::lastmod_from_http(head.last_modified);
+        return false;
+      }
       n.verdict = "not html";
       return false;
     }
@@ -474,6 +487,15 @@ class crawl_run final : public fetch_handler {
 
   node& at(std::uint64_t tag) { return queue_[tag - base_]; }
 
+  // A URL's path below the start URL's directory, as the patterns see it
+  // ("blog/a.pdf"; no query).
+  std::string_view pattern_path(const normalized_url& url) const {
+    std::string_view path = url.path();
+    const std::string_view dir =
+        start_.scope_directory().substr(start_.origin().size());
+    return path.substr(std::min(dir.size(), path.size()));
+  }
+
   std::string robots_url() const {
     return std::string(start_.origin()) + "/robots.txt";
   }
@@ -557,6 +579,10 @@ class crawl_run final : public fetch_handler {
     if (!within_scope(url, start_)) return;
     switch (frontier_.discover(url, depth)) {
       case detail::discovery::queued:
+        if (patterns_ && !patterns_->keeps_url_path(pattern_path(url))) {
+          emit_skip(url.href(), "excluded by --include/--exclude");
+          break;
+        }
         queue_.emplace_back();
         queue_.back().url = std::string(url.href());
         queue_.back().depth = depth;
@@ -778,6 +804,7 @@ class crawl_run final : public fetch_handler {
   detail::page_links links_;  // for pages judged on this thread
   page_judges judges_;
   std::unique_ptr<detail::crawl_cache> cache_;  // with --state
+  std::optional<site_patterns> patterns_;       // --include, --exclude
   std::uint64_t crawl_id_ = 0;
   std::uint64_t listed_ = 0, skipped_ = 0, fetched_ = 0, errors_ = 0;
   const std::chrono::steady_clock::time_point began_ =
@@ -870,7 +897,15 @@ class crawl_record_source final : public record_source {
     if (normalize_url(o_.start_url, start) != url_problem::ok)
       return error{"--from-crawl " + o_.start_url +
                    ": not an absolute http(s) URL"};
+    if (!o_.patterns.empty()) {
+      auto made = site_patterns::make(o_.patterns);
+      if (!made) return made.err();
+    }
     return {};
+  }
+  // Patterns decide what is fetched, so the crawl applies them itself.
+  bool applies_patterns() const noexcept override {
+    return !o_.patterns.empty();
   }
   result<std::unique_ptr<record_reader>> open(
       const source_context& context) const override {

@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "sitemill/net/http.h"
+#include "sitemill/source/site_source.h"
 #include "sitemill/source/record_source.h"
 
 namespace sitemill {
@@ -110,6 +111,12 @@ struct crawl_options {
   /// Fetch from loopback and private addresses the start URL does not name
   /// itself.
   bool allow_private = false;
+  /// --include/--exclude (generate_options::url_patterns), matched
+  /// against a URL's path below the start URL's directory: a URL they
+  /// exclude is neither fetched nor followed (reported "excluded"), and a
+  /// 200 answer that is not HTML is listed when a pattern includes its
+  /// path by name ("*.pdf"). Empty: HTML only, nothing excluded.
+  std::vector<site_pattern> patterns;
   /// Told where the crawl is about every 250 ms, and once at its end, on
   /// the crawl's own thread (not the one generate() runs on). Empty:
   /// nothing.
