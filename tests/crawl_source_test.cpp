@@ -325,6 +325,20 @@ TEST(CrawlSource, IncludeListsATypeAndExcludeIsNotFetched) {
   }
 }
 
+// An answer judged by its head (a redirect, a 404, a PDF) with a small
+// body has the body read and dropped, not refused: refusing ends the
+// transfer by closing the connection, and a site of many redirects would
+// cost a connection each. One request at a time, a handful of connections
+// serve the whole crawl: one, one more after each refused 429 and 503
+// retry (the fetcher's), and one after the huge page.
+TEST(CrawlSource, KeepsItsConnectionsAcrossRedirectsAndErrors) {
+  crawl_site site(small_site());
+  const crawl_outcome got = crawl(options_for(site, crawl_expectations{}, 1));
+  ASSERT_EQ(got.error, "");
+  EXPECT_GT(site.server().requests().size(), 300u);
+  EXPECT_LE(site.server().connections(), 6u);
+}
+
 TEST(CrawlSource, RefusesAStartThatIsNotAWebUrl) {
   crawl_options o;
   o.start_url = "ftp://example.com/";

@@ -100,10 +100,14 @@ class audit_run final : public fetch_handler {
     p.head = head;
     for (const std::string& v : head.x_robots_tag)
       read_x_robots_tag(v, token_, p.header_noindex, p.header_nofollow);
-    return head.status == 200 && is_html_media_type(head.content_type);
+    if (head.status == 200 && is_html_media_type(head.content_type))
+      return true;
+    p.drained = true;
+    return drain_unwanted_body(head);
   }
 
   bool on_body(std::uint64_t tag, const char* data, std::size_t size) override {
+    if (tag < robots_tag && pages_[tag].drained) return true;  // dropped
     std::string& body = tag >= robots_tag ? robots_body_[tag - robots_tag]
                                           : pages_[tag].body;
     if (body.size() + size > o_.audit_max_page_bytes) return true;  // enough
@@ -129,6 +133,7 @@ class audit_run final : public fetch_handler {
     http_head head;
     std::string body;
     bool header_noindex = false, header_nofollow = false;
+    bool drained = false;  // a body not wanted, read and dropped
   };
 
   diagnostic_list& list(std::size_t slot) {

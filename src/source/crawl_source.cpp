@@ -381,11 +381,11 @@ class crawl_run final : public fetch_handler {
         }
         n.found.push_back({std::string(to.href()), true});
       }
-      return false;
+      return detail::drain_unwanted_body(head);
     }
     if (head.status != 200) {
       n.verdict = "status " + std::to_string(head.status);
-      return false;
+      return detail::drain_unwanted_body(head);
     }
     if (!detail::is_html_media_type(head.content_type)) {
       normalized_url u;
@@ -394,10 +394,10 @@ class crawl_run final : public fetch_handler {
               site_patterns::verdict::include) {
         // Listed as it is (a PDF --include names): nothing in it is read.
         n.lastmod = detail::lastmod_from_http(head.last_modified);
-        return false;
+        return detail::drain_unwanted_body(head);
       }
       n.verdict = "not html";
-      return false;
+      return detail::drain_unwanted_body(head);
     }
     if (head.content_length && *head.content_length > o_.max_page_bytes) {
       n.verdict = "too large";
@@ -411,6 +411,7 @@ class crawl_run final : public fetch_handler {
 
   bool on_body(std::uint64_t tag, const char* data, std::size_t size) override {
     (void)absorb_ready();
+    if (tag < sitemap_tag && at(tag).judged) return true;  // drained
     std::string& body = tag >= sitemap_tag ? sitemap_body_ : at(tag).body;
     const std::uint64_t cap =
         tag >= sitemap_tag ? max_bytes_per_sitemap + 1 : o_.max_page_bytes;

@@ -34,6 +34,10 @@ void read_x_robots_tag(std::string_view value, std::string_view token,
   }
 }
 
+bool drain_unwanted_body(const http_head& head) noexcept {
+  return head.content_length && *head.content_length <= 64 * 1024;
+}
+
 std::string lastmod_from_http(std::string_view last_modified) {
   parsed_date d;
   const int year = 2000;  // only rfc850's two-digit years need it

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "sitemill/net/http.h"
+
 namespace sitemill::detail {
 
 /// True when a Content-Type's media type is text/html, in any case and
@@ -18,6 +20,13 @@ bool is_html_media_type(std::string_view content_type) noexcept;
 /// not for sitemill). "none" is both.
 void read_x_robots_tag(std::string_view value, std::string_view token,
                        bool& noindex, bool& nofollow) noexcept;
+
+/// For an answer whose body is not wanted (a redirect, a 404, a PDF):
+/// whether to read and drop the body rather than refuse it. Refusing ends
+/// the transfer by closing its connection, which the next request to the
+/// host could have used; a stated body of at most 64 KiB costs less to
+/// read.
+bool drain_unwanted_body(const http_head& head) noexcept;
 
 /// A Last-Modified header as the lastmod text generate writes
 /// (format_lastmod()); "" when it is not an HTTP-date.
