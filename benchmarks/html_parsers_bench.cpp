@@ -22,9 +22,9 @@ namespace {
 const std::string& page() {
   static const std::string html = [] {
     static const char* const words[] = {
-        "engine",   "content", "modified", "body",  "fragment", "page",
-        "protocol", "query",   "robots",   "host",  "html",     "index",
-        "search",   "date",    "redirect", "link",  "canonical"};
+        "engine",   "content", "modified", "body", "fragment", "page",
+        "protocol", "query",   "robots",   "host", "html",     "index",
+        "search",   "date",    "redirect", "link", "canonical"};
     std::mt19937 rng(7);
     std::string h =
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">"

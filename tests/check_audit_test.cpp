@@ -12,8 +12,8 @@
 namespace sitemill::testing {
 namespace {
 
-http_reply html(std::string head, std::vector<std::pair<std::string, std::string>>
-                                       headers = {}) {
+http_reply html(std::string head,
+                std::vector<std::pair<std::string, std::string>> headers = {}) {
   http_reply r = text_reply(200,
                             "<!doctype html><html><head><title>t</title>" +
                                 head + "</head><body>page</body></html>",
@@ -73,33 +73,33 @@ TEST(CheckAudit, ReportsWhatSearchEnginesFindAtEachListedUrl) {
   server.route("/noindex-header", html("", {{"X-Robots-Tag", "noindex"}}));
   server.route("/googlebot-only",
                html("", {{"X-Robots-Tag", "googlebot: noindex"}}));
-  server.route("/canon",
-               html("<link rel=\"canonical\" href=\"/ok\">"));
+  server.route("/canon", html("<link rel=\"canonical\" href=\"/ok\">"));
   server.route("/self", html("<link rel=\"canonical\" href=\"/self\">"));
   server.route("/stale", html("", {{"Last-Modified", may}}));
   server.route("/doc.pdf", text_reply(200, "%PDF-1.4", "application/pdf"));
   server.route("/private/x", html(""));
-  server.route("/sitemap.xml",
-               xml_reply_for_test(sitemap(server, {{"/ok", "2024-02-01"},      // 3
-                                                   {"/missing", ""},           // 4
-                                                   {"/moved", ""},             // 5
-                                                   {"/noindex-meta", ""},      // 6
-                                                   {"/noindex-header", ""},    // 7
-                                                   {"/googlebot-only", ""},    // 8
-                                                   {"/canon", ""},             // 9
-                                                   {"/self", ""},              // 10
-                                                   {"/stale", "2024-01-01"},   // 11
-                                                   {"/doc.pdf", ""},           // 12
-                                                   {"/private/x", ""}})));     // 13
+  server.route("/sitemap.xml", xml_reply_for_test(sitemap(
+                                   server, {{"/ok", "2024-02-01"},     // 3
+                                            {"/missing", ""},          // 4
+                                            {"/moved", ""},            // 5
+                                            {"/noindex-meta", ""},     // 6
+                                            {"/noindex-header", ""},   // 7
+                                            {"/googlebot-only", ""},   // 8
+                                            {"/canon", ""},            // 9
+                                            {"/self", ""},             // 10
+                                            {"/stale", "2024-01-01"},  // 11
+                                            {"/doc.pdf", ""},          // 12
+                                            {"/private/x", ""}})));    // 13
   const check_report r = run_check(server.url("/sitemap.xml"), true);
   const std::map<std::string, std::vector<std::uint64_t>> expected = {
-      {"audit-status", {4}},   {"audit-redirect", {5}},
+      {"audit-status", {4}},     {"audit-redirect", {5}},
       {"audit-noindex", {6, 7}}, {"audit-canonical", {9}},
-      {"audit-lastmod", {11}}, {"audit-robots", {13}},
+      {"audit-lastmod", {11}},   {"audit-robots", {13}},
   };
   EXPECT_EQ(audit_findings(r), expected);
   EXPECT_EQ(r.outcome, check_outcome::failed);
-  EXPECT_EQ(server.count("/private/x"), 0u) << "a disallowed URL is not fetched";
+  EXPECT_EQ(server.count("/private/x"), 0u)
+      << "a disallowed URL is not fetched";
   EXPECT_EQ(server.count("/robots.txt"), 1u);
   EXPECT_EQ(server.count("/ok"), 1u) << "a redirect is not followed";
   // Each finding names its URL.
@@ -124,8 +124,8 @@ TEST(CheckAudit, FetchesNothingWithoutTheFlag) {
 TEST(CheckAudit, AnUnreadableRobotsTxtStopsTheHostsAuditOnce) {
   http_server server;
   server.route("/robots.txt", text_reply(503, "busy\n"));
-  server.route("/sitemap.xml", xml_reply_for_test(sitemap(
-                                   server, {{"/a", ""}, {"/b", ""}})));
+  server.route("/sitemap.xml",
+               xml_reply_for_test(sitemap(server, {{"/a", ""}, {"/b", ""}})));
   check_options o;
   o.audit = true;
   o.http.total_timeout = std::chrono::milliseconds(10'000);

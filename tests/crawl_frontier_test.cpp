@@ -25,7 +25,8 @@ TEST(CrawlFrontier, StripsSessionIdsWhereverTheyAre) {
     std::string_view in, out;
   } cases[] = {
       {"https://e.com/a?PHPSESSID=x1", "https://e.com/a"},
-      {"https://e.com/a?page=2&sid=9&sort=up", "https://e.com/a?page=2&sort=up"},
+      {"https://e.com/a?page=2&sid=9&sort=up",
+       "https://e.com/a?page=2&sort=up"},
       {"https://e.com/a?SessionId=1&session_id=2", "https://e.com/a"},
       {"https://e.com/a;jsessionid=AB12?x=1", "https://e.com/a?x=1"},
       {"https://e.com/a;JSESSIONID=AB12;v=2", "https://e.com/a;v=2"},

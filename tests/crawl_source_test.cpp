@@ -176,7 +176,8 @@ TEST(CrawlSource, SendsItsUserAgentAndReadsRobotsTxtFirst) {
 
 // The requests the server got since `from` (its log's length then), robots.txt
 // left out.
-std::vector<recorded_request> page_requests(crawl_site& site, std::size_t from) {
+std::vector<recorded_request> page_requests(crawl_site& site,
+                                            std::size_t from) {
   std::vector<recorded_request> all = site.server().requests();
   std::vector<recorded_request> out;
   for (std::size_t i = from; i < all.size(); ++i)
@@ -231,8 +232,7 @@ TEST(CrawlSource, AnInterruptedCrawlWithStateResumes) {
 
   const std::size_t fresh_start = site.server().requests().size();
   const crawl_outcome fresh = crawl(o);  // no state: the yardstick
-  const std::size_t fresh_requests =
-      page_requests(site, fresh_start).size();
+  const std::size_t fresh_requests = page_requests(site, fresh_start).size();
 
   ASSERT_TRUE((*db)->begin_run());
   const crawl_outcome cut = crawl(o, db->get(), 150);

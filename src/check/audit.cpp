@@ -80,8 +80,8 @@ class audit_run final : public fetch_handler {
       normalized_url u;
       if (normalize_url(entries_[i].loc, u) != url_problem::ok)
         continue;  // the parser has said so already
-      auto [it, fresh] = by_origin.try_emplace(std::string(u.origin()),
-                                               hosts_.size());
+      auto [it, fresh] =
+          by_origin.try_emplace(std::string(u.origin()), hosts_.size());
       if (fresh) hosts_.push_back({std::string(u.origin()), {}, {}, false});
       hosts_[it->second].entries.push_back(i);
     }
@@ -90,7 +90,9 @@ class audit_run final : public fetch_handler {
 
   void start() {
     for (std::size_t h = 0; h < hosts_.size(); ++h)
-      fetcher_.submit({hosts_[h].origin + "/robots.txt", {}, fetch_method::get,
+      fetcher_.submit({hosts_[h].origin + "/robots.txt",
+                       {},
+                       fetch_method::get,
                        robots_tag + h});
   }
 
@@ -108,8 +110,8 @@ class audit_run final : public fetch_handler {
 
   bool on_body(std::uint64_t tag, const char* data, std::size_t size) override {
     if (tag < robots_tag && pages_[tag].drained) return true;  // dropped
-    std::string& body = tag >= robots_tag ? robots_body_[tag - robots_tag]
-                                          : pages_[tag].body;
+    std::string& body =
+        tag >= robots_tag ? robots_body_[tag - robots_tag] : pages_[tag].body;
     if (body.size() + size > o_.audit_max_page_bytes) return true;  // enough
     body.append(data, size);
     return true;
@@ -155,9 +157,9 @@ class audit_run final : public fetch_handler {
     if (outcome.ok() && status >= 200 && status < 300) {
       host.rules = parse_robots_rules(body, token_);
       if (auto delay = host.rules.crawl_delay())
-        fetcher_.set_host_delay(host.origin,
-                                std::chrono::milliseconds(
-                                    static_cast<long long>(*delay * 1000)));
+        fetcher_.set_host_delay(
+            host.origin,
+            std::chrono::milliseconds(static_cast<long long>(*delay * 1000)));
     } else if (!(outcome.ok() && status >= 400 && status < 500)) {
       const audit_entry& first = entries_[host.entries.front()];
       list(first.slot)

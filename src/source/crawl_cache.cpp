@@ -29,7 +29,8 @@ std::vector<cached_page::link> decode_found(std::string_view text) {
   while (!text.empty()) {
     const std::size_t nl = text.find('\n');
     const std::string_view line = text.substr(0, nl);
-    if (!line.empty()) out.push_back({std::string(line.substr(1)), line[0] == '1'});
+    if (!line.empty())
+      out.push_back({std::string(line.substr(1)), line[0] == '1'});
     if (nl == std::string_view::npos) break;
     text.remove_prefix(nl + 1);
   }
@@ -48,7 +49,8 @@ std::string encode_values(const std::vector<cached_page::value>& values) {
 }
 
 bool read_number(std::string_view& text, char end, std::uint64_t& n) {
-  const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  const auto [p, ec] =
+      std::from_chars(text.data(), text.data() + text.size(), n);
   if (ec != std::errc() || p == text.data() + text.size() || *p != end)
     return false;
   text.remove_prefix(static_cast<std::size_t>(p - text.data()) + 1);
@@ -72,9 +74,11 @@ std::vector<cached_page::value> decode_values(std::string_view text) {
 
 std::string column_text(sqlite3_stmt* s, int i) {
   const auto* p = sqlite3_column_text(s, i);
-  return p == nullptr ? std::string()
-                      : std::string(reinterpret_cast<const char*>(p),
-                                    static_cast<std::size_t>(sqlite3_column_bytes(s, i)));
+  return p == nullptr
+             ? std::string()
+             : std::string(
+                   reinterpret_cast<const char*>(p),
+                   static_cast<std::size_t>(sqlite3_column_bytes(s, i)));
 }
 
 }  // namespace
@@ -94,14 +98,16 @@ status crawl_cache::exec(const char* sql) {
   return {};
 }
 
-result<std::unique_ptr<crawl_cache>> crawl_cache::open(const std::string& path) {
+result<std::unique_ptr<crawl_cache>> crawl_cache::open(
+    const std::string& path) {
   std::error_code ignored;
   const auto parent = std::filesystem::path(path).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
   sqlite3* raw = nullptr;
   const int rc = sqlite3_open_v2(
       path.c_str(), &raw,
-      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+      nullptr);
   std::unique_ptr<crawl_cache> c(new crawl_cache(path, raw));
   if (rc != SQLITE_OK) {
     if (raw == nullptr) return error{"cannot open crawl cache " + path};
@@ -139,7 +145,8 @@ result<std::unique_ptr<crawl_cache>> crawl_cache::open(const std::string& path) 
       sqlite3_prepare_v2(
           raw,
           "INSERT OR REPLACE INTO pages(url, crawl, etag, last_modified, "
-          "verdict, lastmod, hash, found, extensions) VALUES(?,?,?,?,?,?,?,?,?)",
+          "verdict, lastmod, hash, found, extensions) "
+          "VALUES(?,?,?,?,?,?,?,?,?)",
           -1, &c->put_, nullptr) != SQLITE_OK)
     return c->db_error("cannot prepare");
   return c;
@@ -155,9 +162,8 @@ crawl_cache::~crawl_cache() {
 result<std::uint64_t> crawl_cache::begin(std::string_view start,
                                          bool& resuming) {
   sqlite3_stmt* s = nullptr;
-  if (sqlite3_prepare_v2(db_,
-                         "SELECT id, finished FROM crawls WHERE start = ?", -1,
-                         &s, nullptr) != SQLITE_OK)
+  if (sqlite3_prepare_v2(db_, "SELECT id, finished FROM crawls WHERE start = ?",
+                         -1, &s, nullptr) != SQLITE_OK)
     return db_error("cannot read crawls");
   sqlite3_bind_text(s, 1, start.data(), static_cast<int>(start.size()),
                     SQLITE_TRANSIENT);
@@ -177,8 +183,8 @@ result<std::uint64_t> crawl_cache::begin(std::string_view start,
     return db_error("cannot read pages");
   std::uint64_t top = id;
   if (sqlite3_step(m) == SQLITE_ROW)
-    top = std::max<std::uint64_t>(top, static_cast<std::uint64_t>(
-                                           sqlite3_column_int64(m, 0)));
+    top = std::max<std::uint64_t>(
+        top, static_cast<std::uint64_t>(sqlite3_column_int64(m, 0)));
   sqlite3_finalize(m);
   const std::uint64_t next = top + 1;
   sqlite3_stmt* w = nullptr;
@@ -212,8 +218,8 @@ result<std::optional<cached_page>> crawl_cache::find(std::string_view url) {
   if (sqlite3_column_bytes(find_, 5) == 16) {
     content_hash h;
     std::memcpy(&h.high, sqlite3_column_blob(find_, 5), 8);
-    std::memcpy(&h.low, static_cast<const char*>(sqlite3_column_blob(find_, 5)) + 8,
-                8);
+    std::memcpy(&h.low,
+                static_cast<const char*>(sqlite3_column_blob(find_, 5)) + 8, 8);
     p.hash = h;
   }
   p.found = decode_found(column_text(find_, 6));

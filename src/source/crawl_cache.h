@@ -39,7 +39,7 @@ namespace sitemill::detail {
 
 /// One page as a crawl judged it.
 struct cached_page {
-  std::uint64_t crawl = 0;  ///< the crawl that last judged it
+  std::uint64_t crawl = 0;          ///< the crawl that last judged it
   std::string etag, last_modified;  ///< the answer's validators
   std::string verdict;              ///< "" listed, else the skip reason
   std::string lastmod;
@@ -80,7 +80,8 @@ class crawl_cache {
   const std::string& path() const noexcept { return path_; }
 
  private:
-  crawl_cache(std::string path, sqlite3* db) : path_(std::move(path)), db_(db) {}
+  crawl_cache(std::string path, sqlite3* db)
+      : path_(std::move(path)), db_(db) {}
   status exec(const char* sql);
   error db_error(std::string_view what) const;
 

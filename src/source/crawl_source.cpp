@@ -183,7 +183,8 @@ page_verdict judge_page(const crawl_options& o, const page_job& job,
   want.links = true;
   links.resolve(page, facts, want);
 
-  const bool noindex = !o.ignore_noindex && (facts.noindex || job.header_noindex);
+  const bool noindex =
+      !o.ignore_noindex && (facts.noindex || job.header_noindex);
   const bool nofollow =
       !o.ignore_nofollow && (facts.nofollow || job.header_nofollow);
   if (!nofollow) {
@@ -210,9 +211,9 @@ page_verdict judge_page(const crawl_options& o, const page_job& job,
 // 72% of a 20,000-page crawl's cycles in perf), so pages are judged on
 // threads of their own, one per core (with one fewer, the crawl used 120%
 // of 2 cores and took 13.3 s; with one per core 184% and 10.0 s), while the
-// crawl thread keeps the transfers going; the crawl thread takes the verdicts back in any
-// order (commit() restores the queue's). At most max_backlog body bytes
-// wait: past it the crawl thread judges the page itself, which slows the
+// crawl thread keeps the transfers going; the crawl thread takes the verdicts
+// back in any order (commit() restores the queue's). At most max_backlog body
+// bytes wait: past it the crawl thread judges the page itself, which slows the
 // fetching down to the parsing.
 class page_judges {
  public:
@@ -449,8 +450,8 @@ class crawl_run final : public fetch_handler {
     std::string url;
     std::size_t depth = 0;
     bool done = false;
-    bool judged = false;  // by its head, or from the cache
-    std::string etag, last_modified;  // the answer's validators
+    bool judged = false;                       // by its head, or from the cache
+    std::string etag, last_modified;           // the answer's validators
     std::optional<detail::cached_page> known;  // from an earlier crawl
     std::optional<content_hash> hash;
     bool header_noindex = false, header_nofollow = false;
@@ -474,9 +475,8 @@ class crawl_run final : public fetch_handler {
     f.http.total_timeout = o.timeout;
     // The fetcher's own cap is a backstop: on_body stops at ours, which
     // tells "too large" from a failed transfer.
-    f.http.max_body_bytes = std::max<std::uint64_t>(o.max_page_bytes,
-                                                    max_bytes_per_sitemap) +
-                            1;
+    f.http.max_body_bytes =
+        std::max<std::uint64_t>(o.max_page_bytes, max_bytes_per_sitemap) + 1;
     f.http.user_agent = user_agent();
     f.http.cancel = &cancel_;
     f.http.resolve = o.resolve;
@@ -512,19 +512,19 @@ class crawl_run final : public fetch_handler {
         sitemaps_.push_back(std::move(s.url));
     } else if (!(outcome.ok() && status >= 400 && status < 500) &&
                o_.respect_robots) {
-      fatal_ = "cannot read " + robots_url() + " (" +
-               (outcome.ok() ? "status " + std::to_string(status)
-                             : outcome.error) +
-               "): RFC 9309 says to crawl nothing while it is unreachable; "
-               "--ignore-robots crawls anyway";
+      fatal_ =
+          "cannot read " + robots_url() + " (" +
+          (outcome.ok() ? "status " + std::to_string(status) : outcome.error) +
+          "): RFC 9309 says to crawl nothing while it is unreachable; "
+          "--ignore-robots crawls anyway";
       return;
     }
     sitemap_body_.clear();
     if (o_.respect_robots) {
       if (auto delay = robots_.crawl_delay()) {
-        fetcher_.set_host_delay(start_.href(),
-                                std::chrono::milliseconds(
-                                    static_cast<long long>(*delay * 1000)));
+        fetcher_.set_host_delay(
+            start_.href(),
+            std::chrono::milliseconds(static_cast<long long>(*delay * 1000)));
       }
     }
     if (o_.seed_sitemaps && !sitemaps_.empty()) {
@@ -542,7 +542,9 @@ class crawl_run final : public fetch_handler {
       return;
     }
     sitemap_body_.clear();
-    fetcher_.submit({sitemaps_[sitemap_at_], {}, fetch_method::get,
+    fetcher_.submit({sitemaps_[sitemap_at_],
+                     {},
+                     fetch_method::get,
                      sitemap_tag + sitemap_at_});
   }
 
@@ -556,8 +558,9 @@ class crawl_run final : public fetch_handler {
       p.schema_checks = false;
       parse_bytes(bytes, locs, p);
       if (locs.index) {
-        sitemaps_.insert(sitemaps_.begin() + static_cast<std::ptrdiff_t>(sitemap_at_),
-                         locs.locs.begin(), locs.locs.end());
+        sitemaps_.insert(
+            sitemaps_.begin() + static_cast<std::ptrdiff_t>(sitemap_at_),
+            locs.locs.begin(), locs.locs.end());
       } else {
         for (std::string& loc : locs.locs) seeds_.push_back(std::move(loc));
       }
@@ -764,8 +767,9 @@ class crawl_run final : public fetch_handler {
     crawl_progress p;
     p.fetched = fetched_;
     p.errors = errors_;
-    p.queued = c.queued + (base_ + queue_.size() - std::min<std::uint64_t>(
-                                                       next_, base_ + queue_.size()));
+    p.queued =
+        c.queued + (base_ + queue_.size() -
+                    std::min<std::uint64_t>(next_, base_ + queue_.size()));
     p.listed = listed_;
     p.skipped = skipped_;
     p.bytes = c.bytes;
@@ -851,10 +855,10 @@ class crawl_reader final : public record_reader {
         item_.hash) {
       auto lastmod = state_->lastmod_for(
           item_.loc, *item_.hash,
-          lastmod_from_unix_time(std::chrono::duration_cast<std::chrono::seconds>(
-                                     std::chrono::system_clock::now()
-                                         .time_since_epoch())
-                                     .count()));
+          lastmod_from_unix_time(
+              std::chrono::duration_cast<std::chrono::seconds>(
+                  std::chrono::system_clock::now().time_since_epoch())
+                  .count()));
       if (!lastmod) {
         error_ = lastmod.err().message;
         return false;

@@ -53,10 +53,9 @@ class bit_reader {
 constexpr std::uint8_t length_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
                                            1, 1, 2, 2, 2, 2, 3, 3, 3, 3,
                                            4, 4, 4, 4, 5, 5, 5, 5, 0};
-constexpr std::uint8_t distance_extra[30] = {0, 0, 0,  0,  1,  1,  2,  2,
-                                             3, 3, 4,  4,  5,  5,  6,  6,
-                                             7, 7, 8,  8,  9,  9,  10, 10,
-                                             11, 11, 12, 12, 13, 13};
+constexpr std::uint8_t distance_extra[30] = {
+    0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
+    6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
 
 enum class code_kind { plain, litlen, distance };
 
@@ -171,9 +170,8 @@ bool read_dynamic_tables(bit_reader& in, huffman_table& litlen,
   const unsigned hlit = in.take(5) + 257;
   const unsigned hdist = in.take(5) + 1;
   const unsigned hclen = in.take(4) + 4;
-  static constexpr std::uint8_t order[19] = {16, 17, 18, 0, 8,  7, 9,
-                                             6,  10, 5,  11, 4, 12, 3,
-                                             13, 2,  14, 1,  15};
+  static constexpr std::uint8_t order[19] = {16, 17, 18, 0, 8,  7, 9,  6, 10, 5,
+                                             11, 4,  12, 3, 13, 2, 14, 1, 15};
   std::uint8_t clen[19] = {};
   for (unsigned i = 0; i < hclen; ++i)
     clen[order[i]] = static_cast<std::uint8_t>(in.take(3));
@@ -251,9 +249,9 @@ bool make_non_final(std::string& raw) {
   const std::optional<final_block> last = find_final_block(raw);
   if (!last) return false;
   raw.resize((last->end_bit + 7) / 8);
-  raw[last->header_bit / 8] = static_cast<char>(
-      static_cast<unsigned char>(raw[last->header_bit / 8]) &
-      ~(1u << (last->header_bit % 8)));
+  raw[last->header_bit / 8] =
+      static_cast<char>(static_cast<unsigned char>(raw[last->header_bit / 8]) &
+                        ~(1u << (last->header_bit % 8)));
   // The empty stored block: BFINAL 0 and BTYPE 00 in the three bits after
   // the stream, zeros to the byte boundary, then LEN 0 and NLEN 0xffff.
   const unsigned used = last->end_bit % 8;

@@ -2,14 +2,15 @@
 //
 // libdeflate compresses whole buffers only, and every buffer it compresses
 // ends with a final block (BFINAL set). To stream a file through it, gzip_sink
-// compresses fixed chunks (gzip_chunk_bytes) one by one and joins them: each piece but
-// the last has its final block turned into an ordinary one and is padded to
-// a byte with an empty stored block (what zlib's Z_SYNC_FLUSH writes), so the
-// next piece can start on the next byte. Nothing in libdeflate's API says
-// where its last block begins, so find_final_block() walks the block
-// structure (headers, Huffman tables and symbols, never the output) to find
-// it. zlib could stream at level 6 directly, but at 0.66x libdeflate's speed
-// on urlsets (deflate_levels_bench: 72.7 against 109.1 MB/s).
+// compresses fixed chunks (gzip_chunk_bytes) one by one and joins them: each
+// piece but the last has its final block turned into an ordinary one and is
+// padded to a byte with an empty stored block (what zlib's Z_SYNC_FLUSH
+// writes), so the next piece can start on the next byte. Nothing in
+// libdeflate's API says where its last block begins, so find_final_block()
+// walks the block structure (headers, Huffman tables and symbols, never the
+// output) to find it. zlib could stream at level 6 directly, but at 0.66x
+// libdeflate's speed on urlsets (deflate_levels_bench: 72.7 against 109.1
+// MB/s).
 #ifndef SITEMILL_WRITE_DEFLATE_SPLICE_H
 #define SITEMILL_WRITE_DEFLATE_SPLICE_H
 

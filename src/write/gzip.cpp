@@ -1,7 +1,8 @@
 // gzip_sink and compress_pool: one gzip member per file, streamed.
 //
-// A file is cut into chunks (gzip_chunk_bytes) at fixed offsets. Each chunk is compressed
-// on its own into a raw DEFLATE piece (libdeflate 6 or 12, ISA-L 1 for
+// A file is cut into chunks (gzip_chunk_bytes) at fixed offsets. Each chunk is
+// compressed on its own into a raw DEFLATE piece (libdeflate 6 or 12, ISA-L 1
+// for
 // --fast; measured in benchmarks/README.md), every piece but the last is
 // made non-final (deflate_splice.h), and the pieces, in order, between one
 // header and one trailer are the member. So memory is a few chunks per file
@@ -194,11 +195,11 @@ struct deflate_stream {
   compression level;
   member_assembly member;
   // -- guarded by compress_pool::impl::mu
-  std::uint64_t pushed = 0;         // chunks handed over so far
-  std::uint64_t written = 0;        // pieces written downstream, in order
+  std::uint64_t pushed = 0;              // chunks handed over so far
+  std::uint64_t written = 0;             // pieces written downstream, in order
   std::map<std::uint64_t, piece> ready;  // compressed, waiting their turn
-  std::size_t pending_bytes = 0;    // pushed, not yet written (uncompressed)
-  unsigned outstanding = 0;         // chunks queued or being compressed
+  std::size_t pending_bytes = 0;  // pushed, not yet written (uncompressed)
+  unsigned outstanding = 0;       // chunks queued or being compressed
   bool writing = false;
   bool done = false;       // the last piece is written, or the file failed
   bool abandoned = false;  // the sink went away without close()
@@ -337,9 +338,8 @@ struct compress_pool::impl {
                   std::string chunk, bool last) {
     std::unique_lock lock(mu);
     detail::deflate_stream& st = *stream;
-    stream_room.wait(lock, [&] {
-      return st.pending_bytes < stream_queue_limit || st.done;
-    });
+    stream_room.wait(
+        lock, [&] { return st.pending_bytes < stream_queue_limit || st.done; });
     if (st.done) {
       chunk.clear();
       spare.push_back(std::move(chunk));

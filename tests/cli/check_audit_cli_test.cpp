@@ -18,13 +18,18 @@ TEST(CheckAuditCli, ExitsOneAndNamesEachBadUrlAtItsLine) {
                                  "text/html"));
   server.route(
       "/sitemap.xml",
-      text_reply(200,
-                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                 "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
-                 "<url><loc>" + server.url("/ok") + "</loc></url>\n"
-                 "<url><loc>" + server.url("/gone") + "</loc></url>\n"
-                 "</urlset>\n",
-                 "application/xml"));
+      text_reply(
+          200,
+          "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+          "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+          "<url><loc>" +
+              server.url("/ok") +
+              "</loc></url>\n"
+              "<url><loc>" +
+              server.url("/gone") +
+              "</loc></url>\n"
+              "</urlset>\n",
+          "application/xml"));
   const run_result plain = run_sitemill({"check", server.url("/sitemap.xml")});
   EXPECT_EQ(plain.exit_code, 0) << plain.out << plain.err;
 

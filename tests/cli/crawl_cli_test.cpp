@@ -29,9 +29,10 @@ crawl_site_options small_site() {
 // The flags that make the CLI's crawl the site's reference crawl
 // (crawl_expectations' defaults).
 std::vector<std::string> crawl_args(const crawl_site& site) {
-  return {"--from-crawl",         site.start_url(), "--base-url",
-          site.start_url(),       "--no-gzip",      "--max-query-variants",
-          "5",                    "--max-page-size", "2MiB"};
+  return {
+      "--from-crawl", site.start_url(),       "--base-url", site.start_url(),
+      "--no-gzip",    "--max-query-variants", "5",          "--max-page-size",
+      "2MiB"};
 }
 
 TEST(CrawlCli, PublishesTheExpectedPagesAndReportsEveryOtherUrl) {
@@ -82,15 +83,16 @@ TEST(CrawlCli, AKilledCrawlResumesAndPublishesTheSameSet) {
   o.pages = 1500;
   crawl_site site(o);
   temp_dir t;
-  std::vector<std::string> args = {"generate", "--out", t / "out", "--state",
-                                   t / "state.db", "--concurrency", "2"};
+  std::vector<std::string> args = {"generate", "--out",        t / "out",
+                                   "--state",  t / "state.db", "--concurrency",
+                                   "2"};
   for (const std::string& a : crawl_args(site)) args.push_back(a);
 
   const std::size_t fresh_start = site.server().requests().size();
   const run_result fresh = run_sitemill(
       {"generate", "--out", t / "fresh", "--from-crawl", site.start_url(),
-       "--base-url", site.start_url(), "--no-gzip", "--max-query-variants",
-       "5", "--max-page-size", "2MiB", "--concurrency", "2"});
+       "--base-url", site.start_url(), "--no-gzip", "--max-query-variants", "5",
+       "--max-page-size", "2MiB", "--concurrency", "2"});
   ASSERT_EQ(fresh.exit_code, 0) << fresh.err;
   const std::size_t fresh_requests =
       site.server().requests().size() - fresh_start;
@@ -130,9 +132,9 @@ TEST(CrawlCli, AnUnreadableRobotsTxtPublishesNothing) {
   server.route("/robots.txt", text_reply(503, "busy\n"));
   server.route("/", text_reply(200, "<a href=\"/a\">a</a>", "text/html"));
   temp_dir t;
-  const run_result r = run_sitemill(
-      {"generate", "--from-crawl", server.url("/"), "--base-url",
-       server.url("/"), "--out", t / "out", "--no-gzip"});
+  const run_result r =
+      run_sitemill({"generate", "--from-crawl", server.url("/"), "--base-url",
+                    server.url("/"), "--out", t / "out", "--no-gzip"});
   EXPECT_NE(r.exit_code, 0);
   EXPECT_THAT(r.err, HasSubstr("robots.txt"));
   EXPECT_THAT(r.err, HasSubstr("RFC 9309"));
@@ -165,9 +167,9 @@ TEST(CrawlCli, AStartUrlThatRedirectsOutOfItsScopeIsAnError) {
 
 TEST(CrawlCli, RefusesAStartUrlThatIsNotAWebUrl) {
   temp_dir t;
-  const run_result r = run_sitemill(
-      {"generate", "--from-crawl", "ftp://example.com/", "--base-url",
-       "https://example.com/", "--out", t / "out"});
+  const run_result r =
+      run_sitemill({"generate", "--from-crawl", "ftp://example.com/",
+                    "--base-url", "https://example.com/", "--out", t / "out"});
   EXPECT_NE(r.exit_code, 0);
   EXPECT_THAT(r.err, HasSubstr("--from-crawl ftp://example.com/"));
   EXPECT_FALSE(std::filesystem::exists(t / "out"));

@@ -42,8 +42,8 @@
 #include <vector>
 
 #include "sitemill/net/http.h"
-#include "sitemill/source/site_source.h"
 #include "sitemill/source/record_source.h"
+#include "sitemill/source/site_source.h"
 
 namespace sitemill {
 
@@ -58,14 +58,14 @@ inline retry_policy crawl_retry_policy() {
 
 /// Where a crawl is, for a progress line.
 struct crawl_progress {
-  std::uint64_t fetched = 0;    ///< pages asked and answered, or failed
-  std::uint64_t errors = 0;     ///< of those, failed ("fetch failed")
-  std::uint64_t queued = 0;     ///< found, in scope, not yet fetched
-  std::uint64_t listed = 0;     ///< pages judged listable so far
-  std::uint64_t skipped = 0;    ///< URLs reported skipped so far
-  std::uint64_t bytes = 0;      ///< body bytes received
-  double seconds = 0;           ///< since the crawl began
-  bool done = false;            ///< the last call, as the crawl ends
+  std::uint64_t fetched = 0;  ///< pages asked and answered, or failed
+  std::uint64_t errors = 0;   ///< of those, failed ("fetch failed")
+  std::uint64_t queued = 0;   ///< found, in scope, not yet fetched
+  std::uint64_t listed = 0;   ///< pages judged listable so far
+  std::uint64_t skipped = 0;  ///< URLs reported skipped so far
+  std::uint64_t bytes = 0;    ///< body bytes received
+  double seconds = 0;         ///< since the crawl began
+  bool done = false;          ///< the last call, as the crawl ends
 };
 
 struct crawl_options {
