@@ -4,7 +4,8 @@
 
 #include <charconv>
 #include <cstring>
-#include <filesystem>
+
+#include "detail/sqlite_file.h"
 
 namespace sitemill::detail {
 namespace {
@@ -100,20 +101,10 @@ status crawl_cache::exec(const char* sql) {
 
 result<std::unique_ptr<crawl_cache>> crawl_cache::open(
     const std::string& path) {
-  std::error_code ignored;
-  const auto parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
-  sqlite3* raw = nullptr;
-  const int rc = sqlite3_open_v2(
-      path.c_str(), &raw,
-      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-      nullptr);
+  auto opened = open_sqlite_file(path, "crawl cache", 2000);
+  if (!opened) return opened.err();
+  sqlite3* raw = *opened;
   std::unique_ptr<crawl_cache> c(new crawl_cache(path, raw));
-  if (rc != SQLITE_OK) {
-    if (raw == nullptr) return error{"cannot open crawl cache " + path};
-    return c->db_error("cannot open");
-  }
-  sqlite3_busy_timeout(raw, 2000);
   // WAL: each batch's commit is one sequential write, and a kill -9 loses
   // nothing committed.
   if (status s = c->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");

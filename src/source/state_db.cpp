@@ -5,9 +5,10 @@
 #include <cstdint>
 #include <cstring>
 #include <ctime>
-#include <filesystem>
 #include <string>
 #include <utility>
+
+#include "detail/sqlite_file.h"
 
 namespace sitemill {
 namespace {
@@ -100,24 +101,11 @@ status state_db::prepare(sqlite3_stmt*& stmt, const char* sql) {
 }
 
 result<std::unique_ptr<state_db>> state_db::open(const std::string& path) {
-  // A fresh checkout has no .sitemill/ yet: the state's directory is made
-  // as the file is (a failure shows in SQLite's own message below).
-  std::error_code ignored;
-  const std::filesystem::path parent =
-      std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
-  sqlite3* raw = nullptr;
-  const int rc = sqlite3_open_v2(
-      path.c_str(), &raw,
-      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-      nullptr);
+  auto opened =
+      detail::open_sqlite_file(path, "state database", busy_timeout_ms);
+  if (!opened) return opened.err();
+  sqlite3* raw = *opened;
   std::unique_ptr<state_db> db(new state_db(path, raw));
-  if (rc != SQLITE_OK) {
-    if (raw == nullptr) return error{"cannot open state database " + path};
-    return db->db_error("cannot open");
-  }
-  sqlite3_busy_timeout(raw, busy_timeout_ms);
-  sqlite3_extended_result_codes(raw, 1);
 
   // Reading the header is the first access to the file: a file that is not
   // SQLite fails here.
