@@ -15,7 +15,7 @@ constexpr int schema_version = 1;
 // Pages per transaction: a kill loses at most this many pages' work.
 constexpr std::size_t batch_pages = 200;
 
-std::string encode_found(const std::vector<cached_page::link>& found) {
+std::string encode_found(const std::vector<page_outcome::link>& found) {
   std::string out;
   for (const auto& l : found) {
     out += l.same_depth ? '1' : '0';
@@ -25,8 +25,8 @@ std::string encode_found(const std::vector<cached_page::link>& found) {
   return out;
 }
 
-std::vector<cached_page::link> decode_found(std::string_view text) {
-  std::vector<cached_page::link> out;
+std::vector<page_outcome::link> decode_found(std::string_view text) {
+  std::vector<page_outcome::link> out;
   while (!text.empty()) {
     const std::size_t nl = text.find('\n');
     const std::string_view line = text.substr(0, nl);
@@ -39,7 +39,7 @@ std::vector<cached_page::link> decode_found(std::string_view text) {
 }
 
 // FIELD,ITEM,LENGTH:TEXT for each value, so any text survives.
-std::string encode_values(const std::vector<cached_page::value>& values) {
+std::string encode_values(const std::vector<page_outcome::value>& values) {
   std::string out;
   for (const auto& v : values) {
     out += std::to_string(v.field) + ',' + std::to_string(v.item) + ',' +
@@ -58,8 +58,8 @@ bool read_number(std::string_view& text, char end, std::uint64_t& n) {
   return true;
 }
 
-std::vector<cached_page::value> decode_values(std::string_view text) {
-  std::vector<cached_page::value> out;
+std::vector<page_outcome::value> decode_values(std::string_view text) {
+  std::vector<page_outcome::value> out;
   while (!text.empty()) {
     std::uint64_t field = 0, item = 0, size = 0;
     if (!read_number(text, ',', field) || !read_number(text, ',', item) ||
@@ -204,17 +204,17 @@ result<std::optional<cached_page>> crawl_cache::find(std::string_view url) {
   p.crawl = static_cast<std::uint64_t>(sqlite3_column_int64(find_, 0));
   p.etag = column_text(find_, 1);
   p.last_modified = column_text(find_, 2);
-  p.verdict = column_text(find_, 3);
-  p.lastmod = column_text(find_, 4);
+  p.outcome.verdict = column_text(find_, 3);
+  p.outcome.lastmod = column_text(find_, 4);
   if (sqlite3_column_bytes(find_, 5) == 16) {
     content_hash h;
     std::memcpy(&h.high, sqlite3_column_blob(find_, 5), 8);
     std::memcpy(&h.low,
                 static_cast<const char*>(sqlite3_column_blob(find_, 5)) + 8, 8);
-    p.hash = h;
+    p.outcome.hash = h;
   }
-  p.found = decode_found(column_text(find_, 6));
-  p.extensions = decode_values(column_text(find_, 7));
+  p.outcome.found = decode_found(column_text(find_, 6));
+  p.outcome.extensions = decode_values(column_text(find_, 7));
   return std::optional<cached_page>(std::move(p));
 }
 
@@ -224,19 +224,21 @@ status crawl_cache::put(std::string_view url, const cached_page& page) {
     in_batch_ = true;
   }
   sqlite3_reset(put_);
-  const std::string found = encode_found(page.found);
-  const std::string values = encode_values(page.extensions);
+  const std::string found = encode_found(page.outcome.found);
+  const std::string values = encode_values(page.outcome.extensions);
   char hash[16];
   sqlite3_bind_text(put_, 1, url.data(), static_cast<int>(url.size()),
                     SQLITE_TRANSIENT);
   sqlite3_bind_int64(put_, 2, static_cast<sqlite3_int64>(page.crawl));
   sqlite3_bind_text(put_, 3, page.etag.c_str(), -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(put_, 4, page.last_modified.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(put_, 5, page.verdict.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(put_, 6, page.lastmod.c_str(), -1, SQLITE_TRANSIENT);
-  if (page.hash) {
-    std::memcpy(hash, &page.hash->high, 8);
-    std::memcpy(hash + 8, &page.hash->low, 8);
+  sqlite3_bind_text(put_, 5, page.outcome.verdict.c_str(), -1,
+                    SQLITE_TRANSIENT);
+  sqlite3_bind_text(put_, 6, page.outcome.lastmod.c_str(), -1,
+                    SQLITE_TRANSIENT);
+  if (page.outcome.hash) {
+    std::memcpy(hash, &page.outcome.hash->high, 8);
+    std::memcpy(hash + 8, &page.outcome.hash->low, 8);
     sqlite3_bind_blob(put_, 7, hash, 16, SQLITE_TRANSIENT);
   } else {
     sqlite3_bind_null(put_, 7);

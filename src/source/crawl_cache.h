@@ -37,24 +37,30 @@ struct sqlite3_stmt;
 
 namespace sitemill::detail {
 
-/// One page as a crawl judged it.
-struct cached_page {
-  std::uint64_t crawl = 0;          ///< the crawl that last judged it
-  std::string etag, last_modified;  ///< the answer's validators
-  std::string verdict;              ///< "" listed, else the skip reason
+/// What a crawl made of one page, wherever that came from: its answer, a
+/// judge thread reading its HTML, or this cache.
+struct page_outcome {
+  std::string verdict;  ///< "" listed, else the skip reason
   std::string lastmod;
   std::optional<content_hash> hash;  ///< of a listed page's content
   struct link {
     std::string href;
-    bool same_depth = false;
+    bool same_depth = false;  ///< a redirect's target: crawled at its depth
   };
-  std::vector<link> found;
+  std::vector<link> found;  ///< the links to follow, in document order
   struct value {
     extension_field_id field = 0;
     std::uint32_t item = 0;
     std::string text;
   };
-  std::vector<value> extensions;
+  std::vector<value> extensions;  ///< a listed page's hreflang and images
+};
+
+/// One page as a crawl judged it.
+struct cached_page {
+  std::uint64_t crawl = 0;          ///< the crawl that last judged it
+  std::string etag, last_modified;  ///< the answer's validators
+  page_outcome outcome;
 };
 
 class crawl_cache {

@@ -81,22 +81,17 @@ discovery crawl_frontier::discover(const normalized_url& url,
     too_deep_.insert(std::move(href));
     return discovery::too_deep;
   }
-  if (robots_ != nullptr && !robots_->allowed(url.path_and_query())) {
-    too_deep_.erase(href);
-    seen_.insert(std::move(href));
-    return discovery::robots;
-  }
-  if (!url.query().empty()) {
-    std::size_t& n = variants_[std::string(url.path())];
-    if (n >= limits_.max_query_variants) {
-      too_deep_.erase(href);
-      seen_.insert(std::move(href));
-      return discovery::trap_cap;
-    }
-    ++n;
-  }
+  // Within depth: seen from now on, whatever is decided below, and no
+  // longer "max depth" if a deeper path found it first.
   too_deep_.erase(href);
   seen_.insert(std::move(href));
+  if (robots_ != nullptr && !robots_->allowed(url.path_and_query()))
+    return discovery::robots;
+  if (!url.query().empty()) {
+    std::size_t& n = variants_[std::string(url.path())];
+    if (n >= limits_.max_query_variants) return discovery::trap_cap;
+    ++n;
+  }
   return discovery::queued;
 }
 

@@ -46,7 +46,7 @@ struct crawl_item {
   std::string loc;
   std::string lastmod;
   std::string skipped;  // the reason; "" for a listed page
-  using value = detail::cached_page::value;
+  using value = detail::page_outcome::value;
   std::vector<value> extensions;
   std::optional<content_hash> hash;  // a listed page's, for --state
 };
@@ -149,17 +149,13 @@ struct page_job {
 
 // A link found on a page; same_depth for a redirect's target (crawled at
 // the redirect's depth).
-using found_link = detail::cached_page::link;
+using found_link = detail::page_outcome::link;
 
 // What a page's HTML says: its verdict ("" listed), the links to follow,
 // and a listed page's lastmod and extensions.
 struct page_verdict {
   std::uint64_t tag = 0;
-  std::string verdict;
-  std::vector<found_link> found;
-  std::string lastmod;
-  std::vector<crawl_item::value> extensions;
-  std::optional<content_hash> hash;
+  detail::page_outcome outcome;
 };
 
 // Reads a page with the directory source's scan (scan_html, page_links).
@@ -170,7 +166,7 @@ page_verdict judge_page(const crawl_options& o, const page_job& job,
   out.tag = job.tag;
   normalized_url page;
   if (normalize_url(job.url, page) != url_problem::ok) {
-    out.verdict = "fetch failed: not a URL";
+    out.outcome.verdict = "fetch failed: not a URL";
     return out;
   }
   html_scan_options scan;
@@ -190,19 +186,19 @@ page_verdict judge_page(const crawl_options& o, const page_job& job,
   if (!nofollow) {
     for (const detail::resolved_link& l : links.links()) {
       if (l.nofollow && !o.ignore_nofollow) continue;
-      out.found.push_back({l.href, false});
+      out.outcome.found.push_back({l.href, false});
     }
   }
   if (noindex) {
-    out.verdict = "noindex";
+    out.outcome.verdict = "noindex";
   } else if (!o.ignore_canonical && !links.canonical().empty() &&
              links.canonical().href() != page.href()) {
-    out.verdict = "canonical";
+    out.outcome.verdict = "canonical";
   } else {
-    out.lastmod = detail::lastmod_from_http(job.last_modified);
-    out.hash = facts.hash;
+    out.outcome.lastmod = detail::lastmod_from_http(job.last_modified);
+    out.outcome.hash = facts.hash;
     for (const extension_value& v : links.extensions())
-      out.extensions.push_back({v.field, v.item, std::string(v.text)});
+      out.outcome.extensions.push_back({v.field, v.item, std::string(v.text)});
   }
   return out;
 }
@@ -277,7 +273,7 @@ class page_judges {
         v = judge_page(o_, job, links);
       } catch (const std::exception& e) {
         v.tag = job.tag;
-        v.verdict = std::string("fetch failed: ") + e.what();
+        v.outcome.verdict = std::string("fetch failed: ") + e.what();
       }
       lock.lock();
       backlog_ -= job.body.size();
@@ -368,7 +364,7 @@ class crawl_run final : public fetch_handler {
     }
     n.judged = true;  // unless the body is read below
     if (head.status >= 300 && head.status < 400 && !head.location.empty()) {
-      n.verdict = "redirect";
+      n.outcome.verdict = "redirect";
       normalized_url from, to;
       if (normalize_url(n.url, from) == url_problem::ok &&
           resolve_url(head.location, from, to) == url_problem::ok) {
@@ -380,12 +376,12 @@ class crawl_run final : public fetch_handler {
                    ", outside its scope: start the crawl there";
           cancel_ = true;
         }
-        n.found.push_back({std::string(to.href()), true});
+        n.outcome.found.push_back({std::string(to.href()), true});
       }
       return detail::drain_unwanted_body(head);
     }
     if (head.status != 200) {
-      n.verdict = "status " + std::to_string(head.status);
+      n.outcome.verdict = "status " + std::to_string(head.status);
       return detail::drain_unwanted_body(head);
     }
     if (!detail::is_html_media_type(head.content_type)) {
@@ -394,14 +390,14 @@ class crawl_run final : public fetch_handler {
           patterns_->decide(pattern_path(u), false) ==
               site_patterns::verdict::include) {
         // Listed as it is (a PDF --include names): nothing in it is read.
-        n.lastmod = detail::lastmod_from_http(head.last_modified);
+        n.outcome.lastmod = detail::lastmod_from_http(head.last_modified);
         return detail::drain_unwanted_body(head);
       }
-      n.verdict = "not html";
+      n.outcome.verdict = "not html";
       return detail::drain_unwanted_body(head);
     }
     if (head.content_length && *head.content_length > o_.max_page_bytes) {
-      n.verdict = "too large";
+      n.outcome.verdict = "too large";
       return false;
     }
     n.judged = false;
@@ -418,7 +414,7 @@ class crawl_run final : public fetch_handler {
         tag >= sitemap_tag ? max_bytes_per_sitemap + 1 : o_.max_page_bytes;
     if (body.size() + size > cap) {
       if (tag < sitemap_tag) {
-        at(tag).verdict = "too large";
+        at(tag).outcome.verdict = "too large";
         at(tag).judged = true;
       }
       std::string().swap(body);
@@ -453,13 +449,9 @@ class crawl_run final : public fetch_handler {
     bool judged = false;                       // by its head, or from the cache
     std::string etag, last_modified;           // the answer's validators
     std::optional<detail::cached_page> known;  // from an earlier crawl
-    std::optional<content_hash> hash;
     bool header_noindex = false, header_nofollow = false;
-    std::string verdict;  // skip reason; "" listed
     std::string body;
-    std::string lastmod;
-    std::vector<found_link> found;
-    std::vector<crawl_item::value> extensions;
+    detail::page_outcome outcome;
   };
 
   std::string user_agent() const {
@@ -610,7 +602,7 @@ class crawl_run final : public fetch_handler {
       std::string().swap(n.body);
       n.done = true;
       if (!n.judged) {
-        n.verdict = "fetch failed: " + outcome.error;  // not remembered
+        n.outcome.verdict = "fetch failed: " + outcome.error;  // not remembered
         ++errors_;
       } else {
         remember(n);
@@ -631,11 +623,7 @@ class crawl_run final : public fetch_handler {
   void absorb(page_verdict v) {
     node& n = at(v.tag);
     n.done = true;
-    n.verdict = std::move(v.verdict);
-    n.found = std::move(v.found);
-    n.lastmod = std::move(v.lastmod);
-    n.extensions = std::move(v.extensions);
-    n.hash = v.hash;
+    n.outcome = std::move(v.outcome);
     remember(n);
   }
 
@@ -644,11 +632,7 @@ class crawl_run final : public fetch_handler {
   void take_known(node& n) {
     detail::cached_page& k = *n.known;
     n.judged = true;
-    n.verdict = std::move(k.verdict);
-    n.found = std::move(k.found);
-    n.lastmod = std::move(k.lastmod);
-    n.extensions = std::move(k.extensions);
-    n.hash = k.hash;
+    n.outcome = std::move(k.outcome);
     if (n.etag.empty()) n.etag = std::move(k.etag);
     if (n.last_modified.empty()) n.last_modified = std::move(k.last_modified);
     n.known.reset();
@@ -661,11 +645,7 @@ class crawl_run final : public fetch_handler {
     p.crawl = crawl_id_;
     p.etag = n.etag;
     p.last_modified = n.last_modified;
-    p.verdict = n.verdict;
-    p.lastmod = n.lastmod;
-    p.hash = n.hash;
-    p.found = n.found;
-    p.extensions = n.extensions;
+    p.outcome = n.outcome;
     if (status s = cache_->put(n.url, p); !s) {
       fatal_ = s.message();
       cancel_ = true;
@@ -689,18 +669,18 @@ class crawl_run final : public fetch_handler {
     while (!queue_.empty()) {
       node& n = queue_.front();
       if (base_ >= o_.max_pages) {
-        n.verdict = "max pages";
+        n.outcome.verdict = "max pages";
       } else if (!n.done) {
         return;
       }
-      for (const found_link& f : n.found)
+      for (const found_link& f : n.outcome.found)
         discover(f.href, f.same_depth ? n.depth : n.depth + 1);
       crawl_item item;
       item.loc = std::move(n.url);
-      item.skipped = std::move(n.verdict);
-      item.lastmod = std::move(n.lastmod);
-      item.extensions = std::move(n.extensions);
-      item.hash = n.hash;
+      item.skipped = std::move(n.outcome.verdict);
+      item.lastmod = std::move(n.outcome.lastmod);
+      item.extensions = std::move(n.outcome.extensions);
+      item.hash = n.outcome.hash;
       ++(item.skipped.empty() ? listed_ : skipped_);
       queue_.pop_front();
       ++base_;
