@@ -42,6 +42,38 @@ constexpr std::size_t utf8_sequence_length(std::string_view s,
   return length;
 }
 
+/// Where utf8_sequence_length() is 0: how many bytes (at least 1) the
+/// ill-formed part at `s[i]` spans, as "maximal subparts" (Unicode 15,
+/// 3.9, and the Encoding standard's decoder) count them: a lead byte and the
+/// continuation bytes that could still have completed it. Each such part
+/// reads as one U+FFFD. Requires `i < s.size()`.
+constexpr std::size_t utf8_invalid_length(std::string_view s,
+                                          std::size_t i) noexcept {
+  const auto c = static_cast<unsigned char>(s[i]);
+  std::size_t length = 0;
+  unsigned char low = 0x80, high = 0xBF;
+  if (c >= 0xC2 && c <= 0xDF) {
+    length = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    length = 3;
+    if (c == 0xE0) low = 0xA0;
+    if (c == 0xED) high = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    length = 4;
+    if (c == 0xF0) low = 0x90;
+    if (c == 0xF4) high = 0x8F;
+  } else {
+    return 1;
+  }
+  std::size_t n = 1;
+  while (n < length && i + n < s.size()) {
+    const auto b = static_cast<unsigned char>(s[i + n]);
+    if (n == 1 ? (b < low || b > high) : (b & 0xC0) != 0x80) break;
+    ++n;
+  }
+  return n;
+}
+
 /// True when `s` is well-formed UTF-8 from end to end (empty included).
 inline bool is_valid_utf8(std::string_view s) noexcept {
   std::size_t i = 0;

@@ -1,0 +1,693 @@
+#include "source/html_tree.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <vector>
+
+#include "detail/utf8.h"
+
+namespace sitemill::detail {
+namespace {
+
+using names = std::span<const std::string_view>;
+
+// Sorted, for binary search.
+constexpr std::string_view special_names[] = {
+    "address",    "applet",   "area",       "article",  "aside",   "base",
+    "basefont",   "bgsound",  "blockquote", "body",     "br",      "button",
+    "caption",    "center",   "col",        "colgroup", "dd",      "details",
+    "dir",        "div",      "dl",         "dt",       "embed",   "fieldset",
+    "figcaption", "figure",   "footer",     "form",     "frame",   "frameset",
+    "h1",         "h2",       "h3",         "h4",       "h5",      "h6",
+    "head",       "header",   "hgroup",     "hr",       "html",    "iframe",
+    "img",        "input",    "keygen",     "li",       "link",    "listing",
+    "main",       "marquee",  "menu",       "meta",     "nav",     "noembed",
+    "noframes",   "noscript", "object",     "ol",       "p",       "param",
+    "plaintext",  "pre",      "script",     "search",   "section", "select",
+    "source",     "style",    "summary",    "table",    "tbody",   "td",
+    "template",   "textarea", "tfoot",      "th",       "thead",   "title",
+    "tr",         "track",    "ul",         "wbr",      "xmp"};
+
+// Start tags that end an open <p> (13.2.6.4.7, "in body").
+constexpr std::string_view closes_p_names[] = {
+    "address",   "article", "aside",  "blockquote", "center",   "details",
+    "dialog",    "dir",     "div",    "dl",         "fieldset", "figcaption",
+    "figure",    "footer",  "form",   "header",     "hgroup",   "hr",
+    "listing",   "main",    "menu",   "nav",        "ol",       "p",
+    "plaintext", "pre",     "search", "section",    "summary",  "table",
+    "ul",        "xmp"};
+
+constexpr std::string_view void_names[] = {
+    "area",  "base",  "basefont", "bgsound", "br",    "col",    "embed",
+    "frame", "hr",    "image",    "img",     "input", "keygen", "link",
+    "meta",  "param", "source",   "track",   "wbr"};
+
+// The elements "in head" keeps in the head (13.2.6.4.4).
+constexpr std::string_view head_content_names[] = {
+    "base",     "basefont", "bgsound", "link",     "meta",
+    "noframes", "script",   "style",   "template", "title"};
+
+// HTML start tags that end foreign content (13.2.6.5).
+constexpr std::string_view breakout_names[] = {
+    "b",      "big",    "blockquote", "body",    "br",    "center", "code",
+    "dd",     "div",    "dl",         "dt",      "em",    "embed",  "h1",
+    "h2",     "h3",     "h4",         "h5",      "h6",    "head",   "hr",
+    "i",      "img",    "li",         "listing", "menu",  "meta",   "nobr",
+    "ol",     "p",      "pre",        "ruby",    "s",     "small",  "span",
+    "strike", "strong", "sub",        "sup",     "table", "tt",     "u",
+    "ul",     "var"};
+
+constexpr std::string_view table_part_names[] = {"caption", "colgroup", "table",
+                                                 "tbody",   "td",       "tfoot",
+                                                 "th",      "thead",    "tr"};
+
+bool is_one_of(names sorted, std::string_view name) noexcept {
+  return std::binary_search(sorted.begin(), sorted.end(), name);
+}
+
+bool is_heading(std::string_view name) noexcept {
+  return name.size() == 2 && name[0] == 'h' && name[1] >= '1' && name[1] <= '6';
+}
+
+constexpr bool is_space(char c) noexcept {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
+}
+
+// The whitespace `text` starts with.
+std::string_view leading_space(std::string_view text) noexcept {
+  std::size_t n = 0;
+  while (n < text.size() && is_space(text[n])) ++n;
+  return text.substr(0, n);
+}
+
+bool iequals_ascii(std::string_view a, std::string_view b) noexcept {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    char c = a[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != b[i]) return false;
+  }
+  return true;
+}
+
+struct open_element {
+  std::string name;
+  html_namespace ns;
+  bool special;           // 13.2.4.2's "special" category
+  bool scope_boundary;    // ends "has an element in scope" (13.2.4.2)
+  bool html_integration;  // holds HTML again (foreignObject, desc, title...)
+  bool mathml_text;       // a MathML text integration point (mi, mo...)
+};
+
+enum class mode : std::uint8_t {
+  before_html,
+  before_head,
+  in_head,
+  in_head_noscript,
+  after_head,
+  in_body,
+  after_body,
+};
+
+enum class scope : std::uint8_t { normal, button, list_item, table };
+
+class tree_construction {
+ public:
+  tree_construction(std::string_view html, html_reader& reader)
+      : tokenizer_(html), reader_(reader) {}
+
+  void run() {
+    for (;;) {
+      html_token token = tokenizer_.next();
+      if (token.type == html_token_type::eof) break;
+      dispatch(token);
+      tokenizer_.allow_cdata(!stack_.empty() &&
+                             stack_.back().ns != html_namespace::html);
+    }
+    while (!stack_.empty()) pop();
+  }
+
+ private:
+  // 13.2.6: foreign content's rules apply when the current node is an SVG
+  // or MathML element, except where it holds HTML.
+  void dispatch(const html_token& token) {
+    // 13.2.6.4.8, "text": the text of an RCDATA, RAWTEXT or script element,
+    // which the tokenizer ends with that element's end tag (or the input's
+    // end).
+    if (in_text_) {
+      if (token.type == html_token_type::text) {
+        reader_.text(token.text);
+        return;
+      }
+      in_text_ = false;
+      if (token.type == html_token_type::end_tag) {
+        pop();
+        return;
+      }
+    }
+    if (stack_.empty() || stack_.back().ns == html_namespace::html) {
+      html_rules(token);
+      return;
+    }
+    const open_element& current = stack_.back();
+    const bool start = token.type == html_token_type::start_tag;
+    const bool text = token.type == html_token_type::text;
+    if (current.mathml_text && (text || (start && token.name != "mglyph" &&
+                                         token.name != "malignmark"))) {
+      html_rules(token);
+    } else if (current.ns == html_namespace::mathml &&
+               current.name == "annotation-xml" && start &&
+               token.name == "svg") {
+      html_rules(token);
+    } else if (current.html_integration && (start || text)) {
+      html_rules(token);
+    } else {
+      foreign_rules(token);
+    }
+  }
+
+  void foreign_rules(const html_token& token) {
+    switch (token.type) {
+      case html_token_type::comment:
+        reader_.comment();
+        return;
+      case html_token_type::text:
+        reader_.text(token.text);
+        return;
+      case html_token_type::start_tag:
+        if (is_one_of(breakout_names, token.name) ||
+            (token.name == "font" &&
+             (find_attribute(token.attributes, "color") != nullptr ||
+              find_attribute(token.attributes, "face") != nullptr ||
+              find_attribute(token.attributes, "size") != nullptr))) {
+          while (!stack_.empty() && stack_.back().ns != html_namespace::html &&
+                 !stack_.back().html_integration &&
+                 !stack_.back().mathml_text) {
+            pop();
+          }
+          html_rules(token);
+          return;
+        }
+        push(token, stack_.back().ns);
+        if (token.self_closing) pop();
+        return;
+      case html_token_type::end_tag:
+        for (std::size_t i = stack_.size(); i-- > 0;) {
+          if (stack_[i].ns == html_namespace::html) break;
+          if (stack_[i].name == token.name) {
+            pop_to(i);
+            return;
+          }
+        }
+        html_rules(token);
+        return;
+      case html_token_type::eof:
+        return;
+    }
+  }
+
+  void html_rules(const html_token& token) {
+    // One token may be read again in the next mode ("reprocess"); text is
+    // split where its leading whitespace ends, as the standard splits it.
+    html_token t = token;
+    for (;;) {
+      if (t.type == html_token_type::text && mode_ != mode::in_body) {
+        const std::string_view space = leading_space(t.text);
+        if (!space.empty()) {
+          if (mode_ != mode::before_html && mode_ != mode::before_head) {
+            reader_.text(space);
+          }
+          t.text.remove_prefix(space.size());
+          if (t.text.empty()) return;
+        }
+      }
+      if (step(t)) return;
+    }
+  }
+
+  // One insertion mode's rules for `t`; false to reprocess it in the new
+  // mode.
+  bool step(const html_token& t) {
+    if (t.type == html_token_type::comment) {
+      reader_.comment();
+      return true;
+    }
+    const bool start = t.type == html_token_type::start_tag;
+    const bool end = t.type == html_token_type::end_tag;
+    // End tags the modes before the body treat as "anything else".
+    const bool ends_anyway =
+        end && (t.name == "body" || t.name == "html" || t.name == "br");
+    switch (mode_) {
+      case mode::before_html:
+        if (start && t.name == "html") {
+          push(t, html_namespace::html);
+          mode_ = mode::before_head;
+          return true;
+        }
+        if (end && !ends_anyway && t.name != "head") return true;
+        push_implied("html");
+        mode_ = mode::before_head;
+        return false;
+      case mode::before_head:
+        if (start && t.name == "html") return true;
+        if (start && t.name == "head") {
+          push(t, html_namespace::html);
+          mode_ = mode::in_head;
+          return true;
+        }
+        if (end && !ends_anyway && t.name != "head") return true;
+        push_implied("head");
+        mode_ = mode::in_head;
+        return false;
+      case mode::in_head:
+        if (templates_ > 0) return in_template_in_head(t);
+        if (start && (t.name == "html" || t.name == "head")) return true;
+        if (start && t.name == "noscript") {
+          push(t, html_namespace::html);
+          mode_ = mode::in_head_noscript;
+          return true;
+        }
+        if (start && is_one_of(head_content_names, t.name)) {
+          insert_html(t);
+          return true;
+        }
+        if (end && t.name == "head") {
+          pop_head();
+          mode_ = mode::after_head;
+          return true;
+        }
+        if (end && !ends_anyway) return true;
+        pop_head();
+        mode_ = mode::after_head;
+        return false;
+      case mode::in_head_noscript:
+        if (end && t.name == "noscript") {
+          pop();
+          mode_ = mode::in_head;
+          return true;
+        }
+        if (start &&
+            (t.name == "basefont" || t.name == "bgsound" || t.name == "link" ||
+             t.name == "meta" || t.name == "noframes" || t.name == "style")) {
+          insert_html(t);
+          return true;
+        }
+        if (start && (t.name == "head" || t.name == "noscript")) return true;
+        if (end && t.name != "br") return true;
+        pop();
+        mode_ = mode::in_head;
+        return false;
+      case mode::after_head:
+        if (start && t.name == "html") return true;
+        if (start && (t.name == "body" || t.name == "frameset")) {
+          push(t, html_namespace::html);
+          mode_ = mode::in_body;
+          return true;
+        }
+        if (start && is_one_of(head_content_names, t.name)) {
+          // Back into the head, as the standard puts it.
+          reopened_head_ = true;
+          insert_html(t);
+          reopened_head_ = false;
+          return true;
+        }
+        if (start && t.name == "head") return true;
+        if (end && !ends_anyway) return true;
+        push_implied("body");
+        mode_ = mode::in_body;
+        return false;
+      case mode::in_body:
+        return in_body(t);
+      case mode::after_body:
+        if (end && t.name == "html") return true;
+        mode_ = mode::in_body;
+        return false;
+    }
+    return true;
+  }
+
+  // <template> in the head: its content is read as body content until
+  // </template>, and the head goes on after it.
+  bool in_template_in_head(const html_token& t) {
+    if (t.type == html_token_type::end_tag && t.name == "template") {
+      pop_to_last("template");
+      return true;
+    }
+    return in_body(t);
+  }
+
+  bool in_body(const html_token& t) {
+    switch (t.type) {
+      case html_token_type::text:
+        reader_.text(t.text);
+        return true;
+      case html_token_type::start_tag:
+        body_start_tag(t);
+        return true;
+      case html_token_type::end_tag:
+        if (t.name == "html" && templates_ == 0) {
+          mode_ = mode::after_body;
+          return false;
+        }
+        body_end_tag(t);
+        return true;
+      case html_token_type::comment:
+      case html_token_type::eof:
+        return true;
+    }
+    return true;
+  }
+
+  void body_start_tag(const html_token& t) {
+    const std::string_view name = t.name;
+    if (name == "html" || name == "head" || name == "body" ||
+        name == "frameset") {
+      return;
+    }
+    if (name == "svg" || name == "math") {
+      push(t, name == "svg" ? html_namespace::svg : html_namespace::mathml);
+      if (t.self_closing) pop();
+      return;
+    }
+    if (is_one_of(closes_p_names, name) || is_heading(name)) close_p();
+    if (is_heading(name) && !stack_.empty() && is_heading(stack_.back().name) &&
+        stack_.back().ns == html_namespace::html) {
+      pop();
+    } else if (name == "li" || name == "dd" || name == "dt") {
+      close_list_item(name);
+      close_p();
+    } else if (name == "button") {
+      if (in_scope("button", scope::normal)) pop_to_last("button");
+    } else if (name == "option" || name == "optgroup") {
+      if (!stack_.empty() && stack_.back().name == "option") pop();
+    } else if (name == "td" || name == "th") {
+      close_in_table("td", "th");
+      imply_table_parts(name);
+    } else if (name == "tr") {
+      close_in_table("td", "th");
+      close_in_table("tr", "tr");
+      imply_table_parts(name);
+    } else if (name == "col") {
+      imply_table_parts(name);
+    } else if (name == "tbody" || name == "thead" || name == "tfoot") {
+      close_in_table("td", "th");
+      close_in_table("tr", "tr");
+      close_in_table("tbody", "thead");
+      close_in_table("tfoot", "tfoot");
+    }
+    insert_html(t);
+  }
+
+  void body_end_tag(const html_token& t) {
+    const std::string_view name = t.name;
+    if (name == "body") {
+      if (in_scope("body", scope::normal)) mode_ = mode::after_body;
+      return;
+    }
+    if (name == "p") {
+      if (!in_scope("p", scope::button)) push_implied("p");
+      pop_to_last("p");
+      return;
+    }
+    if (name == "br") {
+      html_token br = t;
+      br.type = html_token_type::start_tag;
+      br.attributes = {};
+      insert_html(br);
+      return;
+    }
+    if (name == "li" || name == "dd" || name == "dt") {
+      if (in_scope(name, name == "li" ? scope::list_item : scope::normal)) {
+        pop_to_last(name);
+      }
+      return;
+    }
+    if (is_heading(name)) {
+      for (std::size_t i = stack_.size(); i-- > 0;) {
+        const open_element& e = stack_[i];
+        if (e.ns == html_namespace::html && is_heading(e.name)) {
+          pop_to(i);
+          return;
+        }
+        if (e.scope_boundary) return;
+      }
+      return;
+    }
+    if (is_one_of(table_part_names, name)) {
+      if (in_scope(name, scope::table)) pop_to_last(name);
+      return;
+    }
+    // "Any other end tag": the nearest element of that name closes, unless
+    // a special element is nearer.
+    for (std::size_t i = stack_.size(); i-- > 0;) {
+      const open_element& e = stack_[i];
+      if (e.ns == html_namespace::html && e.name == name) {
+        if (name == "head" || name == "html") return;
+        pop_to(i);
+        return;
+      }
+      if (e.special) return;
+    }
+  }
+
+  // An HTML element in the current node, with the tokenizer switched as
+  // its kind asks; void elements close at once.
+  void insert_html(const html_token& t) {
+    const std::string_view name = t.name;
+    if (is_one_of(void_names, name)) {
+      open_now(t.name, html_namespace::html, t.attributes);
+      reader_.close();
+      return;
+    }
+    push(t, html_namespace::html);
+    in_text_ = true;
+    if (name == "title" || name == "textarea") {
+      tokenizer_.switch_to(html_text_state::rcdata);
+    } else if (name == "style" || name == "xmp" || name == "iframe" ||
+               name == "noembed" || name == "noframes") {
+      tokenizer_.switch_to(html_text_state::rawtext);
+    } else if (name == "script") {
+      tokenizer_.switch_to(html_text_state::script);
+    } else if (name == "plaintext") {
+      tokenizer_.switch_to(html_text_state::plaintext);
+    } else {
+      in_text_ = false;
+    }
+  }
+
+  void close_p() {
+    if (in_scope("p", scope::button)) pop_to_last("p");
+  }
+
+  // 13.2.6.4.7, "li" and "dd"/"dt": an open item of the same list kind
+  // closes, unless a special element other than address, div and p is
+  // nearer.
+  void close_list_item(std::string_view name) {
+    for (std::size_t i = stack_.size(); i-- > 0;) {
+      const open_element& e = stack_[i];
+      const bool same =
+          e.ns == html_namespace::html &&
+          (name == "li" ? e.name == "li" : e.name == "dd" || e.name == "dt");
+      if (same) {
+        pop_to(i);
+        return;
+      }
+      if (e.special && e.name != "address" && e.name != "div" &&
+          e.name != "p") {
+        return;
+      }
+    }
+  }
+
+  // An open `a` or `b` inside the current table closes (a cell at the next
+  // cell, a row at the next row).
+  void close_in_table(std::string_view a, std::string_view b) {
+    for (std::size_t i = stack_.size(); i-- > 0;) {
+      const open_element& e = stack_[i];
+      if (e.ns != html_namespace::html) continue;
+      if (e.name == a || e.name == b) {
+        pop_to(i);
+        return;
+      }
+      if (e.name == "table" || e.name == "html" || e.name == "template") {
+        return;
+      }
+    }
+  }
+
+  // 13.2.6.4.9 and 13.2.6.4.13: a row or cell straight in a <table> is in
+  // an implied <tbody>, a cell straight in a row group in an implied <tr>,
+  // a <col> straight in a <table> in an implied <colgroup>.
+  void imply_table_parts(std::string_view name) {
+    if (stack_.empty() || stack_.back().ns != html_namespace::html) return;
+    const std::string_view current = stack_.back().name;
+    if (current == "table") {
+      if (name == "col") {
+        push_implied("colgroup");
+        return;
+      }
+      push_implied("tbody");
+      if (name != "tr") push_implied("tr");
+    } else if ((current == "tbody" || current == "thead" ||
+                current == "tfoot") &&
+               name != "tr" && name != "col") {
+      push_implied("tr");
+    }
+  }
+
+  // 13.2.4.2: "has an element in scope" and its button, list item and
+  // table variants.
+  bool in_scope(std::string_view name, scope kind) const {
+    for (std::size_t i = stack_.size(); i-- > 0;) {
+      const open_element& e = stack_[i];
+      if (e.ns == html_namespace::html && e.name == name) return true;
+      if (kind == scope::table) {
+        if (e.ns == html_namespace::html &&
+            (e.name == "html" || e.name == "table" || e.name == "template")) {
+          return false;
+        }
+        continue;
+      }
+      if (e.scope_boundary) return false;
+      if (kind == scope::button && e.name == "button") return false;
+      if (kind == scope::list_item && (e.name == "ol" || e.name == "ul")) {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  void pop_to_last(std::string_view name) {
+    for (std::size_t i = stack_.size(); i-- > 0;) {
+      if (stack_[i].ns == html_namespace::html && stack_[i].name == name) {
+        pop_to(i);
+        return;
+      }
+    }
+  }
+
+  void pop_head() {
+    for (std::size_t i = stack_.size(); i-- > 0;) {
+      if (stack_[i].name == "head" && stack_[i].ns == html_namespace::html) {
+        pop_to(i);
+        return;
+      }
+    }
+  }
+
+  // Pops the element at `index` and everything opened inside it.
+  void pop_to(std::size_t index) {
+    while (stack_.size() > index) pop();
+  }
+
+  void pop() {
+    const open_element& e = stack_.back();
+    if (e.ns == html_namespace::html) {
+      if (e.name == "head") head_open_ = false;
+      if (e.name == "template") --templates_;
+    }
+    stack_.pop_back();
+    reader_.close();
+  }
+
+  void push_implied(std::string_view name) {
+    html_token t;
+    t.type = html_token_type::start_tag;
+    t.name = name;
+    push(t, html_namespace::html);
+  }
+
+  void push(const html_token& t, html_namespace ns) {
+    open_now(t.name, ns, t.attributes);
+    open_element e;
+    e.name.assign(t.name);
+    e.ns = ns;
+    switch (ns) {
+      case html_namespace::html:
+        e.special = is_one_of(special_names, t.name);
+        e.scope_boundary =
+            t.name == "applet" || t.name == "caption" || t.name == "html" ||
+            t.name == "table" || t.name == "td" || t.name == "th" ||
+            t.name == "marquee" || t.name == "object" || t.name == "template";
+        e.html_integration = false;
+        e.mathml_text = false;
+        if (t.name == "head") head_open_ = true;
+        if (t.name == "template") ++templates_;
+        break;
+      case html_namespace::svg:
+        e.html_integration =
+            t.name == "foreignobject" || t.name == "desc" || t.name == "title";
+        e.special = e.scope_boundary = e.html_integration;
+        e.mathml_text = false;
+        break;
+      case html_namespace::mathml: {
+        e.mathml_text = t.name == "mi" || t.name == "mo" || t.name == "mn" ||
+                        t.name == "ms" || t.name == "mtext";
+        const html_attribute* encoding =
+            find_attribute(t.attributes, "encoding");
+        e.html_integration =
+            t.name == "annotation-xml" && encoding != nullptr &&
+            (iequals_ascii(encoding->value, "text/html") ||
+             iequals_ascii(encoding->value, "application/xhtml+xml"));
+        e.special = e.scope_boundary =
+            e.mathml_text || t.name == "annotation-xml";
+        break;
+      }
+    }
+    stack_.push_back(std::move(e));
+  }
+
+  void open_now(std::string_view name, html_namespace ns,
+                std::span<const html_attribute> attributes) {
+    html_element element;
+    element.name = name;
+    element.ns = ns;
+    element.attributes = attributes;
+    element.in_head = head_open_ || reopened_head_ ||
+                      (ns == html_namespace::html && name == "head");
+    reader_.open(element);
+  }
+
+  html_tokenizer tokenizer_;
+  html_reader& reader_;
+  std::vector<open_element> stack_;
+  mode mode_ = mode::before_html;
+  bool head_open_ = false;
+  bool reopened_head_ = false;
+  bool in_text_ = false;  // inside an RCDATA, RAWTEXT or script element
+  int templates_ = 0;
+};
+
+// `html` with every byte sequence that is not UTF-8 replaced by U+FFFD
+// (one per maximal invalid part, as the Encoding standard's decoder does).
+std::string replace_invalid_utf8(std::string_view html) {
+  std::string out;
+  out.reserve(html.size() + 16);
+  std::size_t i = 0;
+  while (i < html.size()) {
+    const std::size_t length = utf8_sequence_length(html, i);
+    if (length != 0) {
+      out.append(html.substr(i, length));
+      i += length;
+      continue;
+    }
+    out.append("\xEF\xBF\xBD");
+    i += utf8_invalid_length(html, i);
+  }
+  return out;
+}
+
+}  // namespace
+
+void read_html(std::string_view html, html_reader& reader) {
+  if (html.substr(0, 3) == "\xEF\xBB\xBF") html.remove_prefix(3);
+  std::string repaired;
+  if (!is_valid_utf8(html)) {
+    repaired = replace_invalid_utf8(html);
+    html = repaired;
+  }
+  tree_construction(html, reader).run();
+}
+
+}  // namespace sitemill::detail
