@@ -1,9 +1,11 @@
-// HTML parsing for the crawler: what scan_html() (gumbo) costs per page
-// next to the parsers a faster scan could stand on. perf puts 72% of a
-// 20,000-page crawl's cycles in gumbo (README, Performance, "Crawling"),
-// which keeps the crawl short of issue 12's 10x; this is the measurement a
-// change of parser has to beat, on a page like crawl_bench.sh's (11 KB: a
-// head, a nav of ten links, paragraphs of text).
+// HTML parsing for the crawler and the directory source: what scan_html()
+// costs per page next to the parsers it could stand on. scan_html() was
+// gumbo (18 MB/s; perf put 72% of a 20,000-page crawl's cycles in it, which
+// kept the crawl short of issue 12's 10x) and is now sitemill's own
+// tokenizer and tree construction (src/source/html_tokenizer.h); gumbo and
+// libxml2's HTML parser (HTML 4 rules) stay here as the yardsticks, on a
+// page like crawl_bench.sh's (11 KB: a head, a nav of ten links,
+// paragraphs of text).
 //
 //   build/benchmarks/html_parsers_bench
 //
@@ -56,7 +58,8 @@ void count_bytes(benchmark::State& state) {
                           static_cast<std::int64_t>(page().size()));
 }
 
-// What the crawler runs per page.
+// What the crawler runs per page: every fact, links included, and the
+// content hash.
 void BM_ScanHtml(benchmark::State& state) {
   sitemill::html_scan_options o;
   o.links = true;

@@ -11,8 +11,10 @@ pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
 # 310 MB/s on the same 51 MB sitemap) and XSD validation of extensions.
 pkg_check_modules(LIBXML2 REQUIRED IMPORTED_TARGET libxml-2.0)
 pkg_check_modules(LIBCURL REQUIRED IMPORTED_TARGET libcurl)
-# gumbo: a real HTML5 parser for the directory source (noindex, canonical,
-# content hashing); SQLite: the state database of --lastmod content.
+# gumbo: an HTML5 tree parser, only for the tests (the independent oracle
+# the scan of pages is compared with) and the parser benchmark; the library
+# reads HTML with its own tokenizer (src/source/html_tokenizer.h says why).
+# SQLite: the state database of --lastmod content.
 pkg_check_modules(GUMBO REQUIRED IMPORTED_TARGET gumbo)
 pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
 # RE2: the --include-regex/--exclude-regex patterns, matched against every
@@ -39,8 +41,8 @@ if(SITEMILL_BUILD_BENCHMARKS)
 endif()
 
 set(SITEMILL_PRIVATE_DEPS PkgConfig::LIBDEFLATE PkgConfig::ISAL PkgConfig::IDN2
-    PkgConfig::XXHASH PkgConfig::LIBXML2 PkgConfig::LIBCURL PkgConfig::GUMBO
+    PkgConfig::XXHASH PkgConfig::LIBXML2 PkgConfig::LIBCURL
     PkgConfig::SQLITE3 PkgConfig::RE2 ZLIB::ZLIB
     nlohmann_json::nlohmann_json date::date-tz)
 # What a consumer of the static library links besides it (sitemill.pc).
-set(SITEMILL_PC_LIBS_PRIVATE "-ldeflate -lisal -lidn2 -lxml2 -lcurl -lgumbo -lsqlite3 -lre2 -lz -ldate-tz")
+set(SITEMILL_PC_LIBS_PRIVATE "-ldeflate -lisal -lidn2 -lxml2 -lcurl -lsqlite3 -lre2 -lz -ldate-tz")

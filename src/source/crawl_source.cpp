@@ -203,10 +203,11 @@ page_verdict judge_page(const crawl_options& o, const page_job& job,
   return out;
 }
 
-// Parsing is most of a crawl's CPU time (gumbo builds the whole document:
-// 72% of a 20,000-page crawl's cycles in perf), so pages are judged on
-// threads of their own, one per core (with one fewer, the crawl used 120%
-// of 2 cores and took 13.3 s; with one per core 184% and 10.0 s), while the
+// Parsing was most of a crawl's CPU time (gumbo: 72% of a 20,000-page
+// crawl's cycles in perf, before html_tokenizer replaced it), so pages are
+// judged on threads of their own, one per core (with one fewer, the crawl
+// used 120% of 2 cores and took 13.3 s; with one per core 184% and 10.0 s),
+// while the
 // crawl thread keeps the transfers going; the crawl thread takes the verdicts
 // back in any order (commit() restores the queue's). At most max_backlog body
 // bytes wait: past it the crawl thread judges the page itself, which slows the

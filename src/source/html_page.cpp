@@ -1,7 +1,5 @@
 #include "sitemill/source/html_page.h"
 
-#include <gumbo.h>
-
 #include <algorithm>
 #include <charconv>
 #include <cstddef>
@@ -14,6 +12,7 @@
 #include <vector>
 
 #include "detail/text.h"
+#include "source/html_tree.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -55,28 +54,35 @@ bool has_token(std::string_view list, std::string_view word, bool comma) {
   return false;
 }
 
-const GumboAttribute* find_attribute(const GumboElement& e,
-                                     const char* name) noexcept {
-  return gumbo_get_attribute(&e.attributes, name);
+using detail::html_attribute;
+using detail::html_element;
+
+const html_attribute* find_attribute(const html_element& e,
+                                     std::string_view name) noexcept {
+  return detail::find_attribute(e.attributes, name);
 }
 
-std::string_view attribute_value(const GumboElement& e,
-                                 const char* name) noexcept {
-  const GumboAttribute* a = find_attribute(e, name);
-  return a != nullptr ? std::string_view(a->value) : std::string_view{};
+std::string_view attribute_value(const html_element& e,
+                                 std::string_view name) noexcept {
+  const html_attribute* a = find_attribute(e, name);
+  return a != nullptr ? a->value : std::string_view{};
 }
 
 // The attributes whose values are content or links (html_page.h), sorted so
 // that their order in the source does not matter.
-constexpr const char* hashed_attributes[] = {"alt", "content", "href", "poster",
-                                             "src", "srcset",  "title"};
+constexpr std::string_view hashed_attributes[] = {
+    "alt", "content", "href", "poster", "src", "srcset", "title"};
 
-// Builds the byte stream that is hashed. Every item is a kind byte and a
-// length-prefixed string, so no two different documents can give the same
-// stream by running items together.
+// The byte stream that is hashed, fed to XXH3 in pieces so that memory does
+// not grow with the page (streamed XXH3 equals XXH3 of the whole stream).
+// Every item is a kind byte and a length-prefixed string, so no two
+// different documents can give the same stream by running items together.
 class hash_stream {
  public:
-  hash_stream() { bytes_.append(hash_rule_version); }
+  hash_stream() {
+    XXH3_128bits_reset(&state_);
+    bytes_.append(hash_rule_version);
+  }
 
   void item(char kind, std::string_view text) {
     bytes_.push_back(kind);
@@ -85,91 +91,91 @@ class hash_stream {
       bytes_.push_back(static_cast<char>((n >> shift) & 0xFF));
     }
     bytes_.append(text);
+    if (bytes_.size() >= flush_bytes) flush();
   }
 
-  // Text with whitespace runs collapsed to one space; nothing for text that
-  // is only whitespace.
-  void text(char kind, std::string_view raw) {
-    scratch_.clear();
-    bool space = false;
-    for (const char c : raw) {
-      if (is_html_space(c)) {
-        space = true;
+  // Text with every run of whitespace collapsed to one space, given in
+  // pieces (text()) and ended by end_text(); nothing when it is only
+  // whitespace. Leading and trailing spaces are kept: "<b>a</b> b" reads
+  // differently from "<b>a</b>b".
+  void text(std::string_view raw) {
+    std::size_t i = 0;
+    while (i < raw.size()) {
+      if (is_html_space(raw[i])) {
+        if (!in_space_) text_.push_back(' ');
+        in_space_ = true;
+        ++i;
         continue;
       }
-      if (space) scratch_.push_back(' ');
-      space = false;
-      scratch_.push_back(c);
+      std::size_t run = i + 1;
+      while (run < raw.size() && !is_html_space(raw[run])) ++run;
+      text_.append(raw.substr(i, run - i));
+      has_text_ = true;
+      in_space_ = false;
+      i = run;
     }
-    if (scratch_.empty()) return;
-    if (space) scratch_.push_back(' ');
-    // A leading space is kept: "<b>a</b> b" reads differently from
-    // "<b>a</b>b".
-    if (is_html_space(raw.front()) && scratch_.front() != ' ') {
-      scratch_.insert(scratch_.begin(), ' ');
-    }
-    item(kind, scratch_);
   }
 
-  content_hash digest() const noexcept {
-    const XXH128_hash_t h = XXH3_128bits(bytes_.data(), bytes_.size());
+  void end_text(char kind) {
+    if (has_text_) item(kind, text_);
+    text_.clear();
+    has_text_ = false;
+    in_space_ = false;
+  }
+
+  content_hash digest() {
+    flush();
+    const XXH128_hash_t h = XXH3_128bits_digest(&state_);
     return content_hash{h.high64, h.low64};
   }
 
  private:
+  static constexpr std::size_t flush_bytes = 64 * 1024;
+
+  void flush() {
+    XXH3_128bits_update(&state_, bytes_.data(), bytes_.size());
+    bytes_.clear();
+  }
+
+  XXH3_state_t state_;
   std::string bytes_;
-  std::string scratch_;
+  std::string text_;
+  bool has_text_ = false;
+  bool in_space_ = false;
 };
 
-std::string element_name(const GumboNode& node) {
-  const GumboElement& e = node.v.element;
-  if (e.tag != GUMBO_TAG_UNKNOWN) return gumbo_normalized_tagname(e.tag);
-  GumboStringPiece piece = e.original_tag;
-  gumbo_tag_from_original_text(&piece);
-  std::string name(piece.data != nullptr ? piece.data : "", piece.length);
-  for (char& c : name) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return name;
-}
-
-bool is_robots_meta(const GumboElement& e) {
+bool is_robots_meta(const html_element& e) {
   return iequals(trim(attribute_value(e, "name")), "robots");
 }
 
-bool is_canonical_link(const GumboElement& e) {
+bool is_canonical_link(const html_element& e) {
   return has_token(attribute_value(e, "rel"), "canonical", false);
 }
 
 // Elements left out of the hash with everything inside them.
-bool excluded_from_hash(const GumboElement& e) {
+bool excluded_from_hash(const html_element& e) {
   if (find_attribute(e, "data-sitemill-ignore") != nullptr) return true;
-  switch (e.tag) {
-    case GUMBO_TAG_SCRIPT:
-    case GUMBO_TAG_STYLE:
-    case GUMBO_TAG_NOSCRIPT:
-    case GUMBO_TAG_TEMPLATE:
-    case GUMBO_TAG_BASE:
-      return true;
-    case GUMBO_TAG_META: {
-      const std::string_view name = trim(attribute_value(e, "name"));
-      return !iequals(name, "robots") && !iequals(name, "description");
-    }
-    case GUMBO_TAG_LINK:
-      return !is_canonical_link(e);
-    default:
-      return false;
+  const std::string_view tag = e.name;
+  if (tag == "script" || tag == "style" || tag == "noscript" ||
+      tag == "template" || tag == "base") {
+    return true;
   }
+  if (tag == "meta") {
+    const std::string_view name = trim(attribute_value(e, "name"));
+    return !iequals(name, "robots") && !iequals(name, "description");
+  }
+  if (tag == "link") return !is_canonical_link(e);
+  return false;
 }
 
-bool is_hreflang_alternate(const GumboElement& e) {
+bool is_hreflang_alternate(const html_element& e) {
   if (!has_token(attribute_value(e, "rel"), "alternate", false) ||
       find_attribute(e, "hreflang") == nullptr ||
       find_attribute(e, "href") == nullptr) {
     return false;
   }
   // A feed or a PDF in a language is not a language version of the page.
-  const GumboAttribute* type = find_attribute(e, "type");
+  const html_attribute* type = find_attribute(e, "type");
   if (type == nullptr) return true;
   const std::string_view t = trim(type->value);
   return t.empty() || iequals(t, "text/html") || istarts_with(t, "text/html;");
@@ -177,7 +183,7 @@ bool is_hreflang_alternate(const GumboElement& e) {
 
 // Open Graph's image properties that name the page's image. secure_url is
 // left out: it is the https twin of og:image, the same picture.
-bool is_og_image(const GumboElement& e) {
+bool is_og_image(const html_element& e) {
   const std::string_view property = trim(attribute_value(e, "property"));
   return iequals(property, "og:image") || iequals(property, "og:image:url");
 }
@@ -185,7 +191,7 @@ bool is_og_image(const GumboElement& e) {
 // True for an <img> sized 0 or 1 pixels in either direction: a tracking
 // pixel or a spacer, never content. Read as HTML's non-negative integers
 // ("1", " 1px").
-bool is_pixel(const GumboElement& e) {
+bool is_pixel(const html_element& e) {
   for (const char* name : {"width", "height"}) {
     const std::string_view v = trim(attribute_value(e, name));
     std::size_t n = 0;
@@ -303,7 +309,7 @@ std::string_view largest_image(std::string_view srcset, std::string_view src) {
 }
 
 // The distinct image references of a page, in document order, up to a
-// bound. Views in `seen_` point into the gumbo tree, which outlives it.
+// bound.
 class image_list {
  public:
   image_list(std::vector<std::string>& out, bool& truncated, std::size_t max)
@@ -311,17 +317,19 @@ class image_list {
 
   void add(std::string_view url) {
     url = trim(url);
-    if (url.empty() || is_data_uri(url) || seen_.contains(url)) return;
+    if (url.empty() || is_data_uri(url) || seen_.contains(std::string(url))) {
+      return;
+    }
     if (out_.size() >= max_) {
       truncated_ = true;
       return;
     }
-    seen_.insert(url);
+    seen_.emplace(url);
     out_.emplace_back(url);
   }
 
   // An <img>: its one image, the largest.
-  void add_img(const GumboElement& e) {
+  void add_img(const html_element& e) {
     if (is_pixel(e)) return;
     const std::string_view lazy_src = trim(attribute_value(e, "data-src"));
     const std::string_view lazy_srcset =
@@ -338,7 +346,7 @@ class image_list {
   std::vector<std::string>& out_;
   bool& truncated_;
   std::size_t max_;
-  std::unordered_set<std::string_view> seen_;
+  std::unordered_set<std::string> seen_;
 };
 
 // The URL of a declarative refresh's content ("0; url=/new/"), as the HTML
@@ -415,34 +423,26 @@ std::string json_ld_modified(std::string_view text) {
   return d != nullptr ? *d : std::string{};
 }
 
-bool is_json_ld(const GumboElement& e) {
+bool is_json_ld(const html_element& e) {
   const std::string_view type = trim(attribute_value(e, "type"));
   return iequals(type, "application/ld+json");
 }
 
-// The text of a <script>: its text children, joined.
-std::string script_text(const GumboElement& e) {
-  std::string text;
-  for (unsigned i = 0; i < e.children.length; ++i) {
-    const auto* child = static_cast<const GumboNode*>(e.children.data[i]);
-    if (child->type == GUMBO_NODE_TEXT || child->type == GUMBO_NODE_CDATA ||
-        child->type == GUMBO_NODE_WHITESPACE) {
-      text += child->v.text.text;
-    }
-  }
-  return text;
+void set_stated_date(std::array<std::string, stated_date_kinds>& dates,
+                     stated_date_kind kind, std::string_view value) {
+  std::string& slot = dates[static_cast<std::size_t>(kind)];
+  value = trim(value);
+  if (slot.empty() && !value.empty()) slot.assign(value);
 }
 
-// Records the dates a <meta>, <time> or JSON-LD <script> states, the first
-// of each kind.
-void read_stated_dates(const GumboElement& e,
+// Records the dates a <meta> or <time> states, the first of each kind
+// (JSON-LD is read by the scan, which has the script's text).
+void read_stated_dates(const html_element& e,
                        std::array<std::string, stated_date_kinds>& dates) {
   auto set = [&](stated_date_kind kind, std::string_view value) {
-    std::string& slot = dates[static_cast<std::size_t>(kind)];
-    value = trim(value);
-    if (slot.empty() && !value.empty()) slot.assign(value);
+    set_stated_date(dates, kind, value);
   };
-  if (e.tag == GUMBO_TAG_META) {
+  if (e.name == "meta") {
     const std::string_view content = attribute_value(e, "content");
     const std::string_view property = trim(attribute_value(e, "property"));
     if (iequals(property, "article:modified_time"))
@@ -453,26 +453,144 @@ void read_stated_dates(const GumboElement& e,
       set(stated_date_kind::meta_lastmod, content);
     if (trim(attribute_value(e, "itemprop")) == "dateModified")
       set(stated_date_kind::itemprop_date_modified, content);
-  } else if (e.tag == GUMBO_TAG_TIME) {
+  } else if (e.name == "time") {
     if (trim(attribute_value(e, "itemprop")) == "dateModified")
       set(stated_date_kind::itemprop_date_modified,
           attribute_value(e, "datetime"));
-  } else if (e.tag == GUMBO_TAG_SCRIPT && is_json_ld(e) &&
-             dates[static_cast<std::size_t>(
-                       stated_date_kind::json_ld_date_modified)]
-                 .empty()) {
-    set(stated_date_kind::json_ld_date_modified,
-        json_ld_modified(script_text(e)));
   }
 }
 
-struct frame {
-  const GumboNode* node;
-  unsigned next_child = 0;
-  bool hashed = false;
-  bool in_head = false;
-};
+// What scan_html() reads, told by read_html() in document order.
+class page_scanner final : public detail::html_reader {
+ public:
+  page_scanner(html_facts& facts, const html_scan_options& options)
+      : facts_(facts),
+        options_(options),
+        images_(facts.images, facts.images_truncated, options.max_images) {}
 
+  void open(const html_element& e) override {
+    stream_.end_text('t');
+    // A <template>'s content is no part of the document (HTML 4.12.3): a
+    // script clones it, or nothing does.
+    const bool inert =
+        (!frames_.empty() && frames_.back().inert) ||
+        (e.name == "template" && e.ns == detail::html_namespace::html);
+    if (!inert) read_facts(e);
+    const bool hashed =
+        (frames_.empty() || frames_.back().hashed) && !excluded_from_hash(e);
+    if (hashed) {
+      stream_.item('<', e.name);
+      for (const std::string_view name : hashed_attributes) {
+        if (const html_attribute* a = find_attribute(e, name)) {
+          stream_.item('a', name);
+          stream_.text(a->value);
+          stream_.end_text('v');
+        }
+      }
+    }
+    // The first JSON-LD script that states a date gives it; one that does
+    // not leaves the kind to the next.
+    const bool json_ld = !inert && options_.dates && e.name == "script" &&
+                         is_json_ld(e) && json_ld_date().empty();
+    if (json_ld) json_text_.clear();
+    frames_.push_back(frame{hashed, json_ld, inert});
+  }
+
+  void close() override {
+    stream_.end_text('t');
+    const frame f = frames_.back();
+    frames_.pop_back();
+    if (f.hashed) stream_.item('/', {});
+    if (f.json_ld) {
+      set_stated_date(facts_.stated_dates,
+                      stated_date_kind::json_ld_date_modified,
+                      json_ld_modified(json_text_));
+    }
+  }
+
+  void text(std::string_view text) override {
+    if (frames_.empty() || frames_.back().hashed) stream_.text(text);
+    if (!frames_.empty() && frames_.back().json_ld) json_text_.append(text);
+  }
+
+  void comment() override { stream_.end_text('t'); }
+
+  content_hash digest() {
+    stream_.end_text('t');
+    return stream_.digest();
+  }
+
+ private:
+  struct frame {
+    bool hashed;   // the element is in the hash (so its text is)
+    bool json_ld;  // a JSON-LD script whose text is read for its date
+    bool inert;    // a <template> or inside one: nothing is read
+  };
+
+  std::string& json_ld_date() {
+    return facts_.stated_dates[static_cast<std::size_t>(
+        stated_date_kind::json_ld_date_modified)];
+  }
+
+  void read_facts(const html_element& e) {
+    const std::string_view tag = e.name;
+    if (tag == "meta") {
+      if (is_robots_meta(e)) {
+        const std::string_view content = attribute_value(e, "content");
+        const bool none = has_token(content, "none", true);
+        if (none || has_token(content, "noindex", true)) facts_.noindex = true;
+        if (none || has_token(content, "nofollow", true))
+          facts_.nofollow = true;
+      }
+      if (!facts_.has_refresh &&
+          iequals(trim(attribute_value(e, "http-equiv")), "refresh") &&
+          refresh_url(attribute_value(e, "content"), facts_.refresh_url)) {
+        facts_.has_refresh = true;
+      }
+      if (options_.images && is_og_image(e)) {
+        images_.add(attribute_value(e, "content"));
+      }
+    } else if (tag == "a" || tag == "area") {
+      const html_attribute* href = find_attribute(e, "href");
+      if (options_.links && href != nullptr) {
+        if (facts_.links.size() < options_.max_links) {
+          facts_.links.push_back(
+              {std::string(trim(href->value)),
+               has_token(attribute_value(e, "rel"), "nofollow", false)});
+        } else {
+          facts_.links_truncated = true;
+        }
+      }
+    } else if (tag == "link" && e.in_head) {
+      const html_attribute* href = find_attribute(e, "href");
+      if (!facts_.has_canonical && href != nullptr && is_canonical_link(e)) {
+        facts_.has_canonical = true;
+        facts_.canonical = std::string(trim(href->value));
+      }
+      if (is_hreflang_alternate(e)) {
+        facts_.alternates.push_back(
+            {std::string(trim(attribute_value(e, "hreflang"))),
+             std::string(trim(attribute_value(e, "href")))});
+      }
+    } else if (tag == "base") {
+      const html_attribute* href = find_attribute(e, "href");
+      if (!facts_.has_base && href != nullptr) {
+        facts_.has_base = true;
+        facts_.base = std::string(trim(href->value));
+      }
+    } else if (tag == "img" && options_.images) {
+      images_.add_img(e);
+    }
+    if (options_.dates) read_stated_dates(e, facts_.stated_dates);
+  }
+
+  html_facts& facts_;
+  const html_scan_options& options_;
+  image_list images_;
+  hash_stream stream_;
+  std::vector<frame> frames_;
+  std::string json_text_;
+};
 }  // namespace
 
 std::string_view describe(stated_date_kind kind) noexcept {
@@ -496,112 +614,11 @@ content_hash hash_bytes(std::string_view bytes) noexcept {
   return content_hash{h.high64, h.low64};
 }
 
-html_facts scan_html(std::string_view html,
-                     const html_scan_options& scan_options) {
+html_facts scan_html(std::string_view html, const html_scan_options& options) {
   html_facts facts;
-  image_list images(facts.images, facts.images_truncated,
-                    scan_options.max_images);
-  GumboOptions options = kGumboDefaultOptions;
-  options.max_errors = 0;  // parse errors are of no use here; skip the work
-  GumboOutput* output =
-      gumbo_parse_with_options(&options, html.data(), html.size());
-  hash_stream stream;
-  // Iterative, so a deeply nested page cannot exhaust the stack here.
-  std::vector<frame> stack;
-  stack.push_back(frame{output->document, 0, true, false});
-  while (!stack.empty()) {
-    frame& top = stack.back();
-    const GumboNode& node = *top.node;
-    const GumboVector& children = node.type == GUMBO_NODE_DOCUMENT
-                                      ? node.v.document.children
-                                      : node.v.element.children;
-    if (top.next_child == children.length) {
-      if (top.hashed && node.type != GUMBO_NODE_DOCUMENT) stream.item('/', {});
-      stack.pop_back();
-      continue;
-    }
-    const auto& child =
-        *static_cast<const GumboNode*>(children.data[top.next_child++]);
-    const bool parent_hashed = top.hashed;
-    const bool parent_in_head = top.in_head;
-    switch (child.type) {
-      case GUMBO_NODE_TEXT:
-      case GUMBO_NODE_CDATA:
-        if (parent_hashed) stream.text('t', child.v.text.text);
-        break;
-      case GUMBO_NODE_ELEMENT: {
-        const GumboElement& e = child.v.element;
-        if (e.tag == GUMBO_TAG_META && is_robots_meta(e)) {
-          const std::string_view content = attribute_value(e, "content");
-          const bool none = has_token(content, "none", true);
-          if (none || has_token(content, "noindex", true)) facts.noindex = true;
-          if (none || has_token(content, "nofollow", true))
-            facts.nofollow = true;
-        }
-        if (scan_options.links &&
-            (e.tag == GUMBO_TAG_A || e.tag == GUMBO_TAG_AREA) &&
-            find_attribute(e, "href") != nullptr) {
-          if (facts.links.size() < scan_options.max_links) {
-            facts.links.push_back(
-                {std::string(trim(attribute_value(e, "href"))),
-                 has_token(attribute_value(e, "rel"), "nofollow", false)});
-          } else {
-            facts.links_truncated = true;
-          }
-        }
-        if (e.tag == GUMBO_TAG_LINK && parent_in_head && !facts.has_canonical &&
-            is_canonical_link(e) && find_attribute(e, "href") != nullptr) {
-          facts.has_canonical = true;
-          facts.canonical = std::string(trim(attribute_value(e, "href")));
-        }
-        if (e.tag == GUMBO_TAG_LINK && parent_in_head &&
-            is_hreflang_alternate(e)) {
-          facts.alternates.push_back(
-              {std::string(trim(attribute_value(e, "hreflang"))),
-               std::string(trim(attribute_value(e, "href")))});
-        }
-        if (e.tag == GUMBO_TAG_BASE && !facts.has_base &&
-            find_attribute(e, "href") != nullptr) {
-          facts.has_base = true;
-          facts.base = std::string(trim(attribute_value(e, "href")));
-        }
-        if (e.tag == GUMBO_TAG_META && !facts.has_refresh &&
-            iequals(trim(attribute_value(e, "http-equiv")), "refresh") &&
-            refresh_url(attribute_value(e, "content"), facts.refresh_url)) {
-          facts.has_refresh = true;
-        }
-        if (scan_options.dates) read_stated_dates(e, facts.stated_dates);
-        if (scan_options.images) {
-          if (e.tag == GUMBO_TAG_IMG) {
-            images.add_img(e);
-          } else if (e.tag == GUMBO_TAG_META && is_og_image(e)) {
-            images.add(attribute_value(e, "content"));
-          }
-        }
-        const bool hashed = parent_hashed && !excluded_from_hash(e);
-        if (hashed) {
-          stream.item('<', element_name(child));
-          for (const char* name : hashed_attributes) {
-            if (const GumboAttribute* a = find_attribute(e, name)) {
-              stream.item('a', name);
-              stream.text('v', a->value);
-            }
-          }
-        }
-        // `top` may dangle after the push.
-        stack.push_back(frame{&child, 0, hashed,
-                              parent_in_head || e.tag == GUMBO_TAG_HEAD});
-        break;
-      }
-      case GUMBO_NODE_DOCUMENT:
-      case GUMBO_NODE_WHITESPACE:
-      case GUMBO_NODE_COMMENT:
-      case GUMBO_NODE_TEMPLATE:
-        break;
-    }
-  }
-  facts.hash = stream.digest();
-  gumbo_destroy_output(&options, output);
+  page_scanner scanner(facts, options);
+  detail::read_html(html, scanner);
+  facts.hash = scanner.digest();
   return facts;
 }
 

@@ -1,5 +1,7 @@
-// sitemill: what the directory source needs to know about an HTML page,
-// read with a real HTML5 parser (gumbo), never with patterns over the text.
+// sitemill: what the directory source and the crawler need to know about an
+// HTML page, read as the HTML standard parses it (src/source/html_tree.h:
+// its tokenizer, and its tree construction but for the parts that only move
+// malformed markup around), never with patterns over the text.
 //
 // noindex: a <meta name="robots"> (name in any case, anywhere in the
 //   document) whose content, split at commas, has a token "noindex" or
@@ -44,7 +46,7 @@
 //   and <meta name="lastmod">. The caller reads them as dates.
 // content hash (XXH3-128), version 1. The document is parsed as HTML5
 //   (so markup that parses to the same tree hashes the same) and walked in
-//   document order. Hashed:
+//   document order; the content of a <template> is no part of it. Hashed:
 //   * every element's name, where it opens and where it closes;
 //   * of its attributes only those that carry content or links: alt,
 //     content, href, poster, src, srcset, title (value whitespace-collapsed);
