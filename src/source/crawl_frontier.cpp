@@ -75,16 +75,18 @@ bool strip_session_ids(normalized_url& url) {
 
 discovery crawl_frontier::discover(const normalized_url& url,
                                    std::size_t depth) {
-  std::string href(url.href());
+  const std::string_view href = url.href();
   if (seen_.contains(href)) return discovery::seen;
   if (depth > limits_.max_depth) {
-    too_deep_.insert(std::move(href));
+    too_deep_.emplace(href);
     return discovery::too_deep;
   }
   // Within depth: seen from now on, whatever is decided below, and no
   // longer "max depth" if a deeper path found it first.
-  too_deep_.erase(href);
-  seen_.insert(std::move(href));
+  if (const auto it = too_deep_.find(href); it != too_deep_.end()) {
+    too_deep_.erase(it);
+  }
+  seen_.emplace(href);
   if (robots_ != nullptr && !robots_->allowed(url.path_and_query()))
     return discovery::robots;
   if (!url.query().empty()) {
