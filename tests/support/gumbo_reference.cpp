@@ -491,4 +491,46 @@ html_facts gumbo_scan_html(std::string_view html,
   return facts;
 }
 
+gumbo_fixups find_gumbo_fixups(std::string_view html) {
+  gumbo_fixups fixups;
+  GumboOptions options = kGumboDefaultOptions;
+  options.max_errors = 0;
+  GumboOutput* output =
+      gumbo_parse_with_options(&options, html.data(), html.size());
+  // Elements the parser made without a tag of their own (implied <html>,
+  // <tbody>, clones) have no source position to be out of order with.
+  constexpr unsigned cloned = GUMBO_INSERTION_RECONSTRUCTED_FORMATTING_ELEMENT |
+                              GUMBO_INSERTION_ADOPTION_AGENCY_CLONED;
+  constexpr unsigned untagged =
+      cloned | GUMBO_INSERTION_BY_PARSER | GUMBO_INSERTION_IMPLIED;
+  unsigned last_offset = 0;
+  // Depth first in document order: children pushed last to first.
+  std::vector<const GumboNode*> pending = {output->document};
+  while (!pending.empty()) {
+    const GumboNode& node = *pending.back();
+    pending.pop_back();
+    const GumboVector* children = nullptr;
+    if (node.type == GUMBO_NODE_DOCUMENT) {
+      children = &node.v.document.children;
+    } else if (node.type == GUMBO_NODE_ELEMENT) {
+      const GumboElement& e = node.v.element;
+      if ((node.parse_flags & cloned) != 0 && e.tag == GUMBO_TAG_A &&
+          find_attribute(e, "href") != nullptr) {
+        fixups.link_cloned = true;
+      }
+      if ((node.parse_flags & untagged) == 0) {
+        if (e.start_pos.offset < last_offset) fixups.reordered = true;
+        last_offset = std::max(last_offset, e.start_pos.offset);
+      }
+      children = &e.children;
+    }
+    if (children == nullptr) continue;
+    for (unsigned i = children->length; i > 0; --i) {
+      pending.push_back(static_cast<const GumboNode*>(children->data[i - 1]));
+    }
+  }
+  gumbo_destroy_output(&options, output);
+  return fixups;
+}
+
 }  // namespace sitemill::testing

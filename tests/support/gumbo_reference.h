@@ -29,6 +29,27 @@ namespace sitemill::testing {
 html_facts gumbo_scan_html(std::string_view html,
                            const html_scan_options& options);
 
+/// The tree-construction steps gumbo took on a document that reorder or
+/// repeat what a walk of its tree reads against the order of its tags, and
+/// that a tokenizer with a light tracker does not take.
+struct gumbo_fixups {
+  /// An <a href> was cloned: reopened after an end tag closed its parent
+  /// ("reconstruct the active formatting elements") or by the adoption
+  /// agency algorithm, so its link is read twice.
+  bool link_cloned = false;
+  /// An element stands in the tree before one that came earlier in the
+  /// source: foster-parented out of a <table>, which it is read before.
+  bool reordered = false;
+
+  [[nodiscard]] bool any() const noexcept { return link_cloned || reordered; }
+};
+
+/// The fixups gumbo's tree for `html` shows, outside <template>, which is
+/// not read: clones by their GumboNode::parse_flags, reordering by the
+/// source offsets of the elements made from tags (gumbo 0.10 does not flag
+/// foster parenting). Never fails.
+gumbo_fixups find_gumbo_fixups(std::string_view html);
+
 }  // namespace sitemill::testing
 
 #endif  // SITEMILL_TESTS_SUPPORT_GUMBO_REFERENCE_H
