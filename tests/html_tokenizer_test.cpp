@@ -15,6 +15,12 @@
 namespace sitemill::detail {
 namespace {
 
+// A string literal with the NUL bytes inside it.
+template <std::size_t N>
+std::string bytes(const char (&literal)[N]) {
+  return std::string(literal, N - 1);
+}
+
 // The tokens of `html` as text: <a href="x" b=""> </a> "text" !comment,
 // with the tree construction's tokenizer switches made by hand for the
 // elements the tests use.
@@ -106,9 +112,12 @@ TEST(HtmlTokenizer, Preprocessing_CrAndCrLfAreLf) {
   EXPECT_EQ(tokens("<a title=\"x\r\ny\">"), "<a title=\"x\ny\">");
 }
 
-TEST(HtmlTokenizer, NullCharacters_DroppedInDataReplacedElsewhere) {
-  const std::string html("a\0b<a t=\"\0\">", 12);
-  EXPECT_EQ(tokens(html), "\"ab\"<a t=\"\xEF\xBF\xBD\">");
+TEST(HtmlTokenizer, NullCharacters_KeptInDataReplacedElsewhere) {
+  // In the data state U+0000 is a character token; the tree construction
+  // decides what it is (html_tree's test below).
+  EXPECT_EQ(
+      tokens(bytes("a\0b<a t=\"\0\"><title>\0</title>")),
+      bytes("\"a\0b\"<a t=\"\xEF\xBF\xBD\"><title>\"\xEF\xBF\xBD\"</title>"));
 }
 
 TEST(HtmlTokenizer, CommentStates_EveryWayACommentEnds) {
@@ -265,6 +274,36 @@ TEST(HtmlTree, InvalidUtf8IsReadAsReplacementCharacters) {
   // subpart (one U+FFFD); FF: one.
   EXPECT_EQ(tree("<body>\xC3(\xE2\x82x\xFF"),
             "<html><headH>/<body>\"\xEF\xBF\xBD(\xEF\xBF\xBDx\xEF\xBF\xBD\"//");
+}
+
+TEST(HtmlTree, NullCharacterEndsTheHeadAndIsDroppedInTheBody) {
+  EXPECT_EQ(tree(bytes("<head>\0<link>x\0y")),
+            "<html><headH>/<body><link>/\"xy\"//");
+}
+
+TEST(HtmlTree, ImageIsImg) {
+  EXPECT_EQ(tree("<body><image src=a>x"), "<html><headH>/<body><img>/\"x\"//");
+}
+
+TEST(HtmlTree, InFrameset_OnlyFramesCount) {
+  EXPECT_EQ(tree("<head></head><frameset><frame><a>x</a></frameset><p>"),
+            "<html><headH>/<frameset><frame>///");
+}
+
+TEST(HtmlTree, ForeignAttributesAreReadByTheirLocalNames) {
+  class hrefs final : public html_reader {
+   public:
+    std::string out;
+    void open(const html_element& e) override {
+      if (const html_attribute* a = find_attribute(e.attributes, "href")) {
+        out += std::string(e.name) + "=" + std::string(a->value) + " ";
+      }
+    }
+    void close() override {}
+    void text(std::string_view) override {}
+  } r;
+  read_html("<svg><a xlink:href=/x>x</a></svg><a xlink:href=/y>y</a>", r);
+  EXPECT_EQ(r.out, "a=/x ");  // an HTML <a> has no XLink attributes
 }
 
 TEST(HtmlTree, AByteOrderMarkIsNoText) {

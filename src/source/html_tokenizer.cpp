@@ -33,7 +33,7 @@ bool contains(std::string_view s, char c) noexcept {
 // How a run of characters is read (13.2.5: which states decode character
 // references, and what U+0000 becomes in each).
 enum class text_rules : std::uint8_t {
-  data,       // references; U+0000 dropped (the tree construction drops it)
+  data,       // references; U+0000 kept (the tree construction decides)
   rcdata,     // references; U+0000 replaced
   raw,        // no references; U+0000 replaced
   attribute,  // references with the attribute rule; U+0000 replaced
@@ -64,7 +64,11 @@ std::string_view decode_text(std::string_view raw, text_rules rules,
       buffer.push_back('\n');
       i += i + 1 < raw.size() && raw[i + 1] == '\n' ? 2 : 1;
     } else if (c == '\0') {
-      if (rules != text_rules::data) buffer.append(replacement_character);
+      if (rules == text_rules::data) {
+        buffer.push_back('\0');
+      } else {
+        buffer.append(replacement_character);
+      }
       ++i;
     } else {
       const std::size_t used = decode_char_ref(

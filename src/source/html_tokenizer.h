@@ -17,7 +17,8 @@
 //   * character references in text, RCDATA and attribute values
 //     (html_char_ref.h), with the attribute rule for legacy names;
 //   * tag and attribute names lowercased, the first of duplicate attributes
-//     kept, U+0000 as the standard replaces it, CR and CRLF read as LF;
+//     kept, U+0000 as the standard replaces it (in markup it is left to the
+//     tree construction), CR and CRLF read as LF;
 //   * a tag cut off by the end of the input is dropped, as the standard
 //     drops it.
 // Input is UTF-8 and is read as bytes: html_tree hands it over with every

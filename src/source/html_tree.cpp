@@ -108,6 +108,7 @@ enum class mode : std::uint8_t {
   after_head,
   in_body,
   after_body,
+  in_frameset,  // and after frameset: only frames count
 };
 
 enum class scope : std::uint8_t { normal, button, list_item, table };
@@ -173,7 +174,7 @@ class tree_construction {
         reader_.comment();
         return;
       case html_token_type::text:
-        reader_.text(token.text);
+        insert_text(token.text);
         return;
       case html_token_type::start_tag:
         if (is_one_of(breakout_names, token.name) ||
@@ -261,7 +262,14 @@ class tree_construction {
         mode_ = mode::in_head;
         return false;
       case mode::in_head:
+      case mode::after_head:
         if (templates_ > 0) return in_template_in_head(t);
+        break;
+      default:
+        break;
+    }
+    switch (mode_) {
+      case mode::in_head:
         if (start && (t.name == "html" || t.name == "head")) return true;
         if (start && t.name == "noscript") {
           push(t, html_namespace::html);
@@ -300,9 +308,14 @@ class tree_construction {
         return false;
       case mode::after_head:
         if (start && t.name == "html") return true;
-        if (start && (t.name == "body" || t.name == "frameset")) {
+        if (start && t.name == "body") {
           push(t, html_namespace::html);
           mode_ = mode::in_body;
+          return true;
+        }
+        if (start && t.name == "frameset") {
+          push(t, html_namespace::html);
+          mode_ = mode::in_frameset;
           return true;
         }
         if (start && is_one_of(head_content_names, t.name)) {
@@ -323,6 +336,17 @@ class tree_construction {
         if (end && t.name == "html") return true;
         mode_ = mode::in_body;
         return false;
+      case mode::in_frameset:
+        // 13.2.6.4.20 and 13.2.6.4.21: a frameset page is its frames; the
+        // markup around them is dropped, <noframes> is raw text.
+        if (start && (t.name == "frameset" || t.name == "frame" ||
+                      t.name == "noframes")) {
+          insert_html(t);
+        } else if (end && t.name == "frameset" && !stack_.empty() &&
+                   stack_.back().name == "frameset") {
+          pop();
+        }
+        return true;
     }
     return true;
   }
@@ -340,7 +364,7 @@ class tree_construction {
   bool in_body(const html_token& t) {
     switch (t.type) {
       case html_token_type::text:
-        reader_.text(t.text);
+        insert_text(t.text);
         return true;
       case html_token_type::start_tag:
         body_start_tag(t);
@@ -360,6 +384,12 @@ class tree_construction {
   }
 
   void body_start_tag(const html_token& t) {
+    if (t.name == "image") {  // 13.2.6.4.7: "Don't ask."
+      html_token img = t;
+      img.name = "img";
+      insert_html(img);
+      return;
+    }
     const std::string_view name = t.name;
     if (name == "html" || name == "head" || name == "body" ||
         name == "frameset") {
@@ -449,6 +479,27 @@ class tree_construction {
       }
       if (e.special) return;
     }
+  }
+
+  // Text in the current node. U+0000 in markup (the tokenizer leaves it
+  // there) is dropped in HTML content and read as U+FFFD in foreign
+  // content (13.2.6.4.7, 13.2.6.5).
+  void insert_text(std::string_view text) {
+    if (text.find('\0') == std::string_view::npos) {
+      reader_.text(text);
+      return;
+    }
+    const bool foreign =
+        !stack_.empty() && stack_.back().ns != html_namespace::html;
+    text_buffer_.clear();
+    for (const char c : text) {
+      if (c != '\0') {
+        text_buffer_.push_back(c);
+      } else if (foreign) {
+        text_buffer_.append("\xEF\xBF\xBD");
+      }
+    }
+    if (!text_buffer_.empty()) reader_.text(text_buffer_);
   }
 
   // An HTML element in the current node, with the tokenizer switched as
@@ -599,7 +650,9 @@ class tree_construction {
   }
 
   void push(const html_token& t, html_namespace ns) {
-    open_now(t.name, ns, t.attributes);
+    open_now(t.name, ns,
+             ns == html_namespace::html ? t.attributes
+                                        : foreign_attributes(t.attributes));
     open_element e;
     e.name.assign(t.name);
     e.ns = ns;
@@ -638,6 +691,25 @@ class tree_construction {
     stack_.push_back(std::move(e));
   }
 
+  // 13.2.6.3 "adjust foreign attributes": xlink:href is the XLink
+  // namespace's href, and so on; read by their local names, so that an SVG
+  // <a xlink:href> is a link as a browser follows it.
+  std::span<const html_attribute> foreign_attributes(
+      std::span<const html_attribute> attributes) {
+    static constexpr std::string_view prefixed[] = {
+        "xlink:actuate", "xlink:arcrole", "xlink:href", "xlink:role",
+        "xlink:show",    "xlink:title",   "xlink:type", "xml:lang",
+        "xml:space",     "xmlns:xlink"};
+    foreign_attributes_.assign(attributes.begin(), attributes.end());
+    for (html_attribute& a : foreign_attributes_) {
+      if (std::find(std::begin(prefixed), std::end(prefixed), a.name) !=
+          std::end(prefixed)) {
+        a.name.remove_prefix(a.name.find(':') + 1);
+      }
+    }
+    return foreign_attributes_;
+  }
+
   void open_now(std::string_view name, html_namespace ns,
                 std::span<const html_attribute> attributes) {
     html_element element;
@@ -656,6 +728,8 @@ class tree_construction {
   bool head_open_ = false;
   bool reopened_head_ = false;
   bool in_text_ = false;  // inside an RCDATA, RAWTEXT or script element
+  std::string text_buffer_;
+  std::vector<html_attribute> foreign_attributes_;
   int templates_ = 0;
 };
 
