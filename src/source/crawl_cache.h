@@ -2,7 +2,8 @@
 // an SQLite file beside the state database (STATE-crawl), so that
 //   * a crawl that was interrupted (Ctrl-C, kill -9) resumes: a page its
 //     unfinished crawl already judged is judged again from here, without a
-//     request;
+//     request (one a 304 confirmed as it was is asked again: not writing
+//     those keeps an unchanged re-crawl from rewriting every row);
 //   * a re-crawl asks each page known from an earlier crawl conditionally
 //     (If-None-Match, If-Modified-Since), and a 304 takes the verdict, the
 //     links and the extensions from here, without a body to parse.
@@ -89,6 +90,8 @@ class crawl_cache {
   crawl_cache(std::string path, sqlite3* db)
       : path_(std::move(path)), db_(db) {}
   status exec(const char* sql);
+  status begin_batch();
+  status end_write();
   error db_error(std::string_view what) const;
 
   std::string path_;

@@ -79,9 +79,12 @@ class crawl_frontier {
   // Looked up by view: most links of a page are URLs seen before, and a
   // lookup should not copy them (a std::string per link was 5% of an
   // unchanged re-crawl's cycles).
+  // Not noexcept on purpose: libstdc++ then keeps each node's hash (a
+  // noexcept hash counts as cheap, and a lookup would hash every string of
+  // a bucket again to walk it).
   struct text_hash {
     using is_transparent = void;
-    std::size_t operator()(std::string_view s) const noexcept {
+    std::size_t operator()(std::string_view s) const {
       return std::hash<std::string_view>{}(s);
     }
   };
