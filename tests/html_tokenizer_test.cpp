@@ -260,6 +260,11 @@ TEST(HtmlTree, ForeignContent_SvgTitleIsNoTitleAndBreakoutTagsEndIt) {
             "<html><headH>/<body><svg><path>/<g>\"x\"////");
 }
 
+TEST(HtmlTree, TemplateEndTagClosesWhatIsOpenInIt) {
+  EXPECT_EQ(tree("<body><template><ul><li>x</template>y"),
+            "<html><headH>/<body><template><ul><li>\"x\"///\"y\"//");
+}
+
 TEST(HtmlTree, DeepNestingIsNoRecursion) {
   std::string html = "<body>";
   for (int i = 0; i < 100000; ++i) html += "<span>";

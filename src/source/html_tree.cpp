@@ -464,6 +464,10 @@ class tree_construction {
       }
       return;
     }
+    if (name == "template") {  // "in head" rules: whatever is open in it
+      pop_to_last("template");
+      return;
+    }
     if (is_one_of(table_part_names, name)) {
       if (in_scope(name, scope::table)) pop_to_last(name);
       return;

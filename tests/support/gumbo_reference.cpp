@@ -403,6 +403,10 @@ html_facts gumbo_scan_html(std::string_view html,
                     scan_options.max_images);
   GumboOptions options = kGumboDefaultOptions;
   options.max_errors = 0;  // parse errors are of no use here; skip the work
+  // The Encoding standard's decoder drops a leading byte order mark before
+  // the tokenizer sees the text; gumbo leaves decoding to its caller, and
+  // would read the mark as text that ends the head.
+  if (html.substr(0, 3) == "\xEF\xBB\xBF") html.remove_prefix(3);
   GumboOutput* output =
       gumbo_parse_with_options(&options, html.data(), html.size());
   // Iterative, so a deeply nested page cannot exhaust the stack here.
