@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -278,50 +279,14 @@ struct known_difference {
 };
 
 // The inputs of TreeConstructionProbes on which the scan's tree, which
-// leaves out the adoption agency and the reconstruction of formatting
-// elements (html_tree.h), and gumbo's differ; and <select>, where gumbo is
-// the one behind the standard. None changes whether a URL is found.
+// leaves out the adoption agency's moving of blocks (html_tree.h), and
+// gumbo's differ; and <select>, where gumbo is the one behind the standard.
+// None changes whether a URL is found.
 const std::vector<known_difference> known_differences = {
-    {R"(<p><a href=/reopened>x</p>y)",
-     "  links[1]: scan_html (none) (of 1), gumbo \"/reopened\" (of 2)\n",
-     "gumbo reopens an <a> left open across a block (reconstructing the active "
-     "formatting elements, 13.2.4.3): one link in the markup, two in its tree; "
-     "scan_html lists links as written, and a crawl follows each URL once "
-     "either way"},
-    {R"(<p><a href=/x>text</p><p>more</p>)",
-     "  links[1]: scan_html (none) (of 1), gumbo \"/x\" (of 2)\n",
-     "gumbo reopens an <a> left open across a block (reconstructing the active "
-     "formatting elements, 13.2.4.3): one link in the markup, two in its tree; "
-     "scan_html lists links as written, and a crawl follows each URL once "
-     "either way"},
-    {R"(<div><a href=/x>one</div>two</a>)",
-     "  links[1]: scan_html (none) (of 1), gumbo \"/x\" (of 2)\n",
-     "gumbo reopens an <a> left open across a block (reconstructing the active "
-     "formatting elements, 13.2.4.3): one link in the markup, two in its tree; "
-     "scan_html lists links as written, and a crawl follows each URL once "
-     "either way"},
-    {R"(<li><a href=/li-a><li>y)",
-     "  links[1]: scan_html (none) (of 1), gumbo \"/li-a\" (of 2)\n",
-     "gumbo reopens an <a> left open across a block (reconstructing the active "
-     "formatting elements, 13.2.4.3): one link in the markup, two in its tree; "
-     "scan_html lists links as written, and a crawl follows each URL once "
-     "either way"},
-    {R"(<p><a href=/x>x<p>y)",
-     "  links[1]: scan_html (none) (of 1), gumbo \"/x\" (of 2)\n",
-     "gumbo reopens an <a> left open across a block (reconstructing the active "
-     "formatting elements, 13.2.4.3): one link in the markup, two in its tree; "
-     "scan_html lists links as written, and a crawl follows each URL once "
-     "either way"},
     {R"(<a href=/outer><div><a href=/inner>x</a></div></a>)",
      "  links[1]: scan_html \"/inner\" (of 2), gumbo \"/outer\" (of 3)\n",
      "the adoption agency algorithm (13.2.6.4.7) closes the outer <a> at the "
      "inner one and clones it: the same URL again"},
-    {R"(<b><a href=/x>x</b>y</a>)",
-     "  links[1]: scan_html (none) (of 1), gumbo \"/x\" (of 2)\n",
-     "gumbo reopens an <a> left open across a block (reconstructing the active "
-     "formatting elements, 13.2.4.3): one link in the markup, two in its tree; "
-     "scan_html lists links as written, and a crawl follows each URL once "
-     "either way"},
     {R"(<select><a href=/in-select>x</a></select><a href=/after-select>y</a>)",
      "  links[0]: scan_html \"/in-select\" (of 2), gumbo \"/after-select\" (of "
      "1)\n",
@@ -334,24 +299,6 @@ const std::vector<known_difference> known_differences = {
      "gumbo 0.10 drops everything in <select> but options (the old \"in "
      "select\" mode); the HTML standard now reads <select> content as body "
      "content (whatwg/html#10557, customizable select), as scan_html does"},
-    {R"(<button><a href=/in-button></button>z)",
-     "  links[1]: scan_html (none) (of 1), gumbo \"/in-button\" (of 2)\n",
-     "gumbo reopens an <a> left open across a block (reconstructing the active "
-     "formatting elements, 13.2.4.3): one link in the markup, two in its tree; "
-     "scan_html lists links as written, and a crawl follows each URL once "
-     "either way"},
-    {R"(<nobr><a href=/x>1<nobr>2</a>)",
-     "  links[1]: scan_html (none) (of 1), gumbo \"/x\" (of 2)\n",
-     "gumbo reopens an <a> left open across a block (reconstructing the active "
-     "formatting elements, 13.2.4.3): one link in the markup, two in its tree; "
-     "scan_html lists links as written, and a crawl follows each URL once "
-     "either way"},
-    {R"(<p><b><a href=/1>x</p>y<a href=/2>z</a>)",
-     "  links[1]: scan_html \"/2\" (of 2), gumbo \"/1\" (of 3)\n",
-     "gumbo reopens an <a> left open across a block (reconstructing the active "
-     "formatting elements, 13.2.4.3): one link in the markup, two in its tree; "
-     "scan_html lists links as written, and a crawl follows each URL once "
-     "either way"},
 };
 
 bool is_known_difference(std::string_view html) {
@@ -1579,6 +1526,33 @@ TEST(HtmlScanDifferential, KnownDifferences) {
   }
 }
 
+// Rule version 1 of the content hash is a promise to every state database:
+// the scan's tree must hash a page as gumbo's did, or pages' lastmods move.
+// The repository's pages (real generators' output) all hash the same. Of
+// the generated documents, built to be odd, a few may not: the adoption
+// agency moving a block out of a formatting element (html_tree.h), and
+// gumbo 0.10's own slips (an end tag of one unknown element closing
+// another, a tag name read from bytes that are not UTF-8); at most 0.5%.
+TEST(HtmlScanDifferential, HashesAsGumboDid) {
+  std::size_t pages = 0;
+  for (const auto& [path, html] : repository_pages()) {
+    const std::string input = as_gumbo_reads(html);
+    EXPECT_EQ(scan_html(input).hash, gumbo_scan_html(input, {}).hash) << path;
+    ++pages;
+  }
+  constexpr std::size_t documents = 4000;
+  std::size_t differing = 0;
+  document_generator generate(20240611);
+  for (std::size_t i = 0; i < documents; ++i) {
+    const std::string input = as_gumbo_reads(generate.document());
+    if (scan_html(input).hash != gumbo_scan_html(input, {}).hash) ++differing;
+  }
+  EXPECT_LE(differing, documents / 200);
+  std::cout << "[ corpus   ] hashes: " << pages << " pages, all alike; "
+            << differing << " of " << documents
+            << " generated documents differ\n";
+}
+
 // The fixup detector the generated test relies on sees what it must, and
 // nothing in a well-formed page.
 TEST(HtmlScanDifferential, GumboFixupsAreSeen) {
@@ -1625,7 +1599,7 @@ TEST(HtmlScanDifferential, OracleReadsTheDocumentedFacts) {
   EXPECT_EQ(f.refresh_url, "/r");
   EXPECT_EQ(f.stated_dates[0], "2024-01-01");
   EXPECT_EQ(f.stated_dates[1], "2024-02-02");
-  EXPECT_EQ(f.hash, content_hash{});
+  EXPECT_NE(f.hash, content_hash{});
 }
 
 }  // namespace

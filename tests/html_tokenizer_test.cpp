@@ -212,8 +212,10 @@ TEST(HtmlTree, InHead_TextOrABodyElementEndsTheHead) {
 }
 
 TEST(HtmlTree, AfterHead_HeadElementsGoBackIntoTheHead) {
+  // In the standard's tree the <link> is the head's child: the reader is
+  // told the head ends only when the body begins.
   EXPECT_EQ(tree("<head></head><link><body><link>"),
-            "<html><headH>/<linkH>/<body><link>///");
+            "<html><headH><linkH>//<body><link>///");
 }
 
 TEST(HtmlTree, InHeadNoscript_ABodyElementEndsBothNoscriptAndHead) {
@@ -228,7 +230,7 @@ TEST(HtmlTree, VoidElementsHoldNothing) {
 
 TEST(HtmlTree, AnEndTagClosesWhatOpenedInsideItButNotPastASpecialElement) {
   EXPECT_EQ(tree("<body><b><i>x</b>y"),
-            "<html><headH>/<body><b><i>\"x\"//\"y\"//");
+            "<html><headH>/<body><b><i>\"x\"//<i>\"y\"///");
   EXPECT_EQ(tree("<body><span><div>x</span>y"),
             "<html><headH>/<body><span><div>\"x\"\"y\"////");
 }
@@ -263,6 +265,18 @@ TEST(HtmlTree, ForeignContent_SvgTitleIsNoTitleAndBreakoutTagsEndIt) {
 TEST(HtmlTree, TemplateEndTagClosesWhatIsOpenInIt) {
   EXPECT_EQ(tree("<body><template><ul><li>x</template>y"),
             "<html><headH>/<body><template><ul><li>\"x\"///\"y\"//");
+}
+
+TEST(HtmlTree, FormattingElementsClosedEarlyAreReopened) {
+  // 13.2.4.3: the </p> closes <b>, which the next text reopens.
+  EXPECT_EQ(tree("<body><p><b>x</p>y</b>z"),
+            "<html><headH>/<body><p><b>\"x\"//<b>\"y\"/\"z\"//");
+  // A second <a> closes the first (the adoption agency's simple case).
+  EXPECT_EQ(tree("<body><a>x<a>y"), "<html><headH>/<body><a>\"x\"/<a>\"y\"///");
+  // Noah's Ark: a fourth identical <b> since the last marker pushes out
+  // the first, so only three are reopened.
+  EXPECT_EQ(tree("<body><p><b><b><b><b>x</p>y"),
+            "<html><headH>/<body><p><b><b><b><b>\"x\"/////<b><b><b>\"y\"/////");
 }
 
 TEST(HtmlTree, DeepNestingIsNoRecursion) {

@@ -58,9 +58,58 @@ constexpr std::string_view breakout_names[] = {
     "strike", "strong", "sub",        "sup",     "table", "tt",     "u",
     "ul",     "var"};
 
+// End tags that close their element when it is in scope, whatever special
+// element is open inside it (13.2.6.4.7, "in body").
+constexpr std::string_view block_names[] = {
+    "address",  "applet",     "article", "aside",   "blockquote", "button",
+    "center",   "details",    "dialog",  "dir",     "div",        "dl",
+    "fieldset", "figcaption", "figure",  "footer",  "form",       "header",
+    "hgroup",   "listing",    "main",    "marquee", "menu",       "nav",
+    "object",   "ol",         "pre",     "search",  "section",    "summary",
+    "ul"};
+
+// 13.2.4.3: the formatting elements, which a later text reopens when an
+// end tag closed them early.
+constexpr std::string_view formatting_names[] = {
+    "a",    "b", "big",   "code",   "em",     "font", "i",
+    "nobr", "s", "small", "strike", "strong", "tt",   "u"};
+
+// Start tags in body that do not reconstruct the active formatting
+// elements first (13.2.6.4.7): blocks, list items, headings, the head's
+// elements, table parts and a few others; every other start tag does.
+constexpr std::string_view no_reconstruct_names[] = {
+    "address",    "article",  "aside",      "base",    "basefont", "bgsound",
+    "blockquote", "body",     "caption",    "center",  "col",      "colgroup",
+    "dd",         "details",  "dialog",     "dir",     "div",      "dl",
+    "dt",         "fieldset", "figcaption", "figure",  "footer",   "form",
+    "frame",      "frameset", "h1",         "h2",      "h3",       "h4",
+    "h5",         "h6",       "head",       "header",  "hgroup",   "hr",
+    "html",       "li",       "link",       "listing", "main",     "menu",
+    "meta",       "nav",      "noframes",   "ol",      "p",        "param",
+    "plaintext",  "pre",      "script",     "search",  "section",  "source",
+    "style",      "summary",  "table",      "tbody",   "td",       "template",
+    "textarea",   "tfoot",    "th",         "thead",   "title",    "tr",
+    "track",      "ul"};
+
+// Elements whose insertion puts a marker in the list of active formatting
+// elements, and whose end clears the list back to it.
+constexpr std::string_view marker_names[] = {
+    "applet", "caption", "marquee", "object", "td", "template", "th"};
+
 constexpr std::string_view table_part_names[] = {"caption", "colgroup", "table",
                                                  "tbody",   "td",       "tfoot",
                                                  "th",      "thead",    "tr"};
+
+template <std::size_t N>
+constexpr bool sorted(const std::string_view (&list)[N]) {
+  return std::is_sorted(std::begin(list), std::end(list));
+}
+static_assert(sorted(special_names) && sorted(closes_p_names) &&
+                  sorted(void_names) && sorted(head_content_names) &&
+                  sorted(breakout_names) && sorted(block_names) &&
+                  sorted(table_part_names) && sorted(formatting_names) &&
+                  sorted(no_reconstruct_names) && sorted(marker_names),
+              "is_one_of() searches these by halves");
 
 bool is_one_of(names sorted, std::string_view name) noexcept {
   return std::binary_search(sorted.begin(), sorted.end(), name);
@@ -94,8 +143,9 @@ bool iequals_ascii(std::string_view a, std::string_view b) noexcept {
 struct open_element {
   std::string name;
   html_namespace ns;
-  bool special;           // 13.2.4.2's "special" category
-  bool scope_boundary;    // ends "has an element in scope" (13.2.4.2)
+  std::uint64_t formatting = 0;  // its active formatting entry's id, or 0
+  bool special;                  // 13.2.4.2's "special" category
+  bool scope_boundary;           // ends "has an element in scope" (13.2.4.2)
   bool html_integration;  // holds HTML again (foreignObject, desc, title...)
   bool mathml_text;       // a MathML text integration point (mi, mo...)
 };
@@ -121,11 +171,21 @@ class tree_construction {
   void run() {
     for (;;) {
       html_token token = tokenizer_.next();
-      if (token.type == html_token_type::eof) break;
+      if (token.type == html_token_type::eof) {
+        // The end of the input is "anything else" in the modes before the
+        // body: a page that ends in its head still has its implied <body>.
+        if (in_text_) {  // 13.2.6.4.8: an unclosed <title>, <script>...
+          in_text_ = false;
+          pop();
+        }
+        html_rules(token);
+        break;
+      }
       dispatch(token);
       tokenizer_.allow_cdata(!stack_.empty() &&
                              stack_.back().ns != html_namespace::html);
     }
+    close_deferred_head();
     while (!stack_.empty()) pop();
   }
 
@@ -281,7 +341,7 @@ class tree_construction {
           return true;
         }
         if (end && t.name == "head") {
-          pop_head();
+          pop_head(/*defer_close=*/true);
           mode_ = mode::after_head;
           return true;
         }
@@ -309,11 +369,13 @@ class tree_construction {
       case mode::after_head:
         if (start && t.name == "html") return true;
         if (start && t.name == "body") {
+          close_deferred_head();
           push(t, html_namespace::html);
           mode_ = mode::in_body;
           return true;
         }
         if (start && t.name == "frameset") {
+          close_deferred_head();
           push(t, html_namespace::html);
           mode_ = mode::in_frameset;
           return true;
@@ -327,6 +389,7 @@ class tree_construction {
         }
         if (start && t.name == "head") return true;
         if (end && !ends_anyway) return true;
+        close_deferred_head();
         push_implied("body");
         mode_ = mode::in_body;
         return false;
@@ -358,12 +421,17 @@ class tree_construction {
       pop_to_last("template");
       return true;
     }
+    if (t.type == html_token_type::eof) {  // 13.2.6.4.18: close it, go on
+      pop_to_last("template");
+      return false;
+    }
     return in_body(t);
   }
 
   bool in_body(const html_token& t) {
     switch (t.type) {
       case html_token_type::text:
+        reconstruct_formatting();
         insert_text(t.text);
         return true;
       case html_token_type::start_tag:
@@ -395,6 +463,16 @@ class tree_construction {
         name == "frameset") {
       return;
     }
+    if (name == "a" || name == "nobr") {
+      // A second <a> (or <nobr> in scope) closes the first: the adoption
+      // agency, as far as html_tree follows it (formatting_end_tag()).
+      if (last_formatting_entry(name) != npos &&
+          (name == "a" || in_scope(name, scope::normal))) {
+        formatting_end_tag(name);
+      }
+    }
+    if (name == "xmp") close_p();
+    if (!is_one_of(no_reconstruct_names, name)) reconstruct_formatting();
     if (name == "svg" || name == "math") {
       push(t, name == "svg" ? html_namespace::svg : html_namespace::mathml);
       if (t.self_closing) pop();
@@ -427,6 +505,8 @@ class tree_construction {
       close_in_table("tfoot", "tfoot");
     }
     insert_html(t);
+    if (is_one_of(formatting_names, name)) add_formatting(t);
+    if (is_one_of(marker_names, name)) formatting_.push_back({});
   }
 
   void body_end_tag(const html_token& t) {
@@ -464,6 +544,14 @@ class tree_construction {
       }
       return;
     }
+    if (is_one_of(formatting_names, name)) {
+      formatting_end_tag(name);
+      return;
+    }
+    if (is_one_of(block_names, name)) {  // closed by scope, not by "special"
+      if (in_scope(name, scope::normal)) pop_to_last(name);
+      return;
+    }
     if (name == "template") {  // "in head" rules: whatever is open in it
       pop_to_last("template");
       return;
@@ -472,8 +560,12 @@ class tree_construction {
       if (in_scope(name, scope::table)) pop_to_last(name);
       return;
     }
-    // "Any other end tag": the nearest element of that name closes, unless
-    // a special element is nearer.
+    any_other_end_tag(name);
+  }
+
+  // "Any other end tag": the nearest element of that name closes, unless a
+  // special element is nearer.
+  void any_other_end_tag(std::string_view name) {
     for (std::size_t i = stack_.size(); i-- > 0;) {
       const open_element& e = stack_[i];
       if (e.ns == html_namespace::html && e.name == name) {
@@ -622,13 +714,31 @@ class tree_construction {
     }
   }
 
-  void pop_head() {
+  // Pops the head and what is open in it. With `defer_close` (at
+  // </head>) the reader is told of its end only when something outside it
+  // comes: the <link>, <meta>, <script>, <style> or <title> that the
+  // standard puts back into the head after </head> is, in its tree, a child
+  // of the head, and the reader (and the content hash) should see it there.
+  void pop_head(bool defer_close = false) {
     for (std::size_t i = stack_.size(); i-- > 0;) {
       if (stack_[i].name == "head" && stack_[i].ns == html_namespace::html) {
-        pop_to(i);
+        pop_to(i + 1);
+        if (defer_close) {
+          stack_.pop_back();
+          head_open_ = false;
+          head_close_deferred_ = true;
+        } else {
+          pop();
+        }
         return;
       }
     }
+  }
+
+  void close_deferred_head() {
+    if (!head_close_deferred_) return;
+    head_close_deferred_ = false;
+    reader_.close();
   }
 
   // Pops the element at `index` and everything opened inside it.
@@ -641,9 +751,126 @@ class tree_construction {
     if (e.ns == html_namespace::html) {
       if (e.name == "head") head_open_ = false;
       if (e.name == "template") --templates_;
+      if (e.formatting != 0) {
+        for (std::size_t i = formatting_.size(); i-- > 0;) {
+          if (formatting_[i].id == e.formatting) {
+            formatting_[i].open = false;
+            break;
+          }
+        }
+      }
+      if (is_one_of(marker_names, e.name)) clear_formatting_to_marker();
     }
     stack_.pop_back();
     reader_.close();
+  }
+
+  // 13.2.4.3, the list of active formatting elements. Entries own a copy
+  // of their tag, since a reconstruction reopens it after the token is
+  // gone. At most max_formatting entries are kept (the oldest go): the
+  // standard has no bound but Noah's Ark, and a page of thousands of
+  // unclosed <b>s must not make every text reopen thousands.
+  struct formatting_entry {
+    std::uint64_t id = 0;  // 0: a marker
+    bool open = false;     // its element is on the stack
+    std::string name;
+    std::vector<std::pair<std::string, std::string>> attributes;
+  };
+  static constexpr std::size_t max_formatting = 64;
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+  // The last entry named `name` after the last marker, or npos.
+  std::size_t last_formatting_entry(std::string_view name) const {
+    for (std::size_t i = formatting_.size(); i-- > 0;) {
+      if (formatting_[i].id == 0) return npos;
+      if (formatting_[i].name == name) return i;
+    }
+    return npos;
+  }
+
+  // The element just pushed for `t` becomes an active formatting element;
+  // a fourth entry identical to three since the last marker pushes out the
+  // earliest of them (Noah's Ark).
+  void add_formatting(const html_token& t) {
+    formatting_entry e;
+    e.id = next_formatting_id_++;
+    e.open = true;
+    e.name.assign(t.name);
+    for (const html_attribute& a : t.attributes)
+      e.attributes.emplace_back(a.name, a.value);
+    std::size_t same = 0, earliest = npos;
+    for (std::size_t i = formatting_.size(); i-- > 0;) {
+      const formatting_entry& o = formatting_[i];
+      if (o.id == 0) break;
+      if (o.name == e.name && o.attributes == e.attributes) {
+        ++same;
+        earliest = i;
+      }
+    }
+    if (same >= 3) {
+      formatting_.erase(formatting_.begin() +
+                        static_cast<std::ptrdiff_t>(earliest));
+    }
+    if (formatting_.size() >= max_formatting)
+      formatting_.erase(formatting_.begin());
+    stack_.back().formatting = e.id;
+    formatting_.push_back(std::move(e));
+  }
+
+  // Reopens the formatting elements an end tag closed before their own
+  // end tag came, so that what follows is inside them again.
+  void reconstruct_formatting() {
+    if (formatting_.empty()) return;
+    const formatting_entry& last = formatting_.back();
+    if (last.id == 0 || last.open) return;
+    std::size_t i = formatting_.size() - 1;
+    while (i > 0 && formatting_[i - 1].id != 0 && !formatting_[i - 1].open) {
+      --i;
+    }
+    for (; i < formatting_.size(); ++i) {
+      formatting_entry& e = formatting_[i];
+      attributes_.clear();
+      for (const auto& [name, value] : e.attributes)
+        attributes_.push_back({name, value});
+      html_token t;
+      t.type = html_token_type::start_tag;
+      t.name = e.name;
+      t.attributes = attributes_;
+      push(t, html_namespace::html);
+      e.id = next_formatting_id_++;
+      e.open = true;
+      stack_.back().formatting = e.id;
+    }
+  }
+
+  // The end tag of a formatting element: its element closes with what is
+  // open in it and leaves the list. The adoption agency algorithm would
+  // also move a block opened inside it out of it; html_tree does not
+  // (html_tree.h).
+  void formatting_end_tag(std::string_view name) {
+    const std::size_t i = last_formatting_entry(name);
+    if (i == npos) {
+      any_other_end_tag(name);
+      return;
+    }
+    const std::uint64_t id = formatting_[i].id;
+    const bool open = formatting_[i].open;
+    formatting_.erase(formatting_.begin() + static_cast<std::ptrdiff_t>(i));
+    if (!open || !in_scope(name, scope::normal)) return;
+    for (std::size_t k = stack_.size(); k-- > 0;) {
+      if (stack_[k].formatting == id) {
+        pop_to(k);
+        return;
+      }
+    }
+  }
+
+  void clear_formatting_to_marker() {
+    while (!formatting_.empty()) {
+      const bool marker = formatting_.back().id == 0;
+      formatting_.pop_back();
+      if (marker) return;
+    }
   }
 
   void push_implied(std::string_view name) {
@@ -731,6 +958,10 @@ class tree_construction {
   mode mode_ = mode::before_html;
   bool head_open_ = false;
   bool reopened_head_ = false;
+  bool head_close_deferred_ = false;  // popped, but the reader not yet told
+  std::vector<formatting_entry> formatting_;
+  std::uint64_t next_formatting_id_ = 1;
+  std::vector<html_attribute> attributes_;  // a reopened element's
   bool in_text_ = false;  // inside an RCDATA, RAWTEXT or script element
   std::string text_buffer_;
   std::vector<html_attribute> foreign_attributes_;

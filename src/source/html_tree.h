@@ -21,6 +21,14 @@
 //     rows at the next cell or row; and the tags it implies: <tbody> for a
 //     row or cell straight in a <table>, <tr> for a cell, <colgroup> for a
 //     <col>;
+//   * the list of active formatting elements (13.2.4.3): a <b>, <a>,
+//     <font>... that an end tag closed early is reopened before the next
+//     text or inline element, with its attributes (so an <a href> left open
+//     across a paragraph is a link again in the next one), with markers and
+//     Noah's Ark, and at most 64 entries;
+//   * a page that ends in its head still gets its implied <body>, and a
+//     <link>, <meta>, <script>, <style> or <title> after </head> is told as
+//     the head's child, where the standard's tree has it;
 //   * foreign content: <svg> and <math> open SVG and MathML, where
 //     <![CDATA[ is text, self-closing tags close, nothing switches the
 //     tokenizer, and the standard's list of HTML start tags breaks out;
@@ -28,11 +36,15 @@
 //     hold HTML again.
 // Not followed, because nothing a page is read for depends on them: the
 // rest of the table insertion modes (foster parenting of text and elements
-// misplaced in a table), the adoption agency algorithm for misnested
-// formatting elements, <template>'s own modes (its content is read as body
-// content), <frameset>, <select>'s modes and quirks mode (a <table> closes
-// an open <p> as in standards mode). What they would change is where an
-// element of malformed markup sits, never whether it is read.
+// misplaced in a table), the adoption agency algorithm beyond its simple
+// case (a formatting element's end tag closes it with what is open in it;
+// a block opened inside is not moved out), <template>'s own modes (its
+// content is read as body content) and quirks mode (a <table> closes an
+// open <p> as in standards mode). What they would change is where an
+// element of malformed markup sits, never whether it is read. The
+// differential test against gumbo (tests/html_scan_differential_test.cpp)
+// measures what is left: on its 4,000 generated odd documents, 18 hash
+// differently, and the repository's real pages all alike.
 //
 // Input is UTF-8; invalid sequences are read as U+FFFD and a leading byte
 // order mark is skipped, as the standard's decoder does.

@@ -1,6 +1,6 @@
 // The gumbo oracle: scan_html() as src/source/html_page.cpp had it while it
-// was built on gumbo (commit b63ea7c), the fact-reading walk copied as it
-// was, without the content hash.
+// was built on gumbo (commit b63ea7c), the fact-reading walk and the content
+// hash of rule version 1 copied as they were.
 #include "support/gumbo_reference.h"
 
 #include <gumbo.h>
@@ -17,8 +17,16 @@
 #include <utility>
 #include <vector>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 namespace sitemill::testing {
 namespace {
+
+// Bumped whenever the rule in html_page.h changes, so a state database
+// written under the old rule sees every page as changed once, rather than
+// mixing hashes of two rules.
+constexpr std::string_view hash_rule_version = "sitemill-html-content-v1\n";
 
 constexpr bool is_html_space(char c) noexcept {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
@@ -76,12 +84,100 @@ std::string_view attribute_value(const GumboElement& e,
   return a != nullptr ? std::string_view(a->value) : std::string_view{};
 }
 
+// The attributes whose values are content or links (html_page.h), sorted so
+// that their order in the source does not matter.
+constexpr const char* hashed_attributes[] = {"alt", "content", "href", "poster",
+                                             "src", "srcset",  "title"};
+
+// Builds the byte stream that is hashed. Every item is a kind byte and a
+// length-prefixed string, so no two different documents can give the same
+// stream by running items together.
+class hash_stream {
+ public:
+  hash_stream() { bytes_.append(hash_rule_version); }
+
+  void item(char kind, std::string_view text) {
+    bytes_.push_back(kind);
+    const auto n = static_cast<std::uint32_t>(text.size());
+    for (int shift = 0; shift < 32; shift += 8) {
+      bytes_.push_back(static_cast<char>((n >> shift) & 0xFF));
+    }
+    bytes_.append(text);
+  }
+
+  // Text with whitespace runs collapsed to one space; nothing for text that
+  // is only whitespace.
+  void text(char kind, std::string_view raw) {
+    scratch_.clear();
+    bool space = false;
+    for (const char c : raw) {
+      if (is_html_space(c)) {
+        space = true;
+        continue;
+      }
+      if (space) scratch_.push_back(' ');
+      space = false;
+      scratch_.push_back(c);
+    }
+    if (scratch_.empty()) return;
+    if (space) scratch_.push_back(' ');
+    // A leading space is kept: "<b>a</b> b" reads differently from
+    // "<b>a</b>b".
+    if (is_html_space(raw.front()) && scratch_.front() != ' ') {
+      scratch_.insert(scratch_.begin(), ' ');
+    }
+    item(kind, scratch_);
+  }
+
+  content_hash digest() const noexcept {
+    const XXH128_hash_t h = XXH3_128bits(bytes_.data(), bytes_.size());
+    return content_hash{h.high64, h.low64};
+  }
+
+ private:
+  std::string bytes_;
+  std::string scratch_;
+};
+
+std::string element_name(const GumboNode& node) {
+  const GumboElement& e = node.v.element;
+  if (e.tag != GUMBO_TAG_UNKNOWN) return gumbo_normalized_tagname(e.tag);
+  GumboStringPiece piece = e.original_tag;
+  gumbo_tag_from_original_text(&piece);
+  std::string name(piece.data != nullptr ? piece.data : "", piece.length);
+  for (char& c : name) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return name;
+}
+
 bool is_robots_meta(const GumboElement& e) {
   return iequals(trim(attribute_value(e, "name")), "robots");
 }
 
 bool is_canonical_link(const GumboElement& e) {
   return has_token(attribute_value(e, "rel"), "canonical", false);
+}
+
+// Elements left out of the hash with everything inside them.
+bool excluded_from_hash(const GumboElement& e) {
+  if (find_attribute(e, "data-sitemill-ignore") != nullptr) return true;
+  switch (e.tag) {
+    case GUMBO_TAG_SCRIPT:
+    case GUMBO_TAG_STYLE:
+    case GUMBO_TAG_NOSCRIPT:
+    case GUMBO_TAG_TEMPLATE:
+    case GUMBO_TAG_BASE:
+      return true;
+    case GUMBO_TAG_META: {
+      const std::string_view name = trim(attribute_value(e, "name"));
+      return !iequals(name, "robots") && !iequals(name, "description");
+    }
+    case GUMBO_TAG_LINK:
+      return !is_canonical_link(e);
+    default:
+      return false;
+  }
 }
 
 bool is_hreflang_alternate(const GumboElement& e) {
@@ -392,6 +488,7 @@ struct frame {
   const GumboNode* node;
   unsigned next_child = 0;
   bool in_head = false;
+  bool hashed = false;
 };
 
 }  // namespace
@@ -409,9 +506,10 @@ html_facts gumbo_scan_html(std::string_view html,
   if (html.substr(0, 3) == "\xEF\xBB\xBF") html.remove_prefix(3);
   GumboOutput* output =
       gumbo_parse_with_options(&options, html.data(), html.size());
+  hash_stream stream;
   // Iterative, so a deeply nested page cannot exhaust the stack here.
   std::vector<frame> stack;
-  stack.push_back(frame{output->document, 0, false});
+  stack.push_back(frame{output->document, 0, false, true});
   while (!stack.empty()) {
     frame& top = stack.back();
     const GumboNode& node = *top.node;
@@ -419,12 +517,14 @@ html_facts gumbo_scan_html(std::string_view html,
                                       ? node.v.document.children
                                       : node.v.element.children;
     if (top.next_child == children.length) {
+      if (top.hashed && node.type != GUMBO_NODE_DOCUMENT) stream.item('/', {});
       stack.pop_back();
       continue;
     }
     const auto& child =
         *static_cast<const GumboNode*>(children.data[top.next_child++]);
     const bool parent_in_head = top.in_head;
+    const bool parent_hashed = top.hashed;
     switch (child.type) {
       case GUMBO_NODE_ELEMENT: {
         const GumboElement& e = child.v.element;
@@ -475,14 +575,26 @@ html_facts gumbo_scan_html(std::string_view html,
             images.add(attribute_value(e, "content"));
           }
         }
+        const bool hashed = parent_hashed && !excluded_from_hash(e);
+        if (hashed) {
+          stream.item('<', element_name(child));
+          for (const char* name : hashed_attributes) {
+            if (const GumboAttribute* a = find_attribute(e, name)) {
+              stream.item('a', name);
+              stream.text('v', a->value);
+            }
+          }
+        }
         // `top` may dangle after the push.
-        stack.push_back(
-            frame{&child, 0, parent_in_head || e.tag == GUMBO_TAG_HEAD});
+        stack.push_back(frame{
+            &child, 0, parent_in_head || e.tag == GUMBO_TAG_HEAD, hashed});
         break;
       }
-      case GUMBO_NODE_DOCUMENT:
       case GUMBO_NODE_TEXT:
       case GUMBO_NODE_CDATA:
+        if (parent_hashed) stream.text('t', child.v.text.text);
+        break;
+      case GUMBO_NODE_DOCUMENT:
       case GUMBO_NODE_WHITESPACE:
       case GUMBO_NODE_COMMENT:
       // A <template> (gumbo's own node type) is an inert fragment, not the
@@ -491,6 +603,7 @@ html_facts gumbo_scan_html(std::string_view html,
         break;
     }
   }
+  facts.hash = stream.digest();
   gumbo_destroy_output(&options, output);
   return facts;
 }

@@ -10,8 +10,8 @@
 // library no longer needs gumbo; the tests keep it for this oracle.
 //
 // gumbo_scan_html() reports every html_facts field as html_page.h describes
-// it, except the content hash, which is left zero: its rule (version 2)
-// belongs to the tokenizer-based scan and is not compared.
+// it, the content hash (rule version 1) included, computed over gumbo's
+// tree as sitemill computed it before its own parser.
 //
 // Thread-safe (gumbo keeps no global state); slow (gumbo parses at about
 // 18 MB/s): for tests only.
@@ -25,7 +25,7 @@
 namespace sitemill::testing {
 
 /// The facts of `html` as gumbo's HTML5 tree and html_page.h's rules give
-/// them; `facts.hash` is always zero. Never fails.
+/// them. Never fails.
 html_facts gumbo_scan_html(std::string_view html,
                            const html_scan_options& options);
 

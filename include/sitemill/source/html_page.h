@@ -153,7 +153,8 @@ struct html_facts {
   /// More distinct image references than html_scan_options::max_images.
   bool images_truncated = false;
   /// <a href> and <area href> links, in document order, repeats included
-  /// (only when asked).
+  /// (an <a href> left open across a block is reopened after it, as the
+  /// HTML standard's tree has it, and read again; only when asked).
   std::vector<html_link> links;
   /// More links than html_scan_options::max_links.
   bool links_truncated = false;
