@@ -99,21 +99,26 @@ class hash_stream {
   // whitespace. Leading and trailing spaces are kept: "<b>a</b> b" reads
   // differently from "<b>a</b>b".
   void text(std::string_view raw) {
-    std::size_t i = 0;
-    while (i < raw.size()) {
-      if (is_html_space(raw[i])) {
-        if (!in_space_) text_.push_back(' ');
-        in_space_ = true;
-        ++i;
-        continue;
+    // Written through a pointer into room made beforehand: a page's text
+    // is most of its bytes, and appending word by word cost a fifth of
+    // the scan.
+    const std::size_t old_size = text_.size();
+    text_.resize(old_size + raw.size());
+    char* out = text_.data() + old_size;
+    bool in_space = in_space_, has_text = has_text_;
+    for (const char c : raw) {
+      if (is_html_space(c)) {
+        if (!in_space) *out++ = ' ';
+        in_space = true;
+      } else {
+        *out++ = c;
+        in_space = false;
+        has_text = true;
       }
-      std::size_t run = i + 1;
-      while (run < raw.size() && !is_html_space(raw[run])) ++run;
-      text_.append(raw.substr(i, run - i));
-      has_text_ = true;
-      in_space_ = false;
-      i = run;
     }
+    text_.resize(static_cast<std::size_t>(out - text_.data()));
+    in_space_ = in_space;
+    has_text_ = has_text;
   }
 
   void end_text(char kind) {

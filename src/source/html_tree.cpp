@@ -6,114 +6,10 @@
 #include <vector>
 
 #include "detail/utf8.h"
+#include "source/html_elements.h"
 
 namespace sitemill::detail {
 namespace {
-
-using names = std::span<const std::string_view>;
-
-// Sorted, for binary search.
-constexpr std::string_view special_names[] = {
-    "address",    "applet",   "area",       "article",  "aside",   "base",
-    "basefont",   "bgsound",  "blockquote", "body",     "br",      "button",
-    "caption",    "center",   "col",        "colgroup", "dd",      "details",
-    "dir",        "div",      "dl",         "dt",       "embed",   "fieldset",
-    "figcaption", "figure",   "footer",     "form",     "frame",   "frameset",
-    "h1",         "h2",       "h3",         "h4",       "h5",      "h6",
-    "head",       "header",   "hgroup",     "hr",       "html",    "iframe",
-    "img",        "input",    "keygen",     "li",       "link",    "listing",
-    "main",       "marquee",  "menu",       "meta",     "nav",     "noembed",
-    "noframes",   "noscript", "object",     "ol",       "p",       "param",
-    "plaintext",  "pre",      "script",     "search",   "section", "select",
-    "source",     "style",    "summary",    "table",    "tbody",   "td",
-    "template",   "textarea", "tfoot",      "th",       "thead",   "title",
-    "tr",         "track",    "ul",         "wbr",      "xmp"};
-
-// Start tags that end an open <p> (13.2.6.4.7, "in body").
-constexpr std::string_view closes_p_names[] = {
-    "address",   "article", "aside",  "blockquote", "center",   "details",
-    "dialog",    "dir",     "div",    "dl",         "fieldset", "figcaption",
-    "figure",    "footer",  "form",   "header",     "hgroup",   "hr",
-    "listing",   "main",    "menu",   "nav",        "ol",       "p",
-    "plaintext", "pre",     "search", "section",    "summary",  "table",
-    "ul",        "xmp"};
-
-constexpr std::string_view void_names[] = {
-    "area",  "base",  "basefont", "bgsound", "br",    "col",    "embed",
-    "frame", "hr",    "image",    "img",     "input", "keygen", "link",
-    "meta",  "param", "source",   "track",   "wbr"};
-
-// The elements "in head" keeps in the head (13.2.6.4.4).
-constexpr std::string_view head_content_names[] = {
-    "base",     "basefont", "bgsound", "link",     "meta",
-    "noframes", "script",   "style",   "template", "title"};
-
-// HTML start tags that end foreign content (13.2.6.5).
-constexpr std::string_view breakout_names[] = {
-    "b",      "big",    "blockquote", "body",    "br",    "center", "code",
-    "dd",     "div",    "dl",         "dt",      "em",    "embed",  "h1",
-    "h2",     "h3",     "h4",         "h5",      "h6",    "head",   "hr",
-    "i",      "img",    "li",         "listing", "menu",  "meta",   "nobr",
-    "ol",     "p",      "pre",        "ruby",    "s",     "small",  "span",
-    "strike", "strong", "sub",        "sup",     "table", "tt",     "u",
-    "ul",     "var"};
-
-// End tags that close their element when it is in scope, whatever special
-// element is open inside it (13.2.6.4.7, "in body").
-constexpr std::string_view block_names[] = {
-    "address",  "applet",     "article", "aside",   "blockquote", "button",
-    "center",   "details",    "dialog",  "dir",     "div",        "dl",
-    "fieldset", "figcaption", "figure",  "footer",  "form",       "header",
-    "hgroup",   "listing",    "main",    "marquee", "menu",       "nav",
-    "object",   "ol",         "pre",     "search",  "section",    "summary",
-    "ul"};
-
-// 13.2.4.3: the formatting elements, which a later text reopens when an
-// end tag closed them early.
-constexpr std::string_view formatting_names[] = {
-    "a",    "b", "big",   "code",   "em",     "font", "i",
-    "nobr", "s", "small", "strike", "strong", "tt",   "u"};
-
-// Start tags in body that do not reconstruct the active formatting
-// elements first (13.2.6.4.7): blocks, list items, headings, the head's
-// elements, table parts and a few others; every other start tag does.
-constexpr std::string_view no_reconstruct_names[] = {
-    "address",    "article",  "aside",      "base",    "basefont", "bgsound",
-    "blockquote", "body",     "caption",    "center",  "col",      "colgroup",
-    "dd",         "details",  "dialog",     "dir",     "div",      "dl",
-    "dt",         "fieldset", "figcaption", "figure",  "footer",   "form",
-    "frame",      "frameset", "h1",         "h2",      "h3",       "h4",
-    "h5",         "h6",       "head",       "header",  "hgroup",   "hr",
-    "html",       "li",       "link",       "listing", "main",     "menu",
-    "meta",       "nav",      "noframes",   "ol",      "p",        "param",
-    "plaintext",  "pre",      "script",     "search",  "section",  "source",
-    "style",      "summary",  "table",      "tbody",   "td",       "template",
-    "textarea",   "tfoot",    "th",         "thead",   "title",    "tr",
-    "track",      "ul"};
-
-// Elements whose insertion puts a marker in the list of active formatting
-// elements, and whose end clears the list back to it.
-constexpr std::string_view marker_names[] = {
-    "applet", "caption", "marquee", "object", "td", "template", "th"};
-
-constexpr std::string_view table_part_names[] = {"caption", "colgroup", "table",
-                                                 "tbody",   "td",       "tfoot",
-                                                 "th",      "thead",    "tr"};
-
-template <std::size_t N>
-constexpr bool sorted(const std::string_view (&list)[N]) {
-  return std::is_sorted(std::begin(list), std::end(list));
-}
-static_assert(sorted(special_names) && sorted(closes_p_names) &&
-                  sorted(void_names) && sorted(head_content_names) &&
-                  sorted(breakout_names) && sorted(block_names) &&
-                  sorted(table_part_names) && sorted(formatting_names) &&
-                  sorted(no_reconstruct_names) && sorted(marker_names),
-              "is_one_of() searches these by halves");
-
-bool is_one_of(names sorted, std::string_view name) noexcept {
-  return std::binary_search(sorted.begin(), sorted.end(), name);
-}
 
 bool is_heading(std::string_view name) noexcept {
   return name.size() == 2 && name[0] == 'h' && name[1] >= '1' && name[1] <= '6';
@@ -144,6 +40,7 @@ struct open_element {
   std::string name;
   html_namespace ns;
   std::uint64_t formatting = 0;  // its active formatting entry's id, or 0
+  std::uint32_t traits = 0;      // element_traits() of an HTML element
   bool special;                  // 13.2.4.2's "special" category
   bool scope_boundary;           // ends "has an element in scope" (13.2.4.2)
   bool html_integration;  // holds HTML again (foreignObject, desc, title...)
@@ -171,6 +68,8 @@ class tree_construction {
   void run() {
     for (;;) {
       html_token token = tokenizer_.next();
+      token_name_ = token.name;
+      token_traits_known_ = false;
       if (token.type == html_token_type::eof) {
         // The end of the input is "anything else" in the modes before the
         // body: a page that ends in its head still has its implied <body>.
@@ -237,7 +136,7 @@ class tree_construction {
         insert_text(token.text);
         return;
       case html_token_type::start_tag:
-        if (is_one_of(breakout_names, token.name) ||
+        if (has(token, breakout) ||
             (token.name == "font" &&
              (find_attribute(token.attributes, "color") != nullptr ||
               find_attribute(token.attributes, "face") != nullptr ||
@@ -336,7 +235,7 @@ class tree_construction {
           mode_ = mode::in_head_noscript;
           return true;
         }
-        if (start && is_one_of(head_content_names, t.name)) {
+        if (start && has(t, head_content)) {
           insert_html(t);
           return true;
         }
@@ -380,7 +279,7 @@ class tree_construction {
           mode_ = mode::in_frameset;
           return true;
         }
-        if (start && is_one_of(head_content_names, t.name)) {
+        if (start && has(t, head_content)) {
           // Back into the head, as the standard puts it.
           reopened_head_ = true;
           insert_html(t);
@@ -472,13 +371,13 @@ class tree_construction {
       }
     }
     if (name == "xmp") close_p();
-    if (!is_one_of(no_reconstruct_names, name)) reconstruct_formatting();
+    if (!has(t, no_reconstruct)) reconstruct_formatting();
     if (name == "svg" || name == "math") {
       push(t, name == "svg" ? html_namespace::svg : html_namespace::mathml);
       if (t.self_closing) pop();
       return;
     }
-    if (is_one_of(closes_p_names, name) || is_heading(name)) close_p();
+    if (has(t, closes_p) || is_heading(name)) close_p();
     if (is_heading(name) && !stack_.empty() && is_heading(stack_.back().name) &&
         stack_.back().ns == html_namespace::html) {
       pop();
@@ -505,8 +404,8 @@ class tree_construction {
       close_in_table("tfoot", "tfoot");
     }
     insert_html(t);
-    if (is_one_of(formatting_names, name)) add_formatting(t);
-    if (is_one_of(marker_names, name)) formatting_.push_back({});
+    if (has(t, formatting)) add_formatting(t);
+    if (has(t, formatting_marker)) formatting_.push_back({});
   }
 
   void body_end_tag(const html_token& t) {
@@ -544,11 +443,11 @@ class tree_construction {
       }
       return;
     }
-    if (is_one_of(formatting_names, name)) {
+    if (has(t, formatting)) {
       formatting_end_tag(name);
       return;
     }
-    if (is_one_of(block_names, name)) {  // closed by scope, not by "special"
+    if (has(t, block_end)) {  // closed by scope, not by "special"
       if (in_scope(name, scope::normal)) pop_to_last(name);
       return;
     }
@@ -556,7 +455,7 @@ class tree_construction {
       pop_to_last("template");
       return;
     }
-    if (is_one_of(table_part_names, name)) {
+    if (has(t, table_part)) {
       if (in_scope(name, scope::table)) pop_to_last(name);
       return;
     }
@@ -602,7 +501,7 @@ class tree_construction {
   // its kind asks; void elements close at once.
   void insert_html(const html_token& t) {
     const std::string_view name = t.name;
-    if (is_one_of(void_names, name)) {
+    if (has(t, void_element)) {
       open_now(t.name, html_namespace::html, t.attributes);
       reader_.close();
       return;
@@ -759,7 +658,7 @@ class tree_construction {
           }
         }
       }
-      if (is_one_of(marker_names, e.name)) clear_formatting_to_marker();
+      if ((e.traits & formatting_marker) != 0) clear_formatting_to_marker();
     }
     stack_.pop_back();
     reader_.close();
@@ -889,11 +788,9 @@ class tree_construction {
     e.ns = ns;
     switch (ns) {
       case html_namespace::html:
-        e.special = is_one_of(special_names, t.name);
-        e.scope_boundary =
-            t.name == "applet" || t.name == "caption" || t.name == "html" ||
-            t.name == "table" || t.name == "td" || t.name == "th" ||
-            t.name == "marquee" || t.name == "object" || t.name == "template";
+        e.traits = traits_of(t);
+        e.special = (e.traits & special_element) != 0;
+        e.scope_boundary = (e.traits & scope_boundary) != 0;
         e.html_integration = false;
         e.mathml_text = false;
         if (t.name == "head") head_open_ = true;
@@ -952,8 +849,30 @@ class tree_construction {
     reader_.open(element);
   }
 
+  // element_traits() of `t`'s name, looked up once for the token the
+  // tokenizer gave (the tree asks a tag's traits several times); a token
+  // the tree makes itself (<img> for <image>, an implied or reopened
+  // element) is looked up each time.
+  std::uint32_t traits_of(const html_token& t) {
+    if (t.name.data() != token_name_.data() ||
+        t.name.size() != token_name_.size()) {
+      return element_traits(t.name);
+    }
+    if (!token_traits_known_) {
+      token_traits_ = element_traits(t.name);
+      token_traits_known_ = true;
+    }
+    return token_traits_;
+  }
+  bool has(const html_token& t, std::uint32_t trait) {
+    return (traits_of(t) & trait) != 0;
+  }
+
   html_tokenizer tokenizer_;
   html_reader& reader_;
+  std::string_view token_name_;  // the tokenizer's token being read
+  std::uint32_t token_traits_ = 0;
+  bool token_traits_known_ = false;
   std::vector<open_element> stack_;
   mode mode_ = mode::before_html;
   bool head_open_ = false;
