@@ -4,7 +4,10 @@
 # server is not the bottleneck, crawled in one run by sitemill
 # (`generate --from-crawl`) and by npm sitemap-generator-cli at the same
 # concurrency: pages found, wall time, peak RSS, and sitemill's unchanged
-# re-crawl with --state, reported separately.
+# re-crawl with --state, reported separately. The HTTP floor is measured in
+# the same run: Debian's curl alone (the libcurl sitemill uses) asking for
+# every page at the same concurrency, in full and conditionally (all 304),
+# with nothing parsed or written: no crawler, first or re-crawl, is faster.
 #
 # usage: benchmarks/crawl_bench.sh [N]           (N pages, default 20000)
 # env:
@@ -56,6 +59,7 @@ command -v node > /dev/null 2>&1 || missing+=(nodejs)
 command -v npm > /dev/null 2>&1 || missing+=(npm)
 [[ -x /usr/bin/time ]] || missing+=(time)
 command -v python3 > /dev/null 2>&1 || missing+=(python3)
+command -v curl > /dev/null 2>&1 || missing+=(curl)
 if ((${#missing[@]})); then
   say "installing: ${missing[*]}"
   as_root apt-get update >&2
@@ -205,6 +209,31 @@ if ((have_crawl)); then
     failed=1
   fi
   order+=(sm sm_state1 sm_state2)
+  # The floor: curl alone, the same pages, the same concurrency. `If-None-
+  # Match: *` makes nginx answer 304 for every page that exists.
+  urls=$work/urls-$N.curl
+  (cd "$site" && find . -name '*.html' | sort | sed "s|^\./|url = \"$url|; s|\$|\"\noutput = \"/dev/null\"|") > "$urls"
+  floor() {
+    local id=$1 label=$2
+    shift 2
+    LABEL[$id]=$label
+    say "$label"
+    local t0 t1
+    t0=$(date +%s%N)
+    if curl -sS -Z --parallel-max "$CONCURRENCY" "$@" -K "$urls" > /dev/null 2> "$BENCH_DIR/logs/$id.err"; then
+      t1=$(date +%s%N)
+      WALL[$id]=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", (b - a) / 1e9}')
+      FOUND[$id]=$N
+      RSS_KB[$id]=0
+      VERIFY[$id]=OK
+      say "  ${WALL[$id]} s"
+    else
+      VERIFY[$id]="curl failed"
+    fi
+  }
+  floor floor_get "floor: curl alone, every page (no parsing, nothing written)"
+  floor floor_304 "floor: curl alone, every page conditionally (all 304)" -H 'If-None-Match: *'
+  order+=(floor_get floor_304)
 else
   say "sitemill has no --from-crawl yet (generate --help): its side is not run"
 fi
@@ -215,8 +244,11 @@ row() {
     printf '| %s | %s | | | |\n' "${LABEL[$id]}" "${VERIFY[$id]:-not run}"
     return
   fi
+  local rss
+  rss=$(mib "${RSS_KB[$id]}")
+  [[ $id == floor_* ]] && rss="(curl)"
   printf '| %s | %s | %s | %s | %s |\n' "${LABEL[$id]}" "$(commas "${FOUND[$id]}")" "${WALL[$id]}" \
-    "$(awk -v n="${FOUND[$id]}" -v w="${WALL[$id]}" 'BEGIN {printf "%.0f", n / w}')" "$(mib "${RSS_KB[$id]}")"
+    "$(awk -v n="${FOUND[$id]}" -v w="${WALL[$id]}" 'BEGIN {printf "%.0f", n / w}')" "$rss"
 }
 
 build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$root/build/CMakeCache.txt" 2> /dev/null || true)
@@ -251,6 +283,11 @@ report=$BENCH_DIR/crawl.md
         "$(ratio "${WALL[sm_state1]}" "${WALL[sm_state2]}")" ">=" 5
       check "unchanged re-crawl, pages found minus the first crawl's" \
         "$((FOUND[sm_state2] - FOUND[sm_state1]))" ">=" 0
+      if [[ ${VERIFY[floor_304]:-} == OK ]]; then
+        echo "- the most any client could reach here: sitemill's first crawl over curl's 304s alone:" \
+          "$(ratio "${WALL[sm_state1]}" "${WALL[floor_304]}")x; sitemill's re-crawl over curl's 304s alone:" \
+          "$(ratio "${WALL[sm_state2]}" "${WALL[floor_304]}")x"
+      fi
     fi
   fi
   [[ ${VERIFY[peer]:-} == OK ]] && echo "- the tuned peer found ${FOUND[peer]} of the site's $N pages"
