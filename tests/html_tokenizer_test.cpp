@@ -288,6 +288,19 @@ TEST(HtmlTree, DeepNestingIsNoRecursion) {
   EXPECT_EQ(e.out.size(), 6 + 8 + 6 + 100000 * 6 + 100002);
 }
 
+// Stray end tags under a deep stack: each walks at most 512 elements down
+// (html_tree.h), so this is read in linear time; unbounded, it is 4 * 10^9
+// steps.
+TEST(HtmlTree, StrayEndTagsUnderADeepStackAreReadInLinearTime) {
+  std::string html = "<body>";
+  for (int i = 0; i < 60000; ++i) html += "<span>";
+  for (int i = 0; i < 60000; ++i) html += "</x><table></p>";
+  html += "<a>end</a>";
+  events e;
+  read_html(html, e);
+  EXPECT_NE(e.out.find("<a>\"end\"/"), std::string::npos);
+}
+
 TEST(HtmlTree, InvalidUtf8IsReadAsReplacementCharacters) {
   // C3 28: a cut sequence (one U+FFFD, then '('); E2 82: one maximal
   // subpart (one U+FFFD); FF: one.

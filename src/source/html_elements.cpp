@@ -157,12 +157,15 @@ constexpr trait_table table = build_table();
 
 }  // namespace
 
-std::uint32_t element_traits(std::string_view name) noexcept {
+std::size_t known_elements() noexcept { return table.size; }
+
+element_info element_traits(std::string_view name) noexcept {
   const auto end = table.rows.begin() + static_cast<std::ptrdiff_t>(table.size);
   const auto it = std::lower_bound(
       table.rows.begin(), end, name,
       [](const traits_of& row, std::string_view n) { return row.name < n; });
-  return it != end && it->name == name ? it->traits : 0;
+  if (it == end || it->name != name) return {};
+  return {it->traits, static_cast<int>(it - table.rows.begin())};
 }
 
 }  // namespace sitemill::detail

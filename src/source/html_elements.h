@@ -5,6 +5,7 @@
 #ifndef SITEMILL_SOURCE_HTML_ELEMENTS_H
 #define SITEMILL_SOURCE_HTML_ELEMENTS_H
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -25,9 +26,19 @@ enum element_trait : std::uint32_t {
   scope_boundary = 1u << 10,    ///< ends "has an element in scope"
 };
 
-/// The traits of the HTML element `name` (lowercase); 0 for a name the
-/// standard gives none of them (an unknown element, <span>...).
-[[nodiscard]] std::uint32_t element_traits(std::string_view name) noexcept;
+/// What the table knows of an element name.
+struct element_info {
+  std::uint32_t traits = 0;  ///< element_trait bits
+  int index = -1;  ///< its row, below known_elements; -1 when not listed
+};
+
+/// How many element names the table lists.
+[[nodiscard]] std::size_t known_elements() noexcept;
+
+/// The traits and row of the HTML element `name` (lowercase); no traits
+/// and -1 for a name the standard's lists do not name (an unknown
+/// element, <span>...).
+[[nodiscard]] element_info element_traits(std::string_view name) noexcept;
 
 }  // namespace sitemill::detail
 

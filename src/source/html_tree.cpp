@@ -41,6 +41,7 @@ struct open_element {
   html_namespace ns;
   std::uint64_t formatting = 0;  // its active formatting entry's id, or 0
   std::uint32_t traits = 0;      // element_traits() of an HTML element
+  int index = -1;                // its row in html_elements' table
   bool special;                  // 13.2.4.2's "special" category
   bool scope_boundary;           // ends "has an element in scope" (13.2.4.2)
   bool html_integration;  // holds HTML again (foreignObject, desc, title...)
@@ -69,7 +70,7 @@ class tree_construction {
     for (;;) {
       html_token token = tokenizer_.next();
       token_name_ = token.name;
-      token_traits_known_ = false;
+      token_info_known_ = false;
       if (token.type == html_token_type::eof) {
         // The end of the input is "anything else" in the modes before the
         // body: a page that ends in its head still has its implied <body>.
@@ -153,7 +154,7 @@ class tree_construction {
         if (token.self_closing) pop();
         return;
       case html_token_type::end_tag:
-        for (std::size_t i = stack_.size(); i-- > 0;) {
+        for (std::size_t i = stack_.size(); i-- > walk_floor();) {
           if (stack_[i].ns == html_namespace::html) break;
           if (stack_[i].name == token.name) {
             pop_to(i);
@@ -433,7 +434,11 @@ class tree_construction {
       return;
     }
     if (is_heading(name)) {
-      for (std::size_t i = stack_.size(); i-- > 0;) {
+      if (!any_open("h1") && !any_open("h2") && !any_open("h3") &&
+          !any_open("h4") && !any_open("h5") && !any_open("h6")) {
+        return;
+      }
+      for (std::size_t i = stack_.size(); i-- > walk_floor();) {
         const open_element& e = stack_[i];
         if (e.ns == html_namespace::html && is_heading(e.name)) {
           pop_to(i);
@@ -465,7 +470,7 @@ class tree_construction {
   // "Any other end tag": the nearest element of that name closes, unless a
   // special element is nearer.
   void any_other_end_tag(std::string_view name) {
-    for (std::size_t i = stack_.size(); i-- > 0;) {
+    for (std::size_t i = stack_.size(); i-- > walk_floor();) {
       const open_element& e = stack_[i];
       if (e.ns == html_namespace::html && e.name == name) {
         if (name == "head" || name == "html") return;
@@ -530,7 +535,10 @@ class tree_construction {
   // closes, unless a special element other than address, div and p is
   // nearer.
   void close_list_item(std::string_view name) {
-    for (std::size_t i = stack_.size(); i-- > 0;) {
+    if (name == "li" ? !any_open("li") : !any_open("dd") && !any_open("dt")) {
+      return;
+    }
+    for (std::size_t i = stack_.size(); i-- > walk_floor();) {
       const open_element& e = stack_[i];
       const bool same =
           e.ns == html_namespace::html &&
@@ -549,7 +557,8 @@ class tree_construction {
   // An open `a` or `b` inside the current table closes (a cell at the next
   // cell, a row at the next row).
   void close_in_table(std::string_view a, std::string_view b) {
-    for (std::size_t i = stack_.size(); i-- > 0;) {
+    if (!any_open(a) && !any_open(b)) return;
+    for (std::size_t i = stack_.size(); i-- > walk_floor();) {
       const open_element& e = stack_[i];
       if (e.ns != html_namespace::html) continue;
       if (e.name == a || e.name == b) {
@@ -584,8 +593,9 @@ class tree_construction {
 
   // 13.2.4.2: "has an element in scope" and its button, list item and
   // table variants.
-  bool in_scope(std::string_view name, scope kind) const {
-    for (std::size_t i = stack_.size(); i-- > 0;) {
+  bool in_scope(std::string_view name, scope kind) {
+    if (!any_open(name)) return false;
+    for (std::size_t i = stack_.size(); i-- > walk_floor();) {
       const open_element& e = stack_[i];
       if (e.ns == html_namespace::html && e.name == name) return true;
       if (kind == scope::table) {
@@ -605,7 +615,8 @@ class tree_construction {
   }
 
   void pop_to_last(std::string_view name) {
-    for (std::size_t i = stack_.size(); i-- > 0;) {
+    if (!any_open(name)) return;
+    for (std::size_t i = stack_.size(); i-- > walk_floor();) {
       if (stack_[i].ns == html_namespace::html && stack_[i].name == name) {
         pop_to(i);
         return;
@@ -647,6 +658,7 @@ class tree_construction {
 
   void pop() {
     const open_element& e = stack_.back();
+    if (e.index >= 0) --open_count_[static_cast<std::size_t>(e.index)];
     if (e.ns == html_namespace::html) {
       if (e.name == "head") head_open_ = false;
       if (e.name == "template") --templates_;
@@ -753,9 +765,13 @@ class tree_construction {
       return;
     }
     const std::uint64_t id = formatting_[i].id;
+    // Open but out of scope (behind a table cell, say): the end tag is
+    // dropped and the element stays active (13.2.6.4.7, the adoption
+    // agency's step 4.6).
+    if (formatting_[i].open && !in_scope(name, scope::normal)) return;
     const bool open = formatting_[i].open;
     formatting_.erase(formatting_.begin() + static_cast<std::ptrdiff_t>(i));
-    if (!open || !in_scope(name, scope::normal)) return;
+    if (!open) return;
     for (std::size_t k = stack_.size(); k-- > 0;) {
       if (stack_[k].formatting == id) {
         pop_to(k);
@@ -787,8 +803,11 @@ class tree_construction {
     e.name.assign(t.name);
     e.ns = ns;
     switch (ns) {
-      case html_namespace::html:
-        e.traits = traits_of(t);
+      case html_namespace::html: {
+        const element_info info = info_of(t);
+        e.traits = info.traits;
+        e.index = info.index;
+        if (e.index >= 0) ++open_count_[static_cast<std::size_t>(e.index)];
         e.special = (e.traits & special_element) != 0;
         e.scope_boundary = (e.traits & scope_boundary) != 0;
         e.html_integration = false;
@@ -796,6 +815,7 @@ class tree_construction {
         if (t.name == "head") head_open_ = true;
         if (t.name == "template") ++templates_;
         break;
+      }
       case html_namespace::svg:
         e.html_integration =
             t.name == "foreignobject" || t.name == "desc" || t.name == "title";
@@ -853,17 +873,60 @@ class tree_construction {
   // tokenizer gave (the tree asks a tag's traits several times); a token
   // the tree makes itself (<img> for <image>, an implied or reopened
   // element) is looked up each time.
-  std::uint32_t traits_of(const html_token& t) {
+  element_info info_of(const html_token& t) {
     if (t.name.data() != token_name_.data() ||
         t.name.size() != token_name_.size()) {
       return element_traits(t.name);
     }
-    if (!token_traits_known_) {
-      token_traits_ = element_traits(t.name);
-      token_traits_known_ = true;
+    if (!token_info_known_) {
+      token_info_ = element_traits(t.name);
+      token_info_known_ = true;
     }
-    return token_traits_;
+    return token_info_;
   }
+  std::uint32_t traits_of(const html_token& t) { return info_of(t).traits; }
+
+  // Where a walk down the stack of open elements stops: at most max_walk
+  // elements down. The standard's walks have no bound, and a hostile page
+  // (a million nested <span>s, then a million stray end tags) would make
+  // each of them a walk of the whole stack; browsers bound nesting too
+  // (Blink's parser nests no deeper than 512). Past it, an end tag finds
+  // no element to close.
+  static constexpr std::size_t max_walk = 512;
+  std::size_t walk_floor() const noexcept {
+    return stack_.size() > max_walk ? stack_.size() - max_walk : 0;
+  }
+
+  // Whether an HTML element `name` is open at all: the scope walks below
+  // stop early when it is not, so that a page of 100,000 nested <div>s
+  // costs no walk of the whole stack at every tag (a quadratic parse of an
+  // untrusted page).
+  bool any_open(std::string_view name) {
+    const int index = index_of(name);
+    return index < 0 || open_count_[static_cast<std::size_t>(index)] > 0;
+  }
+
+  // The html_elements row of `name`, which is the token's name or a
+  // literal of this file: the few literals are remembered by their
+  // address (checked against their text), so the scope walks' guards cost
+  // no table search.
+  int index_of(std::string_view name) {
+    if (name.data() == token_name_.data() &&
+        name.size() == token_name_.size()) {
+      if (!token_info_known_) {
+        token_info_ = element_traits(name);
+        token_info_known_ = true;
+      }
+      return token_info_.index;
+    }
+    for (const auto& [known, index] : literal_index_) {
+      if (known.data() == name.data() && known == name) return index;
+    }
+    const int index = element_traits(name).index;
+    if (literal_index_.size() < 32) literal_index_.emplace_back(name, index);
+    return index;
+  }
+
   bool has(const html_token& t, std::uint32_t trait) {
     return (traits_of(t) & trait) != 0;
   }
@@ -871,8 +934,11 @@ class tree_construction {
   html_tokenizer tokenizer_;
   html_reader& reader_;
   std::string_view token_name_;  // the tokenizer's token being read
-  std::uint32_t token_traits_ = 0;
-  bool token_traits_known_ = false;
+  element_info token_info_;
+  bool token_info_known_ = false;
+  std::vector<std::pair<std::string_view, int>> literal_index_;
+  std::vector<std::uint32_t> open_count_ =
+      std::vector<std::uint32_t>(known_elements());  // by html_elements row
   std::vector<open_element> stack_;
   mode mode_ = mode::before_html;
   bool head_open_ = false;
