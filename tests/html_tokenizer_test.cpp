@@ -83,6 +83,18 @@ TEST(HtmlTokenizer, BeforeAttributeNameState_EqualsStartsAName) {
   EXPECT_EQ(tokens("<a =b>"), "<a =b=\"\">");
 }
 
+TEST(HtmlTokenizer, ATagKeepsItsFirst256Attributes) {
+  std::string html = "<a";
+  for (int i = 0; i < 100000; ++i) html += " a" + std::to_string(i);
+  html += " href=x>";
+  html_tokenizer tokenizer(html);
+  const html_token t = tokenizer.next();
+  ASSERT_EQ(t.type, html_token_type::start_tag);
+  ASSERT_EQ(t.attributes.size(), 256u);
+  EXPECT_EQ(t.attributes.back().name, "a255");
+  EXPECT_EQ(find_attribute(t.attributes, "href"), nullptr);
+}
+
 TEST(HtmlTokenizer, SelfClosingStartTagState) {
   EXPECT_EQ(tokens("<br/><link href=x />"), "<br/><link href=\"x\"/>");
   // A '/' not before '>' is dropped, and the name goes on after it.

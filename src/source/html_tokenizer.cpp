@@ -453,8 +453,12 @@ bool html_tokenizer::read_tag(bool end, html_token& token) {
 }
 
 // 13.2.5.33: a repeated attribute name is a parse error and is dropped.
+// Past max_attributes a tag's attributes are read and dropped: checking
+// each new name against all before it is quadratic, and a hostile page can
+// give one tag a million.
 void html_tokenizer::add_attribute(std::string_view raw_name,
                                    std::string_view raw_value) {
+  if (slot_count_ == max_attributes) return;
   if (slots_.size() == slot_count_) slots_.emplace_back();
   attribute_slot& slot = slots_[slot_count_];
   const std::string_view name =

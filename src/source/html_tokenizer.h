@@ -20,7 +20,9 @@
 //     kept, U+0000 as the standard replaces it (in markup it is left to the
 //     tree construction), CR and CRLF read as LF;
 //   * a tag cut off by the end of the input is dropped, as the standard
-//     drops it.
+//     drops it;
+//   * not the standard: a tag keeps its first 256 attributes (more are
+//     read and dropped), so that a hostile page costs linear time.
 // Input is UTF-8 and is read as bytes: html_tree hands it over with every
 // invalid sequence already replaced by U+FFFD.
 //
@@ -125,6 +127,7 @@ class html_tokenizer {
   std::string last_start_tag_;  // names the end tag raw text looks for
   std::string tag_name_buffer_;
   std::string text_buffer_;
+  static constexpr std::size_t max_attributes = 256;
   std::vector<attribute_slot> slots_;
   std::size_t slot_count_ = 0;
   std::vector<html_attribute> attributes_;
