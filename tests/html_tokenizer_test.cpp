@@ -291,6 +291,11 @@ TEST(HtmlTree, FormattingElementsClosedEarlyAreReopened) {
             "<html><headH>/<body><p><b><b><b><b>\"x\"/////<b><b><b>\"y\"/////");
 }
 
+TEST(HtmlTree, ANewlineRightAfterPreIsNoText) {
+  EXPECT_EQ(tree("<body><pre>\nx\n</pre><textarea>\ny</textarea>"),
+            "<html><headH>/<body><pre>\"x\n\"/<textarea>\"y\"///");
+}
+
 TEST(HtmlTree, DeepNestingIsNoRecursion) {
   std::string html = "<body>";
   for (int i = 0; i < 100000; ++i) html += "<span>";

@@ -1,7 +1,6 @@
 #include "source/html_tree.h"
 
 #include <algorithm>
-#include <array>
 #include <string>
 #include <vector>
 
@@ -81,6 +80,14 @@ class tree_construction {
         html_rules(token);
         break;
       }
+      // 13.2.6.4.7: a newline right after <pre>, <listing> or <textarea>
+      // is no part of its text.
+      if (skip_newline_ && token.type == html_token_type::text &&
+          !token.text.empty() && token.text.front() == '\n') {
+        token.text.remove_prefix(1);
+      }
+      skip_newline_ = false;
+      if (token.type == html_token_type::text && token.text.empty()) continue;
       dispatch(token);
       tokenizer_.allow_cdata(!stack_.empty() &&
                              stack_.back().ns != html_namespace::html);
@@ -512,6 +519,7 @@ class tree_construction {
       return;
     }
     push(t, html_namespace::html);
+    skip_newline_ = name == "pre" || name == "listing" || name == "textarea";
     in_text_ = true;
     if (name == "title" || name == "textarea") {
       tokenizer_.switch_to(html_text_state::rcdata);
@@ -947,7 +955,8 @@ class tree_construction {
   std::vector<formatting_entry> formatting_;
   std::uint64_t next_formatting_id_ = 1;
   std::vector<html_attribute> attributes_;  // a reopened element's
-  bool in_text_ = false;  // inside an RCDATA, RAWTEXT or script element
+  bool in_text_ = false;       // inside an RCDATA, RAWTEXT or script element
+  bool skip_newline_ = false;  // the next token follows <pre>, <textarea>...
   std::string text_buffer_;
   std::vector<html_attribute> foreign_attributes_;
   int templates_ = 0;
