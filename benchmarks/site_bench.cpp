@@ -1,6 +1,6 @@
 // The directory source at scale: makes a site of N small HTML pages, and
 // times reading all of it through open_site_source() with --lastmod content
-// (walk, read, parse with gumbo, hash, state lookups) and the state commit.
+// (walk, read, parse, hash, state lookups) and the state commit.
 // Driven by site_bench.sh; a plain main(), not Google Benchmark, since one
 // run over 100,000 files is the measurement.
 //
