@@ -208,11 +208,10 @@ page_verdict judge_page(const crawl_options& o, const page_job& job,
 // crawl's cycles in perf, before html_tokenizer replaced it), so pages are
 // judged on threads of their own, one per core (with one fewer, the crawl
 // used 120% of 2 cores and took 13.3 s; with one per core 184% and 10.0 s),
-// while the
-// crawl thread keeps the transfers going; the crawl thread takes the verdicts
-// back in any order (commit() restores the queue's). At most max_backlog body
-// bytes wait: past it the crawl thread judges the page itself, which slows the
-// fetching down to the parsing.
+// while the crawl thread keeps the transfers going; the crawl thread takes
+// the verdicts back in any order (commit() restores the queue's). At most
+// max_backlog body bytes wait: past it the crawl thread judges the page
+// itself, which slows the fetching down to the parsing.
 class page_judges {
  public:
   static constexpr std::size_t max_backlog = 32u << 20;
