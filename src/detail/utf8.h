@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 namespace sitemill::detail {
@@ -72,6 +73,26 @@ constexpr std::size_t utf8_invalid_length(std::string_view s,
     ++n;
   }
   return n;
+}
+
+/// `s` with every ill-formed part replaced by U+FFFD, one per maximal
+/// subpart (utf8_invalid_length()), as the Encoding standard's decoder
+/// reads it.
+inline std::string utf8_with_replacements(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 16);
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const std::size_t length = utf8_sequence_length(s, i);
+    if (length != 0) {
+      out.append(s.substr(i, length));
+      i += length;
+    } else {
+      out.append("\xEF\xBF\xBD");
+      i += utf8_invalid_length(s, i);
+    }
+  }
+  return out;
 }
 
 /// True when `s` is well-formed UTF-8 from end to end (empty included).

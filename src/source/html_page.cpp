@@ -25,11 +25,8 @@ namespace {
 // mixing hashes of two rules.
 constexpr std::string_view hash_rule_version = "sitemill-html-content-v1\n";
 
-constexpr bool is_html_space(char c) noexcept {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
 using detail::iequals;
+using detail::is_html_space;
 using detail::istarts_with;
 
 // HTML's whitespace, which is ASCII whitespace without \v.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "detail/text.h"
 #include "source/html_char_ref.h"
 
 namespace sitemill::detail {
@@ -10,18 +11,13 @@ namespace {
 
 constexpr std::size_t npos = std::string_view::npos;
 
-// The tokenizer's whitespace: tab, LF, FF and space, and CR, which the
-// input stream's preprocessing turns into LF before the tokenizer sees it.
-constexpr bool is_space(char c) noexcept {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
-}
-
 constexpr bool is_alpha(char c) noexcept {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-constexpr char lower(char c) noexcept {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+// Where a tag name ends: whitespace, '/' or '>' (13.2.5.8).
+constexpr bool ends_tag_name(char c) noexcept {
+  return is_html_space(c) || c == '/' || c == '>';
 }
 
 constexpr std::string_view replacement_character = "\xEF\xBF\xBD";
@@ -93,7 +89,7 @@ std::string_view lowered_name(std::string_view raw, std::string& buffer,
     if (c == '\0') {
       buffer.append(replacement_character);
     } else {
-      buffer.push_back(lower(c));
+      buffer.push_back(ascii_lower(c));
     }
   }
   return buffer;
@@ -198,11 +194,8 @@ bool html_tokenizer::is_appropriate_end_tag(std::size_t at) const noexcept {
   const std::size_t name = at + 2;
   const std::size_t n = last_start_tag_.size();
   if (n == 0 || in_.size() - name <= n) return false;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (lower(in_[name + i]) != last_start_tag_[i]) return false;
-  }
-  const char after = in_[name + n];
-  return is_space(after) || after == '/' || after == '>';
+  return iequals(in_.substr(name, n), last_start_tag_) &&
+         ends_tag_name(in_[name + n]);
 }
 
 // 13.2.5.4 and 13.2.5.15 to 13.2.5.31: script data ends at an appropriate
@@ -219,11 +212,8 @@ std::size_t html_tokenizer::find_script_end() {
     std::size_t e = p;
     while (e < n && is_alpha(in_[e])) ++e;
     after = e;
-    if (e - p != 6 || e >= n) return false;
-    for (std::size_t i = 0; i < 6; ++i) {
-      if (lower(in_[p + i]) != "script"[i]) return false;
-    }
-    return is_space(in_[e]) || in_[e] == '/' || in_[e] == '>';
+    return e < n && iequals(in_.substr(p, e - p), "script") &&
+           ends_tag_name(in_[e]);
   };
   std::size_t p = at_;
   while (p < n) {
@@ -297,12 +287,8 @@ bool html_tokenizer::read_markup(html_token& token) {
   const std::size_t p = at_ + 2;
   if (in_.compare(p, 2, "--") == 0) return skip_comment(p + 2, token);
   if (n - p >= 7) {
-    bool doctype = true;
-    for (std::size_t i = 0; i < 7; ++i) {
-      doctype = doctype && lower(in_[p + i]) == "doctype"[i];
-    }
     // Every DOCTYPE state ends at the first '>'; nothing in it is read.
-    if (doctype) {
+    if (istarts_with(in_.substr(p), "doctype")) {
       html_token ignored;
       skip_bogus_comment(p, ignored);
       return false;
@@ -374,7 +360,7 @@ bool html_tokenizer::read_tag(bool end, html_token& token) {
   const std::size_t n = in_.size();
   std::size_t p = at_ + (end ? 2 : 1);
   const std::size_t name_start = p;
-  while (p < n && !is_space(in_[p]) && in_[p] != '/' && in_[p] != '>') ++p;
+  while (p < n && !is_html_space(in_[p]) && in_[p] != '/' && in_[p] != '>') ++p;
   bool name_owned = false;
   const std::string_view name = lowered_name(
       in_.substr(name_start, p - name_start), tag_name_buffer_, name_owned);
@@ -382,7 +368,7 @@ bool html_tokenizer::read_tag(bool end, html_token& token) {
   bool self_closing = false;
   for (;;) {
     // Before attribute name.
-    while (p < n && is_space(in_[p])) ++p;
+    while (p < n && is_html_space(in_[p])) ++p;
     if (p >= n) {
       at_ = n;
       return false;
@@ -403,17 +389,17 @@ bool html_tokenizer::read_tag(bool end, html_token& token) {
     // Attribute name: its first character is taken whatever it is ('='
     // included), the rest up to whitespace, '/', '>' or '='.
     const std::size_t attribute_start = p++;
-    while (p < n && !is_space(in_[p]) && in_[p] != '/' && in_[p] != '>' &&
+    while (p < n && !is_html_space(in_[p]) && in_[p] != '/' && in_[p] != '>' &&
            in_[p] != '=') {
       ++p;
     }
     const std::string_view raw_name =
         in_.substr(attribute_start, p - attribute_start);
-    while (p < n && is_space(in_[p])) ++p;  // after attribute name
+    while (p < n && is_html_space(in_[p])) ++p;  // after attribute name
     std::string_view raw_value;
     if (p < n && in_[p] == '=') {
       ++p;
-      while (p < n && is_space(in_[p])) ++p;  // before attribute value
+      while (p < n && is_html_space(in_[p])) ++p;  // before attribute value
       if (p < n && (in_[p] == '"' || in_[p] == '\'')) {
         const std::size_t close = in_.find(in_[p], p + 1);
         if (close == npos) {
@@ -424,7 +410,7 @@ bool html_tokenizer::read_tag(bool end, html_token& token) {
         p = close + 1;
       } else {
         const std::size_t value_start = p;
-        while (p < n && !is_space(in_[p]) && in_[p] != '>') ++p;
+        while (p < n && !is_html_space(in_[p]) && in_[p] != '>') ++p;
         raw_value = in_.substr(value_start, p - value_start);
       }
     }

@@ -44,6 +44,12 @@
 
 namespace sitemill::detail {
 
+/// HTML's whitespace (13.2.5): tab, LF, FF, space, and CR, which the input
+/// stream's preprocessing turns into LF. Not \v, unlike isspace().
+constexpr bool is_html_space(char c) noexcept {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
+}
+
 /// One attribute of a start tag: name lowercased, value decoded.
 struct html_attribute {
   std::string_view name;

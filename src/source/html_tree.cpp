@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "detail/text.h"
 #include "detail/utf8.h"
 #include "source/html_elements.h"
 
@@ -14,25 +15,11 @@ bool is_heading(std::string_view name) noexcept {
   return name.size() == 2 && name[0] == 'h' && name[1] >= '1' && name[1] <= '6';
 }
 
-constexpr bool is_space(char c) noexcept {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
-}
-
 // The whitespace `text` starts with.
 std::string_view leading_space(std::string_view text) noexcept {
   std::size_t n = 0;
-  while (n < text.size() && is_space(text[n])) ++n;
+  while (n < text.size() && is_html_space(text[n])) ++n;
   return text.substr(0, n);
-}
-
-bool iequals_ascii(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    char c = a[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != b[i]) return false;
-  }
-  return true;
 }
 
 struct open_element {
@@ -229,14 +216,7 @@ class tree_construction {
         mode_ = mode::in_head;
         return false;
       case mode::in_head:
-      case mode::after_head:
         if (templates_ > 0) return in_template_in_head(t);
-        break;
-      default:
-        break;
-    }
-    switch (mode_) {
-      case mode::in_head:
         if (start && (t.name == "html" || t.name == "head")) return true;
         if (start && t.name == "noscript") {
           push(t, html_namespace::html);
@@ -274,6 +254,7 @@ class tree_construction {
         mode_ = mode::in_head;
         return false;
       case mode::after_head:
+        if (templates_ > 0) return in_template_in_head(t);
         if (start && t.name == "html") return true;
         if (start && t.name == "body") {
           close_deferred_head();
@@ -837,8 +818,8 @@ class tree_construction {
             find_attribute(t.attributes, "encoding");
         e.html_integration =
             t.name == "annotation-xml" && encoding != nullptr &&
-            (iequals_ascii(encoding->value, "text/html") ||
-             iequals_ascii(encoding->value, "application/xhtml+xml"));
+            (iequals(encoding->value, "text/html") ||
+             iequals(encoding->value, "application/xhtml+xml"));
         e.special = e.scope_boundary =
             e.mathml_text || t.name == "annotation-xml";
         break;
@@ -962,32 +943,13 @@ class tree_construction {
   int templates_ = 0;
 };
 
-// `html` with every byte sequence that is not UTF-8 replaced by U+FFFD
-// (one per maximal invalid part, as the Encoding standard's decoder does).
-std::string replace_invalid_utf8(std::string_view html) {
-  std::string out;
-  out.reserve(html.size() + 16);
-  std::size_t i = 0;
-  while (i < html.size()) {
-    const std::size_t length = utf8_sequence_length(html, i);
-    if (length != 0) {
-      out.append(html.substr(i, length));
-      i += length;
-      continue;
-    }
-    out.append("\xEF\xBF\xBD");
-    i += utf8_invalid_length(html, i);
-  }
-  return out;
-}
-
 }  // namespace
 
 void read_html(std::string_view html, html_reader& reader) {
   if (html.substr(0, 3) == "\xEF\xBB\xBF") html.remove_prefix(3);
   std::string repaired;
   if (!is_valid_utf8(html)) {
-    repaired = replace_invalid_utf8(html);
+    repaired = utf8_with_replacements(html);
     html = repaired;
   }
   tree_construction(html, reader).run();
