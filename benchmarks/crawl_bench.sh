@@ -213,22 +213,16 @@ if ((have_crawl)); then
   # Match: *` makes nginx answer 304 for every page that exists.
   urls=$work/urls-$N.curl
   (cd "$site" && find . -name '*.html' | sort | sed "s|^\./|url = \"$url|; s|\$|\"\noutput = \"/dev/null\"|") > "$urls"
+  # One timed run like every other row (run_timed), counted as every page.
   floor() {
     local id=$1 label=$2
     shift 2
     LABEL[$id]=$label
     say "$label"
-    local t0 t1
-    t0=$(date +%s%N)
-    if curl -sS -Z --parallel-max "$CONCURRENCY" "$@" -K "$urls" > /dev/null 2> "$BENCH_DIR/logs/$id.err"; then
-      t1=$(date +%s%N)
-      WALL[$id]=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", (b - a) / 1e9}')
+    if run_timed "$id" 1 600 "$out_root/$id" -- sh -c 'mkdir -p "$0" && exec "$@"' "$out_root/$id" \
+      curl -sS -Z --parallel-max "$CONCURRENCY" "$@" -K "$urls"; then
       FOUND[$id]=$N
-      RSS_KB[$id]=0
       VERIFY[$id]=OK
-      say "  ${WALL[$id]} s"
-    else
-      VERIFY[$id]="curl failed"
     fi
   }
   floor floor_get "floor: curl alone, every page (no parsing, nothing written)"
@@ -244,11 +238,8 @@ row() {
     printf '| %s | %s | | | |\n' "${LABEL[$id]}" "${VERIFY[$id]:-not run}"
     return
   fi
-  local rss
-  rss=$(mib "${RSS_KB[$id]}")
-  [[ $id == floor_* ]] && rss="(curl)"
   printf '| %s | %s | %s | %s | %s |\n' "${LABEL[$id]}" "$(commas "${FOUND[$id]}")" "${WALL[$id]}" \
-    "$(awk -v n="${FOUND[$id]}" -v w="${WALL[$id]}" 'BEGIN {printf "%.0f", n / w}')" "$rss"
+    "$(awk -v n="${FOUND[$id]}" -v w="${WALL[$id]}" 'BEGIN {printf "%.0f", n / w}')" "$(mib "${RSS_KB[$id]}")"
 }
 
 build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$root/build/CMakeCache.txt" 2> /dev/null || true)

@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "detail/utf8.h"
 #include "sitemill/source/html_page.h"
 #include "support/gumbo_reference.h"
 
@@ -189,23 +190,12 @@ std::string as_gumbo_reads(std::string_view html) {
   out.reserve(html.size());
   std::size_t i = 0;
   while (i < html.size()) {
-    const auto c = static_cast<unsigned char>(html[i]);
-    std::size_t n = c < 0x80   ? 1
-                    : c < 0xC2 ? 0
-                    : c < 0xE0 ? 2
-                    : c < 0xF0 ? 3
-                    : c < 0xF5 ? 4
-                               : 0;
-    for (std::size_t k = 1; n != 0 && k < n; ++k) {
-      if (i + k >= html.size() ||
-          (static_cast<unsigned char>(html[i + k]) & 0xC0) != 0x80) {
-        n = 0;
-      }
-    }
+    const std::size_t n = detail::utf8_sequence_length(html, i);
     if (n == 0) {  // not UTF-8: left for both scans to replace
       out.push_back(html[i++]);
       continue;
     }
+    const auto c = static_cast<unsigned char>(html[i]);
     char32_t cp = n == 1 ? c : c & (0xFF >> (n + 1));
     for (std::size_t k = 1; k < n; ++k) {
       cp = (cp << 6) | (static_cast<unsigned char>(html[i + k]) & 0x3F);

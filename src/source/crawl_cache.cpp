@@ -218,21 +218,11 @@ result<std::optional<cached_page>> crawl_cache::find(std::string_view url) {
   return std::optional<cached_page>(std::move(p));
 }
 
-status crawl_cache::begin_batch() {
-  if (in_batch_) return {};
-  if (status s = exec("BEGIN"); !s) return s;
-  in_batch_ = true;
-  return {};
-}
-
-// One page written: the batch is committed when it is full.
-status crawl_cache::end_write() {
-  if (++batched_ >= batch_pages) return flush();
-  return {};
-}
-
 status crawl_cache::put(std::string_view url, const cached_page& page) {
-  if (status s = begin_batch(); !s) return s;
+  if (!in_batch_) {
+    if (status s = exec("BEGIN"); !s) return s;
+    in_batch_ = true;
+  }
   sqlite3_reset(put_);
   const std::string found = encode_found(page.outcome.found);
   const std::string values = encode_values(page.outcome.extensions);
@@ -258,7 +248,8 @@ status crawl_cache::put(std::string_view url, const cached_page& page) {
   sqlite3_bind_text(put_, 9, values.data(), static_cast<int>(values.size()),
                     SQLITE_TRANSIENT);
   if (sqlite3_step(put_) != SQLITE_DONE) return db_error("cannot write a page");
-  return end_write();
+  if (++batched_ >= batch_pages) return flush();
+  return {};
 }
 
 status crawl_cache::flush() {

@@ -90,8 +90,6 @@ class crawl_cache {
   crawl_cache(std::string path, sqlite3* db)
       : path_(std::move(path)), db_(db) {}
   status exec(const char* sql);
-  status begin_batch();
-  status end_write();
   error db_error(std::string_view what) const;
 
   std::string path_;
