@@ -17,7 +17,7 @@
 #include <random>
 #include <string>
 
-#include "sitemill/source/html_page.h"
+#include "sitemill/html/html_page.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include "sitemill/check/check.h"
 #include "sitemill/inspect/set_input.h"
 #include "sitemill/report/check_json.h"
-#include "sitemill/report/numbers.h"
+#include "sitemill/numbers.h"
 #include "sitemill/url/url.h"
 #include "verbose.h"
 #include "vocabulary.h"

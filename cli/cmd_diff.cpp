@@ -7,7 +7,7 @@
 #include "inspect_flags.h"
 #include "sitemill/inspect/diff.h"
 #include "sitemill/report/diff_json.h"
-#include "sitemill/report/numbers.h"
+#include "sitemill/numbers.h"
 #include "vocabulary.h"
 
 namespace sitemill::cli {

@@ -20,8 +20,8 @@
 #include "sitemill/notify/announce.h"
 #include "sitemill/notify/indexnow.h"
 #include "sitemill/report/generate_json.h"
-#include "sitemill/report/numbers.h"
-#include "sitemill/source/crawl_source.h"
+#include "sitemill/numbers.h"
+#include "sitemill/crawl/crawl_source.h"
 #include "sitemill/source/log_source.h"
 #include "sitemill/source/site_source.h"
 #include "sitemill/source/sitemap_source.h"
@@ -243,7 +243,7 @@ std::vector<announcement> announce(const generate_cli_options& o,
   http_options announcing;
   announcing.trace = verbose_trace();
   http_client client(std::move(announcing));
-  std::vector<announcement> all = announce_sets(client, r, a);
+  std::vector<announcement> all = announce_sets(client, r.sets, r.changes, a);
   for (announcement& done : all) {
     if (done.robots && done.robots->failure)
       to_cli_words(done.robots->failure->message, words);

@@ -10,8 +10,9 @@
 
 #include "command.h"
 #include "sitemill/notify/indexnow.h"
+#include "sitemill/report/generate_json.h"
 #include "sitemill/report/notify_json.h"
-#include "sitemill/report/numbers.h"
+#include "sitemill/numbers.h"
 #include "vocabulary.h"
 
 namespace sitemill::cli {

@@ -16,7 +16,7 @@
 #include "inspect_flags.h"
 #include "sitemill/check/check.h"
 #include "sitemill/inspect/stats.h"
-#include "sitemill/publish/atomic_file.h"
+#include "sitemill/atomic_file.h"
 #include "sitemill/report/finding_lines.h"
 #include "sitemill/report/report_html.h"
 #include "vocabulary.h"

@@ -5,7 +5,7 @@
 #include "command.h"
 #include "inspect_flags.h"
 #include "sitemill/inspect/stats.h"
-#include "sitemill/report/numbers.h"
+#include "sitemill/numbers.h"
 #include "sitemill/report/stats_json.h"
 #include "vocabulary.h"
 

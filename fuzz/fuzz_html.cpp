@@ -16,9 +16,9 @@
 #include <string>
 #include <string_view>
 
-#include "sitemill/source/html_page.h"
+#include "sitemill/html/html_page.h"
 #include "sitemill/url/url.h"
-#include "source/page_links.h"
+#include "html/page_links.h"
 
 namespace {
 

@@ -52,7 +52,7 @@ def main():
     print()
     print("#include <array>")
     print()
-    print('#include "source/html_char_ref.h"')
+    print('#include "html/html_char_ref.h"')
     print()
     print("namespace sitemill::detail {")
     print()

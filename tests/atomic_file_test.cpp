@@ -1,6 +1,6 @@
 // The one atomic file write: what a reader sees, and what a write killed
 // half-way leaves for the publisher's recovery to remove.
-#include "sitemill/publish/atomic_file.h"
+#include "sitemill/atomic_file.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

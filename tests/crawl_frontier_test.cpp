@@ -1,6 +1,6 @@
 // What the crawler does with a URL before fetching it: session ids removed,
 // then depth, robots.txt and the trap cap judged in that order.
-#include "source/crawl_frontier.h"
+#include "crawl/crawl_frontier.h"
 
 #include <gtest/gtest.h>
 

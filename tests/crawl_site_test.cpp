@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "sitemill/date/dates.h"
-#include "sitemill/source/html_page.h"
+#include "sitemill/html/html_page.h"
 
 namespace sitemill::testing {
 namespace {

@@ -2,7 +2,7 @@
 // (tests/support/crawl_site.h): the URLs it lists, every URL it skips with
 // its reason, and the lastmods it gives must be exactly the site's expected
 // answer, whatever the concurrency and whichever traps are opened.
-#include "sitemill/source/crawl_source.h"
+#include "sitemill/crawl/crawl_source.h"
 
 #include <gtest/gtest.h>
 

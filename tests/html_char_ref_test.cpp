@@ -3,7 +3,7 @@
 // to 13.2.5.80 "Numeric character reference end state". Expected values are
 // written as the compiler's \u escapes, not through the decoder's own UTF-8
 // encoder, and the table's spot checks are the standard's, not Python's.
-#include "source/html_char_ref.h"
+#include "html/html_char_ref.h"
 
 #include <gtest/gtest.h>
 

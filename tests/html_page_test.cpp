@@ -1,6 +1,6 @@
 // Tests for scan_html(): robots noindex, the canonical link, and the content
 // hash that ignores build noise but sees every content change.
-#include "sitemill/source/html_page.h"
+#include "sitemill/html/html_page.h"
 
 #include <gtest/gtest.h>
 

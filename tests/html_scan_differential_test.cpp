@@ -30,7 +30,7 @@
 #include <vector>
 
 #include "detail/utf8.h"
-#include "sitemill/source/html_page.h"
+#include "sitemill/html/html_page.h"
 #include "support/gumbo_reference.h"
 
 namespace sitemill {

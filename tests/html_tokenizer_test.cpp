@@ -2,7 +2,7 @@
 // standard (13.2.5, 13.2.6) they prove. The differential test
 // (html_scan_differential_test.cpp) compares the whole scan with gumbo;
 // these pin the states one by one.
-#include "source/html_tokenizer.h"
+#include "html/html_tokenizer.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "source/html_tree.h"
+#include "html/html_tree.h"
 
 namespace sitemill::detail {
 namespace {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sitemill/notify/indexnow.h"
+#include "sitemill/report/generate_json.h"
 #include "support/http_server.h"
 #include "support/run.h"
 

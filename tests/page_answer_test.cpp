@@ -1,6 +1,6 @@
 // What an HTTP answer says about indexing, read the one way for the crawler
 // and check --audit.
-#include "source/page_answer.h"
+#include "html/page_answer.h"
 
 #include <gtest/gtest.h>
 

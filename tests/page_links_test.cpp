@@ -1,7 +1,7 @@
 // Tests for page_links: what scan_html() read raw, resolved against the
 // page's URL (or its <base href>) into the canonical URL, hreflang
 // alternates and images a source lists.
-#include "source/page_links.h"
+#include "html/page_links.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sitemill/report/numbers.h"
+#include "sitemill/numbers.h"
 
 namespace sitemill::detail {
 namespace {

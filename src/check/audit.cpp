@@ -17,9 +17,9 @@
 #include "sitemill/date/w3c_datetime.h"
 #include "sitemill/net/fetcher.h"
 #include "sitemill/robots/robots_rules.h"
-#include "sitemill/source/html_page.h"
-#include "source/page_answer.h"
-#include "source/page_links.h"
+#include "sitemill/html/html_page.h"
+#include "html/page_answer.h"
+#include "html/page_links.h"
 
 namespace sitemill::detail {
 

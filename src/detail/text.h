@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "sitemill/report/numbers.h"
+#include "sitemill/numbers.h"
 
 namespace sitemill::detail {
 

@@ -965,21 +965,6 @@ class run {
 
 }  // namespace
 
-std::string host_directory(const normalized_url& base) {
-  std::string dir(base.host());
-  if (base.has_port()) (dir += '_') += std::to_string(base.port());
-  return dir;
-}
-
-std::string set_directory(const normalized_url& base) {
-  std::string dir = host_directory(base);
-  std::string_view path = base.path();  // "/" or "/de/"
-  path.remove_prefix(1);
-  while (path.ends_with('/')) path.remove_suffix(1);
-  if (!path.empty()) (dir += '/') += path;
-  return dir;
-}
-
 generate_report generate(const generate_options& options,
                          generate_observer& observer) {
   auto refused = [](error e) {

@@ -13,7 +13,7 @@
 #include <optional>
 
 #include "detail/text.h"
-#include "sitemill/report/numbers.h"
+#include "sitemill/numbers.h"
 
 namespace sitemill::detail {
 namespace {

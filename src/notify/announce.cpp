@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sitemill/publish/bookkeeping.h"
 #include "sitemill/url/url.h"
 
 namespace sitemill {
@@ -118,24 +119,23 @@ announcement announce_one(http_client& client, const std::string& entry,
 
 }  // namespace
 
-std::vector<std::string> robots_sitemap_urls(const generate_report& report,
+std::vector<std::string> robots_sitemap_urls(const set_report& set,
                                              std::string_view base_url) {
-  return sitemap_urls(report.entry, report.files, base_url);
+  return sitemap_urls(set.entry, set.files, base_url);
 }
 
-announcement announce_set(http_client& client, const generate_report& report,
+announcement announce_set(http_client& client, const set_report& set,
+                          const std::optional<state_changes>& changes,
                           const announce_options& options) {
-  if (report.outcome != generate_outcome::published) return {};
-  return announce_one(client, report.entry, report.files, report.changes,
-                      options);
+  return announce_one(client, set.entry, set.files, changes, options);
 }
 
-std::vector<announcement> announce_sets(http_client& client,
-                                        const generate_report& report,
-                                        const announce_options& options) {
+std::vector<announcement> announce_sets(
+    http_client& client, std::span<const set_report> sets,
+    const std::optional<state_changes>& changes,
+    const announce_options& options) {
   std::vector<announcement> done;
-  if (report.outcome != generate_outcome::published) return done;
-  for (const set_report& set : report.sets) {
+  for (const set_report& set : sets) {
     announce_options one = options;
     one.base_url = set.base_url;
     normalized_url base;
@@ -144,8 +144,7 @@ std::vector<announcement> announce_sets(http_client& client,
       for (std::size_t at;
            (at = one.robots_path.find(placeholder)) != std::string::npos;)
         one.robots_path.replace(at, placeholder.size(), host_directory(base));
-    done.push_back(
-        announce_one(client, set.entry, set.files, report.changes, one));
+    done.push_back(announce_one(client, set.entry, set.files, changes, one));
   }
   return done;
 }

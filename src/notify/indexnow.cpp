@@ -26,9 +26,8 @@
 #include <utility>
 
 #include "detail/text.h"
+#include "sitemill/atomic_file.h"
 #include "net/exchange.h"
-#include "sitemill/notify/announce.h"
-#include "sitemill/report/generate_json.h"
 #include "sitemill/url/url.h"
 
 namespace sitemill {
@@ -323,20 +322,6 @@ result<indexnow_report> submit_indexnow(http_client& client,
     if (!batch.ok()) break;
   }
   return planned;
-}
-
-result<std::vector<std::string>> read_manifest_changes(
-    const std::string& path) {
-  auto read = read_generate_json_file(path, {.issues = false});
-  if (!read) return std::move(read).err();
-  const std::optional<state_changes>& changes = read->report.changes;
-  if (!changes) {
-    return error{path +
-                 ": has no \"changes\"; only a generate run with a state "
-                 "database knows which URLs were added or changed. Give the "
-                 "URLs with `urls` or as arguments instead"};
-  }
-  return indexnow_urls(*changes);
 }
 
 }  // namespace sitemill

@@ -152,4 +152,19 @@ std::optional<std::string> set_dir_of_manifest(const std::string& path) {
   return std::nullopt;
 }
 
+std::string host_directory(const normalized_url& base) {
+  std::string dir(base.host());
+  if (base.has_port()) (dir += '_') += std::to_string(base.port());
+  return dir;
+}
+
+std::string set_directory(const normalized_url& base) {
+  std::string dir = host_directory(base);
+  std::string_view path = base.path();  // "/" or "/de/"
+  path.remove_prefix(1);
+  while (path.ends_with('/')) path.remove_suffix(1);
+  if (!path.empty()) (dir += '/') += path;
+  return dir;
+}
+
 }  // namespace sitemill

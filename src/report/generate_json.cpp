@@ -7,7 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "detail/notify_objects.h"
+#include "report/notify_objects.h"
 
 namespace sitemill {
 namespace {
@@ -569,6 +569,20 @@ result<generate_json_contents> read_generate_json_file(
     return error{path + ": cannot be read: " + std::strerror(errno)};
   if (!read) return error{path + ": " + read.err().message};
   return read;
+}
+
+result<std::vector<std::string>> read_manifest_changes(
+    const std::string& path) {
+  auto read = read_generate_json_file(path, {.issues = false});
+  if (!read) return std::move(read).err();
+  const std::optional<state_changes>& changes = read->report.changes;
+  if (!changes) {
+    return error{path +
+                 ": has no \"changes\"; only a generate run with a state "
+                 "database knows which URLs were added or changed. Give the "
+                 "URLs with `urls` or as arguments instead"};
+  }
+  return indexnow_urls(*changes);
 }
 
 }  // namespace sitemill

@@ -1,6 +1,6 @@
 #include "sitemill/report/notify_json.h"
 
-#include "detail/notify_objects.h"
+#include "report/notify_objects.h"
 
 namespace sitemill {
 namespace {

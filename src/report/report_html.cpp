@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "sitemill/report/finding_lines.h"
-#include "sitemill/report/numbers.h"
+#include "sitemill/numbers.h"
 #include "sitemill/write/xml_escape.h"
 
 namespace sitemill {

@@ -25,10 +25,10 @@
 #include "sitemill/limits.h"
 #include "sitemill/publish/publish.h"
 #include "sitemill/robots/robots_rules.h"
-#include "sitemill/source/html_page.h"
+#include "sitemill/html/html_page.h"
 #include "sitemill/source/state_db.h"
 #include "sitemill/url/url.h"
-#include "source/page_links.h"
+#include "html/page_links.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>

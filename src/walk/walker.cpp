@@ -11,7 +11,7 @@
 
 #include "detail/text.h"
 #include "sitemill/limits.h"
-#include "sitemill/report/numbers.h"
+#include "sitemill/numbers.h"
 #include "walk/walker_impl.h"
 
 #define XXH_INLINE_ALL

@@ -1,7 +1,7 @@
 #include "sitemill/write/html_view.h"
 
 #include "detail/text.h"
-#include "sitemill/report/numbers.h"
+#include "sitemill/numbers.h"
 #include "sitemill/write/xml_escape.h"
 
 namespace sitemill {

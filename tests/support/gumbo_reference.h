@@ -20,7 +20,7 @@
 
 #include <string_view>
 
-#include "sitemill/source/html_page.h"
+#include "sitemill/html/html_page.h"
 
 namespace sitemill::testing {
 

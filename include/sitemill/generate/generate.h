@@ -197,26 +197,6 @@ struct lastmod_counts {
 
 /// One published set. A run with more_base_urls publishes one per base
 /// that has URLs; otherwise the one set is the report's own.
-struct set_report {
-  std::string base_url;               ///< normalised, ending in '/'
-  std::string out_dir;                ///< where its files are
-  std::string entry;                  ///< the file to submit, in out_dir
-  std::string entry_url;              ///< base_url + entry
-  bool dated = false;                 ///< see generate_report::dated
-  std::uint64_t written = 0;          ///< URLs written to it
-  std::vector<published_file> files;  ///< entry included, paths in out_dir
-};
-
-/// The directory, below generate_options::out_dir, of the set published at
-/// `base` (a normalised base URL) in a run with several bases: the host
-/// ("www.example.com"), "_PORT" when the base names a port, then the
-/// base's path ("example.com/de" for https://example.com/de/).
-std::string set_directory(const normalized_url& base);
-
-/// The host part of set_directory(): "www.example.com", or "localhost_8080"
-/// for a base that names a port.
-std::string host_directory(const normalized_url& base);
-
 struct generate_report {
   generate_outcome outcome = generate_outcome::failed;
   std::string message;  ///< why, when not published

@@ -7,10 +7,14 @@
 //   a.robots_path = "public/robots.txt";
 //   a.indexnow.key = key;                   // needs a run with a state_path
 //   sitemill::http_client client;
-//   sitemill::announcement done = sitemill::announce_set(client, report, a);
+//   sitemill::announcement done =
+//       sitemill::announce_set(client, report.sets.front(), report.changes, a);
 //
 // A run with several base URLs publishes a set per base (generate_report::
-// sets); announce_sets() announces each, robots.txt per host.
+// sets); announce_sets() announces each, robots.txt per host. Announcing
+// takes what was published (set_report, publish.h) and what changed
+// (state_changes, state_db.h), not a generate report: a set assembled by
+// merge_shards(), or one an embedder published itself, is announced alike.
 //
 // The set is live before anything is announced, so a failure here takes
 // nothing back: each step's outcome is in the announcement, for the caller
@@ -22,15 +26,17 @@
 #define SITEMILL_NOTIFY_ANNOUNCE_H
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "sitemill/generate/generate.h"
 #include "sitemill/net/http.h"
 #include "sitemill/notify/indexnow.h"
+#include "sitemill/publish/publish.h"
 #include "sitemill/result.h"
 #include "sitemill/robots/robots_edit.h"
+#include "sitemill/source/state_db.h"
 
 namespace sitemill {
 
@@ -91,26 +97,27 @@ std::vector<std::string> indexnow_urls(const state_changes& changes);
 
 /// The URLs robots.txt lists for a published set: `base_url` (a final '/'
 /// added when missing) followed by the path of the entry and of each index.
-std::vector<std::string> robots_sitemap_urls(const generate_report& report,
+std::vector<std::string> robots_sitemap_urls(const set_report& set,
                                              std::string_view base_url);
 
-/// Announces the set `report` published (its entry and files, at
-/// options.base_url): robots.txt first, then IndexNow with the changes under
-/// options.base_url (every change when it is empty), each as `options` asks.
-/// IndexNow is tried even when robots.txt failed (they are independent). A
-/// report whose outcome is not published is not announced: the announcement is
-/// empty.
-announcement announce_set(http_client& client, const generate_report& report,
+/// Announces `set` (its entry and files, at options.base_url): robots.txt
+/// first, then IndexNow with the `changes` under options.base_url (every
+/// change when it is empty), each as `options` asks. IndexNow is tried even
+/// when robots.txt failed (they are independent). Call it once the set is
+/// published; `changes` is empty for a run without a state database.
+announcement announce_set(http_client& client, const set_report& set,
+                          const std::optional<state_changes>& changes,
                           const announce_options& options);
 
-/// Announces every set of `report` (generate_report::sets), in order, each
-/// at its own base URL (options.base_url is not used) with robots_path's
+/// Announces every one of `sets` (generate_report::sets), in order, each at
+/// its own base URL (options.base_url is not used) with robots_path's
 /// "{host}" replaced by the set's host, and IndexNow told the changes under
 /// that base (one submission per host, as IndexNow requires). One
-/// announcement per set; none when the report is not published.
-std::vector<announcement> announce_sets(http_client& client,
-                                        const generate_report& report,
-                                        const announce_options& options);
+/// announcement per set.
+std::vector<announcement> announce_sets(
+    http_client& client, std::span<const set_report> sets,
+    const std::optional<state_changes>& changes,
+    const announce_options& options);
 
 }  // namespace sitemill
 

@@ -129,13 +129,6 @@ result<indexnow_report> submit_indexnow(http_client& client,
                                         const std::vector<std::string>& urls,
                                         const indexnow_options& options);
 
-/// The URLs a generate report lists as added or changed, in that order:
-/// the "changes" of the JSON report (read_generate_json_file(),
-/// report/generate_json.h; docs/report-schema.md). Fails, naming the file,
-/// when it cannot be read, is not a report, or has no "changes" (a run
-/// without a state database does not know what changed).
-result<std::vector<std::string>> read_manifest_changes(const std::string& path);
-
 }  // namespace sitemill
 
 #endif  // SITEMILL_NOTIFY_INDEXNOW_H

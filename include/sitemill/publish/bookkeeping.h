@@ -24,8 +24,21 @@
 #include <vector>
 
 #include "sitemill/result.h"
+#include "sitemill/url/url.h"
 
 namespace sitemill {
+
+/// The directory, below the output directory (generate_options::out_dir), of
+/// the set published at `base` (a normalised base URL) in a run with several
+/// bases: the host ("www.example.com"), "_PORT" when the base names a port,
+/// then the base's path ("example.com/de" for https://example.com/de/). The
+/// bookkeeping of each such set is below the output directory's
+/// (bookkeeping_dir_of()).
+std::string set_directory(const normalized_url& base);
+
+/// The host part of set_directory(): "www.example.com", or "localhost_8080"
+/// for a base that names a port.
+std::string host_directory(const normalized_url& base);
 
 /// The directory, in a set directory's parent, that holds one bookkeeping
 /// directory per set directory beside it.

@@ -36,7 +36,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sitemill/publish/atomic_file.h"
+#include "sitemill/atomic_file.h"
 #include "sitemill/publish/bookkeeping.h"
 #include "sitemill/result.h"
 #include "sitemill/write/writer.h"
@@ -50,6 +50,18 @@ struct published_file {
   std::size_t urls = 0;      ///< entries in it
   std::uint64_t bytes = 0;   ///< uncompressed size
   std::uint64_t digest = 0;  ///< XXH3-64 of the bytes on disk
+};
+
+/// One set a run published: where it is served and what it holds. What
+/// generate_report::sets lists, and what announce_set() announces.
+struct set_report {
+  std::string base_url;               ///< normalised, ending in '/'
+  std::string out_dir;                ///< where its files are
+  std::string entry;                  ///< the file to submit, in out_dir
+  std::string entry_url;              ///< base_url + entry
+  bool dated = false;                 ///< see generate_report::dated
+  std::uint64_t written = 0;          ///< URLs written to it
+  std::vector<published_file> files;  ///< entry included, paths in out_dir
 };
 
 /// A finished temporary file waiting to be published under `file.path`.

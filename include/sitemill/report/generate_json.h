@@ -74,6 +74,13 @@ result<generate_json_contents> read_generate_json(
 result<generate_json_contents> read_generate_json_file(
     const std::string& path, const generate_json_read_options& options = {});
 
+/// The URLs a generate report lists as added or changed, in that order:
+/// the "changes" of the JSON report (read_generate_json_file();
+/// docs/report-schema.md), as indexnow_urls() (announce.h) takes them. Fails, naming the file,
+/// when it cannot be read, is not a report, or has no "changes" (a run
+/// without a state database does not know what changed).
+result<std::vector<std::string>> read_manifest_changes(const std::string& path);
+
 }  // namespace sitemill
 
 #endif  // SITEMILL_REPORT_GENERATE_JSON_H

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sitemill/publish/atomic_file.h"
+#include "sitemill/atomic_file.h"
 #include "sitemill/result.h"
 
 namespace sitemill {

@@ -42,7 +42,7 @@
 #include <vector>
 
 #include "sitemill/result.h"
-#include "sitemill/source/html_page.h"
+#include "sitemill/html/html_page.h"
 
 struct sqlite3;
 struct sqlite3_stmt;

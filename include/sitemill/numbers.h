@@ -3,8 +3,8 @@
 // is not a URL").
 //
 // Thread-safety: the functions are pure and may be called from any thread.
-#ifndef SITEMILL_REPORT_NUMBERS_H
-#define SITEMILL_REPORT_NUMBERS_H
+#ifndef SITEMILL_NUMBERS_H
+#define SITEMILL_NUMBERS_H
 
 #include <cstdint>
 #include <string>
@@ -29,4 +29,4 @@ namespace sitemill {
 
 }  // namespace sitemill
 
-#endif  // SITEMILL_REPORT_NUMBERS_H
+#endif  // SITEMILL_NUMBERS_H

@@ -54,14 +54,14 @@
 //
 // Input is UTF-8; invalid sequences are read as U+FFFD and a leading byte
 // order mark is skipped, as the standard's decoder does.
-#ifndef SITEMILL_SOURCE_HTML_TREE_H
-#define SITEMILL_SOURCE_HTML_TREE_H
+#ifndef SITEMILL_HTML_TREE_H
+#define SITEMILL_HTML_TREE_H
 
 #include <cstdint>
 #include <span>
 #include <string_view>
 
-#include "source/html_tokenizer.h"
+#include "html/html_tokenizer.h"
 
 namespace sitemill::detail {
 
@@ -94,4 +94,4 @@ void read_html(std::string_view html, html_reader& reader);
 
 }  // namespace sitemill::detail
 
-#endif  // SITEMILL_SOURCE_HTML_TREE_H
+#endif  // SITEMILL_HTML_TREE_H

@@ -1,7 +1,7 @@
 // sitemill internals: what an HTTP answer for a page says about indexing,
 // read the one way for every fetch of pages (the crawler, check --audit).
-#ifndef SITEMILL_SOURCE_PAGE_ANSWER_H
-#define SITEMILL_SOURCE_PAGE_ANSWER_H
+#ifndef SITEMILL_HTML_PAGE_ANSWER_H
+#define SITEMILL_HTML_PAGE_ANSWER_H
 
 #include <string>
 #include <string_view>
@@ -34,4 +34,4 @@ std::string lastmod_from_http(std::string_view last_modified);
 
 }  // namespace sitemill::detail
 
-#endif  // SITEMILL_SOURCE_PAGE_ANSWER_H
+#endif  // SITEMILL_HTML_PAGE_ANSWER_H

@@ -1,10 +1,10 @@
-#include "source/html_char_ref.h"
+#include "html/html_char_ref.h"
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 
-#include "source/html_entities.inc"
+#include "html/html_entities.inc"
 
 namespace sitemill::detail {
 namespace {

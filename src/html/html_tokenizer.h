@@ -32,8 +32,8 @@
 // decoded (the common case), else into the tokenizer's own buffers; either
 // way they live until the next call to next(). Not thread-safe; one
 // tokenizer per document.
-#ifndef SITEMILL_SOURCE_HTML_TOKENIZER_H
-#define SITEMILL_SOURCE_HTML_TOKENIZER_H
+#ifndef SITEMILL_HTML_TOKENIZER_H
+#define SITEMILL_HTML_TOKENIZER_H
 
 #include <cstddef>
 #include <cstdint>
@@ -141,4 +141,4 @@ class html_tokenizer {
 
 }  // namespace sitemill::detail
 
-#endif  // SITEMILL_SOURCE_HTML_TOKENIZER_H
+#endif  // SITEMILL_HTML_TOKENIZER_H

@@ -1,4 +1,4 @@
-#include "sitemill/publish/atomic_file.h"
+#include "sitemill/atomic_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-#include "source/crawl_cache.h"
+#include "crawl/crawl_cache.h"
 
 #include <sqlite3.h>
 

@@ -9,8 +9,8 @@
 //
 // No allocation but appending to the caller's string; no state: safe to
 // call from any number of threads.
-#ifndef SITEMILL_SOURCE_HTML_CHAR_REF_H
-#define SITEMILL_SOURCE_HTML_CHAR_REF_H
+#ifndef SITEMILL_HTML_CHAR_REF_H
+#define SITEMILL_HTML_CHAR_REF_H
 
 #include <cstddef>
 #include <span>
@@ -45,4 +45,4 @@ struct html_named_ref {
 
 }  // namespace sitemill::detail
 
-#endif  // SITEMILL_SOURCE_HTML_CHAR_REF_H
+#endif  // SITEMILL_HTML_CHAR_REF_H

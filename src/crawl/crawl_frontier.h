@@ -17,8 +17,8 @@
 //
 // Memory: every URL seen, as its text (~50 bytes of overhead each), and a
 // counter per path that has query variants.
-#ifndef SITEMILL_SOURCE_CRAWL_FRONTIER_H
-#define SITEMILL_SOURCE_CRAWL_FRONTIER_H
+#ifndef SITEMILL_CRAWL_FRONTIER_H
+#define SITEMILL_CRAWL_FRONTIER_H
 
 #include <cstddef>
 #include <cstdint>
@@ -99,4 +99,4 @@ class crawl_frontier {
 
 }  // namespace sitemill::detail
 
-#endif  // SITEMILL_SOURCE_CRAWL_FRONTIER_H
+#endif  // SITEMILL_CRAWL_FRONTIER_H

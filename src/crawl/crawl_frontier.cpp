@@ -1,4 +1,4 @@
-#include "source/crawl_frontier.h"
+#include "crawl/crawl_frontier.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "source/html_elements.h"
+#include "html/html_elements.h"
 
 #include <algorithm>
 #include <array>

@@ -1,10 +1,10 @@
-#include "source/html_tokenizer.h"
+#include "html/html_tokenizer.h"
 
 #include <algorithm>
 #include <cstring>
 
 #include "detail/text.h"
-#include "source/html_char_ref.h"
+#include "html/html_char_ref.h"
 
 namespace sitemill::detail {
 namespace {

@@ -1,4 +1,4 @@
-#include "source/html_tree.h"
+#include "html/html_tree.h"
 
 #include <algorithm>
 #include <string>
@@ -6,7 +6,7 @@
 
 #include "detail/text.h"
 #include "detail/utf8.h"
-#include "source/html_elements.h"
+#include "html/html_elements.h"
 
 namespace sitemill::detail {
 namespace {

@@ -1,4 +1,4 @@
-#include "sitemill/source/html_page.h"
+#include "sitemill/html/html_page.h"
 
 #include <algorithm>
 #include <charconv>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "detail/text.h"
-#include "source/html_tree.h"
+#include "html/html_tree.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>

@@ -29,8 +29,8 @@
 // Memory: every URL seen (its text) and the answers that came ahead of
 // their turn (their links, not their bodies); a body is held only while it
 // is parsed, and at most max_page_bytes of it.
-#ifndef SITEMILL_SOURCE_CRAWL_SOURCE_H
-#define SITEMILL_SOURCE_CRAWL_SOURCE_H
+#ifndef SITEMILL_CRAWL_SOURCE_H
+#define SITEMILL_CRAWL_SOURCE_H
 
 #include <chrono>
 #include <cstddef>
@@ -129,4 +129,4 @@ std::shared_ptr<const record_source> crawl_source(crawl_options options);
 
 }  // namespace sitemill
 
-#endif  // SITEMILL_SOURCE_CRAWL_SOURCE_H
+#endif  // SITEMILL_CRAWL_SOURCE_H

@@ -5,8 +5,8 @@
 //
 // nlohmann::json stays out of the public headers: the public writers are in
 // sitemill/report/notify_json.h and sitemill/report/generate_json.h.
-#ifndef SITEMILL_DETAIL_NOTIFY_OBJECTS_H
-#define SITEMILL_DETAIL_NOTIFY_OBJECTS_H
+#ifndef SITEMILL_REPORT_NOTIFY_OBJECTS_H
+#define SITEMILL_REPORT_NOTIFY_OBJECTS_H
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -43,4 +43,4 @@ ordered_json sitemap_check_object(const sitemap_check& check, bool fetched);
 
 }  // namespace sitemill::detail
 
-#endif  // SITEMILL_DETAIL_NOTIFY_OBJECTS_H
+#endif  // SITEMILL_REPORT_NOTIFY_OBJECTS_H

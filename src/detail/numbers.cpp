@@ -1,4 +1,4 @@
-#include "sitemill/report/numbers.h"
+#include "sitemill/numbers.h"
 
 #include <cstdio>
 #include <iterator>

@@ -1,7 +1,7 @@
 // sitemill: replacing one file atomically, the write every other one builds
 // on: the publisher's manifest and journal, robots.txt, an IndexNow key file.
-#ifndef SITEMILL_PUBLISH_ATOMIC_FILE_H
-#define SITEMILL_PUBLISH_ATOMIC_FILE_H
+#ifndef SITEMILL_ATOMIC_FILE_H
+#define SITEMILL_ATOMIC_FILE_H
 
 #include <string>
 #include <string_view>
@@ -64,4 +64,4 @@ struct staged_write {
 
 }  // namespace sitemill
 
-#endif  // SITEMILL_PUBLISH_ATOMIC_FILE_H
+#endif  // SITEMILL_ATOMIC_FILE_H

@@ -1,4 +1,4 @@
-#include "source/page_answer.h"
+#include "html/page_answer.h"
 
 #include "detail/text.h"
 #include "sitemill/date/dates.h"

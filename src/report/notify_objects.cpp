@@ -1,4 +1,4 @@
-#include "detail/notify_objects.h"
+#include "report/notify_objects.h"
 
 namespace sitemill::detail {
 

@@ -1,4 +1,4 @@
-#include "source/page_links.h"
+#include "html/page_links.h"
 
 #include "detail/text.h"
 

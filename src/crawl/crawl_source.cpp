@@ -8,7 +8,7 @@
 // back in any order, but a page's links are discovered, and its record
 // handed on, only once every page before it has been: commit() does it. So
 // the crawl's outcome does not depend on timing.
-#include "sitemill/source/crawl_source.h"
+#include "sitemill/crawl/crawl_source.h"
 
 #include <algorithm>
 #include <atomic>
@@ -29,14 +29,14 @@
 #include "sitemill/parse/sitemap_parser.h"
 #include "sitemill/robots/robots.h"
 #include "sitemill/robots/robots_rules.h"
-#include "sitemill/source/html_page.h"
+#include "sitemill/html/html_page.h"
 #include "sitemill/source/site_source.h"
 #include "sitemill/source/state_db.h"
 #include "sitemill/url/url.h"
-#include "source/crawl_cache.h"
-#include "source/crawl_frontier.h"
-#include "source/page_answer.h"
-#include "source/page_links.h"
+#include "crawl/crawl_cache.h"
+#include "crawl/crawl_frontier.h"
+#include "html/page_answer.h"
+#include "html/page_links.h"
 
 namespace sitemill {
 namespace {

@@ -19,8 +19,8 @@
 //         verdict TEXT, lastmod TEXT, hash BLOB, found TEXT, extensions TEXT)
 //
 // Not thread-safe: the crawl thread alone uses it.
-#ifndef SITEMILL_SOURCE_CRAWL_CACHE_H
-#define SITEMILL_SOURCE_CRAWL_CACHE_H
+#ifndef SITEMILL_CRAWL_CACHE_H
+#define SITEMILL_CRAWL_CACHE_H
 
 #include <cstdint>
 #include <memory>
@@ -31,7 +31,7 @@
 
 #include "sitemill/entry/extensions.h"
 #include "sitemill/result.h"
-#include "sitemill/source/html_page.h"
+#include "sitemill/html/html_page.h"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -102,4 +102,4 @@ class crawl_cache {
 
 }  // namespace sitemill::detail
 
-#endif  // SITEMILL_SOURCE_CRAWL_CACHE_H
+#endif  // SITEMILL_CRAWL_CACHE_H

@@ -27,8 +27,8 @@
 //
 // Memory: the current page's links only; reused from page to page.
 // Not thread-safe: one per reader.
-#ifndef SITEMILL_SOURCE_PAGE_LINKS_H
-#define SITEMILL_SOURCE_PAGE_LINKS_H
+#ifndef SITEMILL_HTML_PAGE_LINKS_H
+#define SITEMILL_HTML_PAGE_LINKS_H
 
 #include <span>
 #include <string>
@@ -36,7 +36,7 @@
 #include <vector>
 
 #include "sitemill/entry/extensions.h"
-#include "sitemill/source/html_page.h"
+#include "sitemill/html/html_page.h"
 #include "sitemill/url/url.h"
 
 namespace sitemill::detail {
@@ -106,4 +106,4 @@ class page_links {
 
 }  // namespace sitemill::detail
 
-#endif  // SITEMILL_SOURCE_PAGE_LINKS_H
+#endif  // SITEMILL_HTML_PAGE_LINKS_H

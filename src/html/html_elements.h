@@ -2,8 +2,8 @@
 // HTML element by its name, as traits (a bit each), looked up once per tag:
 // the lists below are the standard's own (13.2.4.2, 13.2.4.3, 13.2.6.4.4,
 // 13.2.6.4.7, 13.2.6.5), merged at compile time into one sorted table.
-#ifndef SITEMILL_SOURCE_HTML_ELEMENTS_H
-#define SITEMILL_SOURCE_HTML_ELEMENTS_H
+#ifndef SITEMILL_HTML_ELEMENTS_H
+#define SITEMILL_HTML_ELEMENTS_H
 
 #include <cstddef>
 #include <cstdint>
@@ -42,4 +42,4 @@ struct element_info {
 
 }  // namespace sitemill::detail
 
-#endif  // SITEMILL_SOURCE_HTML_ELEMENTS_H
+#endif  // SITEMILL_HTML_ELEMENTS_H
