@@ -2,7 +2,7 @@
 // costs per page next to the parsers it could stand on. scan_html() was
 // gumbo (18 MB/s; perf put 72% of a 20,000-page crawl's cycles in it, which
 // kept the crawl short of issue 12's 10x) and is now sitemill's own
-// tokenizer and tree construction (src/source/html_tokenizer.h); gumbo and
+// tokenizer and tree construction (src/html/html_tokenizer.h); gumbo and
 // libxml2's HTML parser (HTML 4 rules) stay here as the yardsticks, on a
 // page like crawl_bench.sh's (11 KB: a head, a nav of ten links,
 // paragraphs of text).

@@ -13,7 +13,7 @@ pkg_check_modules(LIBXML2 REQUIRED IMPORTED_TARGET libxml-2.0)
 pkg_check_modules(LIBCURL REQUIRED IMPORTED_TARGET libcurl)
 # gumbo: an HTML5 tree parser, only for the tests (the independent oracle
 # the scan of pages is compared with) and the parser benchmark; the library
-# reads HTML with its own tokenizer (src/source/html_tokenizer.h says why).
+# reads HTML with its own tokenizer (src/html/html_tokenizer.h says why).
 # SQLite: the state database of --lastmod content.
 pkg_check_modules(GUMBO REQUIRED IMPORTED_TARGET gumbo)
 pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)

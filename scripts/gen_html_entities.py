@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Regenerate src/source/html_entities.inc, the HTML named character references.
+"""Regenerate src/html/html_entities.inc, the HTML named character references.
 
 The source is Python's own copy of the WHATWG table, html.entities.html5
 (https://html.spec.whatwg.org/multipage/named-characters.html): 2231 names,
 the 106 legacy ones without ';' ("amp", "nbsp") included. No network. The
 build never needs Python: the generated file is committed. Run this when
 Python's table changes (scripts/gen_html_entities.py >
-src/source/html_entities.inc) and review the diff like any other change.
+src/html/html_entities.inc) and review the diff like any other change.
 
 Rows are sorted by the names' bytes, names without the leading '&' and with
 the trailing ';' where the table has it; each replacement is its UTF-8 bytes
@@ -45,7 +45,7 @@ def main():
     print("// html.entities.html5, the WHATWG named character references; do "
           "not edit")
     print("// by hand. Regenerate with:")
-    print("//   scripts/gen_html_entities.py > src/source/html_entities.inc")
+    print("//   scripts/gen_html_entities.py > src/html/html_entities.inc")
     print("// Sorted by name bytes: html_char_ref.cpp searches it by prefix.")
     print("#ifndef SITEMILL_SOURCE_HTML_ENTITIES_INC")
     print("#define SITEMILL_SOURCE_HTML_ENTITIES_INC")

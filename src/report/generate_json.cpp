@@ -75,7 +75,7 @@ void write_urls(json_stream& out, const std::vector<std::string>& urls) {
 }
 
 // The robots and IndexNow objects are the ones `sitemill robots --json` and
-// `sitemill indexnow --json` print (detail/notify_objects.h).
+// `sitemill indexnow --json` print (report/notify_objects.h).
 void write_announcement(json_stream& out, const announcement& done) {
   out.raw(",").key("announce").raw("{");
   if (done.robots)
