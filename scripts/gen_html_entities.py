@@ -47,8 +47,8 @@ def main():
     print("// by hand. Regenerate with:")
     print("//   scripts/gen_html_entities.py > src/html/html_entities.inc")
     print("// Sorted by name bytes: html_char_ref.cpp searches it by prefix.")
-    print("#ifndef SITEMILL_SOURCE_HTML_ENTITIES_INC")
-    print("#define SITEMILL_SOURCE_HTML_ENTITIES_INC")
+    print("#ifndef SITEMILL_HTML_ENTITIES_INC")
+    print("#define SITEMILL_HTML_ENTITIES_INC")
     print()
     print("#include <array>")
     print()
@@ -69,7 +69,7 @@ def main():
     print()
     print("}  // namespace sitemill::detail")
     print()
-    print("#endif  // SITEMILL_SOURCE_HTML_ENTITIES_INC")
+    print("#endif  // SITEMILL_HTML_ENTITIES_INC")
 
 
 if __name__ == "__main__":
