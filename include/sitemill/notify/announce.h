@@ -18,7 +18,9 @@
 //
 // The set is live before anything is announced, so a failure here takes
 // nothing back: each step's outcome is in the announcement, for the caller
-// to print and to carry in its report (write_generate_json()).
+// to print and to carry in its report (write_generate_json()). Options that
+// could never announce the run are refused before it by
+// check_announce_options(), so that nothing is published for them.
 //
 // Thread-safety: no state is kept; the http_client is the caller's, one per
 // thread (http.h).
