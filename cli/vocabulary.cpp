@@ -92,6 +92,9 @@ vocabulary generate_words(std::string_view indexnow_key) {
       {"allow_private", "--allow-private"},
       {"keep_query", "--log-keep-query"},
       {"priority_from_popularity", "--priority popularity"},
+      // announce_options, as check_announce_options() and announce_sets()
+      // name them.
+      {"robots_path", "--robots"},
       {"key", "--indexnow-key"},
       {"endpoint", "--indexnow-endpoint"},
       {"key_location", "--indexnow-key-location"},
@@ -124,15 +127,25 @@ vocabulary check_words() {
           {"max_hreflang_links", "--max-hreflang-links"}};
 }
 
-vocabulary inspect_words() {
+namespace {
+
+// How stats, diff and report read a set.
+vocabulary set_reading_words() {
   return {{"set_name", "--set"},
-          {"fail_on", "--fail-on"},
           {"fetch_children", "--fetch-children"},
           {"allow_private", "--allow-private"}};
 }
 
+}  // namespace
+
+vocabulary inspect_words() {
+  vocabulary v = set_reading_words();
+  v.push_back({"fail_on", "--fail-on"});  // diff's
+  return v;
+}
+
 vocabulary report_words() {
-  vocabulary v = inspect_words();
+  vocabulary v = set_reading_words();
   v.push_back({"lenient_schema", "--lenient-schema"});
   v.push_back({"max_documents", "--max-documents"});
   v.push_back({"max_total_bytes", "--max-bytes"});

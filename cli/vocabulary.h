@@ -38,8 +38,9 @@ vocabulary indexnow_words(std::string_view key);
 vocabulary check_words();
 /// The terms of `sitemill stats` and `sitemill diff`.
 vocabulary inspect_words();
-/// The terms of `sitemill report`: stats' and diff's, --lenient-schema, and
-/// check's other flags named as such (report runs check without them).
+/// The terms of `sitemill report`: how stats and diff read a set,
+/// --lenient-schema, and check's other flags named as such (report runs
+/// check without them).
 vocabulary report_words();
 /// The terms of `sitemill merge`.
 vocabulary merge_words();

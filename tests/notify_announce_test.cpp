@@ -227,6 +227,29 @@ TEST_F(Announce, ABatchTheEngineRefusesIsNotOk) {
   EXPECT_FALSE(done.ok());
 }
 
+// The sets of a run over two hosts, published in `out`, and its changes.
+std::vector<set_report> two_host_sets(const std::string& out) {
+  return {{"https://www.shop.de/",
+           out + "/www.shop.de",
+           "sitemap.xml",
+           "https://www.shop.de/sitemap.xml",
+           false,
+           2,
+           {{"sitemap-1-aaaaaaaaaaaa.xml.gz", document_type::urlset, 2, 300},
+            {"sitemap.xml", document_type::sitemapindex, 1, 200}}},
+          {"https://www.shop.fr:8443/",
+           out + "/www.shop.fr_8443",
+           "sitemap.xml",
+           "https://www.shop.fr:8443/sitemap.xml",
+           false,
+           1,
+           {{"sitemap.xml", document_type::urlset, 1, 200}}}};
+}
+const std::optional<state_changes> two_host_changes = state_changes{
+    {"https://www.shop.de/neu", "https://www.shop.fr:8443/nouveau"},
+    {"https://www.shop.de/anders"},
+    {}};
+
 // A run over two hosts: each set is listed in its own host's robots.txt
 // ("{host}" in the path), and IndexNow hears of each host's changes in a
 // submission of its own, as a key proves one host.
@@ -234,26 +257,8 @@ TEST_F(Announce, EachSetOfASeveralHostRunIsAnnouncedForItsHost) {
   server.route("/indexnow", text_reply(200, ""));
   std::filesystem::create_directories(dir / "www.shop.de");
   std::filesystem::create_directories(dir / "www.shop.fr_8443");
-  const std::vector<set_report> sets = {
-      {"https://www.shop.de/",
-       dir / "www.shop.de",
-       "sitemap.xml",
-       "https://www.shop.de/sitemap.xml",
-       false,
-       2,
-       {{"sitemap-1-aaaaaaaaaaaa.xml.gz", document_type::urlset, 2, 300},
-        {"sitemap.xml", document_type::sitemapindex, 1, 200}}},
-      {"https://www.shop.fr:8443/",
-       dir / "www.shop.fr_8443",
-       "sitemap.xml",
-       "https://www.shop.fr:8443/sitemap.xml",
-       false,
-       1,
-       {{"sitemap.xml", document_type::urlset, 1, 200}}}};
-  const std::optional<state_changes> run_changes = state_changes{
-      {"https://www.shop.de/neu", "https://www.shop.fr:8443/nouveau"},
-      {"https://www.shop.de/anders"},
-      {}};
+  const std::vector<set_report> sets = two_host_sets(dir.path());
+  const std::optional<state_changes>& run_changes = two_host_changes;
   announce_options a = options();
   a.robots_path = dir / "{host}/robots.txt";
   const std::vector<announcement> done =
@@ -273,6 +278,74 @@ TEST_F(Announce, EachSetOfASeveralHostRunIsAnnouncedForItsHost) {
   EXPECT_EQ(json::parse(server.requests()[0].body)["host"], "www.shop.de");
   EXPECT_EQ(json::parse(server.requests()[1].body)["host"], "www.shop.fr:8443");
   EXPECT_TRUE(done[0].ok() && done[1].ok());
+}
+
+// One robots.txt for the sets of several hosts would list them all where
+// only one host's Sitemap: lines count (docs/hosts.md): announce_sets()
+// refuses that step for every set, even when check_announce_options() was
+// not asked first, and IndexNow goes on.
+TEST_F(Announce, OneRobotsTxtForSeveralHostsIsRefusedForEverySet) {
+  server.route("/indexnow", text_reply(200, ""));
+  const std::vector<announcement> done = announce_sets(
+      client, two_host_sets(dir.path()), two_host_changes, options());
+  ASSERT_EQ(done.size(), 2u);
+  for (const announcement& its : done) {
+    ASSERT_TRUE(its.robots && its.robots->failure);
+    EXPECT_EQ(its.robots->failure->field, "robots_path");
+    EXPECT_THAT(its.robots->failure->message,
+                HasSubstr("put {host} in the path"));
+    EXPECT_EQ(its.robots->path, dir / "robots.txt");
+    EXPECT_FALSE(its.robots->update);
+    EXPECT_FALSE(its.ok());
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "robots.txt"));
+  EXPECT_EQ(server.count("/indexnow"), 2u);
+}
+
+// What announcing a run needs is judged before the run, so that a refusal
+// publishes nothing (check_announce_options()), one case per line.
+TEST(AnnounceOptions, AreJudgedBeforeTheRunWithTheirField) {
+  const std::vector<std::string> two_hosts = {"https://www.shop.de/",
+                                              "https://www.shop.fr/"};
+  const std::vector<std::string> one_host = {"https://www.shop.de/",
+                                             "https://www.shop.de/blog/"};
+  const std::vector<std::string> two_ports = {"https://www.shop.de/",
+                                              "https://www.shop.de:8443/"};
+  const std::vector<std::string> not_a_url = {"https://www.shop.de/", "x"};
+  struct row {
+    const char* robots_path;
+    const char* key;
+    bool has_changes;
+    const std::vector<std::string>& bases;
+    const char* field;  // "" when accepted
+    const char* says;
+  } rows[] = {
+      {"robots.txt", "", false, two_hosts, "robots_path",
+       "`robots_path`: the `base_url` hosts differ"},
+      {"robots.txt", "", false, two_ports, "robots_path", "put {host}"},
+      {"public/{host}/robots.txt", "", false, two_hosts, "", ""},
+      {"robots.txt", "", false, one_host, "", ""},
+      // A base that is no URL is generate()'s to refuse.
+      {"robots.txt", "", false, not_a_url, "", ""},
+      {"", "not a key", true, one_host, "key", "`key` must be 8 to 128"},
+      {"", kKey, false, one_host, "key", "`key` needs `state_path`"},
+      {"", kKey, true, two_hosts, "", ""},
+      {"", "", false, two_hosts, "", ""},
+  };
+  for (const row& r : rows) {
+    SCOPED_TRACE(std::string(r.robots_path) + " " + r.key);
+    announce_options a;
+    a.robots_path = r.robots_path;
+    a.indexnow.key = r.key;
+    const status s = check_announce_options(a, r.bases, r.has_changes);
+    if (*r.field == '\0') {
+      EXPECT_TRUE(s) << s.message();
+      continue;
+    }
+    ASSERT_FALSE(s);
+    EXPECT_EQ(s.err().field, r.field);
+    EXPECT_THAT(s.err().message, HasSubstr(r.says));
+  }
 }
 
 TEST(AnnounceUrls, IndexNowHearsOfAddedThenChangedButNotRemoved) {

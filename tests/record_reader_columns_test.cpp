@@ -404,26 +404,26 @@ TEST(HeaderWithoutLoc, SuggestsTheColumnToMapByName) {
     EXPECT_EQ(o.error,
               "in:1: header has no loc column; its columns are \"sku\", "
               "\"url\", \"updated_at\"; to read \"url\" as loc, map it by "
-              "name: --columns loc=url");
+              "name: `columns` loc=url");
     // ... else the first column whose next value is a URL.
     o = read_with(as(format, "sku,product_link\n1,https://a.example/1\n"),
                   options_for(format));
     EXPECT_EQ(o.error,
               "in:1: header has no loc column; its columns are \"sku\", "
               "\"product_link\"; to read \"product_link\" as loc, map it by "
-              "name: --columns loc=product_link");
+              "name: `columns` loc=product_link");
     // A name with a space is quoted for the shell.
     o = read_with(as(format, "sku,Product Link\n1,https://a.example/1\n"),
                   options_for(format));
     EXPECT_EQ(o.error,
               "in:1: header has no loc column; its columns are \"sku\", "
               "\"Product Link\"; to read \"Product Link\" as loc, map it by "
-              "name: --columns 'loc=Product Link'");
+              "name: `columns` 'loc=Product Link'");
     // ... and without either, how to name one.
     o = read_with(as(format, "sku,name\n1,x\n"), options_for(format));
     EXPECT_EQ(o.error,
               "in:1: header has no loc column; its columns are \"sku\", "
-              "\"name\"; to read a column as loc, map it by name: --columns "
+              "\"name\"; to read a column as loc, map it by name: `columns` "
               "loc=NAME");
   }
 }

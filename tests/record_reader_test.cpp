@@ -398,7 +398,7 @@ TEST(RecordReader, HeaderWithoutLocIsAnErrorNamingFileAndLine) {
     EXPECT_TRUE(o.records.empty());
     EXPECT_EQ(o.error,
               "in:2: header has no loc column; its columns are \"lastmod\"; "
-              "to read a column as loc, map it by name: --columns loc=NAME");
+              "to read a column as loc, map it by name: `columns` loc=NAME");
   }
   const outcome headerless =
       read("https://a.example/\t2024-01-01\n", input_format::tsv);

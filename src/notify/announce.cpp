@@ -1,6 +1,8 @@
 #include "sitemill/notify/announce.h"
 
 #include <algorithm>
+#include <optional>
+#include <span>
 
 #include "sitemill/publish/bookkeeping.h"
 #include "sitemill/url/url.h"
@@ -42,6 +44,34 @@ bool earlier_entry_of(std::string_view stem_url, std::string_view url) {
     if (rest == ending) return true;
   return rest.ends_with(".xml") &&
          is_index_suffix(rest.substr(0, rest.size() - 4));
+}
+
+constexpr std::string_view host_placeholder = "{host}";
+
+// Why one robots.txt cannot serve the sets under `base_urls`, whose hosts
+// differ, each having a robots.txt of its own; empty when it can (the path
+// names each host, or they share one).
+std::optional<error> robots_path_misfit(
+    std::string_view robots_path, std::span<const std::string> base_urls) {
+  if (robots_path.empty() ||
+      robots_path.find(host_placeholder) != std::string_view::npos)
+    return std::nullopt;
+  std::string first_host;
+  for (const std::string& b : base_urls) {
+    normalized_url u;
+    // A base that is no URL is for generate() to refuse, with its reason.
+    if (normalize_url(b, u) != url_problem::ok) return std::nullopt;
+    std::string host = host_directory(u);
+    if (first_host.empty())
+      first_host = std::move(host);
+    else if (host != first_host)
+      return error{
+          "the `base_url` hosts differ, and each host has a robots.txt of its "
+          "own: put {host} in the path (`robots_path` "
+          "'public/{host}/robots.txt')",
+          "robots_path"};
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -124,6 +154,23 @@ std::vector<std::string> robots_sitemap_urls(const set_report& set,
   return sitemap_urls(set.entry, set.files, base_url);
 }
 
+status check_announce_options(const announce_options& options,
+                              std::span<const std::string> base_urls,
+                              bool has_changes) {
+  if (auto misfit = robots_path_misfit(options.robots_path, base_urls))
+    return error{"`robots_path`: " + misfit->message, misfit->field};
+  if (!options.indexnow.key.empty()) {
+    if (!is_valid_indexnow_key(options.indexnow.key))
+      return error{"`key` must be 8 to 128 of A-Z a-z 0-9 and -", "key"};
+    if (!has_changes)
+      return error{
+          "`key` needs `state_path`, so that only the URLs added or changed "
+          "since the last run are sent (as IndexNow asks)",
+          "key"};
+  }
+  return {};
+}
+
 announcement announce_set(http_client& client, const set_report& set,
                           const std::optional<state_changes>& changes,
                           const announce_options& options) {
@@ -134,17 +181,29 @@ std::vector<announcement> announce_sets(
     http_client& client, std::span<const set_report> sets,
     const std::optional<state_changes>& changes,
     const announce_options& options) {
+  std::vector<std::string> bases;
+  for (const set_report& set : sets) bases.push_back(set.base_url);
+  const std::optional<error> misfit =
+      robots_path_misfit(options.robots_path, bases);
   std::vector<announcement> done;
   for (const set_report& set : sets) {
     announce_options one = options;
     one.base_url = set.base_url;
+    if (misfit) one.robots_path.clear();
     normalized_url base;
-    constexpr std::string_view placeholder = "{host}";
     if (normalize_url(set.base_url, base) == url_problem::ok)
       for (std::size_t at;
-           (at = one.robots_path.find(placeholder)) != std::string::npos;)
-        one.robots_path.replace(at, placeholder.size(), host_directory(base));
-    done.push_back(announce_one(client, set.entry, set.files, changes, one));
+           (at = one.robots_path.find(host_placeholder)) != std::string::npos;)
+        one.robots_path.replace(at, host_placeholder.size(),
+                                host_directory(base));
+    announcement& its = done.emplace_back(
+        announce_one(client, set.entry, set.files, changes, one));
+    if (misfit) {
+      robots_announcement& robots = its.robots.emplace();
+      robots.path = options.robots_path;
+      robots.sitemaps = robots_sitemap_urls(set, set.base_url);
+      robots.failure = misfit;
+    }
   }
   return done;
 }

@@ -32,17 +32,19 @@ start_state initial_state(const std::vector<column>& columns,
 }
 
 // The error for a header row without loc (and no names given): the
-// header's cells, and the --columns that would read it. A header row that
-// looks like data (a URL in its first cell) is the usual headerless file
-// read without a column list; otherwise the URL column is the one with a
-// usual name (url, link), or the first whose value in the next row is a URL.
+// header's cells, and the column list that would read it, named as
+// list_source() takes it (`columns`: the library names options, result.h). A
+// header row that looks like data (a URL in its first cell) is the usual
+// headerless file read without a column list; otherwise the URL column is the
+// one with a usual name (url, link), or the first whose value in the next row
+// is a URL.
 std::string no_loc_message(const std::vector<std::string_view>& names,
                            const std::vector<std::string_view>& next_row) {
   std::string message = "header has no loc column";
   if (!names.empty() && names.front().find("://") != std::string_view::npos) {
     return message.append(
         " (the first row looks like data: a file without a header row needs "
-        "its columns named, e.g. --columns loc,lastmod)");
+        "its columns named, e.g. `columns` loc,lastmod)");
   }
   message.append("; its columns are " + header_cells(names));
   std::size_t url = 0;
@@ -54,8 +56,8 @@ std::string no_loc_message(const std::vector<std::string_view>& names,
       ++url;
   }
   const std::string_view name = url == names.size() ? "" : trim(names[url]);
-  // A name --columns cannot hold, or one that would need more than simple
-  // quoting in a shell, gets the general form.
+  // A name a column list cannot hold, or one that would need more than
+  // simple quoting in a shell, gets the general form.
   const bool plain =
       name.find_first_of(" \"$`\\!*?;&|<>()[]{}~#") == std::string_view::npos;
   if (name.empty() || name.size() > 64 ||
@@ -64,10 +66,10 @@ std::string no_loc_message(const std::vector<std::string_view>& names,
         return static_cast<unsigned char>(c) < 0x20;
       })) {
     return message.append(
-        "; to read a column as loc, map it by name: --columns loc=NAME");
+        "; to read a column as loc, map it by name: `columns` loc=NAME");
   }
   return message.append("; to read " + quoted_printable(name, 64) +
-                        " as loc, map it by name: --columns " +
+                        " as loc, map it by name: `columns` " +
                         (plain ? "" : "'") + "loc=" + std::string(name) +
                         (plain ? "" : "'"));
 }

@@ -18,7 +18,9 @@
 //
 // The set is live before anything is announced, so a failure here takes
 // nothing back: each step's outcome is in the announcement, for the caller
-// to print and to carry in its report (write_generate_json()).
+// to print and to carry in its report (write_generate_json()). Options that
+// could never announce the run are refused before it by
+// check_announce_options(), so that nothing is published for them.
 //
 // Thread-safety: no state is kept; the http_client is the caller's, one per
 // thread (http.h).
@@ -109,11 +111,30 @@ announcement announce_set(http_client& client, const set_report& set,
                           const std::optional<state_changes>& changes,
                           const announce_options& options);
 
+/// Refuses options that cannot announce the sets of a run over `base_urls`
+/// (generate_options::base_url, then more_base_urls); call it before the run,
+/// so that a refusal comes before anything is published. error::field names
+/// the option:
+/// - `robots_path` must hold "{host}" when the bases are on several hosts:
+///   each host has a robots.txt of its own, and a Sitemap: line in one host's
+///   proves nothing for another (docs/hosts.md);
+/// - an IndexNow `key` must be one (is_valid_indexnow_key()), and needs the
+///   run's changes (`has_changes`: the run keeps a state database,
+///   generate_options::state_path), so that only the URLs added or changed
+///   since the last run are sent, as IndexNow asks.
+/// announce_sets() keeps the robots.txt rule whether or not this was called;
+/// announce_set() sends nothing to IndexNow without changes.
+status check_announce_options(const announce_options& options,
+                              std::span<const std::string> base_urls,
+                              bool has_changes);
+
 /// Announces every one of `sets` (generate_report::sets), in order, each at
 /// its own base URL (options.base_url is not used) with robots_path's
 /// "{host}" replaced by the set's host, and IndexNow told the changes under
 /// that base (one submission per host, as IndexNow requires). One
-/// announcement per set.
+/// announcement per set. Sets on several hosts and a robots_path without
+/// "{host}" leave robots.txt alone: each set's robots step fails with the
+/// reason check_announce_options() gives.
 std::vector<announcement> announce_sets(
     http_client& client, std::span<const set_report> sets,
     const std::optional<state_changes>& changes,

@@ -1,0 +1,57 @@
+// sitemill generate's flags that a library options struct holds as they are
+// given, by group; each add_* is called where its group stands in --help.
+// cmd_generate.cpp declares the flags it maps itself.
+#ifndef SITEMILL_CLI_GENERATE_FLAGS_H
+#define SITEMILL_CLI_GENERATE_FLAGS_H
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "sitemill/crawl/crawl_source.h"
+#include "sitemill/generate/generate.h"
+#include "sitemill/source/log_source.h"
+#include "sitemill/source/site_source.h"
+
+namespace sitemill::cli {
+
+/// --max-urls, --max-bytes, --index (as given, in `index`), --xsl, --html,
+/// --html-page-urls, --name, --threads: the set's files.
+void add_file_flags(CLI::App& cmd, generate_options& run, std::string& index);
+
+/// Scale: --shard (as given, in `shard`, for parse_shard()),
+/// --shard-presplit, --memory-budget.
+void add_scale_flags(CLI::App& cmd, std::string& shard, generate_options& run);
+
+/// --include, --exclude, --include-regex, --exclude-regex: one ordered list,
+/// since a later pattern wins (as in .gitignore).
+struct pattern_flags {
+  CLI::Option* include = nullptr;
+  CLI::Option* exclude = nullptr;
+  CLI::Option* include_regex = nullptr;
+  CLI::Option* exclude_regex = nullptr;
+
+  /// The patterns `cmd` was given, in order: those of a config file first
+  /// (include, exclude, include-regex, exclude-regex), so a flag's
+  /// patterns, later, win; a flag replaces the file's values of the same
+  /// option.
+  std::vector<site_pattern> in_order(const CLI::App& cmd) const;
+};
+pattern_flags add_filter_flags(CLI::App& cmd);
+
+/// A crawl: --from-crawl (its start URLs, in `starts`) and its limits and
+/// manners, --concurrency to --user-agent.
+void add_crawl_flags(CLI::App& cmd, std::vector<std::string>& starts,
+                     crawl_options& crawl);
+
+/// Access logs: --from-log (in `paths`), --log-keep-query, --priority (as
+/// given, in `priority`).
+void add_log_flags(CLI::App& cmd, std::vector<std::string>& paths,
+                   log_source_options& logs, std::string& priority);
+
+/// Dates: --date-format, --timezone.
+void add_date_flags(CLI::App& cmd, generate_options& run);
+
+}  // namespace sitemill::cli
+
+#endif  // SITEMILL_CLI_GENERATE_FLAGS_H

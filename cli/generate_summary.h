@@ -1,0 +1,34 @@
+// sitemill generate's last words: what was published (or sharded), the
+// lastmods it could not read, and what announcing the set did, on stderr.
+#ifndef SITEMILL_CLI_GENERATE_SUMMARY_H
+#define SITEMILL_CLI_GENERATE_SUMMARY_H
+
+#include <string>
+
+#include "sitemill/generate/generate.h"
+#include "sitemill/notify/announce.h"
+
+namespace sitemill::cli {
+
+/// "published 3 files to DIR (entry URL): 10 URLs written, ...", a line per
+/// set for a run over several hosts, and what a reader would wonder about
+/// (several indexes to submit, an index without lastmod).
+void print_summary(const generate_report& r);
+
+/// One line for what a million warnings would say a million times: how many
+/// lastmods were dropped (with the first few), and how many read as UTC.
+void print_lastmod_summary(const generate_report& r);
+
+/// A shard's line: what it kept, where it went, and what comes next.
+void print_shard_summary(const generate_report& r, const shard_spec& shard,
+                         const std::string& out_dir);
+
+/// What announcing one set did, unless `quiet` and fine; the exit code it
+/// asks for. The set is already live, so a failure takes nothing back: 2 for
+/// robots.txt or refused IndexNow options, 1 for a URL or batch IndexNow did
+/// not take.
+int print_announcement(const announcement& done, bool quiet);
+
+}  // namespace sitemill::cli
+
+#endif  // SITEMILL_CLI_GENERATE_SUMMARY_H
