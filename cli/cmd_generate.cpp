@@ -61,6 +61,7 @@ struct generate_cli_options {
   std::string index_files;
   bool keep_index_files = false;
   bool ignore_noindex = false, ignore_canonical = false, ignore_robots = false;
+  bool ignore_nofollow = false;
   bool keep_error_pages = false, keep_redirects = false;
   std::vector<std::string> rewrite_base;
   // --include, --exclude, --include-regex, --exclude-regex: one ordered
@@ -598,9 +599,10 @@ int run_generate(generate_cli_options& o) {
     }
   }
   o.site.map_index_files = !o.keep_index_files;
-  o.site.honour_noindex = !o.ignore_noindex;
-  o.site.honour_canonical = !o.ignore_canonical;
-  o.site.honour_robots = !o.ignore_robots;
+  o.site.rules = {.honour_noindex = !o.ignore_noindex,
+                  .honour_canonical = !o.ignore_canonical,
+                  .honour_robots = !o.ignore_robots,
+                  .honour_nofollow = !o.ignore_nofollow};
   o.site.skip_error_pages = !o.keep_error_pages;
   o.site.honour_refresh = !o.keep_redirects;
   // The patterns, in the order given: a directory applies them to its
@@ -673,9 +675,7 @@ int run_generate(generate_cli_options& o) {
     crawl_options crawl = o.crawl;
     crawl.start_url = start;
     crawl.images = o.site.images;
-    crawl.ignore_noindex = o.ignore_noindex;
-    crawl.ignore_canonical = o.ignore_canonical;
-    crawl.respect_robots = !o.ignore_robots;
+    crawl.rules = o.site.rules;
     crawl.allow_private = o.sitemap.allow_private;
     crawl.patterns = g.url_patterns;
     crawl.progress = [crawl_reporter](const crawl_progress& p) {
@@ -1073,7 +1073,7 @@ command_runner setup_generate(CLI::App& app) {
                 "Also start from the URLs of the sitemaps robots.txt names, "
                 "so pages no link reaches are found")
       ->group(crawl);
-  cmd->add_flag("--ignore-nofollow", o->crawl.ignore_nofollow,
+  cmd->add_flag("--ignore-nofollow", o->ignore_nofollow,
                 "Follow rel=\"nofollow\" links and the links of nofollow "
                 "pages")
       ->group(crawl);

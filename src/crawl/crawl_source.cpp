@@ -19,24 +19,24 @@
 #include <thread>
 #include <utility>
 
+#include "crawl/crawl_cache.h"
+#include "crawl/crawl_frontier.h"
 #include "detail/inflate.h"
 #include "detail/text.h"
+#include "html/page_answer.h"
+#include "html/page_links.h"
 #include "sitemill/date/dates.h"
 #include "sitemill/date/w3c_datetime.h"
 #include "sitemill/entry/extensions.h"
+#include "sitemill/html/html_page.h"
 #include "sitemill/limits.h"
 #include "sitemill/net/fetcher.h"
 #include "sitemill/parse/sitemap_parser.h"
 #include "sitemill/robots/robots.h"
 #include "sitemill/robots/robots_rules.h"
-#include "sitemill/html/html_page.h"
 #include "sitemill/source/site_source.h"
 #include "sitemill/source/state_db.h"
 #include "sitemill/url/url.h"
-#include "crawl/crawl_cache.h"
-#include "crawl/crawl_frontier.h"
-#include "html/page_answer.h"
-#include "html/page_links.h"
 
 namespace sitemill {
 namespace {
@@ -181,18 +181,18 @@ page_verdict judge_page(const crawl_options& o, const page_job& job,
   links.resolve(page, facts, want);
 
   const bool noindex =
-      !o.ignore_noindex && (facts.noindex || job.header_noindex);
+      o.rules.honour_noindex && (facts.noindex || job.header_noindex);
   const bool nofollow =
-      !o.ignore_nofollow && (facts.nofollow || job.header_nofollow);
+      o.rules.honour_nofollow && (facts.nofollow || job.header_nofollow);
   if (!nofollow) {
     for (const detail::resolved_link& l : links.links()) {
-      if (l.nofollow && !o.ignore_nofollow) continue;
+      if (l.nofollow && o.rules.honour_nofollow) continue;
       out.outcome.found.push_back({l.href, false});
     }
   }
   if (noindex) {
     out.outcome.verdict = "noindex";
-  } else if (!o.ignore_canonical && !links.canonical().empty() &&
+  } else if (o.rules.honour_canonical && !links.canonical().empty() &&
              links.canonical().href() != page.href()) {
     out.outcome.verdict = "canonical";
   } else {
@@ -308,7 +308,7 @@ class crawl_run final : public fetch_handler {
         out_(out),
         cancel_(cancel),
         frontier_({o.max_depth, o.max_query_variants},
-                  o.respect_robots ? &robots_ : nullptr),
+                  o.rules.honour_robots ? &robots_ : nullptr),
         fetcher_(fetch_options_for(o)),
         judges_(o, std::clamp(std::thread::hardware_concurrency(), 2u, 8u)),
         cache_(std::move(cache)) {
@@ -512,7 +512,7 @@ class crawl_run final : public fetch_handler {
       for (auto& s : find_sitemaps(sitemap_body_, robots_url()).sitemaps)
         sitemaps_.push_back(std::move(s.url));
     } else if (!(outcome.ok() && status >= 400 && status < 500) &&
-               o_.respect_robots) {
+               o_.rules.honour_robots) {
       fatal_ =
           "cannot read " + robots_url() + " (" +
           (outcome.ok() ? "status " + std::to_string(status) : outcome.error) +
@@ -521,7 +521,7 @@ class crawl_run final : public fetch_handler {
       return;
     }
     sitemap_body_.clear();
-    if (o_.respect_robots) {
+    if (o_.rules.honour_robots) {
       if (auto delay = robots_.crawl_delay()) {
         fetcher_.set_host_delay(
             start_.href(),

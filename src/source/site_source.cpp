@@ -20,15 +20,15 @@
 
 #include "detail/text.h"
 #include "detail/utf8.h"
+#include "html/page_links.h"
 #include "sitemill/date/dates.h"
 #include "sitemill/date/w3c_datetime.h"
+#include "sitemill/html/html_page.h"
 #include "sitemill/limits.h"
 #include "sitemill/publish/publish.h"
 #include "sitemill/robots/robots_rules.h"
-#include "sitemill/html/html_page.h"
 #include "sitemill/source/state_db.h"
 #include "sitemill/url/url.h"
-#include "html/page_links.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -215,7 +215,7 @@ class site_reader final : public record_reader {
       return sitemill::error{"site directory " + options_.root +
                              " is not a directory"};
     }
-    if (options_.honour_robots) read_robots();
+    if (options_.rules.honour_robots) read_robots();
     // Where the sets published in the root keep their bookkeeping; sets in
     // its subdirectories keep theirs below it (a run with several bases)
     // or beside their own directory (found while listing its parent).
@@ -532,7 +532,7 @@ class site_reader final : public record_reader {
 
   // The robots.txt rule that disallows `url`, or "" when it is allowed.
   std::string disallowed(const normalized_url& url) const {
-    if (!options_.honour_robots || robots_.size() == 0) return {};
+    if (!options_.rules.honour_robots || robots_.size() == 0) return {};
     const std::string_view target = url.path_and_query();
     return robots_.allowed(target) ? std::string{}
                                    : robots_.matching_rule(target);
@@ -599,9 +599,9 @@ class site_reader final : public record_reader {
     // Every listed HTML page is read and parsed on every run, state or no
     // state: its alternates and images come from this run's bytes.
     const bool inspect =
-        html && (options_.honour_noindex || options_.honour_canonical ||
-                 options_.honour_refresh || state || by_page ||
-                 options_.alternates || options_.images);
+        html && (options_.rules.honour_noindex ||
+                 options_.rules.honour_canonical || options_.honour_refresh ||
+                 state || by_page || options_.alternates || options_.images);
     content_hash hash;
     std::string stated;
     if (inspect) {
@@ -619,7 +619,7 @@ class site_reader final : public record_reader {
       const html_facts facts = scan_html(bytes_, scan);
       hash = facts.hash;
       links_.resolve(url_, facts,
-                     {.canonical = options_.honour_canonical,
+                     {.canonical = options_.rules.honour_canonical,
                       .refresh = options_.honour_refresh,
                       .alternates = options_.alternates,
                       .images = options_.images});
@@ -627,7 +627,7 @@ class site_reader final : public record_reader {
         return skip(out, "redirect (meta refresh to " +
                              std::string(links_.refresh().href()) + ")");
       }
-      if (options_.honour_noindex && facts.noindex) {
+      if (options_.rules.honour_noindex && facts.noindex) {
         return skip(out, "noindex (meta robots)");
       }
       if (!links_.canonical().empty() &&
