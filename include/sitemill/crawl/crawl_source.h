@@ -90,7 +90,11 @@ struct crawl_options {
   /// The directory source holds the same struct (site_source_options).
   page_rules rules;
   /// Also start from the <loc>s of the sitemaps robots.txt names (Sitemap:
-  /// lines; indexes followed), so pages no link reaches are found too.
+  /// lines; indexes followed), so pages no link reaches are found too. They
+  /// are read through sitemap_walker (walk/walker.h), under its scope,
+  /// cycle and cap rules, one at a time with robots.txt's Crawl-delay; a
+  /// sitemap not read is reported as a skipped record ("seed sitemap not
+  /// followed: on another host than its index").
   bool seed_sitemaps = false;
   /// List each page's content images too (as --from-dir --images).
   bool images = false;
