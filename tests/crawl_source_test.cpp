@@ -315,7 +315,7 @@ TEST(CrawlSource, IncludeListsATypeAndExcludeIsNotFetched) {
     std::size_t excluded = 0;
     for (auto& [url, why] : skipped) {
       if (url.find("/site/files/") == std::string::npos) continue;
-      why = "excluded by --include/--exclude";
+      why = "excluded by `patterns`";
       ++excluded;
     }
     EXPECT_EQ(excluded, 3u);

@@ -211,8 +211,8 @@ void crawl_run::robots_done(const fetch_outcome& outcome) {
       fatal_ =
           "cannot read " + robots_url() + " (" +
           (outcome.ok() ? "status " + std::to_string(status) : outcome.error) +
-          "): RFC 9309 says to crawl nothing while it is unreachable; "
-          "--ignore-robots crawls anyway";
+          "): RFC 9309 says to crawl nothing while it is unreachable, "
+          "unless told to ignore it (`honour_robots`)";
       return;
     }
   }
@@ -253,7 +253,7 @@ void crawl_run::discover(std::string_view href, std::size_t depth) {
   switch (frontier_.discover(url, depth)) {
     case discovery::queued:
       if (patterns_ && !patterns_->keeps_url_path(pattern_path(url))) {
-        emit_skip(url.href(), "excluded by --include/--exclude");
+        emit_skip(url.href(), "excluded by `patterns`");
         break;
       }
       queue_.emplace_back();

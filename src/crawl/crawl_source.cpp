@@ -127,7 +127,8 @@ class crawl_record_source final : public record_source {
 
  private:
   error not_a_start_url() const {
-    return {"--from-crawl " + o_.start_url + ": not an absolute http(s) URL"};
+    return {"`start_url` " + o_.start_url + ": not an absolute http(s) URL",
+            "start_url"};
   }
 
   crawl_options o_;
