@@ -58,6 +58,7 @@ struct generate_cli_options {
   std::string index_files;
   bool keep_index_files = false;
   bool ignore_noindex = false, ignore_canonical = false, ignore_robots = false;
+  bool ignore_nofollow = false;
   bool keep_error_pages = false, keep_redirects = false;
   std::vector<std::string> rewrite_base;
   pattern_flags patterns;
@@ -303,9 +304,10 @@ int run_generate(generate_cli_options& o) {
     }
   }
   o.site.map_index_files = !o.keep_index_files;
-  o.site.honour_noindex = !o.ignore_noindex;
-  o.site.honour_canonical = !o.ignore_canonical;
-  o.site.honour_robots = !o.ignore_robots;
+  o.site.rules = {.honour_noindex = !o.ignore_noindex,
+                  .honour_canonical = !o.ignore_canonical,
+                  .honour_robots = !o.ignore_robots,
+                  .honour_nofollow = !o.ignore_nofollow};
   o.site.skip_error_pages = !o.keep_error_pages;
   o.site.honour_refresh = !o.keep_redirects;
   // The patterns, in the order given: a directory applies them to its
@@ -361,9 +363,7 @@ int run_generate(generate_cli_options& o) {
     crawl_options crawl = o.crawl;
     crawl.start_url = start;
     crawl.images = o.site.images;
-    crawl.ignore_noindex = o.ignore_noindex;
-    crawl.ignore_canonical = o.ignore_canonical;
-    crawl.respect_robots = !o.ignore_robots;
+    crawl.rules = o.site.rules;
     crawl.allow_private = o.sitemap.allow_private;
     crawl.patterns = g.url_patterns;
     crawl.progress = [crawl_reporter](const crawl_progress& p) {
@@ -612,7 +612,7 @@ command_runner setup_generate(CLI::App& app) {
                   "(site migrations)")
       ->expected(2)
       ->group(maps);
-  add_crawl_flags(*cmd, o->from_crawls, o->crawl);
+  add_crawl_flags(*cmd, o->from_crawls, o->crawl, o->ignore_nofollow);
   add_log_flags(*cmd, o->from_logs, o->logs, o->log_priority);
   auto* notify = "Announcing the published set";
   cmd->add_option("--robots", o->robots_path,

@@ -129,7 +129,7 @@ std::vector<site_pattern> pattern_flags::in_order(const CLI::App& cmd) const {
 }
 
 void add_crawl_flags(CLI::App& cmd, std::vector<std::string>& starts,
-                     crawl_options& crawl) {
+                     crawl_options& crawl, bool& ignore_nofollow) {
   auto* group = "Sources: a crawl of the live site (docs/crawl.md)";
   cmd.add_option("--from-crawl", starts,
                  "Crawl the site from this URL (repeatable): pages in its "
@@ -169,7 +169,7 @@ void add_crawl_flags(CLI::App& cmd, std::vector<std::string>& starts,
                "Also start from the URLs of the sitemaps robots.txt names, "
                "so pages no link reaches are found")
       ->group(group);
-  cmd.add_flag("--ignore-nofollow", crawl.ignore_nofollow,
+  cmd.add_flag("--ignore-nofollow", ignore_nofollow,
                "Follow rel=\"nofollow\" links and the links of nofollow "
                "pages")
       ->group(group);

@@ -40,9 +40,11 @@ struct pattern_flags {
 pattern_flags add_filter_flags(CLI::App& cmd);
 
 /// A crawl: --from-crawl (its start URLs, in `starts`) and its limits and
-/// manners, --concurrency to --user-agent.
+/// manners, --concurrency to --user-agent; --ignore-nofollow in
+/// `ignore_nofollow`, a page rule (page_rules) the command maps with the
+/// other --ignore-* flags.
 void add_crawl_flags(CLI::App& cmd, std::vector<std::string>& starts,
-                     crawl_options& crawl);
+                     crawl_options& crawl, bool& ignore_nofollow);
 
 /// Access logs: --from-log (in `paths`), --log-keep-query, --priority (as
 /// given, in `priority`).

@@ -99,6 +99,9 @@ vocabulary generate_words(std::string_view indexnow_key) {
       {"endpoint", "--indexnow-endpoint"},
       {"key_location", "--indexnow-key-location"},
       {"write_indexnow_key", write_key_command(indexnow_key)},
+      // The crawler's (crawl_options).
+      {"start_url", "--from-crawl"},
+      {"honour_robots", "--ignore-robots"},
   };
 }
 

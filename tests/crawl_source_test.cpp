@@ -45,7 +45,7 @@ crawl_options options_for(const crawl_site& site, const crawl_expectations& x,
   o.max_depth = x.max_depth;
   o.max_query_variants = x.max_query_variants;
   o.max_page_bytes = x.max_response_bytes;
-  o.respect_robots = x.respect_robots;
+  o.rules.honour_robots = x.respect_robots;
   o.seed_sitemaps = x.seed_sitemaps;
   o.resolve = {site.resolve_entry()};
   // Retried answers pause the host: keep the waits short (a Retry-After
@@ -315,7 +315,7 @@ TEST(CrawlSource, IncludeListsATypeAndExcludeIsNotFetched) {
     std::size_t excluded = 0;
     for (auto& [url, why] : skipped) {
       if (url.find("/site/files/") == std::string::npos) continue;
-      why = "excluded by --include/--exclude";
+      why = "excluded by `patterns`";
       ++excluded;
     }
     EXPECT_EQ(excluded, 3u);

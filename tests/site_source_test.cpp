@@ -278,19 +278,19 @@ TEST_F(SiteSource, EachSkipRuleCanBeSwitchedOff) {
   make_site();
   const struct {
     std::string_view name;
-    bool site_source_options::*flag;
+    bool page_rules::*flag;
     std::string path;  // listed once the rule is off
   } cases[] = {
-      {"noindex", &site_source_options::honour_noindex, "blog/draft.html"},
-      {"canonical", &site_source_options::honour_canonical, "blog/copy.html"},
-      {"robots", &site_source_options::honour_robots, "private/secret.html"},
+      {"noindex", &page_rules::honour_noindex, "blog/draft.html"},
+      {"canonical", &page_rules::honour_canonical, "blog/copy.html"},
+      {"robots", &page_rules::honour_robots, "private/secret.html"},
   };
   for (const auto& c : cases) {
     site_source_options o = options();
     const std::string url = std::string(base) + c.path;
     auto listed = locs(read_site(o));
     EXPECT_EQ(std::count(listed.begin(), listed.end(), url), 0) << c.name;
-    o.*c.flag = false;
+    o.rules.*c.flag = false;
     listed = locs(read_site(o));
     EXPECT_EQ(std::count(listed.begin(), listed.end(), url), 1) << c.name;
   }
@@ -352,7 +352,8 @@ TEST_F(SiteSource, ReadsAlternatesWhenNoSkipRuleNeedsThePage) {
   write(root_ / "a.html",
         html(R"(<link rel="alternate" hreflang="de" href="/de.html">)", "a"));
   site_source_options o = options();
-  o.honour_noindex = o.honour_canonical = o.honour_robots = false;
+  o.rules.honour_noindex = o.rules.honour_canonical = o.rules.honour_robots =
+      false;
   o.lastmod = lastmod_policy::mtime;
   EXPECT_EQ(extensions_of(read_site(o), "a.html"),
             (strings{"@hreflang=de", "@href=https://www.example.com/de.html"}));

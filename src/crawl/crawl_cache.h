@@ -30,8 +30,8 @@
 #include <vector>
 
 #include "sitemill/entry/extensions.h"
-#include "sitemill/result.h"
 #include "sitemill/html/html_page.h"
+#include "sitemill/result.h"
 
 struct sqlite3;
 struct sqlite3_stmt;

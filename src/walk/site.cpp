@@ -89,14 +89,23 @@ site_sitemaps find_site_sitemaps(sitemap_walker& walker,
   normalized_url answered;
   if (normalize_url(where, answered) != url_problem::ok)
     (void)normalize_url(robots_url, answered);
-  const std::string robots_site = std::string(answered.origin()) + "/";
   if (found.sitemaps.empty()) {
     walk_link l;
     l.url = origin + "/sitemap.xml";
     l.listing = walk_listing{robots_url, l.url, 0, 0};
     out.links.push_back(std::move(l));
     out.fallback = true;
+  } else {
+    out.links = listed_sitemaps(found, robots_url, answered);
   }
+  return out;
+}
+
+std::vector<walk_link> listed_sitemaps(const robots_sitemaps& found,
+                                       const std::string& robots_url,
+                                       const normalized_url& answered) {
+  const std::string robots_site = std::string(answered.origin()) + "/";
+  std::vector<walk_link> out;
   for (const robots_sitemap& s : found.sitemaps) {
     normalized_url url;
     if (normalize_url(s.url, url) != url_problem::ok) continue;  // reported
@@ -105,7 +114,7 @@ site_sitemaps find_site_sitemaps(sitemap_walker& walker,
     l.source = s.url;
     l.listing = walk_listing{robots_url, s.url, s.line, 0};
     if (url.origin() != answered.origin()) l.cross_submit = robots_site;
-    out.links.push_back(std::move(l));
+    out.push_back(std::move(l));
   }
   return out;
 }

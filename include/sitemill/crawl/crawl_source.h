@@ -41,6 +41,7 @@
 #include <string>
 #include <vector>
 
+#include "sitemill/html/page_rules.h"
 #include "sitemill/net/http.h"
 #include "sitemill/source/record_source.h"
 #include "sitemill/source/site_source.h"
@@ -84,18 +85,19 @@ struct crawl_options {
   std::size_t max_query_variants = 100;
   /// Body bytes read per page at most; a larger page is "too large".
   std::uint64_t max_page_bytes = 10ull * 1024 * 1024;
-  /// Obey robots.txt (Allow, Disallow, Crawl-delay).
-  bool respect_robots = true;
+  /// What pages and robots.txt ask, and whether it is obeyed: robots.txt
+  /// (Allow, Disallow, Crawl-delay), noindex, nofollow, canonical links.
+  /// The directory source holds the same struct (site_source_options).
+  page_rules rules;
   /// Also start from the <loc>s of the sitemaps robots.txt names (Sitemap:
-  /// lines; indexes followed), so pages no link reaches are found too.
+  /// lines; indexes followed), so pages no link reaches are found too. They
+  /// are read through sitemap_walker (walk/walker.h), under its scope,
+  /// cycle and cap rules, one at a time with robots.txt's Crawl-delay; a
+  /// sitemap not read is reported as a skipped record ("seed sitemap not
+  /// followed: on another host than its index").
   bool seed_sitemaps = false;
   /// List each page's content images too (as --from-dir --images).
   bool images = false;
-  /// List noindex pages; follow links of nofollow pages and rel=nofollow
-  /// links; list pages whose canonical link names another URL.
-  bool ignore_noindex = false;
-  bool ignore_nofollow = false;
-  bool ignore_canonical = false;
   /// The User-Agent sent; its product token is the one robots.txt is read
   /// for. Empty: default_user_agent() ("sitemill/VERSION (+URL)").
   std::string user_agent;

@@ -50,6 +50,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sitemill/html/page_rules.h"
 #include "sitemill/result.h"
 #include "sitemill/source/record_reader.h"
 #include "sitemill/source/record_source.h"
@@ -152,9 +153,9 @@ struct site_source_options {
   /// False: index files keep their own URL (a/index.html).
   bool map_index_files = true;
   lastmod_policy lastmod = lastmod_policy::mtime;
-  bool honour_noindex = true;    ///< skip pages with meta robots noindex
-  bool honour_canonical = true;  ///< skip pages canonical to another URL
-  bool honour_robots = true;     ///< skip pages robots.txt disallows for '*'
+  /// noindex, canonical and robots.txt, as the crawler applies them
+  /// (nofollow changes nothing here).
+  page_rules rules;
   bool honour_refresh = true;    ///< skip meta refresh redirects elsewhere
   bool skip_error_pages = true;  ///< skip 404.html, 500.html, 404/index.html
   /// List x.html and x.htm as BASE/x (hosts that serve them so); index

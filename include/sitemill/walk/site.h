@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sitemill/diagnostic.h"
+#include "sitemill/robots/robots.h"
 #include "sitemill/url/url.h"
 #include "sitemill/walk/walker.h"
 
@@ -50,6 +51,15 @@ struct site_sitemaps {
 site_sitemaps find_site_sitemaps(sitemap_walker& walker,
                                  const normalized_url& site,
                                  std::string_view target);
+
+/// The sitemaps `found` names, as walk_listed() takes them: `robots_url`
+/// is the robots.txt's URL (their listing), `answered` the origin that
+/// answered it (after redirects); a sitemap on another origin is a
+/// cross-submit. find_site_sitemaps() and the crawler's seeds (which fetch
+/// the robots.txt themselves) both make their links here.
+std::vector<walk_link> listed_sitemaps(const robots_sitemaps& found,
+                                       const std::string& robots_url,
+                                       const normalized_url& answered);
 
 }  // namespace sitemill
 

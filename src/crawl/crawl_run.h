@@ -1,0 +1,118 @@
+// sitemill internals: one crawl, on a thread of its own: a fetcher (net/
+// fetcher.h) for the pages, a frontier (crawl_frontier.h) that decides what
+// to fetch, the page judges (page_judges.h) that read what came back, and
+// the seed sitemaps (crawl_seeds.h). Records leave through an item_channel.
+//
+// Order: queue_ is the breadth-first order. Requests go out in that order,
+// up to `window` ahead of the first page not yet judged; answers may come
+// back in any order, but a page's links are discovered, and its record
+// handed on, only once every page before it has been: commit() does it. So
+// the crawl's outcome does not depend on timing.
+#ifndef SITEMILL_CRAWL_CRAWL_RUN_H
+#define SITEMILL_CRAWL_CRAWL_RUN_H
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "crawl/crawl_cache.h"
+#include "crawl/crawl_frontier.h"
+#include "crawl/item_channel.h"
+#include "crawl/page_judges.h"
+#include "html/page_links.h"
+#include "sitemill/crawl/crawl_source.h"
+#include "sitemill/net/fetcher.h"
+#include "sitemill/robots/robots_rules.h"
+#include "sitemill/url/url.h"
+
+namespace sitemill::detail {
+
+class crawl_run final : public fetch_handler {
+ public:
+  /// `o`, `out` and `cancel` must outlive the run; `cache` is --state's.
+  crawl_run(const crawl_options& o, normalized_url start, item_channel& out,
+            std::atomic<bool>& cancel, std::unique_ptr<crawl_cache> cache);
+
+  /// Crawls to the end, or until cancelled; then closes the channel.
+  void run();
+
+  bool on_head(std::uint64_t tag, const http_head& head) override;
+  bool on_body(std::uint64_t tag, const char* data, std::size_t size) override;
+  void on_done(std::uint64_t tag, const fetch_outcome& outcome) override;
+
+ private:
+  static constexpr std::uint64_t robots_tag = ~std::uint64_t{0};
+
+  struct node {
+    std::string url;
+    std::size_t depth = 0;
+    bool done = false;
+    bool judged = false;  // by its head, or from the cache
+    // A 304 confirmed the cache's row as it is (same validators): nothing
+    // to write. A resumed crawl asks such a page again, for one more 304,
+    // rather than every unchanged re-crawl rewriting every row (which cost
+    // a third of its time, most of it the WAL's checkpoint).
+    bool confirmed = false;
+    std::string etag, last_modified;   // the answer's validators
+    std::optional<cached_page> known;  // from an earlier crawl
+    bool header_noindex = false, header_nofollow = false;
+    std::string body;
+    page_outcome outcome;
+  };
+
+  std::string user_agent() const;
+  fetch_options fetch_options_for(const crawl_options& o);
+  node& at(std::uint64_t tag) { return queue_[tag - base_]; }
+  std::string_view pattern_path(const normalized_url& url) const;
+  std::string robots_url() const;
+
+  void robots_done(const fetch_outcome& outcome);
+  bool begin_pages();
+  void discover(std::string_view href, std::size_t depth);
+  void page_done(std::uint64_t tag, const fetch_outcome& outcome);
+  void absorb(page_verdict v);
+  void take_known(node& n);
+  void remember(const node& n);
+  bool absorb_ready();
+  void commit();
+  void pump();
+  bool ask_cache(node& n, fetch_request& r);
+  void tell_progress(bool done);
+  void finish();
+  void emit_skip(std::string_view url, std::string reason);
+
+  const crawl_options& o_;
+  normalized_url start_;
+  std::string token_;
+  item_channel& out_;
+  std::atomic<bool>& cancel_;
+  robots_rules robots_;
+  crawl_frontier frontier_;
+  fetch_scope scope_;
+  fetcher fetcher_;
+  page_links links_;  // for pages judged on this thread
+  page_judges judges_;
+  std::unique_ptr<crawl_cache> cache_;     // with --state
+  std::optional<site_patterns> patterns_;  // --include, --exclude
+  std::uint64_t crawl_id_ = 0;
+  std::uint64_t listed_ = 0, skipped_ = 0, fetched_ = 0, errors_ = 0;
+  const std::chrono::steady_clock::time_point began_ =
+      std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_progress_{};
+  std::deque<node> queue_;
+  std::uint64_t base_ = 0;  // the queue index of queue_.front()
+  std::uint64_t next_ = 0;  // the next queue index to send
+  std::string robots_body_;
+  std::chrono::milliseconds crawl_delay_{0};  // robots.txt's, when obeyed
+  std::string fatal_;
+};
+
+}  // namespace sitemill::detail
+
+#endif  // SITEMILL_CRAWL_CRAWL_RUN_H

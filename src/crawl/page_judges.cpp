@@ -1,0 +1,121 @@
+// The crawler's judging of a page, and the threads that judge them
+// (page_judges.h says why they are threads of their own).
+#include "crawl/page_judges.h"
+
+#include <exception>
+#include <utility>
+
+#include "html/page_answer.h"
+#include "sitemill/html/html_page.h"
+#include "sitemill/url/url.h"
+
+namespace sitemill::detail {
+
+page_verdict judge_page(const crawl_options& o, const page_job& job,
+                        page_links& links) {
+  page_verdict out;
+  out.tag = job.tag;
+  normalized_url page;
+  if (normalize_url(job.url, page) != url_problem::ok) {
+    out.outcome.verdict = "fetch failed: not a URL";
+    return out;
+  }
+  html_scan_options scan;
+  scan.links = true;
+  scan.images = o.images;
+  const html_facts facts = scan_html(job.body, scan);
+  page_link_options want;
+  want.refresh = false;
+  want.images = o.images;
+  want.links = true;
+  links.resolve(page, facts, want);
+
+  const bool noindex =
+      o.rules.honour_noindex && (facts.noindex || job.header_noindex);
+  const bool nofollow =
+      o.rules.honour_nofollow && (facts.nofollow || job.header_nofollow);
+  if (!nofollow) {
+    for (const resolved_link& l : links.links()) {
+      if (l.nofollow && o.rules.honour_nofollow) continue;
+      out.outcome.found.push_back({l.href, false});
+    }
+  }
+  if (noindex) {
+    out.outcome.verdict = "noindex";
+  } else if (o.rules.honour_canonical && !links.canonical().empty() &&
+             links.canonical().href() != page.href()) {
+    out.outcome.verdict = "canonical";
+  } else {
+    out.outcome.lastmod = lastmod_from_http(job.last_modified);
+    out.outcome.hash = facts.hash;
+    for (const extension_value& v : links.extensions())
+      out.outcome.extensions.push_back({v.field, v.item, std::string(v.text)});
+  }
+  return out;
+}
+
+page_judges::page_judges(const crawl_options& o, unsigned threads) : o_(o) {
+  for (unsigned i = 0; i < threads; ++i)
+    threads_.emplace_back([this] { work(); });
+}
+
+page_judges::~page_judges() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  work_ready_.notify_all();
+  for (auto& t : threads_) t.join();
+}
+
+bool page_judges::submit(page_job& job) {
+  std::lock_guard lock(mu_);
+  if (backlog_ + job.body.size() > max_backlog && !jobs_.empty()) return false;
+  backlog_ += job.body.size();
+  ++pending_;
+  jobs_.push_back(std::move(job));
+  work_ready_.notify_one();
+  return true;
+}
+
+std::vector<page_verdict> page_judges::take() {
+  std::vector<page_verdict> out;
+  if (ready_count_.load(std::memory_order_acquire) == 0) return out;
+  std::lock_guard lock(mu_);
+  out.swap(ready_);
+  ready_count_.store(0, std::memory_order_release);
+  return out;
+}
+
+std::size_t page_judges::wait_any() {
+  std::unique_lock lock(mu_);
+  done_.wait(lock, [&] { return !ready_.empty() || pending_ == 0; });
+  return pending_;
+}
+
+void page_judges::work() {
+  page_links links;
+  std::unique_lock lock(mu_);
+  for (;;) {
+    work_ready_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
+    if (jobs_.empty()) return;
+    page_job job = std::move(jobs_.front());
+    jobs_.pop_front();
+    lock.unlock();
+    page_verdict v;
+    try {
+      v = judge_page(o_, job, links);
+    } catch (const std::exception& e) {
+      v.tag = job.tag;
+      v.outcome.verdict = std::string("fetch failed: ") + e.what();
+    }
+    lock.lock();
+    backlog_ -= job.body.size();
+    --pending_;
+    ready_.push_back(std::move(v));
+    ready_count_.store(ready_.size(), std::memory_order_release);
+    done_.notify_all();
+  }
+}
+
+}  // namespace sitemill::detail
