@@ -149,7 +149,10 @@ vocabulary robots_words() { return {{"replace", "--replace"}}; }
 vocabulary merge_words() {
   return {{"out_dir", "--out"},
           {"name", "--name"},
-          {"manifest_dir", "--manifest-dir"}};
+          {"manifest_dir", "--manifest-dir"},
+          // generate's, which a merge's advice and refusals name
+          {"shard", "--shard"},
+          {"presplit", "--shard-presplit"}};
 }
 
 }  // namespace sitemill::cli

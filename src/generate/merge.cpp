@@ -75,8 +75,7 @@ std::string disagreement(const detail::shard_manifest& a,
     return "the set's format (name, gzip, text or XML, index, stylesheet)";
   if (a.options != b.options) return a.options + " against " + b.options;
   if (a.presplit != b.presplit)
-    return "one read its own partition (--shard-presplit), the other all "
-           "inputs";
+    return "one read its own partition (`presplit`), the other all inputs";
   if (a.job != b.job) return "batch job " + a.job + " against " + b.job;
   return {};
 }
@@ -119,8 +118,7 @@ result<std::vector<shard>> read_shards(const std::vector<std::string>& paths) {
                  join(missing) + " of " + std::to_string(count) +
                  (missing.size() > 1 ? " are missing: run them"
                                      : " is missing: run it") +
-                 " (generate --shard I/" +
-                 std::to_string(count) +
+                 " (generate with `shard` I/" + std::to_string(count) +
                  ") before the merge; nothing was published"};
   for (const shard& s : shards)
     if (std::string why = disagreement(shards.front().manifest, s.manifest);
@@ -177,8 +175,8 @@ merge_report merge_shards(const merge_options& o) {
     return stop(merge_outcome::refused,
                 "no shard of the set \"" + o.name + "\" in " +
                     detail::shards_root(book) +
-                    ": run generate --shard I/N --out " + o.out_dir +
-                    " for each shard first");
+                    ": run generate with `shard` I/N and `out_dir` " +
+                    o.out_dir + " for each shard first");
   auto shards = read_shards(paths);
   if (!shards) return stop(merge_outcome::refused, shards.err().message);
   for (const shard& s : *shards) {
