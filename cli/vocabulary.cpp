@@ -63,6 +63,7 @@ vocabulary generate_words(std::string_view indexnow_key) {
        "list files (or - for stdin), --from-dir, --from-sitemap or "
        "--from-log"},
       {"out_dir", "--out"},
+      {"output", "--out -"},
       {"manifest_dir", "--manifest-dir"},
       {"memory_budget", "--memory-budget"},
       {"shard", "--shard"},

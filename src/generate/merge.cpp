@@ -13,6 +13,7 @@
 
 #include "detail/text.h"
 #include "generate/shard_manifest.h"
+#include "generate/testing.h"
 #include "sitemill/publish/set_assembly.h"
 
 namespace sitemill {
@@ -151,7 +152,8 @@ status take_file(const std::string& from, const std::string& to) {
 
 }  // namespace
 
-merge_report merge_shards(const merge_options& o) {
+merge_report detail::merge_shards(
+    const merge_options& o, const std::function<void(publish_step)>& hook) {
   merge_report r;
   auto stop = [&r](merge_outcome outcome, std::string message) {
     r.outcome = outcome;
@@ -197,7 +199,7 @@ merge_report merge_shards(const merge_options& o) {
 
   auto pub = publisher::open(o.out_dir, o.name, o.manifest_dir);
   if (!pub) return stop(merge_outcome::failed, pub.err().message);
-  (*pub)->after_step = o.test_hook;
+  (*pub)->after_step = hook;
   // The order a one-process run writes: every shard's sitemaps, then
   // every shard's news sitemaps.
   std::vector<finished_sitemap> sitemaps;
@@ -232,6 +234,10 @@ merge_report merge_shards(const merge_options& o) {
     return stop(merge_outcome::failed, s.message());
   r.outcome = merge_outcome::published;
   return r;
+}
+
+merge_report merge_shards(const merge_options& options) {
+  return detail::merge_shards(options, {});
 }
 
 }  // namespace sitemill
