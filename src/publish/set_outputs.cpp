@@ -7,7 +7,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <cstring>
+
+#include "publish/publish_files.h"
 
 namespace sitemill::detail {
 namespace {
@@ -182,24 +183,11 @@ status set_outputs::publish(
 
 status set_outputs::write_stream(const finished_sitemap& sitemap) {
   const int fd = ::open(sitemap.temp_path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return error{"cannot read " + sitemap.temp_path + ": " +
-                 std::strerror(errno)};
-  char buf[1 << 16];
-  status written;
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n == 0) break;
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      written = error{"cannot read " + sitemap.temp_path + ": " +
-                      std::strerror(errno)};
-      break;
-    }
-    written = stream_->write(buf, static_cast<std::size_t>(n));
-    if (!written) break;
-  }
-  ::close(fd);
+  if (fd < 0) return error{sys_error("cannot open", sitemap.temp_path, errno)};
+  std::vector<char> buffer(1 << 16);
+  status written = read_and_close(
+      fd, sitemap.temp_path, buffer,
+      [&](const char* p, std::size_t n) { return stream_->write(p, n); });
   if (written) written = stream_->close();
   if (!written)
     return error{"`output`: cannot write the sitemap: " + written.message(),
