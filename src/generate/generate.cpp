@@ -8,8 +8,8 @@
 #include "detail/text.h"
 #include "generate/cluster_stage.h"
 #include "generate/entry_stage.h"
-#include "generate/html_view.h"
 #include "generate/options_check.h"
+#include "generate/set_staging.h"
 #include "generate/set_writers.h"
 #include "generate/shard_manifest.h"
 #include "generate/testing.h"
@@ -429,7 +429,7 @@ class run final : public detail::cluster_stage::host {
                   " is left as it was)");
         continue;
       }
-      auto set = stage_set(out, writers_[i]);
+      auto set = detail::stage_set(o_, layout_of(out.base), out, writers_[i]);
       if (!set) return set.err();
       staged[i] = std::move(*set);
     }
@@ -449,38 +449,6 @@ class run final : public detail::cluster_stage::host {
     return {};
   }
 
-  // One set's files, named and indexed, with its HTML view if asked for.
-  result<assembled_set> stage_set(detail::set_output& out,
-                                  const detail::set_writers& writers) {
-    std::vector<finished_sitemap> sitemaps = writers.finished();
-    set_report& r = out.report;
-    r.base_url = out.base;
-    r.out_dir = out.dir;
-    r.written = out.written;
-    r.dated = std::any_of(
-        sitemaps.begin(), sitemaps.end(),
-        [](const finished_sitemap& s) { return s.part.newest.has_value(); });
-    std::vector<std::string> newest;  // for the HTML view
-    if (o_.html_view)
-      for (const finished_sitemap& f : sitemaps) {
-        char text[max_lastmod_length];
-        newest.emplace_back(
-            text, f.part.newest ? format_lastmod(*f.part.newest, text) : 0);
-      }
-    auto set =
-        assemble_set(*out.pub(), layout_of(out.base), std::move(sitemaps));
-    if (!set) return set.err();
-    if (o_.html_view)
-      if (status s = detail::stage_html_view(*out.pub(), o_.name, *set, newest,
-                                             o_.html_page_urls);
-          !s)
-        return s.err();
-    for (const auto& f : set->files) r.files.push_back(f.file);
-    r.entry = set->entry;
-    r.entry_url = out.base + set->entry;
-    return set;
-  }
-
   set_layout layout_of(const std::string& base) const {
     return detail::layout_of(o_, base, t_.max_index_entries);
   }
@@ -488,20 +456,8 @@ class run final : public detail::cluster_stage::host {
   // A shard's sitemaps and its manifest, in its shard directory.
   status publish_shard() {
     detail::set_output& out = outs_[0];
-    detail::shard_manifest m;
-    m.index = o_.shard.index;
-    m.count = o_.shard.count;
-    m.job = o_.shard.job;
-    m.presplit = o_.shard.presplit;
-    m.layout = layout_of(out.base);
-    m.options = detail::shard_options_line(o_);
-    m.records = report_.records;
-    m.written = report_.written;
-    m.duplicates = report_.duplicates;
-    m.filtered = report_.filtered;
-    m.rejected = report_.rejected;
-    m.warnings = report_.warnings;
-    m.skipped = report_.skipped;
+    detail::shard_manifest m =
+        detail::shard_manifest_of(o_, report_, layout_of(out.base));
     if (status s = detail::publish_shard(*out.pub(), m, writers_[0].finished(),
                                          [this] { return cancelled(); });
         !s || stop_)

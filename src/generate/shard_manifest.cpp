@@ -46,6 +46,25 @@ std::string shard_options_line(const generate_options& o) {
          " news=" + (o.news ? "on" : "off");
 }
 
+shard_manifest shard_manifest_of(const generate_options& o,
+                                 const generate_report& r, set_layout layout) {
+  shard_manifest m;
+  m.index = o.shard.index;
+  m.count = o.shard.count;
+  m.job = o.shard.job;
+  m.presplit = o.shard.presplit;
+  m.layout = std::move(layout);
+  m.options = shard_options_line(o);
+  m.records = r.records;
+  m.written = r.written;
+  m.duplicates = r.duplicates;
+  m.filtered = r.filtered;
+  m.rejected = r.rejected;
+  m.warnings = r.warnings;
+  m.skipped = r.skipped;
+  return m;
+}
+
 result<std::string> shard_output_dir(const generate_options& o) {
   std::string bookkeeping = o.manifest_dir;
   if (bookkeeping.empty()) {

@@ -62,6 +62,11 @@ std::string shards_root(const std::string& bookkeeping);
 /// merge_shards() refuses shards that differ in it.
 std::string shard_options_line(const generate_options& o);
 
+/// The manifest of shard o.shard, with the run's counts (`r`) and its
+/// set's `layout`; its files are added by publish_shard().
+shard_manifest shard_manifest_of(const generate_options& o,
+                                 const generate_report& r, set_layout layout);
+
 /// Where shard o.shard of a run writes: its shard_directory() below the
 /// bookkeeping directory of out_dir (manifest_dir, or the default beside
 /// out_dir). Errors name `out_dir`.
