@@ -18,6 +18,7 @@
 #include "generate_reporter.h"
 #include "generate_summary.h"
 #include "sitemill/crawl/crawl_source.h"
+#include "generate/testing.h"
 #include "sitemill/generate/generate.h"
 #include "sitemill/notify/announce.h"
 #include "sitemill/notify/indexnow.h"
@@ -159,82 +160,25 @@ std::optional<std::function<void(publish_step)>> kill_at_hook(
   };
 }
 
-// --out -: the set is made in a directory of its own under $TMPDIR (so it is
-// checked, split and assembled exactly as any set) and its one sitemap is
-// copied to stdout; the directory goes with the run.
-class stdout_set {
- public:
-  // Why `o` cannot go to stdout; "" when it can.
-  static std::string refusal(const generate_cli_options& o) {
-    if (o.json_out) return "--json also prints on stdout; give --out DIR";
-    if (o.base_urls.size() > 1) return "several --base-url make several sets";
-    if (!o.robots_path.empty())
-      return "--robots lists files sitemill publishes; give --out DIR";
-    if (o.run.html_view || o.run.xsl_href == "default")
-      return "--html and --xsl default write files beside the sitemap";
-    return {};
-  }
-
-  // Makes the directory and points `g` at it: the set in set/, its
-  // bookkeeping in bookkeeping/. False, with errno set, when it cannot.
-  bool make(generate_options& g) {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string templ =
-        std::string(tmp && *tmp ? tmp : "/tmp") + "/sitemill-stdout-XXXXXX";
-    if (::mkdtemp(templ.data()) == nullptr) return false;
-    dir_ = templ;
-    g.out_dir = dir_ + "/set";
-    g.manifest_dir = dir_ + "/bookkeeping";
-    return true;
-  }
-
-  ~stdout_set() {
-    std::error_code ignored;
-    if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
-  }
-
-  // Copies the published set's one sitemap to stdout; the reason when it
-  // cannot (the set needs several files).
-  std::string write(const generate_report& r) const {
-    std::vector<const published_file*> sitemaps;
-    for (const published_file& f : r.files)
-      if (f.type == document_type::urlset || f.type == document_type::text)
-        sitemaps.push_back(&f);
-    if (sitemaps.size() != 1)
-      return "the set needs " + std::to_string(sitemaps.size()) +
-             " sitemaps and an index (over 50,000 URLs or 50 MiB, or news "
-             "files); give --out DIR";
-    const std::string path = dir_ + "/set/" + sitemaps.front()->path;
-    std::FILE* in = std::fopen(path.c_str(), "rb");
-    if (in == nullptr) return "cannot read " + path;
-    char buf[1 << 16];
-    bool ok = true;
-    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, in)) > 0;)
-      ok = ok && std::fwrite(buf, 1, n, stdout) == n;
-    ok = ok && !std::ferror(in) && std::fflush(stdout) == 0;
-    std::fclose(in);
-    return ok ? "" : "cannot write the sitemap to stdout";
-  }
-
- private:
-  std::string dir_;
-};
+// --out -: what the library cannot know refuses a set on stdout, the
+// --json object and robots.txt; generate_options::output refuses the rest.
+std::string stdout_refusal(const generate_cli_options& o) {
+  if (o.json_out) return "--json also prints on stdout; give --out DIR";
+  if (!o.robots_path.empty())
+    return "--robots lists files sitemill publishes; give --out DIR";
+  return {};
+}
 
 int run_generate(generate_cli_options& o) {
   generate_options& g = o.run;
-  std::optional<stdout_set> to_stdout;
+  stdout_sink to_stdout;
   if (g.out_dir == "-") {
-    if (std::string why = stdout_set::refusal(o); !why.empty()) {
+    if (std::string why = stdout_refusal(o); !why.empty()) {
       std::fprintf(stderr, "sitemill generate: --out -: %s\n", why.c_str());
       return exit_usage;
     }
-    if (!to_stdout.emplace().make(g)) {
-      std::fprintf(stderr,
-                   "sitemill generate: --out -: cannot make a temporary "
-                   "directory: %s\n",
-                   std::strerror(errno));
-      return exit_usage;
-    }
+    g.out_dir.clear();
+    g.output = &to_stdout;
   }
   g.base_url = o.base_urls.front();
   g.more_base_urls.assign(o.base_urls.begin() + 1, o.base_urls.end());
@@ -255,7 +199,7 @@ int run_generate(generate_cli_options& o) {
     g.xsl_href.clear();
     g.bundled_stylesheet = true;
   }
-  g.gzip = !o.no_gzip && !to_stdout;  // a sitemap on stdout is plain
+  g.gzip = !o.no_gzip && g.output == nullptr;  // a sitemap on stdout is plain
   g.level = o.fast                         ? compression::fast
             : o.compression_name == "fast" ? compression::fast
             : o.compression_name == "best" ? compression::best
@@ -274,7 +218,7 @@ int run_generate(generate_cli_options& o) {
     g.shard = std::move(*shard);
     g.shard.presplit = presplit;
     // A shard publishes nothing: what is announced is the merged set.
-    if (!o.robots_path.empty() || !o.indexnow_key.empty() || to_stdout) {
+    if (!o.robots_path.empty() || !o.indexnow_key.empty()) {
       std::fprintf(stderr,
                    "sitemill generate: --shard publishes nothing until "
                    "'sitemill merge': announce (--robots, --indexnow-key) "
@@ -382,6 +326,7 @@ int run_generate(generate_cli_options& o) {
     return exit_usage;
   }
 
+  detail::generate_testing testing;
   if (const char* spec = std::getenv("SITEMILL_TEST_KILL_AT")) {
     auto hook = kill_at_hook(spec);
     if (!hook) {
@@ -389,22 +334,18 @@ int run_generate(generate_cli_options& o) {
                    "sitemill generate: SITEMILL_TEST_KILL_AT must be STEP:N\n");
       return exit_usage;
     }
-    g.test_hook = std::move(*hook);
+    testing.hook = std::move(*hook);
   }
 
   const vocabulary words = generate_words(o.indexnow_key);
   generate_reporter rep(o.json_out, o.quiet, words);
   *crawl_reporter = &rep;
-  generate_report r = generate(g, rep);
+  generate_report r = detail::generate(g, rep, testing);
   rep.clear_progress();
   rep.print_hidden_count();
   if (!o.quiet) print_lastmod_summary(r);
 
-  if (r.outcome == generate_outcome::published && to_stdout) {
-    if (std::string why = to_stdout->write(r); !why.empty()) {
-      std::fprintf(stderr, "sitemill generate: --out -: %s\n", why.c_str());
-      return exit_data;
-    }
+  if (r.outcome == generate_outcome::published && g.output != nullptr) {
     if (!o.quiet)
       std::fprintf(stderr,
                    "sitemill: wrote %llu URLs to stdout (%llu duplicates, "
@@ -438,6 +379,7 @@ int run_generate(generate_cli_options& o) {
   switch (r.outcome) {
     case generate_outcome::no_valid_urls:
     case generate_outcome::strict_failed:
+    case generate_outcome::needs_several_files:
       return exit_data;
     case generate_outcome::cancelled:
       return exit_interrupted;

@@ -63,6 +63,7 @@ vocabulary generate_words(std::string_view indexnow_key) {
        "list files (or - for stdin), --from-dir, --from-sitemap or "
        "--from-log"},
       {"out_dir", "--out"},
+      {"output", "--out -"},
       {"manifest_dir", "--manifest-dir"},
       {"memory_budget", "--memory-budget"},
       {"shard", "--shard"},
@@ -165,7 +166,10 @@ vocabulary robots_words() { return {{"replace", "--replace"}}; }
 vocabulary merge_words() {
   return {{"out_dir", "--out"},
           {"name", "--name"},
-          {"manifest_dir", "--manifest-dir"}};
+          {"manifest_dir", "--manifest-dir"},
+          // generate's, which a merge's advice and refusals name
+          {"shard", "--shard"},
+          {"presplit", "--shard-presplit"}};
 }
 
 }  // namespace sitemill::cli

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <map>
 
+#include "generate/testing.h"
 #include "sitemill/source/page_source.h"
 #include "sitemill/source/site_source.h"
 #include "support/run.h"
@@ -143,9 +144,10 @@ TEST(Generate, SplitsTheIndexWhenItWouldListTooManySitemaps) {
   temp_dir d;
   auto o = options(d, {write_urls(d, "urls.txt", 7)});
   o.max_urls = 1;
-  o.max_index_entries = 3;
+  detail::generate_testing three_per_index;
+  three_per_index.max_index_entries = 3;
   generate_observer quiet;
-  generate_report r = generate(o, quiet);
+  generate_report r = detail::generate(o, quiet, three_per_index);
   ASSERT_EQ(r.outcome, generate_outcome::published) << r.message;
   std::vector<std::string> indexes;
   for (const auto& f : r.files)
@@ -269,7 +271,8 @@ TEST(Generate, ACancelIsHeardInEveryPhaseBeforeTheCommit) {
     o.max_urls = 5'000;
     bool sitemaps_done = false;
     int temporaries = 0;
-    o.test_hook = [&](publish_step step) {
+    detail::generate_testing t;
+    t.hook = [&](publish_step step) {
       if (step == publish_step::sitemaps_finished) {
         sitemaps_done = true;
         if (when == phase::compressed) obs.armed = true;
@@ -282,7 +285,7 @@ TEST(Generate, ACancelIsHeardInEveryPhaseBeforeTheCommit) {
       // After the sitemaps, a temporary is the index being staged.
       if (when == phase::index_staged && sitemaps_done) obs.armed = true;
     };
-    auto r = generate(o, obs);
+    auto r = detail::generate(o, obs, t);
     EXPECT_TRUE(obs.armed) << "the phase under test was never reached";
     EXPECT_EQ(r.outcome, generate_outcome::cancelled) << r.message;
     EXPECT_EQ(r.records, n) << "cancelled while reading, not in the phase";
@@ -378,8 +381,6 @@ TEST(Generate, RefusesBadOptionsNamingTheField) {
        "`max_urls` must be from 1 to 50,000"},
       {[](generate_options& o, const temp_dir&) { o.max_bytes = 52'428'801; },
        "max_bytes", "`max_bytes` must be from 256"},
-      {[](generate_options& o, const temp_dir&) { o.max_index_entries = 0; },
-       "max_index_entries", "index entries"},
       {[](generate_options& o, const temp_dir&) {
          o.base_url = "ftp://example.com/";
        },
@@ -408,6 +409,17 @@ TEST(Generate, RefusesBadOptionsNamingTheField) {
     EXPECT_EQ(r.outcome, generate_outcome::failed);
     EXPECT_EQ(r.field, c.field);
     EXPECT_NE(r.message.find(c.expected), std::string::npos) << r.message;
+    EXPECT_EQ(r.message.find("--"), std::string::npos) << r.message;
+  }
+  {  // the index limit, which only tests lower
+    SCOPED_TRACE("index entries");
+    auto o = options(d, {write_urls(d, "urls.txt", 1)});
+    detail::generate_testing none_per_index;
+    none_per_index.max_index_entries = 0;
+    auto r = detail::generate(o, quiet, none_per_index);
+    EXPECT_EQ(r.outcome, generate_outcome::failed);
+    EXPECT_EQ(r.field, "max_index_entries");
+    EXPECT_NE(r.message.find("index entries"), std::string::npos) << r.message;
     EXPECT_EQ(r.message.find("--"), std::string::npos) << r.message;
   }
 }

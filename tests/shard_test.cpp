@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "generate/testing.h"
 #include "sitemill/generate/generate.h"
 #include "sitemill/generate/merge.h"
 #include "sitemill/generate/shard.h"
@@ -369,11 +370,9 @@ TEST(Shard, AMergeKilledAtAnyStepLeavesAWholeSet) {
     pid_t pid = ::fork();
     ASSERT_GE(pid, 0);
     if (pid == 0) {
-      merge_options killed = m;
-      killed.test_hook = [step](publish_step s) {
+      (void)detail::merge_shards(m, [step](publish_step s) {
         if (s == step) ::_exit(9);
-      };
-      (void)merge_shards(killed);
+      });
       ::_exit(0);
     }
     int wstatus = 0;

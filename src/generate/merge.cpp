@@ -13,6 +13,7 @@
 
 #include "detail/text.h"
 #include "generate/shard_manifest.h"
+#include "generate/testing.h"
 #include "sitemill/publish/set_assembly.h"
 
 namespace sitemill {
@@ -75,8 +76,7 @@ std::string disagreement(const detail::shard_manifest& a,
     return "the set's format (name, gzip, text or XML, index, stylesheet)";
   if (a.options != b.options) return a.options + " against " + b.options;
   if (a.presplit != b.presplit)
-    return "one read its own partition (--shard-presplit), the other all "
-           "inputs";
+    return "one read its own partition (`presplit`), the other all inputs";
   if (a.job != b.job) return "batch job " + a.job + " against " + b.job;
   return {};
 }
@@ -119,8 +119,7 @@ result<std::vector<shard>> read_shards(const std::vector<std::string>& paths) {
                  join(missing) + " of " + std::to_string(count) +
                  (missing.size() > 1 ? " are missing: run them"
                                      : " is missing: run it") +
-                 " (generate --shard I/" +
-                 std::to_string(count) +
+                 " (generate with `shard` I/" + std::to_string(count) +
                  ") before the merge; nothing was published"};
   for (const shard& s : shards)
     if (std::string why = disagreement(shards.front().manifest, s.manifest);
@@ -153,7 +152,8 @@ status take_file(const std::string& from, const std::string& to) {
 
 }  // namespace
 
-merge_report merge_shards(const merge_options& o) {
+merge_report detail::merge_shards(
+    const merge_options& o, const std::function<void(publish_step)>& hook) {
   merge_report r;
   auto stop = [&r](merge_outcome outcome, std::string message) {
     r.outcome = outcome;
@@ -177,8 +177,8 @@ merge_report merge_shards(const merge_options& o) {
     return stop(merge_outcome::refused,
                 "no shard of the set \"" + o.name + "\" in " +
                     detail::shards_root(book) +
-                    ": run generate --shard I/N --out " + o.out_dir +
-                    " for each shard first");
+                    ": run generate with `shard` I/N and `out_dir` " +
+                    o.out_dir + " for each shard first");
   auto shards = read_shards(paths);
   if (!shards) return stop(merge_outcome::refused, shards.err().message);
   for (const shard& s : *shards) {
@@ -199,7 +199,7 @@ merge_report merge_shards(const merge_options& o) {
 
   auto pub = publisher::open(o.out_dir, o.name, o.manifest_dir);
   if (!pub) return stop(merge_outcome::failed, pub.err().message);
-  (*pub)->after_step = o.test_hook;
+  (*pub)->after_step = hook;
   // The order a one-process run writes: every shard's sitemaps, then
   // every shard's news sitemaps.
   std::vector<finished_sitemap> sitemaps;
@@ -234,6 +234,10 @@ merge_report merge_shards(const merge_options& o) {
     return stop(merge_outcome::failed, s.message());
   r.outcome = merge_outcome::published;
   return r;
+}
+
+merge_report merge_shards(const merge_options& options) {
+  return detail::merge_shards(options, {});
 }
 
 }  // namespace sitemill

@@ -13,9 +13,24 @@ std::string xsl_href_of(const generate_options& o) {
   return o.bundled_stylesheet ? bundled_stylesheet_name(o.name) : o.xsl_href;
 }
 
-set_writers::set_writers(const generate_options& o, publisher& pub,
+set_layout layout_of(const generate_options& o, const std::string& base,
+                     std::size_t max_index_entries) {
+  set_layout layout;
+  layout.name = o.name;
+  layout.extension = o.type == document_type::text ? ".txt" : ".xml";
+  if (o.gzip) layout.extension += ".gz";
+  layout.type = o.type;
+  layout.base_url = base;
+  layout.index = o.index;
+  layout.max_index_entries = max_index_entries;
+  layout.xsl_href = xsl_href_of(o);
+  layout.bundled_stylesheet = o.bundled_stylesheet;
+  return layout;
+}
+
+set_writers::set_writers(const generate_options& o, set_output& out,
                          compress_pool* pool)
-    : o_(o), pub_(pub), pool_(pool) {
+    : o_(o), out_(out), pool_(pool) {
   const auto now = o.now.value_or(std::chrono::system_clock::now());
   now_ =
       std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch())
@@ -36,7 +51,7 @@ void set_writers::open(slot& s, std::size_t max_urls) {
 
 result<std::unique_ptr<sink>> set_writers::make_sink(slot& s,
                                                      std::size_t part) {
-  std::string path = pub_.temp_path(
+  std::string path = out_.temp_path(
       (s.group.empty() ? "part-" : s.group + "-") + std::to_string(part));
   auto file = file_sink::create(path);
   if (!file) return file.err();

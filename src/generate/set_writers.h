@@ -1,6 +1,6 @@
 // The sitemap files one generate run writes: the set's own sitemaps and,
 // with generate_options::news, its Google News sitemaps, each through its
-// own sitemap_writer into temporary files of the publisher's directory.
+// own sitemap_writer into temporary files of the set's output.
 // Entries are routed here, so the direct path and the spooled one (hreflang
 // clusters) write by one rule.
 //
@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "publish/set_outputs.h"
 #include "sitemill/generate/generate.h"
 #include "sitemill/publish/set_assembly.h"
 #include "sitemill/write/writer.h"
@@ -25,6 +26,12 @@ namespace sitemill::detail {
 /// stylesheet's name (relative: it lies beside them).
 std::string xsl_href_of(const generate_options& o);
 
+/// How a set of the run is named and indexed (the merge of shards reads it
+/// from their manifests): `base` is the set's normalised base URL;
+/// `max_index_entries` is the limit unless a test lowers it (testing.h).
+set_layout layout_of(const generate_options& o, const std::string& base,
+                     std::size_t max_index_entries);
+
 class set_writers {
  public:
   /// Google's limit of news:news per news sitemap (limits.h).
@@ -32,8 +39,9 @@ class set_writers {
   /// Google: "articles that were created in the last two days" (limits.h).
   static constexpr std::int64_t news_window_seconds = max_news_age_seconds;
 
-  /// `pool` (may be null) compresses when `o.gzip`; both outlive this.
-  set_writers(const generate_options& o, publisher& pub, compress_pool* pool);
+  /// Writes into temporary files of `out`; `pool` (may be null) compresses
+  /// when `o.gzip`; all three outlive this.
+  set_writers(const generate_options& o, set_output& out, compress_pool* pool);
 
   /// Where an entry goes and how: a recent article to the news sitemaps,
   /// an older one to the set's sitemaps without its news:news block.
@@ -68,7 +76,7 @@ class set_writers {
   result<std::unique_ptr<sink>> make_sink(slot& s, std::size_t part);
 
   const generate_options& o_;
-  publisher& pub_;
+  set_output& out_;
   compress_pool* pool_;
   std::int64_t now_;  // unix seconds
   slot main_, news_;

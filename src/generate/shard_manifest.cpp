@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -33,6 +34,72 @@ std::string shard_directory(const std::string& bookkeeping,
                             std::uint32_t count) {
   return shards_root(bookkeeping) + "/" + name + "-" + std::to_string(index) +
          "-of-" + std::to_string(count);
+}
+
+std::string shard_options_line(const generate_options& o) {
+  return "max_urls=" + std::to_string(o.max_urls) +
+         " max_bytes=" + std::to_string(o.max_bytes) + " gzip=" +
+         (!o.gzip                        ? "off"
+          : o.level == compression::fast ? "fast"
+          : o.level == compression::best ? "best"
+                                         : "normal") +
+         " news=" + (o.news ? "on" : "off");
+}
+
+shard_manifest shard_manifest_of(const generate_options& o,
+                                 const generate_report& r, set_layout layout) {
+  shard_manifest m;
+  m.index = o.shard.index;
+  m.count = o.shard.count;
+  m.job = o.shard.job;
+  m.presplit = o.shard.presplit;
+  m.layout = std::move(layout);
+  m.options = shard_options_line(o);
+  m.records = r.records;
+  m.written = r.written;
+  m.duplicates = r.duplicates;
+  m.filtered = r.filtered;
+  m.rejected = r.rejected;
+  m.warnings = r.warnings;
+  m.skipped = r.skipped;
+  return m;
+}
+
+result<std::string> shard_output_dir(const generate_options& o) {
+  std::string bookkeeping = o.manifest_dir;
+  if (bookkeeping.empty()) {
+    auto beside = default_bookkeeping_dir(o.out_dir);
+    if (!beside) return error{"`out_dir` " + beside.err().message, "out_dir"};
+    bookkeeping = std::move(*beside);
+  }
+  return shard_directory(bookkeeping, o.name, o.shard.index, o.shard.count);
+}
+
+status publish_shard(publisher& pub, shard_manifest& m,
+                     const std::vector<finished_sitemap>& sitemaps,
+                     const std::function<bool()>& cancelled) {
+  std::vector<staged_file> files;
+  std::map<std::string, std::size_t> numbers;  // per group
+  for (const finished_sitemap& f : sitemaps) {
+    std::string name =
+        child_file_name(f.group.empty() ? "part" : f.group, ++numbers[f.group],
+                        f.digest, m.layout.extension);
+    files.push_back(
+        {f.temp_path,
+         {name, m.layout.type, f.part.urls, f.part.bytes, f.digest}});
+    m.files.push_back({std::move(name), f.group, f.part.urls, f.part.bytes,
+                       f.digest, f.part.newest});
+  }
+  // Recorded in the shard's own manifest as an index: it is the file that
+  // names the others.
+  const std::string entry(shard_manifest_name);
+  auto manifest =
+      stage_file(pub, "shard", entry, document_type::sitemapindex, to_json(m));
+  if (!manifest) return manifest.err();
+  manifest->file.urls = m.files.size();
+  files.push_back(std::move(*manifest));
+  if (cancelled()) return {};
+  return pub.publish(std::move(files), entry);
 }
 
 std::string to_json(const shard_manifest& m) {

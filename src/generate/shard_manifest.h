@@ -12,11 +12,13 @@
 #define SITEMILL_GENERATE_SHARD_MANIFEST_H
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "sitemill/date/w3c_datetime.h"
+#include "sitemill/generate/generate.h"
 #include "sitemill/publish/set_assembly.h"
 #include "sitemill/result.h"
 
@@ -54,6 +56,31 @@ std::string shard_directory(const std::string& bookkeeping,
                             std::uint32_t count);
 /// Where a set's shard directories are: `bookkeeping`/shards.
 std::string shards_root(const std::string& bookkeeping);
+
+/// The options every shard must share to make one set, as shard_manifest's
+/// options line. An option that changes a set's files goes here, so that
+/// merge_shards() refuses shards that differ in it.
+std::string shard_options_line(const generate_options& o);
+
+/// The manifest of shard o.shard, with the run's counts (`r`) and its
+/// set's `layout`; its files are added by publish_shard().
+shard_manifest shard_manifest_of(const generate_options& o,
+                                 const generate_report& r, set_layout layout);
+
+/// Where shard o.shard of a run writes: its shard_directory() below the
+/// bookkeeping directory of out_dir (manifest_dir, or the default beside
+/// out_dir). Errors name `out_dir`.
+result<std::string> shard_output_dir(const generate_options& o);
+
+/// Publishes a shard's output in `pub` (its shard directory): `sitemaps`
+/// named after their content, and its manifest (`m`, whose files this
+/// fills) as the entry, so the directory holds the shard's last complete
+/// output, which merge_shards() takes. `cancelled` is asked last before the
+/// commit; true publishes nothing.
+[[nodiscard]] status publish_shard(
+    publisher& pub, shard_manifest& m,
+    const std::vector<finished_sitemap>& sitemaps,
+    const std::function<bool()>& cancelled);
 
 std::string to_json(const shard_manifest& m);
 /// Reads a shard.json; an error naming `path` when it is not one, or when a

@@ -90,8 +90,8 @@ result<assembled_set> assemble(publisher& pub, const set_layout& layout,
   for (const finished_sitemap& s : sitemaps) {
     const std::string stem =
         s.group.empty() ? layout.name : layout.name + "-" + s.group;
-    add(s, child_file_name(stem, ++numbers[s.group], s.digest,
-                           layout.extension));
+    add(s,
+        child_file_name(stem, ++numbers[s.group], s.digest, layout.extension));
   }
   if (status s = write_index(pub, layout, sitemaps, out); !s) return s.err();
   return out;

@@ -59,6 +59,18 @@ struct generate_options {
   /// left out is counted in generate_report::filtered. Empty: no filter.
   std::vector<site_pattern> url_patterns;
   std::string out_dir;  ///< where the set is published
+  /// Instead of out_dir: the set's one sitemap is written to this sink (a
+  /// pipe, a socket, memory) and closed, and nothing is published, locked
+  /// or kept beside it. It is written only once the run succeeds, so a run
+  /// that fails, is cancelled or fails `strict` writes nothing to it; a set
+  /// that needs more than one sitemap (over max_urls or max_bytes, or news
+  /// sitemaps beside the others) ends with outcome needs_several_files.
+  /// Not with out_dir, more_base_urls, shard, html_view or
+  /// bundled_stylesheet, which make more files or sets than one stream
+  /// holds. With gzip the bytes are one gzip member. Temporary files (the
+  /// sitemap until then, entries that wait) go to $TMPDIR. Borrowed: must
+  /// outlive generate(); the sitemap is written on the calling thread.
+  sink* output = nullptr;
   /// Where the lock, manifest and journal of out_dir live (bookkeeping.h);
   /// empty: .sitemill/<name of out_dir>/ beside out_dir. With several bases,
   /// each set's are in <that>/<set_directory()>/.
@@ -68,8 +80,6 @@ struct generate_options {
   compression level = compression::normal;
   std::size_t max_urls = max_urls_per_sitemap;
   std::size_t max_bytes = max_bytes_per_sitemap;
-  std::size_t max_index_entries =
-      max_sitemaps_per_index;  ///< lowered only by tests
   index_mode index = index_mode::automatic;
   std::string xsl_href;  ///< xml-stylesheet href; "" for none
   /// Write sitemill's own XSL stylesheet beside each set, published with it
@@ -122,9 +132,6 @@ struct generate_options {
   shard_spec shard;
   /// The time news age is measured from; the system clock when unset.
   std::optional<std::chrono::system_clock::time_point> now;
-  /// Test hook for crash tests: called at each publish_step the run
-  /// reaches, on the thread that reaches it. Unset in real runs.
-  std::function<void(publish_step)> test_hook;
 };
 
 /// A record that was rejected, or a field or note worth a warning.
@@ -167,7 +174,10 @@ enum class generate_outcome : std::uint8_t {
   no_valid_urls,  ///< every record was rejected (or there were none)
   strict_failed,  ///< --strict and at least one bad record or field
   cancelled,      ///< the observer asked to stop
-  failed,         ///< options, input or output could not be used: see message
+  /// `output` is one stream and the set needs several files: nothing was
+  /// written to it (give out_dir)
+  needs_several_files,
+  failed,  ///< options, input or output could not be used: see message
 };
 
 /// A lastmod as its input wrote it, to show what was dropped.
@@ -238,7 +248,7 @@ struct generate_report {
   /// bytes of temporary files that took (entries waiting included).
   std::uint64_t spilled = 0;
   std::uint64_t spill_bytes = 0;
-  lastmod_counts lastmods;    ///< of the records written
+  lastmod_counts lastmods;  ///< of the records written
   /// With a state database: URLs added, changed and removed since the last
   /// published run, as the state tracks them (directory pages).
   std::optional<state_changes> changes;

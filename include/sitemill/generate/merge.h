@@ -39,8 +39,6 @@ struct merge_options {
   /// Asked between files and before the commit; true stops the merge
   /// (nothing is published).
   std::function<bool()> cancelled;
-  /// Test hook, as generate_options::test_hook.
-  std::function<void(publish_step)> test_hook;
 };
 
 enum class merge_outcome : std::uint8_t {

@@ -1,0 +1,126 @@
+// hreflang cluster completion as a stage of generate: the run hands it every
+// entry it cannot write at once, and it decides when entries may be written
+// and writes those it parked once every input is read.
+//
+// Entries are written as they come until the first one lists hreflang
+// alternates. From then on every entry is parked in the entry spool, so that
+// once all inputs are read each page of a cluster can be written with the
+// whole cluster. What was written before is read back from its temporary
+// files into the spool first, since any of those pages may be named later.
+// Entries whose duplicate check waits on disk (url_dedup.h) are parked in the
+// same spool, clusters or not, and are dropped when they are written if they
+// turn out to repeat an earlier URL.
+//
+// Not thread-safe; generate's consumer thread owns it.
+#ifndef SITEMILL_GENERATE_CLUSTER_STAGE_H
+#define SITEMILL_GENERATE_CLUSTER_STAGE_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "detail/url_set.h"
+#include "generate/entry_spool.h"
+#include "generate/entry_stage.h"
+#include "generate/hreflang_clusters.h"
+#include "generate/set_writers.h"
+#include "generate/url_dedup.h"
+#include "sitemill/entry/entry.h"
+#include "sitemill/parse/sitemap_parser.h"
+
+namespace sitemill::detail {
+
+class cluster_stage {
+ public:
+  /// What the stage needs of the run it serves.
+  class host {
+   public:
+    virtual ~host() = default;
+    /// A temporary path for the spool, in the output directory.
+    virtual std::string temp_path(std::string_view what) = 0;
+    /// The sets' writers (one per base URL), numbered as entries' `set`.
+    virtual std::uint32_t sets() const = 0;
+    virtual set_writers& writers(std::uint32_t set) = 0;
+    /// Closes every set's files and waits for their compression.
+    virtual status finish_writers() = 0;
+    virtual void issue(bool reject, const std::string& input,
+                       std::uint64_t line, std::string reason) = 0;
+    /// A parked entry the run counted as written is not written after all:
+    /// it repeats an earlier URL (`duplicate`), or is too large with its
+    /// cluster (issue() said so).
+    virtual void not_written(std::uint32_t set, bool duplicate) = 0;
+    /// Polled while parked entries are written.
+    virtual bool cancelled() = 0;
+  };
+
+  /// `sharded`: the run is one shard of several, which cannot complete a
+  /// cluster (its pages hash to different shards). All outlive the stage.
+  cluster_stage(host& run, entry_builder& builder, url_dedup& dedup,
+                document_type type, bool sharded)
+      : run_(run),
+        builder_(builder),
+        dedup_(dedup),
+        type_(type),
+        sharded_(sharded) {}
+
+  /// True when an entry must be parked rather than written now: it lists
+  /// alternates (`has_links`), its duplicate check waits (`deferred`), or
+  /// clusters are being completed.
+  bool parks(bool has_links, bool deferred) const noexcept {
+    return clustering_ || has_links || deferred;
+  }
+
+  /// Parks record `i` of `b` (read from `where`), an entry parks() said
+  /// must wait; `deferred` is its number among the entries whose duplicate
+  /// check waits, or spooled_entry::not_deferred. The run counts it as
+  /// written; not_written() takes that back.
+  [[nodiscard]] status park(const record_batch& b, std::size_t i,
+                            std::uint64_t deferred, const std::string& where);
+
+  /// True when entries wait: write_parked() must run.
+  bool has_parked() const noexcept { return spool_.has_value(); }
+
+  /// Once every input is read: every parked entry in order, with its
+  /// cluster's links in place, and the issues clusters found at it reported
+  /// as it goes by (so they come in input order without being held as text).
+  /// `names` names the inputs in issues. Returns early, with no error, when
+  /// the run is cancelled.
+  [[nodiscard]] status write_parked(const std::vector<std::string>& names);
+
+  /// Bytes of the spool file.
+  std::uint64_t spool_bytes() const noexcept {
+    return spool_ ? spool_->bytes() : 0;
+  }
+
+ private:
+  status start_clustering();
+  status open_spool();
+  status respool(const std::string& path, std::uint32_t set);
+  status respool_entry(const parsed_entry& e, std::uint32_t set);
+  status join_deferred_pages();
+  static std::string_view loc_of(std::string_view xml, std::string& scratch);
+
+  host& run_;
+  entry_builder& builder_;
+  url_dedup& dedup_;
+  document_type type_;
+  bool sharded_;
+  // Entries waiting to be written: every one once clusters are being
+  // completed (clustering_), else those whose duplicate check waits.
+  std::optional<entry_spool> spool_;
+  bool clustering_ = false;
+  hreflang_clusters clusters_;
+  // Deferred pages (url_dedup.h) that clusters name, which the in-memory
+  // set cannot answer for: at most the clusters' own URLs.
+  url_set deferred_pages_;
+  std::vector<hreflang_clusters::link> links_;  // scratch
+  std::vector<field_warning> scratch_warnings_;
+  std::string scratch_xml_;
+  std::string loc_;  // scratch: a spooled entry's loc
+};
+
+}  // namespace sitemill::detail
+
+#endif  // SITEMILL_GENERATE_CLUSTER_STAGE_H

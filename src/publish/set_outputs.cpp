@@ -1,0 +1,198 @@
+#include "publish/set_outputs.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+
+#include "publish/publish_files.h"
+
+namespace sitemill::detail {
+namespace {
+
+// The publisher names its directory argument; the run names the option
+// that argument came from.
+error out_dir_error(error e) {
+  if (e.field != "dir") return e;
+  return error{"`out_dir` " + e.message, "out_dir"};
+}
+
+result<std::string> bookkeeping_or_default(const output_plan& plan) {
+  if (!plan.manifest_dir.empty()) return plan.manifest_dir;
+  auto beside = default_bookkeeping_dir(plan.out_dir);
+  if (!beside) return out_dir_error(error{beside.err().message, "dir"});
+  return beside;
+}
+
+// The entry's name is the one file name the set must take whatever is
+// there: a file of that name that no manifest lists (a site generator's own
+// sitemap.xml) is replaced, and said so, since nothing else would.
+bool is_foreign_entry(const std::string& path, const publisher& pub,
+                      const std::string& entry) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  return std::none_of(pub.current().begin(), pub.current().end(),
+                      [&](const published_file& f) { return f.path == entry; });
+}
+
+std::string bases_of(const std::vector<set_report>& sets) {
+  std::string list;
+  for (const set_report& r : sets)
+    (list += list.empty() ? "" : ", ") += r.base_url;
+  return list;
+}
+
+}  // namespace
+
+status check_set_directories(const url_normalizer& bases) {
+  std::vector<std::string> dirs;
+  for (std::size_t i = 0; i < bases.base_count(); ++i) {
+    std::string dir = set_directory(bases.base_url(i));
+    // Normalisation removed dot segments, so this cannot happen; it is
+    // checked anyway because the name becomes a path under out_dir.
+    for (std::size_t at = 0; at <= dir.size();) {
+      std::size_t end = std::min(dir.find('/', at), dir.size());
+      const std::string_view segment =
+          std::string_view(dir).substr(at, end - at);
+      at = end + 1;
+      if (!segment.empty() && segment != "." && segment != "..") continue;
+      return error{"`more_base_urls`: base URL " +
+                       std::string(bases.base_url(i).href()) +
+                       " cannot name a directory below `out_dir`",
+                   "more_base_urls"};
+    }
+    for (std::size_t k = 0; k < dirs.size(); ++k)
+      if (dirs[k] == dir)
+        return error{"`more_base_urls`: base URLs " +
+                         std::string(bases.base_url(k).href()) + " and " +
+                         std::string(bases.base_url(i).href()) +
+                         " would share the directory " + dir +
+                         " of `out_dir`; give one of them",
+                     "more_base_urls"};
+    dirs.push_back(std::move(dir));
+  }
+  return {};
+}
+
+stream_temporaries::stream_temporaries() {
+  const char* tmp = std::getenv("TMPDIR");
+  dir_ = tmp && *tmp ? tmp : "/tmp";
+}
+
+stream_temporaries::~stream_temporaries() { discard(); }
+
+std::string stream_temporaries::temp_path(std::string_view name) {
+  std::string p = dir_ + (dir_.ends_with('/') ? "" : "/") +
+                  temp_file_name(token_, std::to_string(counter_++) + "-" +
+                                             std::string(name));
+  paths_.push_back(p);
+  return p;
+}
+
+void stream_temporaries::discard() noexcept {
+  for (const auto& p : paths_) ::unlink(p.c_str());
+  paths_.clear();
+}
+
+std::string set_output::temp_path(std::string_view what) {
+  if (pub_) return pub_->temp_path(what);
+  std::string path = stream_temps_->temp_path(what);
+  if (after_step_) after_step_(publish_step::temporary_created);
+  return path;
+}
+
+void set_output::discard_temporaries() noexcept {
+  if (pub_) pub_->discard_temporaries();
+  if (stream_temps_) stream_temps_->discard();
+}
+
+set_outputs::~set_outputs() {
+  while (!outs_.empty()) outs_.pop_back();
+}
+
+status set_outputs::open(const output_plan& plan, const url_normalizer& bases) {
+  if (plan.stream) {
+    set_output& out = outs_.emplace_back();
+    out.base = bases.base_url(0).href();
+    out.stream_temps_ = std::make_unique<stream_temporaries>();
+    out.after_step_ = plan.after_step;
+    stream_ = plan.stream;
+    return {};
+  }
+  const bool several = bases.base_count() > 1;
+  for (std::size_t i = 0; i < bases.base_count(); ++i) {
+    set_output& out = outs_.emplace_back();
+    out.base = bases.base_url(i).href();
+    out.dir = plan.out_dir;
+    std::string bookkeeping = plan.manifest_dir;
+    if (several) {
+      // Each set's bookkeeping below out_dir's, outside every host's
+      // directory, nested bases' too (bookkeeping.h).
+      auto book = bookkeeping_or_default(plan);
+      if (!book) return book.err();
+      bookkeeping = std::move(*book);
+      const std::string below = set_directory(bases.base_url(i));
+      if (!out.dir.ends_with('/')) out.dir += '/';
+      out.dir += below;
+      bookkeeping += (bookkeeping.ends_with('/') ? "" : "/") + below;
+    }
+    if (!plan.shard_dir.empty()) {
+      // The shard directory's own bookkeeping, beside it.
+      out.dir = plan.shard_dir;
+      bookkeeping.clear();
+    }
+    auto pub = publisher::open(out.dir, plan.name, bookkeeping);
+    if (!pub) return out_dir_error(pub.err());
+    out.pub_ = std::move(*pub);
+    out.pub_->after_step = plan.after_step;
+  }
+  return {};
+}
+
+void set_outputs::discard_temporaries() noexcept {
+  for (set_output& out : outs_) out.discard_temporaries();
+}
+
+status set_outputs::publish(
+    std::vector<assembled_set>& staged, std::vector<set_report>& published,
+    const std::function<void(const std::string&, std::string)>& warn) {
+  for (std::size_t i = 0; i < outs_.size(); ++i) {
+    set_output& out = outs_[i];
+    if (out.written == 0) continue;
+    const std::string path = out.dir + "/" + staged[i].entry;
+    if (is_foreign_entry(path, *out.pub_, staged[i].entry))
+      warn(path,
+           "replaced by this set's entry; sitemill did not write it (no "
+           "manifest lists it): if another tool writes it (a site "
+           "generator's own sitemap), turn that off or give the set another "
+           "`name`");
+    if (status s =
+            out.pub_->publish(std::move(staged[i].files), staged[i].entry);
+        !s) {
+      if (published.empty()) return s;
+      return error{s.message() + " (the sets of " + bases_of(published) +
+                   " were published before this failure and stay)"};
+    }
+    published.push_back(std::move(out.report));
+  }
+  return {};
+}
+
+status set_outputs::write_stream(const finished_sitemap& sitemap) {
+  const int fd = ::open(sitemap.temp_path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return error{sys_error("cannot open", sitemap.temp_path, errno)};
+  std::vector<char> buffer(1 << 16);
+  status written = read_and_close(
+      fd, sitemap.temp_path, buffer,
+      [&](const char* p, std::size_t n) { return stream_->write(p, n); });
+  if (written) written = stream_->close();
+  if (!written)
+    return error{"`output`: cannot write the sitemap: " + written.message(),
+                 "output"};
+  return {};
+}
+
+}  // namespace sitemill::detail
