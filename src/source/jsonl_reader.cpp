@@ -1,23 +1,18 @@
 // jsonl / ndjson: one JSON object per line (RFC 8259), keys loc, lastmod,
 // changefreq and priority, and the extensions as nested values (alternates,
 // images, videos, news; docs/inputs.md) whose keys are the table's
-// (sitemill/entry/extensions.h). A small strict parser rather than a JSON
-// library:
-// it returns views into the line (copies only for strings with escapes), keeps
-// a number's text as written ("0.80" stays "0.80"), and never throws. It is
-// also faster than nlohmann::json and simdjson on the same lines
-// (benchmarks/README.md, "Readers against libraries").
+// (sitemill/entry/extensions.h). The JSON itself is read by
+// detail/json_lexer.h (views into the line, a number's text as written, the
+// column of an error); this file maps keys onto record fields and extension
+// values.
 #include <algorithm>
 #include <optional>
 #include <string>
 
+#include "detail/json_lexer.h"
 #include "detail/text.h"
 #include "sitemill/entry/entry.h"
 #include "source/readers.h"
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace sitemill::detail {
 namespace {
@@ -105,55 +100,6 @@ std::string_view json_type(char c) noexcept {
   }
 }
 
-bool is_json_space(char c) noexcept {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
-bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
-
-// The first byte from `p` on that ends a run of plain string text: '"',
-// '\\' or a control byte; `end` when there is none.
-const char* plain_run_end(const char* p, const char* end) noexcept {
-#if defined(__SSE2__)
-  // 16 bytes per step, as a loc is long and plain: the byte loop made this
-  // reader slower than simdjson (benchmarks/README.md). min_epu8 compares
-  // unsigned, so UTF-8 bytes (0x80 and up) count as plain.
-  for (; end - p >= 16; p += 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
-    const __m128i backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
-    const __m128i control =
-        _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);
-    const auto m = static_cast<unsigned>(_mm_movemask_epi8(
-        _mm_or_si128(_mm_or_si128(quote, backslash), control)));
-    if (m != 0) return p + __builtin_ctz(m);
-  }
-#endif
-  while (p != end && *p != '"' && *p != '\\' &&
-         static_cast<unsigned char>(*p) >= 0x20) {
-    ++p;
-  }
-  return p;
-}
-
-void append_utf8(std::string& out, std::uint32_t cp) {
-  if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
 class jsonl_reader final : public line_record_reader {
  public:
   jsonl_reader(std::unique_ptr<byte_source> source, std::string name,
@@ -225,8 +171,7 @@ class jsonl_reader final : public line_record_reader {
   // Parses one line into values_; false with problem_ set when it is not an
   // object with usable values.
   bool parse(std::string_view text) {
-    begin_ = p_ = text.data();
-    end_ = p_ + text.size();
+    lex_.reset(text);
     for (std::size_t k = 0; k < field_count; ++k) {
       values_[k] = {};
       seen_[k] = false;
@@ -234,12 +179,12 @@ class jsonl_reader final : public line_record_reader {
     has_extensions_ = false;  // the rest is reset at the first extension key
     for (auto& cell : extension_cells_) cell = {};
     std::string_view type_problem;
-    skip_space();
-    if (p_ == end_ || *p_ != '{') {
+    lex_.skip_space();
+    if (lex_.at_end() || lex_.peek() != '{') {
       problem_ = "invalid JSON: the line is not a JSON object";
       return false;
     }
-    const bool ok = each_member([&](std::string_view key) {
+    const bool ok = lex_.each_member(scratch_, [&](std::string_view key) {
       std::size_t k = 0;
       // The usual keys are compile-time constants: compared inline.
       if (!renamed_) {
@@ -267,11 +212,14 @@ class jsonl_reader final : public line_record_reader {
       // With keys read by name (loc=url), the others are the export's
       // own columns, not typos: ignored without a note, as in a CSV.
       if (!renamed_) unknown_key({}, key);
-      return skip_value(0);
+      return lex_.skip_value(0, scratch_);
     });
-    if (!ok) return false;
-    skip_space();
-    if (p_ != end_) return fail("unexpected text after the object");
+    if (!ok) return invalid();
+    lex_.skip_space();
+    if (!lex_.at_end()) {
+      lex_.fail("unexpected text after the object");
+      return invalid();
+    }
     if (!extension_cells_.empty()) add_extension_cells();
     // Only a well-formed line gets a type problem: "invalid JSON" comes first.
     if (!type_problem.empty()) {
@@ -281,84 +229,22 @@ class jsonl_reader final : public line_record_reader {
     return true;
   }
 
-  // Calls member(key) for each member of the object at p_ (its '{'), with
-  // p_ on the member's value, which member() parses; false when the JSON
-  // is invalid. `key` may view scratch_: good until the next string.
-  template <class F>
-  bool each_member(F&& member) {
-    ++p_;
-    skip_space();
-    if (p_ != end_ && *p_ == '}') {
-      ++p_;
-      return true;
-    }
-    for (;;) {
-      if (p_ == end_ || *p_ != '"') return fail("expected a string key");
-      std::string_view key;
-      if (!parse_string(key, scratch_)) return false;
-      skip_space();
-      if (p_ == end_ || *p_ != ':') return fail("expected ':' after a key");
-      ++p_;
-      skip_space();
-      if (p_ == end_) return fail("expected a value");
-      if (!member(key)) return false;
-      skip_space();
-      if (p_ != end_ && *p_ == ',') {
-        ++p_;
-        skip_space();
-        continue;
-      }
-      if (p_ != end_ && *p_ == '}') {
-        ++p_;
-        return true;
-      }
-      return fail("expected ',' or '}'");
-    }
-  }
-
-  // Calls element() for each element of the list at p_ (its '['), with p_
-  // on the element, which element() parses.
-  template <class F>
-  bool each_element(F&& element) {
-    ++p_;
-    skip_space();
-    if (p_ != end_ && *p_ == ']') {
-      ++p_;
-      return true;
-    }
-    for (;;) {
-      if (p_ == end_) return fail("expected a value");
-      if (!element()) return false;
-      skip_space();
-      if (p_ != end_ && *p_ == ',') {
-        ++p_;
-        skip_space();
-        continue;
-      }
-      if (p_ != end_ && *p_ == ']') {
-        ++p_;
-        return true;
-      }
-      return fail("expected ',' or ']'");
-    }
-  }
-
   bool parse_field(std::size_t k, std::string_view& type_problem) {
-    if (p_ == end_) return fail("expected a value");
-    const char c = *p_;
-    if (c == '"') return parse_string(values_[k], owned_[k]);
-    if (c == '-' || is_digit(c)) {
-      const char* start = p_;
-      if (!skip_number()) return false;
+    if (lex_.at_end()) return lex_.fail("expected a value");
+    const char c = lex_.peek();
+    if (c == '"') return lex_.read_string(values_[k], owned_[k]);
+    if (json_lexer::starts_number(c)) {
+      std::string_view number;
+      if (!lex_.read_number(number)) return false;
       if (k == 3) {
-        values_[k] = std::string_view(start, p_ - start);
+        values_[k] = number;
       } else if (type_problem.empty()) {
         type_problem = type_problems_[k];
       }
       return true;
     }
-    if (c == 'n') return literal("null");  // null: the field is absent
-    if (!skip_value(0)) return false;
+    if (c == 'n') return lex_.literal("null");  // null: the field is absent
+    if (!lex_.skip_value(0, scratch_)) return false;
     if (type_problem.empty()) type_problem = type_problems_[k];
     return true;
   }
@@ -386,28 +272,26 @@ class jsonl_reader final : public line_record_reader {
   [[gnu::noinline]] bool parse_extension_cell(std::size_t i) {
     const extension_field& f =
         extension_fields()[extension_map_.kinds[i].field];
-    const char c = *p_;
+    const char c = lex_.peek();
     std::string_view& cell = extension_cells_[i];
     if (c == '"') {
-      if (!parse_string(cell, scratch_)) return false;
+      if (!lex_.read_string(cell, scratch_)) return false;
       if (cell.data() == scratch_.data()) {
         begin_extensions();
         cell = own(cell);
       }
       return true;
     }
-    if (c == '-' || is_digit(c)) {
-      const char* start = p_;
-      if (!skip_number()) return false;
-      cell = std::string_view(start, p_ - start);
+    if (json_lexer::starts_number(c)) {
+      if (!lex_.read_number(cell)) return false;
       return true;
     }
-    if (c == 'n') return literal("null");
+    if (c == 'n') return lex_.literal("null");
     if ((c == 't' || c == 'f') && takes_yes_no(f)) {
       cell = c == 't' ? "yes" : "no";
-      return literal(c == 't' ? "true" : "false");
+      return lex_.literal(c == 't' ? "true" : "false");
     }
-    if (!skip_value(1)) return false;
+    if (!lex_.skip_value(1, scratch_)) return false;
     wrong_type(
         extension_field_name(f), c,
         takes_yes_no(f) ? "a string or true/false" : "a string or a number");
@@ -433,30 +317,30 @@ class jsonl_reader final : public line_record_reader {
   // The value of an extension's top-level key: one item, a list of items,
   // or for alternates an object of hreflang: href.
   bool parse_extension(extension_kind kind) {
-    if (p_ == end_) return fail("expected a value");
-    if (*p_ == 'n') return literal("null");
-    if (*p_ == '{' && kind == extension_kind::alternate)
+    if (lex_.at_end()) return lex_.fail("expected a value");
+    if (lex_.peek() == 'n') return lex_.literal("null");
+    if (lex_.peek() == '{' && kind == extension_kind::alternate)
       return parse_language_map();
-    if (*p_ != '[') return parse_item(kind);
-    return each_element([&] { return parse_item(kind); });
+    if (lex_.peek() != '[') return parse_item(kind);
+    return lex_.each_element([&] { return parse_item(kind); });
   }
 
   // One item: an object of the kind's fields, or for a kind with a loc
   // (images) that URL alone.
   bool parse_item(extension_kind kind) {
-    if (p_ == end_) return fail("expected a value");
+    if (lex_.at_end()) return lex_.fail("expected a value");
     const std::size_t first = ext_.size();
     bool ok = true;
-    if (*p_ == '{') {
+    if (lex_.peek() == '{') {
       ok = parse_fields(kind, {}, 2);
-    } else if (*p_ == 'n') {
-      return literal("null");
+    } else if (lex_.peek() == 'n') {
+      return lex_.literal("null");
     } else if (const auto loc = find_extension_field(kind, "loc");
-               loc && *p_ != '[') {
+               loc && lex_.peek() != '[') {
       ok = parse_scalar(*loc);
     } else {
-      const char c = *p_;
-      if (!skip_value(2)) return false;
+      const char c = lex_.peek();
+      if (!lex_.skip_value(2, scratch_)) return false;
       wrong_type(
           "\"" + std::string(top_key_) + "\" item", c,
           kind == extension_kind::image ? "a URL or an object" : "an object");
@@ -472,12 +356,12 @@ class jsonl_reader final : public line_record_reader {
         *find_extension_field(extension_kind::alternate, "@hreflang");
     const extension_field_id href =
         *find_extension_field(extension_kind::alternate, "@href");
-    return each_member([&](std::string_view language) {
+    return lex_.each_member(scratch_, [&](std::string_view language) {
       if (language.data() == scratch_.data()) language = own(language);
       const std::size_t first = ext_.size();
-      if (*p_ == 'n') return literal("null");
+      if (lex_.peek() == 'n') return lex_.literal("null");
       ext_.push_back({hreflang, next_item_, language});
-      const bool ok = *p_ == '{'
+      const bool ok = lex_.peek() == '{'
                           ? parse_fields(extension_kind::alternate, {}, 2)
                           : parse_scalar(href);
       // An href of the wrong type: no link at all, not a bare hreflang.
@@ -491,7 +375,7 @@ class jsonl_reader final : public line_record_reader {
   // (`group` "tvshow." for "tvshow": {...}): each key names a field
   // group + key of the table.
   bool parse_fields(extension_kind kind, std::string_view group, int depth) {
-    return each_member([&](std::string_view key) {
+    return lex_.each_member(scratch_, [&](std::string_view key) {
       name_.assign(group).append(key);
       if (const auto id = find_extension_field(kind, name_))
         return parse_values(*id, depth + 1);
@@ -499,15 +383,15 @@ class jsonl_reader final : public line_record_reader {
       if (!is_group(kind, name_)) {
         name_.pop_back();
         unknown_key(kind, name_);
-        return skip_value(depth + 1);
+        return lex_.skip_value(depth + 1, scratch_);
       }
-      if (*p_ == '{') {
+      if (lex_.peek() == '{') {
         const std::string nested = name_;
         return parse_fields(kind, nested, depth + 1);
       }
-      if (*p_ == 'n') return literal("null");
-      const char c = *p_;
-      if (!skip_value(depth + 1)) return false;
+      if (lex_.peek() == 'n') return lex_.literal("null");
+      const char c = lex_.peek();
+      if (!lex_.skip_value(depth + 1, scratch_)) return false;
       name_.pop_back();
       wrong_type(std::string(input_name(kind)) + " \"" + name_ + "\"", c,
                  "an object");
@@ -518,10 +402,10 @@ class jsonl_reader final : public line_record_reader {
   // A field's value: text, or a list of them (a repeatable field, or one
   // given twice for the entry stage to report).
   bool parse_values(extension_field_id id, int depth) {
-    if (*p_ != '[') return parse_value(id, depth);
-    return each_element([&] {
-      if (*p_ != '[') return parse_value(id, depth + 1);
-      if (!skip_value(depth + 1)) return false;
+    if (lex_.peek() != '[') return parse_value(id, depth);
+    return lex_.each_element([&] {
+      if (lex_.peek() != '[') return parse_value(id, depth + 1);
+      if (!lex_.skip_value(depth + 1, scratch_)) return false;
       wrong_type(extension_field_name(extension_fields()[id]), '[',
                  "a string or a number");
       return true;
@@ -531,10 +415,10 @@ class jsonl_reader final : public line_record_reader {
   // One value of a field: a scalar, or for an element with attributes an
   // object {"value": ..., "currency": ...} (the element's value first).
   bool parse_value(extension_field_id id, int depth) {
-    if (*p_ != '{' || !has_attributes(id)) return parse_scalar(id);
+    if (lex_.peek() != '{' || !has_attributes(id)) return parse_scalar(id);
     const extension_field& f = extension_fields()[id];
     const std::size_t first = ext_.size();
-    const bool ok = each_member([&](std::string_view key) {
+    const bool ok = lex_.each_member(scratch_, [&](std::string_view key) {
       std::optional<extension_field_id> target = id;
       if (key != value_key) {
         name_.assign(f.key).append("@").append(key);
@@ -542,7 +426,7 @@ class jsonl_reader final : public line_record_reader {
       }
       if (target) return parse_scalar(*target);
       unknown_key(f.kind, name_);
-      return skip_value(depth + 1);
+      return lex_.skip_value(depth + 1, scratch_);
     });
     if (!ok) return false;
     // {"currency": "EUR", "value": "1.99"}: the value goes first.
@@ -560,27 +444,27 @@ class jsonl_reader final : public line_record_reader {
   // of field `id`; anything else is noted and dropped.
   bool parse_scalar(extension_field_id id) {
     const extension_field& f = extension_fields()[id];
-    const char c = *p_;
+    const char c = lex_.peek();
     if (c == '"') {
       std::string_view text;
-      if (!parse_string(text, scratch_)) return false;
+      if (!lex_.read_string(text, scratch_)) return false;
       if (text.data() == scratch_.data()) text = own(text);
       ext_.push_back({id, next_item_, text});
       return true;
     }
-    if (c == '-' || is_digit(c)) {
-      const char* start = p_;
-      if (!skip_number()) return false;
-      ext_.push_back({id, next_item_, std::string_view(start, p_ - start)});
+    if (json_lexer::starts_number(c)) {
+      std::string_view number;
+      if (!lex_.read_number(number)) return false;
+      ext_.push_back({id, next_item_, number});
       return true;
     }
-    if (c == 'n') return literal("null");
+    if (c == 'n') return lex_.literal("null");
     if ((c == 't' || c == 'f') && takes_yes_no(f)) {
-      if (!literal(c == 't' ? "true" : "false")) return false;
+      if (!lex_.literal(c == 't' ? "true" : "false")) return false;
       ext_.push_back({id, next_item_, c == 't' ? "yes" : "no"});
       return true;
     }
-    if (!skip_value(4)) return false;
+    if (!lex_.skip_value(4, scratch_)) return false;
     wrong_type(
         extension_field_name(f), c,
         takes_yes_no(f) ? "a string or true/false" : "a string or a number");
@@ -632,7 +516,7 @@ class jsonl_reader final : public line_record_reader {
   // earlier views into it stay valid: decoded text is never longer than
   // the JSON that spells it.
   std::string_view own(std::string_view text) {
-    if (arena_.empty()) arena_.reserve(static_cast<std::size_t>(end_ - begin_));
+    if (arena_.empty()) arena_.reserve(lex_.size());
     const std::size_t at = arena_.size();
     arena_.append(text);
     return std::string_view(arena_).substr(at);
@@ -704,179 +588,15 @@ class jsonl_reader final : public line_record_reader {
     has_notes_ = false;
   }
 
-  void skip_space() noexcept {
-    while (p_ != end_ && is_json_space(*p_)) ++p_;
-  }
-
-  bool fail(std::string_view reason) {
+  // false, with the lexer's error as the line's problem.
+  bool invalid() {
+    const json_error& e = lex_.error();
     problem_text_ = "invalid JSON: ";
-    problem_text_.append(reason);
+    problem_text_.append(e.reason);
     problem_text_.append(" at column ");
-    problem_text_.append(std::to_string(p_ - begin_ + 1));
+    problem_text_.append(std::to_string(e.offset + 1));
     problem_ = problem_text_;
     return false;
-  }
-
-  bool literal(std::string_view word) {
-    if (static_cast<std::size_t>(end_ - p_) < word.size() ||
-        std::string_view(p_, word.size()) != word) {
-      return fail("invalid literal");
-    }
-    p_ += word.size();
-    return true;
-  }
-
-  // -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
-  bool skip_number() {
-    if (*p_ == '-') ++p_;
-    if (p_ == end_ || !is_digit(*p_)) return fail("invalid number");
-    if (*p_ == '0') {
-      ++p_;
-    } else {
-      while (p_ != end_ && is_digit(*p_)) ++p_;
-    }
-    if (p_ != end_ && *p_ == '.') {
-      ++p_;
-      if (p_ == end_ || !is_digit(*p_)) return fail("invalid number");
-      while (p_ != end_ && is_digit(*p_)) ++p_;
-    }
-    if (p_ != end_ && (*p_ == 'e' || *p_ == 'E')) {
-      ++p_;
-      if (p_ != end_ && (*p_ == '+' || *p_ == '-')) ++p_;
-      if (p_ == end_ || !is_digit(*p_)) return fail("invalid number");
-      while (p_ != end_ && is_digit(*p_)) ++p_;
-    }
-    return true;
-  }
-
-  bool hex4(std::uint32_t& out) {
-    if (end_ - p_ < 4) return fail("invalid \\u escape");
-    out = 0;
-    for (int i = 0; i < 4; ++i) {
-      const char c = *p_++;
-      std::uint32_t digit = 0;
-      if (c >= '0' && c <= '9') {
-        digit = static_cast<std::uint32_t>(c - '0');
-      } else if (c >= 'a' && c <= 'f') {
-        digit = static_cast<std::uint32_t>(c - 'a' + 10);
-      } else if (c >= 'A' && c <= 'F') {
-        digit = static_cast<std::uint32_t>(c - 'A' + 10);
-      } else {
-        --p_;
-        return fail("invalid \\u escape");
-      }
-      out = out << 4 | digit;
-    }
-    return true;
-  }
-
-  // A string at p_ (on its opening quote): a view into the line when it has
-  // no escapes, else the decoded text in `scratch`. Bytes are passed through
-  // as they are; judging UTF-8 is the entry stage's job.
-  bool parse_string(std::string_view& out, std::string& scratch) {
-    const char* start = ++p_;
-    p_ = plain_run_end(p_, end_);
-    if (p_ != end_ && *p_ == '"') {
-      out = std::string_view(start, p_ - start);
-      ++p_;
-      return true;
-    }
-    scratch.assign(start, p_);
-    for (;;) {
-      if (p_ == end_) return fail("unterminated string");
-      const char c = *p_;
-      if (c == '"') {
-        ++p_;
-        out = scratch;
-        return true;
-      }
-      if (static_cast<unsigned char>(c) < 0x20) {
-        return fail("control character in a string");
-      }
-      if (c != '\\') {
-        scratch.push_back(c);
-        ++p_;
-        continue;
-      }
-      ++p_;
-      if (p_ == end_) return fail("unterminated string");
-      const char e = *p_++;
-      switch (e) {
-        case '"':
-          scratch.push_back('"');
-          break;
-        case '\\':
-          scratch.push_back('\\');
-          break;
-        case '/':
-          scratch.push_back('/');
-          break;
-        case 'b':
-          scratch.push_back('\b');
-          break;
-        case 'f':
-          scratch.push_back('\f');
-          break;
-        case 'n':
-          scratch.push_back('\n');
-          break;
-        case 'r':
-          scratch.push_back('\r');
-          break;
-        case 't':
-          scratch.push_back('\t');
-          break;
-        case 'u': {
-          std::uint32_t cp = 0;
-          if (!hex4(cp)) return false;
-          if (cp >= 0xDC00 && cp <= 0xDFFF)
-            return fail("unpaired surrogate in \\u escape");
-          if (cp >= 0xD800 && cp <= 0xDBFF) {
-            std::uint32_t low = 0;
-            if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') {
-              return fail("unpaired surrogate in \\u escape");
-            }
-            p_ += 2;
-            if (!hex4(low)) return false;
-            if (low < 0xDC00 || low > 0xDFFF)
-              return fail("unpaired surrogate in \\u escape");
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-          }
-          append_utf8(scratch, cp);
-          break;
-        }
-        default:
-          --p_;
-          return fail("invalid escape in a string");
-      }
-    }
-  }
-
-  // Checks and skips any value (of a key sitemill does not read).
-  bool skip_value(int depth) {
-    if (p_ == end_) return fail("expected a value");
-    switch (*p_) {
-      case '"': {
-        std::string_view ignored;
-        return parse_string(ignored, scratch_);
-      }
-      case 't':
-        return literal("true");
-      case 'f':
-        return literal("false");
-      case 'n':
-        return literal("null");
-      case '{':
-        if (depth == max_depth) return fail("values nested too deeply");
-        return each_member(
-            [&](std::string_view) { return skip_value(depth + 1); });
-      case '[':
-        if (depth == max_depth) return fail("values nested too deeply");
-        return each_element([&] { return skip_value(depth + 1); });
-      default:
-        if (*p_ == '-' || is_digit(*p_)) return skip_number();
-        return fail("unexpected character");
-    }
   }
 
   // The top-level key of each core field (reader_options::named_columns),
@@ -892,9 +612,7 @@ class jsonl_reader final : public line_record_reader {
   std::vector<std::string_view> extension_cells_;
   std::vector<extension_value> cell_values_;
 
-  const char* begin_ = nullptr;
-  const char* p_ = nullptr;
-  const char* end_ = nullptr;
+  json_lexer lex_;
   std::string_view values_[field_count];
   std::string owned_[field_count];
   bool seen_[field_count] = {};
