@@ -1,4 +1,8 @@
 // sitemill: URL normalisation (RFC 3986) and the sitemaps.org location rule.
+// This file parses: the fast path, the scheme, relative resolution against a
+// base (5.2), the location rule, url_normalizer, origin_memo, resolve_url and
+// the host and scope comparisons. The authority (hosts, IDN, ports) is
+// url_host.cpp's, the path and query (encoding, dot segments) url_path.cpp's.
 //
 // The hot path is a URL that already starts with the base origin and has an
 // ASCII path: it costs one scan for control bytes, one prefix compare and a
@@ -6,8 +10,6 @@
 // resolution) takes the general path. Both record where each component
 // begins as they write it, for normalized_url; nothing else splits a URL.
 #include "sitemill/url/url.h"
-
-#include <idn2.h>
 
 #include <algorithm>
 #include <array>
@@ -23,56 +25,25 @@
 #include "detail/utf8.h"
 #include "sitemill/limits.h"
 #include "url/clean_url.h"
+#include "url/url_parts.h"
 
 namespace sitemill {
 
-// The one writer of a normalized_url's fields, for the functions below.
-struct detail::url_access {
-  static std::string& href(normalized_url& u) noexcept { return u.href_; }
-  static url_offsets& at(normalized_url& u) noexcept { return u.at_; }
-  static const url_offsets& at(const normalized_url& u) noexcept {
-    return u.at_;
-  }
-};
-
 namespace {
 
+using detail::append_encoded;
+using detail::append_from_authority;
+using detail::append_path_and_query;
+using detail::is_alpha;
+using detail::is_digit;
+using detail::offset;
 using detail::url_access;
 using detail::url_offsets;
 
-std::uint32_t offset(std::size_t n) noexcept {
-  return static_cast<std::uint32_t>(n);
-}
-
-constexpr char kHexUpper[] = "0123456789ABCDEF";
-
-bool is_alpha(unsigned char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-bool is_digit(unsigned char c) noexcept { return c >= '0' && c <= '9'; }
-bool is_hex(unsigned char c) noexcept {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-unsigned hex_value(unsigned char c) noexcept {
-  if (is_digit(c)) return c - '0';
-  return (c | 0x20u) - 'a' + 10;
-}
-char to_upper(char c) noexcept {
-  return (c >= 'a' && c <= 'z') ? static_cast<char>(c & ~0x20) : c;
-}
 bool is_ascii_space(char c) noexcept {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
          c == '\v';
 }
-// RFC 3986 2.3: these are the characters a %XX is decoded back to (6.2.2.2).
-bool is_unreserved(unsigned char c) noexcept {
-  return is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_' ||
-         c == '~';
-}
-
-// Bytes copied unchanged into a path or query (url/clean_url.h). '?' can
-// only reach the encoder inside a query: the path is cut at the first one.
-constexpr const std::array<bool, 256>& kPass = detail::kept_bytes;
 
 // Bytes the pre-scan must look at more closely: controls refuse the URL,
 // bytes >= 0x80 need UTF-8 validation.
@@ -87,280 +58,6 @@ constexpr std::array<std::uint8_t, 256> make_scan_table() {
 }
 constexpr std::array<std::uint8_t, 256> kScan = make_scan_table();
 
-// Appends `src` with every byte a URI may not contain percent-encoded and
-// every valid %XX normalised (RFC 3986 6.2.2.1 and 6.2.2.2). Runs of safe
-// bytes go out with one append, so a clean path costs one scan.
-void append_encoded(std::string& out, std::string_view src) {
-  const char* p = src.data();
-  const std::size_t n = src.size();
-  std::size_t i = 0;
-  while (i < n) {
-    std::size_t run = i;
-    while (run < n && kPass[static_cast<unsigned char>(p[run])]) ++run;
-    out.append(p + i, run - i);
-    i = run;
-    if (i == n) break;
-    const auto c = static_cast<unsigned char>(p[i]);
-    if (c == '%') {
-      if (n - i >= 3 && is_hex(static_cast<unsigned char>(p[i + 1])) &&
-          is_hex(static_cast<unsigned char>(p[i + 2]))) {
-        const auto v = static_cast<unsigned char>(
-            hex_value(static_cast<unsigned char>(p[i + 1])) * 16 +
-            hex_value(static_cast<unsigned char>(p[i + 2])));
-        if (is_unreserved(v)) {
-          out.push_back(static_cast<char>(v));
-        } else {
-          const char esc[3] = {'%', to_upper(p[i + 1]), to_upper(p[i + 2])};
-          out.append(esc, 3);
-        }
-        i += 3;
-      } else {
-        out.append("%25", 3);
-        ++i;
-      }
-      continue;
-    }
-    const char esc[3] = {'%', kHexUpper[c >> 4], kHexUpper[c & 15]};
-    out.append(esc, 3);
-    ++i;
-  }
-}
-
-// A segment starting with '.' is the only shape that can be "." or "..";
-// most paths have none, so removal is skipped for them.
-bool has_dot_segment_candidate(std::string_view path) noexcept {
-  std::size_t pos = path.find("/.");
-  while (pos != std::string_view::npos) {
-    const std::size_t seg = pos + 1;
-    std::size_t end = path.find('/', seg);
-    if (end == std::string_view::npos) end = path.size();
-    const std::size_t len = end - seg;
-    if ((len == 1) || (len == 2 && path[seg + 1] == '.')) return true;
-    pos = path.find("/.", end);
-  }
-  return false;
-}
-
-// RFC 3986 5.2.4 on out[begin, end), a path starting with '/', in place: the
-// output never outgrows the input, so one write cursor suffices. Returns the
-// new end.
-std::size_t remove_dot_segments(std::string& s, std::size_t begin,
-                                std::size_t end) {
-  char* b = s.data();
-  std::size_t w = begin;
-  std::size_t r = begin;
-  while (r < end) {
-    const std::size_t seg = r + 1;
-    const void* slash = std::memchr(b + seg, '/', end - seg);
-    const std::size_t seg_end =
-        slash ? static_cast<std::size_t>(static_cast<const char*>(slash) - b)
-              : end;
-    const std::size_t len = seg_end - seg;
-    const bool last = seg_end == end;
-    if (len == 1 && b[seg] == '.') {
-      if (last) b[w++] = '/';
-    } else if (len == 2 && b[seg] == '.' && b[seg + 1] == '.') {
-      while (w > begin && b[--w] != '/') {
-      }
-      if (last) b[w++] = '/';
-    } else {
-      std::memmove(b + w, b + r, seg_end - r);
-      w += seg_end - r;
-    }
-    r = seg_end;
-  }
-  if (w == begin) b[w++] = '/';
-  return w;
-}
-
-void normalize_path(std::string& out, std::size_t path_begin) {
-  if (has_dot_segment_candidate(
-          std::string_view(out).substr(path_begin, out.size() - path_begin))) {
-    out.resize(remove_dot_segments(out, path_begin, out.size()));
-  }
-}
-
-// RFC 3986 3.2.2 dec-octet: no leading zeros, at most 255.
-bool valid_ipv4(std::string_view s) noexcept {
-  int octets = 0;
-  std::size_t i = 0;
-  while (true) {
-    std::size_t j = i;
-    unsigned v = 0;
-    while (j < s.size() && is_digit(static_cast<unsigned char>(s[j])) &&
-           j - i < 3) {
-      v = v * 10 + static_cast<unsigned>(s[j] - '0');
-      ++j;
-    }
-    const std::size_t len = j - i;
-    if (len == 0 || v > 255 || (len > 1 && s[i] == '0')) return false;
-    ++octets;
-    i = j;
-    if (i == s.size()) break;
-    if (s[i] != '.' || octets == 4) return false;
-    ++i;
-  }
-  return octets == 4;
-}
-
-// RFC 3986 3.2.2 IPv6address: eight h16, or fewer around one "::", the last
-// 32 bits optionally as dotted IPv4.
-bool valid_ipv6(std::string_view s) noexcept {
-  const std::size_t n = s.size();
-  std::size_t i = 0;
-  int groups = 0;
-  bool compressed = false;
-  if (n >= 2 && s[0] == ':' && s[1] == ':') {
-    compressed = true;
-    i = 2;
-    if (i == n) return true;
-  }
-  while (true) {
-    std::size_t j = i;
-    while (j < n && is_hex(static_cast<unsigned char>(s[j]))) ++j;
-    if (j < n && s[j] == '.') {
-      if (!valid_ipv4(s.substr(i))) return false;
-      groups += 2;
-      break;
-    }
-    if (j == i || j - i > 4) return false;
-    ++groups;
-    i = j;
-    if (i == n) break;
-    if (s[i] != ':') return false;
-    ++i;
-    if (i < n && s[i] == ':') {
-      if (compressed) return false;
-      compressed = true;
-      ++i;
-      if (i == n) break;
-    } else if (i == n) {
-      return false;
-    }
-  }
-  return compressed ? groups <= 7 : groups == 8;
-}
-
-bool is_host_char(char c) noexcept {
-  const auto u = static_cast<unsigned char>(c);
-  return is_alpha(u) || is_digit(u) || c == '-' || c == '.' || c == '_';
-}
-
-// A lowercased reg-name or IPv4 address: host characters only, and no empty
-// label apart from the root label a trailing dot stands for.
-bool valid_ascii_host(std::string_view h) noexcept {
-  if (h.empty() || h[0] == '.') return false;
-  for (std::size_t i = 0; i < h.size(); ++i) {
-    if (!is_host_char(h[i])) return false;
-    if (h[i] == '.' && i + 1 < h.size() && h[i + 1] == '.') return false;
-  }
-  return true;
-}
-
-// IDNA2008 via UTS #46 non-transitional processing, as browsers do; the
-// transitional retry accepts names (emoji, ZWNJ) that only IDNA2003 allowed.
-url_problem append_idn_host(std::string& out, std::string_view host) {
-  // DNS names are at most 253 octets, and a code point at most 4 UTF-8
-  // bytes, so a longer host cannot convert anyway.
-  char buf[1024];
-  if (host.size() >= sizeof buf) return url_problem::bad_idn;
-  for (std::size_t i = 0; i < host.size(); ++i)
-    buf[i] = detail::ascii_lower(host[i]);
-  buf[host.size()] = '\0';
-  char* ascii = nullptr;
-  int rc = idn2_to_ascii_8z(buf, &ascii, IDN2_NONTRANSITIONAL | IDN2_NFC_INPUT);
-  if (rc != IDN2_OK) {
-    ascii = nullptr;
-    rc = idn2_to_ascii_8z(buf, &ascii, IDN2_TRANSITIONAL | IDN2_NFC_INPUT);
-  }
-  if (rc != IDN2_OK || ascii == nullptr) {
-    if (ascii) idn2_free(ascii);
-    return url_problem::bad_idn;
-  }
-  const std::size_t begin = out.size();
-  for (const char* p = ascii; *p; ++p) out.push_back(detail::ascii_lower(*p));
-  idn2_free(ascii);
-  // Without STD3 rules UTS #46 maps some symbols to ASCII punctuation
-  // (U+2100 becomes "a/c"), which must not smuggle a '/' into the host.
-  if (!valid_ascii_host(std::string_view(out).substr(begin)))
-    return url_problem::bad_idn;
-  return url_problem::ok;
-}
-
-// Appends "host[:port]" normalised, from the authority of an absolute URL,
-// and records where the host ends and which port it names.
-url_problem append_authority(std::string& out, std::string_view auth,
-                             bool https, url_offsets& at) {
-  if (auth.find('@') != std::string_view::npos)
-    return url_problem::has_credentials;
-  std::string_view host;
-  std::string_view port;
-  bool has_port = false;
-  if (!auth.empty() && auth[0] == '[') {
-    const std::size_t close = auth.find(']');
-    if (close == std::string_view::npos) return url_problem::bad_host;
-    const std::string_view literal = auth.substr(1, close - 1);
-    if (!valid_ipv6(literal)) return url_problem::bad_host;
-    const std::string_view after = auth.substr(close + 1);
-    if (!after.empty()) {
-      if (after[0] != ':') return url_problem::bad_host;
-      port = after.substr(1);
-      has_port = true;
-    }
-    out.push_back('[');
-    for (char c : literal) out.push_back(detail::ascii_lower(c));
-    out.push_back(']');
-  } else {
-    const std::size_t colon = auth.find(':');
-    host = auth.substr(0, colon);
-    if (colon != std::string_view::npos) {
-      port = auth.substr(colon + 1);
-      has_port = true;
-    }
-    bool non_ascii = false;
-    for (char c : host) {
-      if (static_cast<unsigned char>(c) >= 0x80) {
-        non_ascii = true;
-      } else if (!is_host_char(c)) {
-        return url_problem::bad_host;
-      }
-    }
-    if (non_ascii) {
-      if (const url_problem p = append_idn_host(out, host);
-          p != url_problem::ok) {
-        return p;
-      }
-    } else {
-      if (!valid_ascii_host(host)) return url_problem::bad_host;
-      for (char c : host) out.push_back(detail::ascii_lower(c));
-    }
-  }
-  at.host_end = offset(out.size());
-  at.port = https ? 443 : 80;
-  if (has_port && !port.empty()) {
-    unsigned value = 0;
-    for (char c : port) {
-      if (!is_digit(static_cast<unsigned char>(c)))
-        return url_problem::bad_port;
-      value = value * 10 + static_cast<unsigned>(c - '0');
-      if (value > 65535) return url_problem::bad_port;
-    }
-    // RFC 3986 6.2.3: the scheme's default port is the same as none.
-    if (value != at.port) {
-      at.port = static_cast<std::uint16_t>(value);
-      char digits[6];
-      std::size_t k = sizeof digits;
-      do {
-        digits[--k] = static_cast<char>('0' + value % 10);
-        value /= 10;
-      } while (value != 0);
-      out.push_back(':');
-      out.append(digits + k, sizeof digits - k);
-    }
-  }
-  return url_problem::ok;
-}
-
 // RFC 3986 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":".
 // Returns the position of the ':' or npos when `s` has no scheme.
 std::size_t scheme_end(std::string_view s) noexcept {
@@ -373,36 +70,6 @@ std::size_t scheme_end(std::string_view s) noexcept {
       return std::string_view::npos;
   }
   return std::string_view::npos;
-}
-
-// Appends the path (cut at the first '?') and the query of `rest` encoded,
-// after `out` already holds everything before the path, and records where
-// the query begins.
-void append_path_and_query(std::string& out, std::string_view rest,
-                           std::size_t path_begin, url_offsets& at) {
-  const std::size_t q = rest.find('?');
-  append_encoded(out, rest.substr(0, q));
-  if (out.size() == path_begin) out.push_back('/');
-  normalize_path(out, path_begin);
-  at.query_begin = offset(out.size());
-  if (q != std::string_view::npos) append_encoded(out, rest.substr(q));
-}
-
-// Appends "scheme://", the authority, path and query of `rest`, the text
-// after "//" of an absolute URL or network-path reference.
-url_problem append_from_authority(std::string& out, std::string_view rest,
-                                  bool https, url_offsets& at) {
-  out.append(https ? "https://" : "http://");
-  at.scheme_end = https ? 5 : 4;
-  at.host_begin = offset(out.size());
-  const std::string_view auth = rest.substr(0, rest.find_first_of("/?"));
-  if (const url_problem p = append_authority(out, auth, https, at);
-      p != url_problem::ok) {
-    return p;
-  }
-  at.path_begin = offset(out.size());
-  append_path_and_query(out, rest.substr(auth.size()), out.size(), at);
-  return url_problem::ok;
 }
 
 // A normalised absolute URL that relative references resolve against.
@@ -798,24 +465,6 @@ bool within_scope(const normalized_url& url,
 bool has_http_scheme(std::string_view s) noexcept {
   return detail::istarts_with(s, "http://") ||
          detail::istarts_with(s, "https://");
-}
-
-std::string percent_decode(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && s.size() - i >= 3 &&
-        is_hex(static_cast<unsigned char>(s[i + 1])) &&
-        is_hex(static_cast<unsigned char>(s[i + 2]))) {
-      out.push_back(static_cast<char>(
-          hex_value(static_cast<unsigned char>(s[i + 1])) * 16 +
-          hex_value(static_cast<unsigned char>(s[i + 2]))));
-      i += 2;
-    } else {
-      out.push_back(s[i]);
-    }
-  }
-  return out;
 }
 
 }  // namespace sitemill
