@@ -1,7 +1,8 @@
 // sitemill internals: an HTML page's links resolved against its URL, the
 // one place where what scan_html() read raw becomes URLs a source lists:
-// the canonical link, the hreflang alternates and the images. The directory
-// source uses it for files, and a crawler is to use it for fetched pages.
+// the canonical link, the hreflang alternates, the images and a crawler's
+// links. The directory source (source/) uses it for files, the crawler
+// (crawl/) and check --audit (check/) for fetched pages.
 //
 // Resolution is a browser's: against the page's URL, or against the
 // document's <base href> when it has one (itself resolved against the

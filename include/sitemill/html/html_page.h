@@ -1,5 +1,5 @@
 // sitemill: what the directory source and the crawler need to know about an
-// HTML page, read as the HTML standard parses it (src/source/html_tree.h:
+// HTML page, read as the HTML standard parses it (src/html/html_tree.h:
 // its tokenizer, and its tree construction but for the parts that only move
 // malformed markup around), never with patterns over the text.
 //
@@ -138,7 +138,7 @@ struct html_scan_options {
 };
 
 /// What scan_html() found. Every URL is raw (as written, entities decoded,
-/// trimmed): page_links (src/source/page_links.h) resolves them.
+/// trimmed): page_links (src/html/page_links.h) resolves them.
 struct html_facts {
   bool noindex = false;   ///< <meta name="robots"> says noindex or none
   bool nofollow = false;  ///< <meta name="robots"> says nofollow or none
