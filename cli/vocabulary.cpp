@@ -168,8 +168,8 @@ vocabulary merge_words() {
           {"name", "--name"},
           {"manifest_dir", "--manifest-dir"},
           // generate's, which a merge's advice and refusals name
-          {"shard", "--shard"},
-          {"presplit", "--shard-presplit"}};
+          {"shard", "sitemill generate --shard"},
+          {"presplit", "sitemill generate --shard-presplit"}};
 }
 
 }  // namespace sitemill::cli

@@ -119,7 +119,7 @@ result<std::vector<shard>> read_shards(const std::vector<std::string>& paths) {
                  join(missing) + " of " + std::to_string(count) +
                  (missing.size() > 1 ? " are missing: run them"
                                      : " is missing: run it") +
-                 " (generate with `shard` I/" + std::to_string(count) +
+                 " (`shard` I/" + std::to_string(count) +
                  ") before the merge; nothing was published"};
   for (const shard& s : shards)
     if (std::string why = disagreement(shards.front().manifest, s.manifest);
@@ -177,8 +177,8 @@ merge_report detail::merge_shards(
     return stop(merge_outcome::refused,
                 "no shard of the set \"" + o.name + "\" in " +
                     detail::shards_root(book) +
-                    ": run generate with `shard` I/N and `out_dir` " +
-                    o.out_dir + " for each shard first");
+                    ": run each shard with `shard` I/N and `out_dir` " +
+                    o.out_dir + " first");
   auto shards = read_shards(paths);
   if (!shards) return stop(merge_outcome::refused, shards.err().message);
   for (const shard& s : *shards) {
