@@ -15,6 +15,7 @@
 #include <map>
 #include <sstream>
 
+#include "publish/testing.h"
 #include "support/run.h"
 
 #define XXH_INLINE_ALL
@@ -303,9 +304,9 @@ TEST_P(CrashDuringPublish, LeavesACompleteSetAndRecoveryCleansUp) {
   if (pid == 0) {
     auto p = publisher::open(d.path());
     if (!p) ::_exit(3);
-    (*p)->after_step = [&](publish_step s) {
+    detail::publisher_testing::set_after_step(**p, [&](publish_step s) {
       if (s == crash_at) ::_exit(0);
-    };
+    });
     (void)(*p)->publish(stage(**p, new_set()), "sitemap.xml");
     ::_exit(4);
   }
@@ -354,13 +355,13 @@ TEST(Publisher, AFailureBeforeTheCommitTakesBackTheRenamedChildren) {
   ASSERT_TRUE(p);
   std::vector<staged_file> files = stage(**p, new_set());
   int renamed = 0;
-  (*p)->after_step = [&](publish_step s) {
+  detail::publisher_testing::set_after_step(**p, [&](publish_step s) {
     // After the first rename the next child's file vanishes, so that its
     // rename fails inside the window.
     if (s == publish_step::child_renamed && ++renamed == 1)
       for (const auto& f : files)
         if (f.file.path == "sitemap-3-ddd.xml") ::unlink(f.temp_path.c_str());
-  };
+  });
   status s = (*p)->publish(files, "sitemap.xml");
   ASSERT_FALSE(s);
   EXPECT_NE(s.message().find("sitemap-3-ddd.xml"), std::string::npos)
@@ -420,9 +421,9 @@ TEST_P(CrashAroundAFixedNamePage, TheNextRunLeavesThePageOfTheLiveSet) {
   if (pid == 0) {
     auto p = publisher::open(d.path());
     if (!p) ::_exit(3);
-    (*p)->after_step = [&](publish_step s) {
+    detail::publisher_testing::set_after_step(**p, [&](publish_step s) {
       if (s == crash_at) ::_exit(0);
-    };
+    });
     (void)(*p)->publish(stage_with_page(**p, new_set(), "new view"),
                         "sitemap.xml");
     ::_exit(4);

@@ -1,5 +1,6 @@
-// The one UTF-8 validator: Unicode 15 table 3-7 (the same set RFC 3629
-// allows). Inline because URL normalisation runs it on every non-ASCII loc.
+// The one UTF-8 validator, and the one encoder (append_utf8()): Unicode 15
+// table 3-7 (the same set RFC 3629 allows). Inline because URL normalisation
+// runs it on every non-ASCII loc.
 #ifndef SITEMILL_DETAIL_UTF8_H
 #define SITEMILL_DETAIL_UTF8_H
 
@@ -131,6 +132,34 @@ inline bool is_xml_text(std::string_view s) noexcept {
       return false;
   }
   return true;
+}
+
+/// Appends code point `cp` to `out` as UTF-8 (1 to 4 bytes). `cp` must be
+/// a Unicode scalar value (at most U+10FFFF, not a surrogate): the callers
+/// (character references, JSON escapes) replace any other first.
+inline void append_utf8(char32_t cp, std::string& out) {
+  char bytes[4];
+  std::size_t n;
+  if (cp < 0x80) {
+    bytes[0] = static_cast<char>(cp);
+    n = 1;
+  } else if (cp < 0x800) {
+    bytes[0] = static_cast<char>(0xC0 | (cp >> 6));
+    bytes[1] = static_cast<char>(0x80 | (cp & 0x3F));
+    n = 2;
+  } else if (cp < 0x10000) {
+    bytes[0] = static_cast<char>(0xE0 | (cp >> 12));
+    bytes[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    bytes[2] = static_cast<char>(0x80 | (cp & 0x3F));
+    n = 3;
+  } else {
+    bytes[0] = static_cast<char>(0xF0 | (cp >> 18));
+    bytes[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    bytes[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    bytes[3] = static_cast<char>(0x80 | (cp & 0x3F));
+    n = 4;
+  }
+  out.append(bytes, n);
 }
 
 }  // namespace sitemill::detail

@@ -14,6 +14,7 @@
 #include "detail/text.h"
 #include "generate/shard_manifest.h"
 #include "generate/testing.h"
+#include "publish/testing.h"
 #include "sitemill/publish/set_assembly.h"
 
 namespace sitemill {
@@ -199,7 +200,7 @@ merge_report detail::merge_shards(
 
   auto pub = publisher::open(o.out_dir, o.name, o.manifest_dir);
   if (!pub) return stop(merge_outcome::failed, pub.err().message);
-  (*pub)->after_step = hook;
+  detail::publisher_testing::set_after_step(**pub, hook);
   // The order a one-process run writes: every shard's sitemaps, then
   // every shard's news sitemaps.
   std::vector<finished_sitemap> sitemaps;

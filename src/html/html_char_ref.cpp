@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 
+#include "detail/utf8.h"
 #include "html/html_entities.inc"
 
 namespace sitemill::detail {
@@ -105,32 +106,6 @@ constexpr char32_t numeric_code_point(std::uint32_t code) noexcept {
   return code;
 }
 
-// Not a surrogate and at most U+10FFFF: numeric_code_point() saw to both.
-void append_utf8(char32_t cp, std::string& out) {
-  char bytes[4];
-  std::size_t n;
-  if (cp < 0x80) {
-    bytes[0] = static_cast<char>(cp);
-    n = 1;
-  } else if (cp < 0x800) {
-    bytes[0] = static_cast<char>(0xC0 | (cp >> 6));
-    bytes[1] = static_cast<char>(0x80 | (cp & 0x3F));
-    n = 2;
-  } else if (cp < 0x10000) {
-    bytes[0] = static_cast<char>(0xE0 | (cp >> 12));
-    bytes[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    bytes[2] = static_cast<char>(0x80 | (cp & 0x3F));
-    n = 3;
-  } else {
-    bytes[0] = static_cast<char>(0xF0 | (cp >> 18));
-    bytes[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    bytes[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    bytes[3] = static_cast<char>(0x80 | (cp & 0x3F));
-    n = 4;
-  }
-  out.append(bytes, n);
-}
-
 // The value of `c` as a digit in `base` (10 or 16); -1 when it is not one.
 constexpr int digit_value(char c, unsigned base) noexcept {
   if (c >= '0' && c <= '9') return c - '0';
@@ -160,6 +135,7 @@ std::size_t decode_numeric(std::string_view s, std::string& out) {
   // No digits: "&#", "&#x" and what follows stay text (13.2.5.76, 13.2.5.77).
   if (i == digits) return 0;
   if (i < s.size() && s[i] == ';') ++i;
+  // Not a surrogate and at most U+10FFFF: numeric_code_point() saw to both.
   append_utf8(numeric_code_point(code), out);
   return i;
 }

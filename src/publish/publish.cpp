@@ -72,7 +72,7 @@ std::string publisher::temp_path(std::string_view name) {
                   temp_file_name(token_, std::to_string(temp_counter_++) + "-" +
                                              std::string(name));
   temporaries_.push_back(p);
-  if (after_step) after_step(publish_step::temporary_created);
+  if (after_step_) after_step_(publish_step::temporary_created);
   return p;
 }
 
@@ -118,7 +118,7 @@ status publisher::publish(std::vector<staged_file> files,
   }
 
   auto step = [&](publish_step s) {
-    if (after_step) after_step(s);
+    if (after_step_) after_step_(s);
   };
   auto unchanged_on_disk = [&](const published_file& f) {
     if (!d.exists(f.path)) return false;

@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "publish/publish_files.h"
+#include "publish/testing.h"
 
 namespace sitemill::detail {
 namespace {
@@ -147,7 +148,7 @@ status set_outputs::open(const output_plan& plan, const url_normalizer& bases) {
     auto pub = publisher::open(out.dir, plan.name, bookkeeping);
     if (!pub) return out_dir_error(pub.err());
     out.pub_ = std::move(*pub);
-    out.pub_->after_step = plan.after_step;
+    detail::publisher_testing::set_after_step(*out.pub_, plan.after_step);
   }
   return {};
 }

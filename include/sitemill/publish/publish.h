@@ -96,6 +96,10 @@ enum class publish_step : std::uint8_t {
 /// The step's name as SITEMILL_TEST_KILL_AT spells it ("child_renamed").
 std::string_view to_string(publish_step step) noexcept;
 
+namespace detail {
+struct publisher_testing;
+}  // namespace detail
+
 /// Holds the directory lock for one run and publishes into it.
 class publisher {
  public:
@@ -137,15 +141,15 @@ class publisher {
   /// destructor does it too).
   void discard_temporaries() noexcept;
 
-  /// Test hook: called after each step of publish(); a test forks and ends
-  /// the child here to simulate a crash.
-  std::function<void(publish_step)> after_step;
-
   const std::string& dir() const noexcept { return dir_; }
   /// Where the lock, manifest and journal are.
   const std::string& bookkeeping_dir() const noexcept { return book_dir_; }
 
  private:
+  // Crash tests stop the process after a step (src/publish/testing.h).
+  friend struct detail::publisher_testing;
+  std::function<void(publish_step)> after_step_;
+
   publisher(std::string dir, std::string book_dir, std::string set);
   status make_directories(const std::string& path);
   status take_lock();
