@@ -14,11 +14,11 @@
 #include <optional>
 
 #include "command.h"
+#include "generate/testing.h"
 #include "generate_flags.h"
 #include "generate_reporter.h"
 #include "generate_summary.h"
 #include "sitemill/crawl/crawl_source.h"
-#include "generate/testing.h"
 #include "sitemill/generate/generate.h"
 #include "sitemill/notify/announce.h"
 #include "sitemill/notify/indexnow.h"
@@ -225,11 +225,6 @@ int run_generate(generate_cli_options& o) {
                    "after the merge, and give --out DIR\n");
       return exit_usage;
     }
-  } else if (g.shard.presplit) {
-    std::fprintf(stderr,
-                 "sitemill generate: --shard-presplit says how a shard's "
-                 "inputs are split; give --shard\n");
-    return exit_usage;
   }
 
   // The directory source. --include and --exclude patterns keep the order

@@ -67,6 +67,7 @@ vocabulary generate_words(std::string_view indexnow_key) {
       {"manifest_dir", "--manifest-dir"},
       {"memory_budget", "--memory-budget"},
       {"shard", "--shard"},
+      {"presplit", "--shard-presplit"},
       {"base_url", "--base-url"},
       {"more_base_urls", "--base-url"},
       {"max_urls", "--max-urls"},

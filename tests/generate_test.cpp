@@ -396,6 +396,8 @@ TEST(Generate, RefusesBadOptionsNamingTheField) {
          o.sources = {directory_source(site)};
        },
        "lastmod", "`lastmod` content needs `state_path`"},
+      {[](generate_options& o, const temp_dir&) { o.shard.presplit = true; },
+       "presplit", "`presplit` says how a shard's inputs are split"},
       {[](generate_options& o, const temp_dir&) {
          o.sources = {list_source("/nonexistent/urls.txt")};
        },

@@ -70,6 +70,9 @@ status check_options(const generate_options& o, const generate_testing& t) {
       return refuse("a run over several base URLs", "more_base_urls");
     if (o.html_view) return refuse("the HTML view", "html_view");
     if (!o.state_path.empty()) return refuse("a state database", "state_path");
+  } else if (o.shard.presplit) {
+    return error{"`presplit` says how a shard's inputs are split; give `shard`",
+                 "presplit"};
   }
   if (o.bundled_stylesheet && !o.xsl_href.empty())
     return error{"give `xsl_href` or `bundled_stylesheet`, not both",
