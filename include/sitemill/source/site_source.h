@@ -183,7 +183,7 @@ struct site_source_options {
 /// or directory that could not be read (`problem`, naming its path). error()
 /// is set only when the state database fails, which ends reading. A page's
 /// `extensions` are its hreflang alternates and, when asked, its images
-/// (src/source/page_links.h), viewed until the next call. Notes: a
+/// (src/html/page_links.h), viewed until the next call. Notes: a
 /// canonical link, base URL or alternate that is not a usable URL (it is
 /// ignored), an image that does not resolve, a page with more than 1,000
 /// images, a stated date that is not one or is in the future; each names
