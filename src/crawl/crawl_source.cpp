@@ -25,9 +25,10 @@ class crawl_reader final : public record_reader {
   crawl_reader(const crawl_options& o, normalized_url start,
                const source_context& context,
                std::unique_ptr<detail::crawl_cache> cache)
-      : stop_(context.stop),
+      : options_(o),
+        stop_(context.stop),
         state_(context.state),
-        run_(o, std::move(start), channel_, cancel_, std::move(cache)),
+        run_(options_, std::move(start), channel_, cancel_, std::move(cache)),
         thread_([this] { run_.run(); }) {}
 
   ~crawl_reader() override {
@@ -76,6 +77,10 @@ class crawl_reader final : public record_reader {
   const std::vector<note>& notes() const noexcept override { return notes_; }
 
  private:
+  // The run's own copy: a reader may outlive the source that opened it
+  // (crawl_source(o)->open(context) in one expression), and the crawl
+  // thread reads the options to its end.
+  const crawl_options options_;
   const std::atomic<bool>* stop_;
   state_db* state_;
   std::atomic<bool> cancel_{false};
