@@ -205,8 +205,6 @@ struct lastmod_counts {
   static constexpr std::size_t max_samples = 3;
 };
 
-/// One published set. A run with more_base_urls publishes one per base
-/// that has URLs; otherwise the one set is the report's own.
 struct generate_report {
   generate_outcome outcome = generate_outcome::failed;
   std::string message;  ///< why, when not published

@@ -53,7 +53,8 @@ struct published_file {
 };
 
 /// One set a run published: where it is served and what it holds. What
-/// generate_report::sets lists, and what announce_set() announces.
+/// generate_report::sets lists (a run with more_base_urls publishes one per
+/// base that has URLs), and what announce_set() announces.
 struct set_report {
   std::string base_url;               ///< normalised, ending in '/'
   std::string out_dir;                ///< where its files are
