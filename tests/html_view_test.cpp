@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sitemill/html/html_page.h"
 #include "sitemill/write/stylesheet.h"
 
 namespace sitemill {
@@ -87,6 +88,23 @@ TEST(HtmlView, TheFrontPageTotalsItsSitemapsAndLinksTheirPages) {
        at = out.find("<tr><td", at + 1))
     ++rows;
   EXPECT_EQ(rows, 2u);
+}
+
+// The view pages are not pages of the site: as sitemill's own HTML reading
+// (and a search engine) reads them, they say noindex.
+TEST(HtmlView, EveryPageSaysNoindex) {
+  std::string page;
+  append_html_page_start(page,
+                         {"sitemap.html", "sitemap-1-abc.xml.gz", 1, 1, 1});
+  append_html_row(page, 1, {"https://www.example.com/", "", "", ""});
+  append_html_page_end(page);
+  const std::vector<html_view_file> files = {
+      {"sitemap-1-abc.xml.gz", 1, "", {"sitemap-1.html"}}};
+  std::string front;
+  append_html_front_page(front, "sitemap.xml", files);
+  for (const std::string* html : {&page, &front}) {
+    EXPECT_TRUE(scan_html(*html, {}).noindex) << *html;
+  }
 }
 
 TEST(Stylesheet, IsNamedAfterItsSetAndItsContent) {

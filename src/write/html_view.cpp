@@ -19,12 +19,15 @@ constexpr std::string_view style =
     "@media print{body{margin:0}a{color:inherit}th{background:none}"
     "tr{break-inside:avoid}}";
 
+// noindex: the view is a page about the sitemaps, not a page of the site;
+// a search engine that finds it (it sits beside the set, in the web root)
+// should list the pages it names, never the view itself.
 void append_head(std::string& out, std::string_view title) {
   out +=
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       "<meta name=\"viewport\" content=\"width=device-width, "
       "initial-scale=1\"><meta name=\"generator\" content=\"sitemill\">"
-      "<title>";
+      "<meta name=\"robots\" content=\"noindex\"><title>";
   append_xml_escaped(out, title);
   out += "</title><style>";
   out += style;
