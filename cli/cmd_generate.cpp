@@ -243,6 +243,7 @@ int run_generate(generate_cli_options& o) {
     }
   }
   o.site.map_index_files = !o.keep_index_files;
+  o.site.trace = verbose_trace();
   o.site.rules = {.honour_noindex = !o.ignore_noindex,
                   .honour_canonical = !o.ignore_canonical,
                   .honour_robots = !o.ignore_robots,

@@ -105,6 +105,7 @@ std::string printable(std::string_view bytes, std::size_t limit = 1500) {
 
 std::string show(bool b) { return b ? "true" : "false"; }
 std::string show(const std::string& s) { return printable(s, 300); }
+std::string show(std::uint32_t n) { return std::to_string(n); }
 std::string show(const html_alternate& a) {
   return "{hreflang " + show(a.hreflang) + ", href " + show(a.href) + "}";
 }
@@ -171,6 +172,8 @@ std::vector<field_difference> differences(const html_facts& library,
           oracle.links_truncated);
   compare(out, "has_refresh", library.has_refresh, oracle.has_refresh);
   compare(out, "refresh_url", library.refresh_url, oracle.refresh_url);
+  compare(out, "refresh_seconds", library.refresh_seconds,
+          oracle.refresh_seconds);
   for (std::size_t k = 0; k < stated_date_kinds; ++k) {
     compare(out, date_fields[k], library.stated_dates[k],
             oracle.stated_dates[k]);

@@ -1049,5 +1049,78 @@ TEST_F(ContentLastmod, ARunKilledBeforeItsCommitDoesNotAdvanceTheState) {
   EXPECT_EQ(r.records[1], page("b.html", "2023-11-14T22:13:20Z"));
 }
 
+// A site owner's verification files (uploaded at the root for a search
+// engine to fetch) are no pages of the site: skipped, naming the service.
+// Names that only look alike are pages.
+TEST_F(SiteSource, SkipsSiteVerificationFilesNamingTheService) {
+  write(root_ / "index.html", html("", "home"));
+  write(root_ / "google1234567890abcdef.html",
+        "google-site-verification: google1234567890abcdef.html");
+  write(root_ / "yandex_0123456789abcdef.html",
+        html(R"(<meta http-equiv="Content-Type" content="text/html">)",
+             "Verification: 0123456789abcdef"));
+  write(root_ / "naver0123456789abcdef0123456789abcdef.html",
+        "naver-site-verification: naver0123456789abcdef.html");
+  write(root_ / "pinterest-1a2b3.html", html("", "pinterest"));
+  write(root_ / "baidu_verify_code-AbC123.html", "AbC123");
+  write(root_ / "BingSiteAuth.xml", "<users><user>ABC</user></users>");
+  // Pages whose names only start alike.
+  write(root_ / "google-analytics.html", html("", "how we measure"));
+  write(root_ / "googleabc.html", html("", "not sixteen hex digits"));
+  write(root_ / "google1234567890abcdeg.html", html("", "g is no hex digit"));
+  write(root_ / "yandex.html", html("", "about Yandex"));
+  site_source_options o = options();
+  o.patterns.push_back({"*.xml", true});
+  const std::vector<rec> want = {
+      skipped("BingSiteAuth.xml",
+              "site verification file (Bing Webmaster Tools)"),
+      skipped("baidu_verify_code-AbC123.html",
+              "site verification file (Baidu Webmaster Tools)"),
+      page("google-analytics.html"),
+      skipped("google1234567890abcdef.html",
+              "site verification file (Google Search Console)"),
+      page("google1234567890abcdeg.html"),
+      page("googleabc.html"),
+      page("index.html"),
+      skipped("naver0123456789abcdef0123456789abcdef.html",
+              "site verification file (Naver Search Advisor)"),
+      skipped("pinterest-1a2b3.html", "site verification file (Pinterest)"),
+      page("yandex.html"),
+      skipped("yandex_0123456789abcdef.html",
+              "site verification file (Yandex Webmaster)"),
+  };
+  EXPECT_EQ(read_site(o).records, want);
+}
+
+// Only an instant meta refresh is a redirect (search engines treat a
+// delayed one as a page): a page that shows its content for a while and
+// then moves on is listed, and -v (`trace`) says why.
+TEST_F(SiteSource, ListsAPageWhoseMetaRefreshWaits) {
+  write(
+      root_ / "event.html",
+      html(R"(<link rel="canonical" href="https://www.example.com/event.html">)"
+           R"(<meta http-equiv="refresh" content="3; url=/tickets/">)",
+           "<h1>The event</h1><p>Doors open at eight.</p>"));
+  write(root_ / "half.html",
+        html(R"(<meta http-equiv="refresh" content="0.5; url=/tickets/">)",
+             "moved"));
+  write(root_ / "tickets" / "index.html", html("", "tickets"));
+  site_source_options o = options();
+  std::vector<std::string> told;
+  o.trace = [&](std::string_view line) { told.emplace_back(line); };
+  const std::vector<rec> want = {
+      page("event.html"),
+      skipped("half.html",
+              "redirect (meta refresh to https://www.example.com/tickets/)"),
+      page("tickets/index.html"),
+  };
+  EXPECT_EQ(read_site(o).records, want);
+  EXPECT_EQ(told,
+            (std::vector<std::string>{
+                o.root + "/event.html: listed: its meta refresh to "
+                         "https://www.example.com/tickets/ waits 3 s; only an "
+                         "instant one is a redirect"}));
+}
+
 }  // namespace
 }  // namespace sitemill

@@ -351,14 +351,20 @@ class image_list {
   std::unordered_set<std::string> seen_;
 };
 
-// The URL of a declarative refresh's content ("0; url=/new/"), as the HTML
-// standard's shared declarative refresh steps read it; false when the
-// content only reloads ("300") or is not a refresh at all.
-bool refresh_url(std::string_view content, std::string& out) {
+// The URL of a declarative refresh's content ("0; url=/new/") and its delay
+// in whole seconds, as the HTML standard's shared declarative refresh steps
+// read them (the integer before any '.'; "0.5" waits 0 s, ".5" too); false
+// when the content only reloads ("300") or is not a refresh at all.
+bool refresh_url(std::string_view content, std::string& out,
+                 std::uint32_t& seconds) {
   std::string_view s = content;
   while (!s.empty() && is_html_space(s.front())) s.remove_prefix(1);
   std::size_t time = 0;
-  while (time < s.size() && s[time] >= '0' && s[time] <= '9') ++time;
+  std::uint64_t whole = 0;
+  while (time < s.size() && s[time] >= '0' && s[time] <= '9') {
+    whole = std::min<std::uint64_t>(whole * 10 + (s[time] - '0'), UINT32_MAX);
+    ++time;
+  }
   if (time == 0 && (s.empty() || s.front() != '.')) return false;
   while (time < s.size() &&
          ((s[time] >= '0' && s[time] <= '9') || s[time] == '.')) {
@@ -387,6 +393,7 @@ bool refresh_url(std::string_view content, std::string& out) {
   s = trim(s);
   if (s.empty()) return false;
   out.assign(s);
+  seconds = static_cast<std::uint32_t>(whole);
   return true;
 }
 
@@ -546,7 +553,8 @@ class page_scanner final : public detail::html_reader {
       }
       if (!facts_.has_refresh &&
           iequals(trim(attribute_value(e, "http-equiv")), "refresh") &&
-          refresh_url(attribute_value(e, "content"), facts_.refresh_url)) {
+          refresh_url(attribute_value(e, "content"), facts_.refresh_url,
+                      facts_.refresh_seconds)) {
         facts_.has_refresh = true;
       }
       if (options_.images && is_og_image(e)) {

@@ -63,6 +63,56 @@ bool is_error_status(std::string_view stem) noexcept {
          stem[1] >= '0' && stem[1] <= '9' && stem[2] >= '0' && stem[2] <= '9';
 }
 
+namespace {
+
+bool is_hex_text(std::string_view s) noexcept {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+          (c >= 'A' && c <= 'F')))
+      return false;
+  return true;
+}
+
+bool is_token_text(std::string_view s) noexcept {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+          (c >= 'A' && c <= 'Z') || c == '_' || c == '-'))
+      return false;
+  return true;
+}
+
+}  // namespace
+
+std::string_view verification_service(std::string_view name) noexcept {
+  if (iequals(name, "BingSiteAuth.xml")) return "Bing Webmaster Tools";
+  if (!iends_with(name, ".html")) return {};
+  const std::string_view stem = name.substr(0, name.size() - 5);
+  // Each form is a fixed prefix and a token the service hands out: hex
+  // digits of a fixed length, or (Baidu) letters, digits, '-' and '_'.
+  struct form {
+    std::string_view prefix;
+    std::size_t hex_digits;  // 0: a token of any length
+    std::string_view service;
+  };
+  static constexpr form forms[] = {
+      {"google", 16, "Google Search Console"},
+      {"yandex_", 16, "Yandex Webmaster"},
+      {"naver", 32, "Naver Search Advisor"},
+      {"pinterest-", 5, "Pinterest"},
+      {"baidu_verify_", 0, "Baidu Webmaster Tools"},
+  };
+  for (const form& f : forms) {
+    if (!stem.starts_with(f.prefix)) continue;
+    const std::string_view token = stem.substr(f.prefix.size());
+    if (f.hex_digits == 0 ? is_token_text(token)
+                          : token.size() == f.hex_digits && is_hex_text(token))
+      return f.service;
+  }
+  return {};
+}
+
 void append_url_path(std::string& out, std::string_view path) {
   for (std::size_t i = 0; i < path.size();) {
     const auto c = static_cast<unsigned char>(path[i]);

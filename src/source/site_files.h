@@ -23,6 +23,15 @@ std::string_view without_html_extension(std::string_view name) noexcept;
 /// An HTTP error status as a page name: three digits, 400 to 599.
 bool is_error_status(std::string_view stem) noexcept;
 
+/// The service whose site-verification file `name` is ("Google Search
+/// Console" for google<16 hex>.html); empty for any other name. A site
+/// owner uploads such a file so that the service can fetch it and see the
+/// owner controls the site; it is no page of the site and belongs in no
+/// sitemap. The names are the services' own forms, matched whole:
+/// google<16 hex>.html, yandex_<16 hex>.html, BingSiteAuth.xml (any case),
+/// naver<32 hex>.html, pinterest-<5 hex>.html, baidu_verify_<code>.html.
+std::string_view verification_service(std::string_view name) noexcept;
+
 /// Appends a relative file path as URL path text. UTF-8 stays as it is (the
 /// normaliser encodes it), but what the normaliser would read as URL syntax
 /// ('%', '?', '#') or refuse (controls, bytes that are not UTF-8) is

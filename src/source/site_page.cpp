@@ -127,6 +127,10 @@ bool site_reader::page(const std::string& rel, std::string_view name,
   if (std::string rule = disallowed(url_); !rule.empty()) {
     return skip(out, "disallowed by robots.txt (" + rule + ")");
   }
+  if (const std::string_view service = verification_service(name);
+      !service.empty()) {
+    return skip(out, "site verification file (" + std::string(service) + ")");
+  }
   if (options_.skip_error_pages && is_error_page(rel, name)) {
     return skip(out, "error page (named for an HTTP error status)");
   }
@@ -163,8 +167,16 @@ bool site_reader::page(const std::string& rel, std::string_view name,
                     .alternates = options_.alternates,
                     .images = options_.images});
     if (!links_.refresh().empty() && links_.refresh().href() != url_.href()) {
-      return skip(out, "redirect (meta refresh to " +
-                           std::string(links_.refresh().href()) + ")");
+      if (facts.refresh_seconds == 0) {
+        return skip(out, "redirect (meta refresh to " +
+                             std::string(links_.refresh().href()) + ")");
+      }
+      if (options_.trace) {
+        options_.trace(source_ + ": listed: its meta refresh to " +
+                       std::string(links_.refresh().href()) + " waits " +
+                       std::to_string(facts.refresh_seconds) +
+                       " s; only an instant one is a redirect");
+      }
     }
     if (options_.rules.honour_noindex && facts.noindex) {
       return skip(out, "noindex (meta robots)");

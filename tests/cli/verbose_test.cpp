@@ -112,5 +112,36 @@ TEST(VerboseCli, PingTellsItsRequests) {
   EXPECT_THAT(r.err, HasSubstr("sitemill: GET " + server.url("/ping")));
 }
 
+// A page the directory source lists although it looks like a redirect stub
+// (its meta refresh waits): said under -v, and only there.
+TEST(VerboseCli, GenerateSaysWhyADelayedRefreshIsListed) {
+  temp_dir t;
+  std::filesystem::create_directories(t / "site/tickets");
+  write_file(t / "site/event.html",
+             "<html><head><title>Event</title><meta http-equiv=\"refresh\" "
+             "content=\"3; url=/tickets/\"></head><body>Doors open at "
+             "eight</body></html>");
+  write_file(t / "site/tickets/index.html", "<p>tickets</p>");
+  const std::vector<std::string> args = {"generate",
+                                         "--from-dir",
+                                         t / "site",
+                                         "--base-url",
+                                         "https://www.example.com/",
+                                         "--out",
+                                         t / "out"};
+  std::vector<std::string> verbose = args;
+  verbose.push_back("-v");
+  const run_result r = run_sitemill(verbose);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("sitemill: " + (t / "site/event.html") +
+                               ": listed: its meta refresh to "
+                               "https://www.example.com/tickets/ waits 3 s; "
+                               "only an instant one is a redirect"));
+  EXPECT_THAT(r.err, HasSubstr("2 URLs written"));
+  const run_result quiet = run_sitemill(args);
+  EXPECT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_THAT(quiet.err, Not(HasSubstr("meta refresh")));
+}
+
 }  // namespace
 }  // namespace sitemill::testing

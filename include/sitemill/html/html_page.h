@@ -33,8 +33,8 @@
 //   * data: URIs are never taken (an inline placeholder, nothing to list).
 // meta refresh: the first <meta http-equiv="refresh"> (anywhere, any case)
 //   whose content names a URL, read as the HTML standard's declarative
-//   refresh ("0; url=/new/", "5;URL='/new/'"): its URL, raw. One that only
-//   reloads ("300") is no refresh here.
+//   refresh ("0; url=/new/", "5;URL='/new/'"): its URL, raw, and its delay
+//   in whole seconds. One that only reloads ("300") is no refresh here.
 // stated dates, when asked (html_scan_options::dates), the first of each
 //   kind, raw (trimmed), anywhere in the
 //   document: <meta property="article:modified_time" content>, JSON-LD
@@ -140,8 +140,8 @@ struct html_scan_options {
 /// What scan_html() found. Every URL is raw (as written, entities decoded,
 /// trimmed): page_links (src/html/page_links.h) resolves them.
 struct html_facts {
-  bool noindex = false;   ///< <meta name="robots"> says noindex or none
-  bool nofollow = false;  ///< <meta name="robots"> says nofollow or none
+  bool noindex = false;        ///< <meta name="robots"> says noindex or none
+  bool nofollow = false;       ///< <meta name="robots"> says nofollow or none
   bool has_canonical = false;  ///< a <link rel=canonical> with an href
   std::string canonical;       ///< its href
   bool has_base = false;       ///< a <base> with an href
@@ -161,6 +161,9 @@ struct html_facts {
   /// A <meta http-equiv="refresh"> that names a URL.
   bool has_refresh = false;
   std::string refresh_url;  ///< its URL, raw
+  /// Its delay in whole seconds ("0.5" is 0; at most 2^32 - 1): search
+  /// engines take only an instant refresh (0) for a redirect.
+  std::uint32_t refresh_seconds = 0;
   /// The dates the page states, raw, indexed by stated_date_kind; empty
   /// where the page states none of that kind (all empty unless asked).
   std::array<std::string, stated_date_kinds> stated_dates;

@@ -19,8 +19,10 @@
 // Pages the site asks crawlers to leave out are reported as skipped
 // (input_record::skipped), with the reason: an error page (404.html,
 // 500.html, 404/index.html: a name, or an index file's directory name, that
-// is an HTTP status from 400 to 599), a <meta http-equiv="refresh"> to
-// another URL (a redirect stub), <meta name="robots" content="noindex">, a
+// is an HTTP status from 400 to 599), a site-verification file
+// (google<hex>.html, BingSiteAuth.xml, ...), a <meta http-equiv="refresh">
+// to another URL at once (0 s: a redirect stub; a delayed one is a page),
+// <meta name="robots" content="noindex">, a
 // <link rel="canonical"> to another URL, or a Disallow of the robots.txt
 // in the root that applies to every crawler. A canonical that names the
 // page itself in another spelling (about.html -> /about or /about/,
@@ -44,6 +46,7 @@
 #define SITEMILL_SITE_SOURCE_H
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -156,7 +159,10 @@ struct site_source_options {
   /// noindex, canonical and robots.txt, as the crawler applies them
   /// (nofollow changes nothing here).
   page_rules rules;
-  bool honour_refresh = true;    ///< skip meta refresh redirects elsewhere
+  /// Skip a page whose meta refresh sends a reader elsewhere at once (0 s):
+  /// search engines take it for a redirect. A delayed refresh is a page,
+  /// listed (and told to `trace`).
+  bool honour_refresh = true;
   bool skip_error_pages = true;  ///< skip 404.html, 500.html, 404/index.html
   /// List x.html and x.htm as BASE/x (hosts that serve them so); index
   /// files still stand for their directory.
@@ -172,6 +178,12 @@ struct site_source_options {
   /// (state_db::begin_run()); the source asks it for every listed page's
   /// lastmod, keyed by the page's normalised URL. Not owned.
   state_db* state = nullptr;
+  /// Told one line for a page listed although a reader might expect it
+  /// skipped, and why ("public/blog/moved.html: listed: its meta refresh to
+  /// https://www.example.com/new/ waits 5 s; only an instant one is a
+  /// redirect"): the CLI's --verbose. Empty: nothing. Called on the
+  /// reader's thread.
+  std::function<void(std::string_view line)> trace;
 };
 
 /// A record_reader over the site. Each record is one page: `loc` the page's
