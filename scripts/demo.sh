@@ -4,7 +4,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
-"$root/scripts/build.sh"
+# The CLI alone: the tests, benchmarks and fuzzers are scripts/test.sh's.
+TARGET=sitemill_cli "$root/scripts/build.sh"
 out=${1:-$root/examples/out}
 set -x
 "$root/build/sitemill" generate --base-url https://www.example.com/ --out "$out" \
