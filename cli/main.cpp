@@ -165,6 +165,60 @@ bool explain_unknown_command(const CLI::App& app, std::string_view word) {
   return true;
 }
 
+// A mistyped option, told with the nearest one ("sitemill generate: unknown
+// option --baseurl; did you mean --base-url?"). CLI11 checks required
+// options before unknown ones, so without this `generate --baseurl URL` said
+// only that --base-url was required. Long options only: a short one is a
+// single letter, too short to guess from.
+bool explain_unknown_option(const CLI::App& app, int argc, char** argv) {
+  const CLI::App* command = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") break;  // operands from here on
+    if (command == nullptr && !arg.starts_with('-')) {
+      for (const CLI::App* sub : app.get_subcommands({}))
+        if (sub->get_name() == arg) command = sub;
+      continue;
+    }
+    if (!arg.starts_with("--") || arg.size() < 3) continue;
+    const std::string name(arg.substr(0, arg.find('=')));
+    if (app.get_option_no_throw(name) != nullptr) continue;
+    if (command != nullptr && command->get_option_no_throw(name) != nullptr)
+      continue;
+    std::vector<std::string> names;
+    for (const CLI::App* owner : {&app, command}) {
+      if (owner == nullptr) continue;
+      for (const CLI::Option* option : owner->get_options())
+        for (const std::string& long_name : option->get_lnames())
+          names.push_back("--" + long_name);
+    }
+    const std::string nearest = nearest_name(name, names);
+    const std::string who =
+        command == nullptr ? "sitemill" : "sitemill " + command->get_name();
+    std::string line = who + ": unknown option " + name;
+    if (!nearest.empty()) line += "; did you mean " + nearest + "?";
+    std::fprintf(stderr, "%s\nRun '%s --help' for its options.\n", line.c_str(),
+                 who.c_str());
+    return true;
+  }
+  return false;
+}
+
+// `sitemill` alone and `sitemill help [COMMAND]`: the short help (or the
+// command's), on stdout, as `sitemill --help` prints it. Exit 0 for help,
+// and 2 for no command at all, which is still a mistake in a script.
+int print_help(const CLI::App& app, int argc, char** argv) {
+  const CLI::App* which = &app;
+  if (argc > 2)
+    for (const CLI::App* sub : app.get_subcommands({}))
+      if (sub->get_name() == argv[2]) which = sub;
+  // A command's usage line names sitemill, as `sitemill COMMAND --help`'s.
+  const std::string text =
+      which == &app ? app.help() : which->help(app.get_name());
+  std::fputs(text.c_str(), stdout);
+  return argc == 1 ? exit_usage : exit_ok;
+}
+
 }  // namespace sitemill::cli
 
 int main(int argc, char** argv) {
@@ -206,10 +260,13 @@ int main(int argc, char** argv) {
   command_runner completions = setup_completions(app);
   command_runner man = setup_man(app);
 
+  if (argc == 1 || std::string_view(argv[1]) == "help")
+    return print_help(app, argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (argc > 1 && explain_unknown_command(app, argv[1])) return exit_usage;
+    if (explain_unknown_option(app, argc, argv)) return exit_usage;
     int code = app.exit(e);
     // CLI11 returns 0 for --help/--version; every real parse error is usage.
     return code == 0 ? exit_ok : exit_usage;
