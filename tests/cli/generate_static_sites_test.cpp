@@ -80,8 +80,8 @@ TEST(GenerateStaticSites, JekyllSiteGivesJekyllSitemapsUrlsAndLastmods) {
   EXPECT_THAT(
       skipped_of(g.report, "jekyll"),
       UnorderedElementsAre(
-          "404.html: https://www.example.com/404.html: error page (named for "
-          "an HTTP error status)",
+          "404.html: https://www.example.com/404.html: error page (404.html "
+          "at the site's root)",
           "old-welcome/index.html: https://www.example.com/old-welcome/: "
           "redirect (meta refresh to "
           "https://www.example.com/2024/03/10/welcome-to-jekyll.html)"));
@@ -108,8 +108,8 @@ TEST(GenerateStaticSites, HugoSiteGivesHugosUrlsAndThePagesDates) {
   EXPECT_THAT(
       skipped_of(g.report, "hugo"),
       UnorderedElementsAre(
-          "404.html: https://www.example.com/404.html: error page (named for "
-          "an HTTP error status)",
+          "404.html: https://www.example.com/404.html: error page (404.html "
+          "at the site's root)",
           "posts/old-first-post/index.html: "
           "https://www.example.com/posts/old-first-post/: redirect (meta "
           "refresh to https://www.example.com/posts/first-post/)"));
@@ -131,7 +131,7 @@ TEST(GenerateStaticSites, MkDocsSiteGivesMkDocsUrlsWithoutBuildDates) {
   EXPECT_THAT(skipped_of(g.report, "mkdocs"),
               UnorderedElementsAre(
                   "404.html: https://www.example.com/404.html: error page "
-                  "(named for an HTTP error status)",
+                  "(404.html at the site's root)",
                   "old-about/index.html: https://www.example.com/old-about/: "
                   "redirect (meta refresh to https://www.example.com/about/)"));
 }

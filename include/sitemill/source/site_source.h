@@ -156,8 +156,15 @@ struct site_source_options {
   /// noindex, canonical and robots.txt, as the crawler applies them
   /// (nofollow changes nothing here).
   page_rules rules;
-  bool honour_refresh = true;    ///< skip meta refresh redirects elsewhere
-  bool skip_error_pages = true;  ///< skip 404.html, 500.html, 404/index.html
+  bool honour_refresh = true;  ///< skip meta refresh redirects elsewhere
+  /// Skip error pages: 404.html, 500.htm and 404/index.html at the root or
+  /// at a language root (de/404.html), and pages whose <title> says they
+  /// are one ("404 Not Found"). docs/site-source.md has the rules.
+  bool skip_error_pages = true;
+  /// Pages the site serves as error pages, skipped whatever
+  /// skip_error_pages says: paths relative to the root ("oops.html",
+  /// "/errors/gone/" for errors/gone/index.html).
+  std::vector<std::string> error_pages;
   /// List x.html and x.htm as BASE/x (hosts that serve them so); index
   /// files still stand for their directory.
   bool clean_urls = false;
