@@ -105,7 +105,7 @@ class site_reader final : public record_reader {
   // Why the file at `rel` is an error page by where it stands, "" when it
   // is not: a page error_pages names, or the conventional ones (404.html,
   // 404/index.html) at the site's root or at a language root (de/404.html).
-  // A 404.html deeper down is judged by its title (error_title_phrase).
+  // A 404.html deeper down is judged by its title (is_error_title()).
   std::string is_error_page(const std::string& rel,
                             std::string_view name) const;
 
