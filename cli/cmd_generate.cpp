@@ -472,8 +472,10 @@ command_runner setup_generate(CLI::App& app) {
          "--from-dir", o->from_dirs,
          "Walk a site's output directory for pages (HTML by default; see "
          "--include). "
-         "Error pages (404.html, 500.html, 404/index.html), meta refresh "
-         "redirect stubs, pages with meta robots noindex, a canonical link to "
+         "Error pages (404.html or 404/index.html at the root or a "
+         "language root, a page titled 404 Not Found, --error-page), meta "
+         "refresh redirect stubs, pages with meta robots noindex, a canonical "
+         "link to "
          "another URL, or disallowed by the directory's robots.txt are "
          "skipped and reported")
       ->group(site);
@@ -511,9 +513,19 @@ command_runner setup_generate(CLI::App& app) {
                 "List pages the site's robots.txt disallows")
       ->group(site);
   cmd->add_flag("--keep-error-pages", o->keep_error_pages,
-                "List error pages: HTML files named for an HTTP error status "
-                "(404.html, 500.htm) and index files of directories so named "
-                "(404/index.html)")
+                "List error pages: 404.html, 500.htm and 404/index.html at "
+                "the site's root or a language root (de/404.html), and pages "
+                "whose <title> says they are one (404 Not Found, Page not "
+                "found, Error 500); pages named by --error-page are still "
+                "left out")
+      ->group(site);
+  cmd->add_option("--error-page", o->site.error_pages,
+                  "A page the site serves as its error page, left out of the "
+                  "sitemap: a path inside the directory (oops.html, "
+                  "errors/gone/ for its index file); repeatable")
+      ->type_name("PATH")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->group(site);
   cmd->add_flag("--keep-redirects", o->keep_redirects,
                 "List pages whose <meta http-equiv=\"refresh\"> sends to "

@@ -90,6 +90,7 @@ vocabulary generate_words(std::string_view indexnow_key) {
       {"from_sitemap", "--from-sitemap URL"},
       {"from_log", "--from-log FILE"},
       {"from_dir", "--from-dir DIR"},
+      {"error_pages", "--error-page"},
       {"location", "--from-sitemap"},
       {"allow_private", "--allow-private"},
       {"keep_query", "--log-keep-query"},

@@ -178,6 +178,7 @@ std::vector<field_difference> differences(const html_facts& library,
     compare(out, date_fields[k], library.stated_dates[k],
             oracle.stated_dates[k]);
   }
+  compare(out, "title", library.title, oracle.title);
   return out;
 }
 
@@ -849,6 +850,15 @@ constexpr std::string_view head_documents[] = {
     "href=/after-template-after-head>",
     "<head></head><noscript></noscript><link rel=canonical "
     "href=/after-noscript-after-head>",
+    // The title: the first HTML <title> only, wherever it stands, its
+    // whitespace collapsed; an SVG <title> and a <template>'s are not it.
+    "<title>\n  404 \t Not&#32;Found  </title>",
+    "<title></title><title>second</title>",
+    "<svg><title>drawing</title></svg><title>page</title>",
+    "<template><title>inert</title></template><title>real</title>",
+    "<body><p>x<title>in body &amp; late</title>",
+    "<title>a <b>not a tag</b> &lt;</title>",
+    "<title>unterminated 500 server error",
 };
 
 // Documents whose facts depend on tree-construction steps beyond a light
@@ -1595,7 +1605,8 @@ TEST(HtmlScanDifferential, OracleReadsTheDocumentedFacts) {
       "<meta name=robots content='noindex'>"
       "<meta http-equiv=refresh content='0; url=/r'>"
       "<meta property=article:modified_time content=2024-01-01>"
-      "<meta property=og:image content=/og.jpg></head><body>"
+      "<meta property=og:image content=/og.jpg><title> Page \n Not Found"
+      "</title></head><body><svg><title>icon</title></svg>"
       "<a href=/a rel=nofollow>a</a><img src=/i.jpg srcset='/i2.jpg 2x'>"
       "<link rel=canonical href=/body><template><a href=/t></template>"
       "<script type=application/ld+json>{\"dateModified\":\"2024-02-02\"}"
@@ -1611,6 +1622,7 @@ TEST(HtmlScanDifferential, OracleReadsTheDocumentedFacts) {
   EXPECT_EQ(f.refresh_url, "/r");
   EXPECT_EQ(f.stated_dates[0], "2024-01-01");
   EXPECT_EQ(f.stated_dates[1], "2024-02-02");
+  EXPECT_EQ(f.title, "Page Not Found");
   EXPECT_NE(f.hash, content_hash{});
 }
 

@@ -588,33 +588,105 @@ TEST(SiteSourceLastmod, ParsesPolicyNames) {
   EXPECT_EQ(parse_lastmod_policy("Content"), std::nullopt);
 }
 
-// Error pages by name: an HTTP error status (400 to 599) as a page's name,
-// or as the name of an index file's directory.
-TEST_F(SiteSource, SkipsErrorPagesByTheirNames) {
+// A page with its own <title>, as a blog's generator writes it.
+std::string titled(std::string_view title, std::string_view body) {
+  return "<!DOCTYPE html><html><head><meta charset=utf-8><title>" +
+         std::string(title) + "</title></head><body>" + std::string(body) +
+         "</body></html>\n";
+}
+
+// A blog that numbers its posts: the conventional error pages are those at
+// the site's root or at a language root; a numbered post elsewhere is a
+// page unless its title says it is an error page; the site names its own
+// odd one. Every skip says why.
+TEST_F(SiteSource, TellsErrorPagesFromPostsNumberedLikeThem) {
+  write(root_ / "index.html", titled("Notes", "<h1>Notes</h1>"));
+  write(root_ / "404.html", titled("Page not found", "<h1>Lost?</h1>"));
+  write(root_ / "de" / "404.html", titled("Seite fehlt", "<h1>Weg</h1>"));
+  write(root_ / "pt-br" / "500" / "index.html",
+        titled("Erro", "<h1>Erro</h1>"));
+  write(root_ / "blog" / "420.html",
+        titled("Post 420: sourdough, again", "<p>Flour, water.</p>"));
+  write(root_ / "blog" / "453.html",
+        titled("Post 453 &mdash; a walk", "<p>Up the hill.</p>"));
+  write(
+      root_ / "blog" / "404" / "index.html",
+      titled("Post 404: the one about errors in 4040 lines", "<p>A post.</p>"));
+  write(root_ / "blog" / "404.html",
+        titled("Post 404, the short one", "<p>Short.</p>"));
+  write(root_ / "blog" / "oops.html",
+        titled("\n  404   Not Found\n", "<p>nginx</p>"));
+  write(root_ / "blog" / "500.html",
+        titled("Error 500 | Internal Server Error", "<p>sorry</p>"));
+  write(root_ / "notes" / "404.html", titled("Notes 404", "<p>x</p>"));
+  write(root_ / "blog" / "next.html",
+        titled("404: This page could not be found.", "<p>Next.js</p>"));
+  write(root_ / "errors" / "gone" / "index.html",
+        titled("Gone", "<p>This page was removed.</p>"));
+  write(root_ / "lost.html", titled("Lost", "<p>Try the search.</p>"));
+  site_source_options o = options();
+  o.error_pages = {"/errors/gone/", "./lost.html"};
+  const std::vector<rec> want = {
+      skipped("404.html", "error page (404.html at the site's root)"),
+      page("blog/404.html"),
+      page("blog/404/index.html"),
+      page("blog/420.html"),
+      page("blog/453.html"),
+      skipped("blog/500.html",
+              "error page (its title says \"Error 500 | Internal Server "
+              "Error\")"),
+      skipped("blog/next.html",
+              "error page (its title says \"404: This page could not be "
+              "found.\")"),
+      skipped("blog/oops.html",
+              "error page (its title says \"404 Not Found\")"),
+      skipped("de/404.html", "error page (404.html at the language root de/)"),
+      skipped("errors/gone/index.html", "error page (named by `error_pages`)"),
+      page("index.html"),
+      skipped("lost.html", "error page (named by `error_pages`)"),
+      // Neither at a language root nor titled as an error: a page.
+      page("notes/404.html"),
+      skipped("pt-br/500/index.html",
+              "error page (500/index.html at the language root pt-br/)"),
+  };
+  EXPECT_EQ(read_site(o).records, want);
+
+  // --keep-error-pages lists what the rules guessed, not what the site
+  // named.
+  o.skip_error_pages = false;
+  std::size_t named = 0;
+  for (const rec& r : read_site(o).records) {
+    if (!r.skipped.empty()) {
+      EXPECT_EQ(r.skipped, "error page (named by `error_pages`)") << r.file;
+      ++named;
+    }
+  }
+  EXPECT_EQ(named, 2u);
+}
+
+// The names that are not the conventional error pages, wherever they are.
+TEST_F(SiteSource, ErrorPageNamesAreThreeDigitsFrom400To599) {
   for (const char* file :
        {"404.html", "500.htm", "fr/404.html", "410/index.html", "4xx.html",
         "404-old.html", "600.html", "399.html", "1404.html", "404.pdf",
-        "blog/404/notes.html"}) {
+        "blog/404/notes.html", "x-default/404.html", "blog/fr/404.html"}) {
     write(root_ / file, html("", file));
   }
   site_source_options o = options();
   o.patterns.push_back({"*.pdf", true});
-  const std::string reason = "error page (named for an HTTP error status)";
   const outcome got = read_site(o);
   std::vector<std::string> skipped_files, listed_files;
   for (const rec& r : got.records) {
     (r.skipped.empty() ? listed_files : skipped_files).push_back(r.file);
-    if (!r.skipped.empty()) {
-      EXPECT_EQ(r.skipped, reason) << r.file;
-    }
   }
   EXPECT_EQ(skipped_files,
             (strings{"404.html", "410/index.html", "500.htm", "fr/404.html"}));
   EXPECT_EQ(listed_files,
             (strings{"1404.html", "399.html", "404-old.html", "404.pdf",
-                     "4xx.html", "600.html", "blog/404/notes.html"}));
+                     "4xx.html", "600.html", "blog/404/notes.html",
+                     "blog/fr/404.html", "x-default/404.html"}));
   o.skip_error_pages = false;
-  EXPECT_EQ(read_site(o).records.size(), 11u);
+  EXPECT_EQ(read_site(o).records.size(), 13u);
 }
 
 // A redirect stub as Jekyll, Hugo and MkDocs write them: a meta refresh to

@@ -36,6 +36,21 @@ std::string_view trim(std::string_view s) noexcept {
   return s;
 }
 
+// `s` with its whitespace stripped and every run of it made one space, as
+// the HTML standard's "strip and collapse ASCII whitespace".
+std::string collapsed(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (const char c : trim(s)) {
+    if (!is_html_space(c)) {
+      out += c;
+    } else if (out.back() != ' ') {
+      out += ' ';
+    }
+  }
+  return out;
+}
+
 // True when the whitespace-separated (or, with `comma`, comma-separated)
 // list `list` has `word`, case-insensitively.
 bool has_token(std::string_view list, std::string_view word, bool comma) {
@@ -502,7 +517,11 @@ class page_scanner final : public detail::html_reader {
     const bool json_ld = !inert && options_.dates && e.name == "script" &&
                          is_json_ld(e) && json_ld_date().empty();
     if (json_ld) json_text_.clear();
-    frames_.push_back(frame{hashed, json_ld, inert});
+    // The document's title is its first <title>; a later one is not read.
+    const bool title = !inert && !title_seen_ && e.name == "title" &&
+                       e.ns == detail::html_namespace::html;
+    title_seen_ = title_seen_ || title;
+    frames_.push_back(frame{hashed, json_ld, inert, title});
   }
 
   void close() override {
@@ -515,11 +534,13 @@ class page_scanner final : public detail::html_reader {
                       stated_date_kind::json_ld_date_modified,
                       json_ld_modified(json_text_));
     }
+    if (f.title) facts_.title = collapsed(facts_.title);
   }
 
   void text(std::string_view text) override {
     if (frames_.empty() || frames_.back().hashed) stream_.text(text);
     if (!frames_.empty() && frames_.back().json_ld) json_text_.append(text);
+    if (!frames_.empty() && frames_.back().title) facts_.title.append(text);
   }
 
   void comment() override { stream_.end_text('t'); }
@@ -534,6 +555,7 @@ class page_scanner final : public detail::html_reader {
     bool hashed;   // the element is in the hash (so its text is)
     bool json_ld;  // a JSON-LD script whose text is read for its date
     bool inert;    // a <template> or inside one: nothing is read
+    bool title;    // the document's <title>: its text is the title
   };
 
   std::string& json_ld_date() {
@@ -600,6 +622,7 @@ class page_scanner final : public detail::html_reader {
   hash_stream stream_;
   std::vector<frame> frames_;
   std::string json_text_;
+  bool title_seen_ = false;
 };
 }  // namespace
 

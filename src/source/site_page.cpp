@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "detail/text.h"
+#include "entry/language_codes.h"
 #include "sitemill/date/dates.h"
 #include "sitemill/date/w3c_datetime.h"
 #include "sitemill/limits.h"
@@ -19,6 +20,54 @@ namespace {
 // mistake, and reading it whole would cost memory for nothing.
 constexpr std::size_t max_html_bytes = std::size_t{64} << 20;
 
+// What a title says when its page is an error page (docs/site-source.md
+// lists them). Kept small and strict, because a numbered post's title names
+// its number ("Post 404: ...") and a post may be about errors: a phrase
+// counts as whole words in any case ("404 Not Found", "Page not found",
+// "Error 404", "500 Internal Server Error"), a bare status only as the
+// title's first word before a separator or nothing ("404", "404: This page
+// could not be found", "500 | Example").
+constexpr std::string_view error_title_phrases[] = {"not found", "server error",
+                                                    "error 404", "error 500"};
+constexpr std::string_view error_title_statuses[] = {"404", "500"};
+constexpr std::string_view title_separators[] = {
+    ":", "|", "-", "/", "\u00B7", "\u2013", "\u2014"};
+
+constexpr bool is_word_char(char c) noexcept {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+         (c >= 'A' && c <= 'Z');
+}
+
+bool has_whole_words(std::string_view title, std::string_view phrase) noexcept {
+  for (std::size_t at = 0; at + phrase.size() <= title.size(); ++at) {
+    const std::size_t end = at + phrase.size();
+    if (iequals(title.substr(at, phrase.size()), phrase) &&
+        (at == 0 || !is_word_char(title[at - 1])) &&
+        (end == title.size() || !is_word_char(title[end]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// True when `title` (whitespace collapsed, as scan_html() gives it) says its
+// page is an error page.
+bool is_error_title(std::string_view title) noexcept {
+  for (const std::string_view phrase : error_title_phrases) {
+    if (has_whole_words(title, phrase)) return true;
+  }
+  for (const std::string_view status : error_title_statuses) {
+    if (!title.starts_with(status)) continue;
+    std::string_view rest = title.substr(status.size());
+    if (rest.starts_with(' ')) rest.remove_prefix(1);
+    if (rest.empty()) return true;
+    for (const std::string_view separator : title_separators) {
+      if (rest.starts_with(separator)) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 bool site_reader::is_index(std::string_view name) const {
@@ -27,20 +76,61 @@ bool site_reader::is_index(std::string_view name) const {
                    name) != options_.index_files.end();
 }
 
-bool site_reader::is_error_page(const std::string& rel,
-                                std::string_view name) const {
-  if (is_html_name(name) && is_error_status(name.substr(0, name.rfind('.')))) {
-    return true;
+bool site_reader::named_error_page(std::string_view rel,
+                                   std::string_view name) const {
+  const bool index_file =
+      std::find(options_.index_files.begin(), options_.index_files.end(),
+                name) != options_.index_files.end();
+  // The folder an index file serves: "blog/gone" for blog/gone/index.html.
+  std::string_view folder = rel.substr(0, rel.size() - name.size());
+  if (!folder.empty()) folder.remove_suffix(1);
+  for (std::string_view named : options_.error_pages) {
+    // Named as the user would type a URL path or a file path: "/oops.html",
+    // "./oops.html", "gone/" for gone/index.html.
+    while (named.starts_with("./")) named.remove_prefix(2);
+    while (named.starts_with('/')) named.remove_prefix(1);
+    if (named == rel) return true;
+    if (named.ends_with('/')) named.remove_suffix(1);
+    if (index_file && named == folder) return true;
   }
-  if (std::find(options_.index_files.begin(), options_.index_files.end(),
-                name) == options_.index_files.end()) {
-    return false;
+  return false;
+}
+
+std::string site_reader::is_error_page(const std::string& rel,
+                                       std::string_view name) const {
+  if (named_error_page(rel, name)) {
+    return "error page (named by `error_pages`)";
   }
-  std::string_view dir = std::string_view(rel).substr(
-      0, rel.size() - name.size());  // "a/404/" or ""
-  if (dir.empty()) return false;
-  dir.remove_suffix(1);
-  return is_error_status(dir.substr(dir.rfind('/') + 1));
+  if (!options_.skip_error_pages) return {};
+  std::string_view home = std::string_view(rel).substr(
+      0, rel.size() - name.size());  // "", "de/", "a/404/"
+  std::string_view what = name;      // "404.html" or "404/index.html"
+  if (!(is_html_name(name) &&
+        is_error_status(name.substr(0, name.rfind('.'))))) {
+    if (home.empty() ||
+        std::find(options_.index_files.begin(), options_.index_files.end(),
+                  name) == options_.index_files.end()) {
+      return {};
+    }
+    home.remove_suffix(1);
+    const std::size_t slash = home.rfind('/');
+    const std::string_view status = home.substr(slash + 1);
+    if (!is_error_status(status)) return {};
+    what = std::string_view(rel).substr(home.size() - status.size());
+    home = home.substr(0, slash + 1);  // npos + 1 == 0: the root
+  }
+  if (home.empty()) {
+    return "error page (" + std::string(what) + " at the site's root)";
+  }
+  // Only a top-level folder named for a language is a language root: a
+  // 404.html deeper down may be a post numbered 404.
+  const std::string_view language = home.substr(0, home.size() - 1);
+  if (language.find('/') != std::string_view::npos ||
+      check_hreflang(language) != hreflang_problem::ok) {
+    return {};
+  }
+  return "error page (" + std::string(what) + " at the language root " +
+         std::string(home) + ")";
 }
 
 bool site_reader::names_itself(const normalized_url& canonical,
@@ -131,8 +221,8 @@ bool site_reader::page(const std::string& rel, std::string_view name,
       !service.empty()) {
     return skip(out, "site verification file (" + std::string(service) + ")");
   }
-  if (options_.skip_error_pages && is_error_page(rel, name)) {
-    return skip(out, "error page (named for an HTTP error status)");
+  if (std::string why = is_error_page(rel, name); !why.empty()) {
+    return skip(out, std::move(why));
   }
 
   const bool html = is_html_name(name);
@@ -142,7 +232,7 @@ bool site_reader::page(const std::string& rel, std::string_view name,
   // Every listed HTML page is read and parsed on every run, state or no
   // state: its alternates and images come from this run's bytes.
   const bool inspect =
-      html && (options_.rules.honour_noindex ||
+      html && (options_.skip_error_pages || options_.rules.honour_noindex ||
                options_.rules.honour_canonical || options_.honour_refresh ||
                state || by_page || options_.alternates || options_.images);
   content_hash hash;
@@ -160,6 +250,10 @@ bool site_reader::page(const std::string& rel, std::string_view name,
     scan.images = options_.images;
     scan.dates = by_page;
     const html_facts facts = scan_html(bytes_, scan);
+    if (options_.skip_error_pages && is_error_title(facts.title)) {
+      return skip(out, "error page (its title says " +
+                           detail::quoted_printable(facts.title) + ")");
+    }
     hash = facts.hash;
     links_.resolve(url_, facts,
                    {.canonical = options_.rules.honour_canonical,

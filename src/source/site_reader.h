@@ -102,8 +102,15 @@ class site_reader final : public record_reader {
 
   bool is_index(std::string_view name) const;
 
-  // Error pages by their names: 404.html, fr/500.htm, 404/index.html.
-  bool is_error_page(const std::string& rel, std::string_view name) const;
+  // Why the file at `rel` is an error page by where it stands, "" when it
+  // is not: a page error_pages names, or the conventional ones (404.html,
+  // 404/index.html) at the site's root or at a language root (de/404.html).
+  // A 404.html deeper down is judged by its title (is_error_title()).
+  std::string is_error_page(const std::string& rel,
+                            std::string_view name) const;
+
+  // True when error_pages names the file at `rel`.
+  bool named_error_page(std::string_view rel, std::string_view name) const;
 
   // True when `canonical` names the page at `rel` itself, under another of
   // its spellings: the file's own path, that path without .html or .htm,

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -80,8 +81,8 @@ TEST(GenerateStaticSites, JekyllSiteGivesJekyllSitemapsUrlsAndLastmods) {
   EXPECT_THAT(
       skipped_of(g.report, "jekyll"),
       UnorderedElementsAre(
-          "404.html: https://www.example.com/404.html: error page (named for "
-          "an HTTP error status)",
+          "404.html: https://www.example.com/404.html: error page (404.html "
+          "at the site's root)",
           "old-welcome/index.html: https://www.example.com/old-welcome/: "
           "redirect (meta refresh to "
           "https://www.example.com/2024/03/10/welcome-to-jekyll.html)"));
@@ -108,8 +109,8 @@ TEST(GenerateStaticSites, HugoSiteGivesHugosUrlsAndThePagesDates) {
   EXPECT_THAT(
       skipped_of(g.report, "hugo"),
       UnorderedElementsAre(
-          "404.html: https://www.example.com/404.html: error page (named for "
-          "an HTTP error status)",
+          "404.html: https://www.example.com/404.html: error page (404.html "
+          "at the site's root)",
           "posts/old-first-post/index.html: "
           "https://www.example.com/posts/old-first-post/: redirect (meta "
           "refresh to https://www.example.com/posts/first-post/)"));
@@ -131,7 +132,7 @@ TEST(GenerateStaticSites, MkDocsSiteGivesMkDocsUrlsWithoutBuildDates) {
   EXPECT_THAT(skipped_of(g.report, "mkdocs"),
               UnorderedElementsAre(
                   "404.html: https://www.example.com/404.html: error page "
-                  "(named for an HTTP error status)",
+                  "(404.html at the site's root)",
                   "old-about/index.html: https://www.example.com/old-about/: "
                   "redirect (meta refresh to https://www.example.com/about/)"));
 }
@@ -157,6 +158,50 @@ TEST(GenerateStaticSites, KeepSwitchesListErrorPagesAndRedirects) {
               UnorderedElementsAre("old-welcome/index.html: "
                                    "https://www.example.com/old-welcome/: "
                                    "noindex (meta robots)"));
+}
+
+// A blog that numbers its posts keeps them; --error-page names the error
+// page a site keeps where no rule would find it, and the report says which
+// flag left it out.
+TEST(GenerateStaticSites, ErrorPageFlagLeavesOutTheNamedPages) {
+  temp_dir t;
+  const std::string dir = t / "site";
+  auto page = [&dir](const std::string& file, const std::string& title) {
+    std::filesystem::create_directories(
+        std::filesystem::path(dir + "/" + file).parent_path());
+    write_file(dir + "/" + file, "<!DOCTYPE html><html><head><title>" + title +
+                                     "</title></head><body><p>" + title +
+                                     "</p></body></html>\n");
+  };
+  page("index.html", "Notes");
+  page("404.html", "Page not found");
+  page("blog/420.html", "Post 420");
+  page("blog/404.html", "Post 404: the errors post");
+  page("errors/gone/index.html", "Gone");
+  page("lost.html", "Lost");
+  const auto g = generate_and_check(
+      t / "out",
+      {"--from-dir", dir, "--base-url", base, "--no-gzip", "--error-page",
+       "errors/gone/", "--error-page", "/lost.html"});
+  EXPECT_THAT(all_locs(g.set),
+              UnorderedElementsAre(base, base + "blog/404.html",
+                                   base + "blog/420.html"));
+  std::vector<std::string> skipped;
+  for (const auto& s : g.report["skipped"]) {
+    const std::string input = s["input"];
+    skipped.push_back(input.substr(dir.size() + 1) + ": " +
+                      s["reason"].get<std::string>());
+  }
+  EXPECT_THAT(skipped,
+              UnorderedElementsAre(
+                  "404.html: " + base +
+                      "404.html: error page (404.html at the site's root)",
+                  "errors/gone/index.html: " + base +
+                      "errors/gone/: error page (named by --error-page)",
+                  "lost.html: " + base +
+                      "lost.html: error page (named by --error-page)"));
+  const auto help = run_sitemill({"generate", "--help"});
+  EXPECT_THAT(help.out, HasSubstr("--error-page"));
 }
 
 // Messages about a directory's pages name the file, not a record number.

@@ -458,6 +458,22 @@ std::string script_text(const GumboElement& e) {
   return text;
 }
 
+// `s` stripped of whitespace, every run of it one space (document.title).
+std::string collapsed(std::string_view s) {
+  std::string out;
+  bool space = false;
+  for (const char c : trim(s)) {
+    if (is_html_space(c)) {
+      space = true;
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
 // Records the dates a <meta>, <time> or JSON-LD <script> states, the first
 // of each kind.
 void read_stated_dates(const GumboElement& e,
@@ -514,6 +530,7 @@ html_facts gumbo_scan_html(std::string_view html,
   GumboOutput* output =
       gumbo_parse_with_options(&options, html.data(), html.size());
   hash_stream stream;
+  bool title_seen = false;
   // Iterative, so a deeply nested page cannot exhaust the stack here.
   std::vector<frame> stack;
   stack.push_back(frame{output->document, 0, false, true});
@@ -574,6 +591,12 @@ html_facts gumbo_scan_html(std::string_view html,
             refresh_url(attribute_value(e, "content"), facts.refresh_url,
                         facts.refresh_seconds)) {
           facts.has_refresh = true;
+        }
+        // The document's title: its first HTML <title>, text children.
+        if (e.tag == GUMBO_TAG_TITLE &&
+            e.tag_namespace == GUMBO_NAMESPACE_HTML && !title_seen) {
+          title_seen = true;
+          facts.title = collapsed(script_text(e));
         }
         if (scan_options.dates) read_stated_dates(e, facts.stated_dates);
         if (scan_options.images) {

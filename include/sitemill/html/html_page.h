@@ -44,6 +44,11 @@
 //   JSON library), <meta itemprop="dateModified" content> or
 //   <time itemprop="dateModified" datetime>, <meta property="og:updated_time">
 //   and <meta name="lastmod">. The caller reads them as dates.
+// title: the text of the document's first <title> in the HTML namespace
+//   (an SVG <title> names a drawing, not the page), as the HTML standard's
+//   document.title gives it: whitespace stripped and collapsed to single
+//   spaces; empty when there is none. The directory source reads it to
+//   tell an error page from a page that is only numbered like one.
 // content hash (XXH3-128), version 1. The document is parsed as HTML5
 //   (so markup that parses to the same tree hashes the same) and walked in
 //   document order; the content of a <template> is no part of it. Hashed:
@@ -167,12 +172,15 @@ struct html_facts {
   /// The dates the page states, raw, indexed by stated_date_kind; empty
   /// where the page states none of that kind (all empty unless asked).
   std::array<std::string, stated_date_kinds> stated_dates;
+  /// The first <title>'s text, whitespace collapsed; empty when none.
+  std::string title;
   content_hash hash;  ///< of the content, as the header describes
 };
 
 /// Parses `html` (UTF-8; invalid bytes are read as U+FFFD) in one walk and
 /// reports its robots meta, canonical link, base, hreflang alternates,
-/// images when `options` ask, meta refresh, stated dates and content hash.
+/// images when `options` ask, meta refresh, stated dates, title and content
+/// hash.
 /// Never fails: HTML5 parsing recovers from any input. Thread-safe.
 html_facts scan_html(std::string_view html,
                      const html_scan_options& options = {});

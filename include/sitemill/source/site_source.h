@@ -163,7 +163,14 @@ struct site_source_options {
   /// search engines take it for a redirect. A delayed refresh is a page,
   /// listed (and told to `trace`).
   bool honour_refresh = true;
-  bool skip_error_pages = true;  ///< skip 404.html, 500.html, 404/index.html
+  /// Skip error pages: 404.html, 500.htm and 404/index.html at the root or
+  /// at a language root (de/404.html), and pages whose <title> says they
+  /// are one ("404 Not Found"). docs/site-source.md has the rules.
+  bool skip_error_pages = true;
+  /// Pages the site serves as error pages, skipped whatever
+  /// skip_error_pages says: paths relative to the root ("oops.html",
+  /// "/errors/gone/" for errors/gone/index.html).
+  std::vector<std::string> error_pages;
   /// List x.html and x.htm as BASE/x (hosts that serve them so); index
   /// files still stand for their directory.
   bool clean_urls = false;
