@@ -13,14 +13,6 @@
 namespace sitemill::detail {
 namespace {
 
-constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
-constexpr bool is_alpha(char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-constexpr bool is_hex(char c) noexcept {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
 // The UTF-8 encodings of the Unicode spaces that surround pasted URLs.
 constexpr std::array<std::string_view, 20> unicode_spaces = {
     "\xC2\xA0",      // U+00A0 no-break space
@@ -65,8 +57,8 @@ constexpr bool libxml_tolerated(unsigned char c) noexcept {
 }
 
 constexpr bool is_unreserved(char c) noexcept {
-  return is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_' ||
-         c == '~';
+  return is_ascii_alpha(c) || is_ascii_digit(c) || c == '-' || c == '.' ||
+         c == '_' || c == '~';
 }
 
 // One table lookup per byte of a URL tells everything the checks need, so a
@@ -127,7 +119,8 @@ url_scan scan_url(std::string_view s) noexcept {
     }
     if (f & k_special) {
       if (c == '%') {
-        if (i + 2 >= s.size() || !is_hex(s[i + 1]) || !is_hex(s[i + 2]))
+        if (i + 2 >= s.size() || !is_ascii_hex(s[i + 1]) ||
+            !is_ascii_hex(s[i + 2]))
           r.bad_percent = true;
       } else if (c == '#') {
         ++r.hashes;
@@ -161,7 +154,7 @@ bool fast_any_uri(std::string_view s, const url_scan& scan) noexcept {
   if (i == host) return false;
   if (i < s.size() && s[i] == ':') {
     const std::size_t port = ++i;
-    while (i < s.size() && is_digit(s[i])) ++i;
+    while (i < s.size() && is_ascii_digit(s[i])) ++i;
     if (i == port || i - port > 5) return false;
   }
   // Past the authority every byte is a pchar, '/', '?', '#' or tolerated,
@@ -269,13 +262,13 @@ bool xsd_priority(std::string_view raw) noexcept {
   if (i < s.size()) {
     do {
       if (i >= s.size()) break;
-      if (is_digit(s[i])) {
+      if (is_ascii_digit(s[i])) {
         take(s[i++]);
       } else if (s[i] == '.') {
         ++i;
         integer_digits = len;
         do {
-          if (i < s.size() && is_digit(s[i])) {
+          if (i < s.size() && is_ascii_digit(s[i])) {
             take(s[i++]);
           } else {
             break;
@@ -340,11 +333,11 @@ loc_verdict check_loc(std::string_view raw, text_pos at, loc_source source,
   // Scheme and host: an absolute http(s) URL (checklist 31; the XSD
   // accepts relative references, so this is the validator's own check).
   std::size_t i = 0;
-  if (is_alpha(value[0])) {
+  if (is_ascii_alpha(value[0])) {
     i = 1;
     while (i < value.size() &&
-           (is_alpha(value[i]) || is_digit(value[i]) || value[i] == '+' ||
-            value[i] == '-' || value[i] == '.'))
+           (is_ascii_alpha(value[i]) || is_ascii_digit(value[i]) ||
+            value[i] == '+' || value[i] == '-' || value[i] == '.'))
       ++i;
   }
   if (i == 0 || i >= value.size() || value[i] != ':') {
@@ -605,10 +598,10 @@ bool check_priority(std::string_view raw, text_pos at, doc_context& doc) {
   // digit limit, to tell "not a number" from "out of range".
   std::size_t i = (!t.empty() && (t[0] == '+' || t[0] == '-')) ? 1 : 0;
   std::size_t int_digits = 0, frac_digits = 0;
-  while (i < t.size() && is_digit(t[i])) ++i, ++int_digits;
+  while (i < t.size() && is_ascii_digit(t[i])) ++i, ++int_digits;
   if (i < t.size() && t[i] == '.') {
     ++i;
-    while (i < t.size() && is_digit(t[i])) ++i, ++frac_digits;
+    while (i < t.size() && is_ascii_digit(t[i])) ++i, ++frac_digits;
   }
   const bool lexical = i == t.size() && int_digits + frac_digits > 0;
   if (!lexical) {

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -66,21 +67,13 @@ bool is_error_status(std::string_view stem) noexcept {
 namespace {
 
 bool is_hex_text(std::string_view s) noexcept {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-          (c >= 'A' && c <= 'F')))
-      return false;
-  return true;
+  return !s.empty() && std::all_of(s.begin(), s.end(), is_ascii_hex);
 }
 
 bool is_token_text(std::string_view s) noexcept {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-          (c >= 'A' && c <= 'Z') || c == '_' || c == '-'))
-      return false;
-  return true;
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return is_ascii_alpha(c) || is_ascii_digit(c) || c == '_' || c == '-';
+  });
 }
 
 }  // namespace

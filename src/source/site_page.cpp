@@ -34,8 +34,7 @@ constexpr std::string_view title_separators[] = {
     ":", "|", "-", "/", "\u00B7", "\u2013", "\u2014"};
 
 constexpr bool is_word_char(char c) noexcept {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-         (c >= 'A' && c <= 'Z');
+  return is_ascii_alpha(c) || is_ascii_digit(c);
 }
 
 bool has_whole_words(std::string_view title, std::string_view phrase) noexcept {

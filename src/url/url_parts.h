@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "detail/text.h"
 #include "sitemill/url/url.h"
 
 namespace sitemill::detail {
@@ -28,11 +29,13 @@ inline std::uint32_t offset(std::size_t n) noexcept {
 }
 
 inline bool is_alpha(unsigned char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  return is_ascii_alpha(static_cast<char>(c));
 }
-inline bool is_digit(unsigned char c) noexcept { return c >= '0' && c <= '9'; }
+inline bool is_digit(unsigned char c) noexcept {
+  return is_ascii_digit(static_cast<char>(c));
+}
 inline bool is_hex(unsigned char c) noexcept {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+  return is_ascii_hex(static_cast<char>(c));
 }
 inline unsigned hex_value(unsigned char c) noexcept {
   if (is_digit(c)) return c - '0';
