@@ -28,7 +28,8 @@ bool leave_direct(int fd) {
 }
 
 // Writes all of [data, data + size) at `offset`; errno on failure.
-int write_all(int fd, const char* data, std::size_t size, std::uint64_t offset) {
+int write_all(int fd, const char* data, std::size_t size,
+              std::uint64_t offset) {
   for (std::size_t done = 0; done < size;) {
     const ssize_t n = ::pwrite(fd, data + done, size - done,
                                static_cast<off_t>(offset + done));
@@ -46,8 +47,8 @@ int read_some(int fd, char* data, std::size_t size, std::uint64_t offset,
               bool direct, std::size_t& got) {
   got = 0;
   while (got < size) {
-    const ssize_t n = ::pread(fd, data + got, size - got,
-                              static_cast<off_t>(offset + got));
+    const ssize_t n =
+        ::pread(fd, data + got, size - got, static_cast<off_t>(offset + got));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno == EINVAL && leave_direct(fd)) continue;
     if (n < 0) return errno;
@@ -77,8 +78,8 @@ struct spill_file::io_thread {
   job pending;
   bool busy = false;  // a job was handed over and is not done
   bool quit = false;
-  int err = 0;            // of the last job
-  std::size_t got = 0;    // bytes the last read got
+  int err = 0;          // of the last job
+  std::size_t got = 0;  // bytes the last read got
   std::thread thread{[this] { loop(); }};
 
   ~io_thread() {
@@ -98,9 +99,9 @@ struct spill_file::io_thread {
       const job j = pending;
       lock.unlock();
       std::size_t n = 0;
-      const int e = j.write ? write_all(j.fd, j.data, j.size, j.offset)
-                            : read_some(j.fd, j.data, j.size, j.offset,
-                                        j.direct, n);
+      const int e =
+          j.write ? write_all(j.fd, j.data, j.size, j.offset)
+                  : read_some(j.fd, j.data, j.size, j.offset, j.direct, n);
       lock.lock();
       err = e;
       got = n;
@@ -268,8 +269,8 @@ status spill_file::fill() {
   at_ = 0;
   offset_ += got;
   if (offset_ < size_) {
-    io_->start(
-        {false, fd_, blocks_[current_ ^ 1].get(), block_size, offset_, direct_});
+    io_->start({false, fd_, blocks_[current_ ^ 1].get(), block_size, offset_,
+                direct_});
     ahead_ = true;
   }
   return {};
@@ -311,6 +312,11 @@ result<std::optional<std::string_view>> spill_file::read_view(
   if (!got) return got.err();
   if (!*got) return std::optional<std::string_view>();
   return std::optional<std::string_view>(scratch);
+}
+
+std::string temp_directory() {
+  const char* env = std::getenv("TMPDIR");
+  return env != nullptr && *env != '\0' ? env : "/tmp";
 }
 
 }  // namespace sitemill::detail

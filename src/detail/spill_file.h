@@ -34,6 +34,10 @@
 
 namespace sitemill::detail {
 
+/// Where a temporary file goes when its caller names no directory: $TMPDIR
+/// when set and not empty, else /tmp.
+std::string temp_directory();
+
 class spill_file {
  public:
   static constexpr std::size_t block_size = std::size_t{1} << 20;
@@ -109,7 +113,7 @@ class spill_file {
   bool direct_ = false;
   bool reading_ = false;
   block blocks_[2];
-  int current_ = 0;             // the block the caller fills or reads
+  int current_ = 0;  // the block the caller fills or reads
   std::unique_ptr<io_thread> io_;
   std::size_t used_ = 0;        // bytes in the current block
   std::size_t at_ = 0;          // next byte of the current block to read

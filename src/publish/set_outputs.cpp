@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdlib>
 
+#include "detail/spill_file.h"
 #include "publish/publish_files.h"
 #include "publish/testing.h"
 
@@ -78,10 +78,7 @@ status check_set_directories(const url_normalizer& bases) {
   return {};
 }
 
-stream_temporaries::stream_temporaries() {
-  const char* tmp = std::getenv("TMPDIR");
-  dir_ = tmp && *tmp ? tmp : "/tmp";
-}
+stream_temporaries::stream_temporaries() : dir_(temp_directory()) {}
 
 stream_temporaries::~stream_temporaries() { discard(); }
 

@@ -3,9 +3,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <limits>
+
+#include "detail/spill_file.h"
 
 namespace sitemill {
 namespace {
@@ -27,10 +28,7 @@ std::uint32_t clamp_size(std::size_t n) {
 
 issue_spool::issue_spool(std::string temp_dir)
     : temp_dir_(std::move(temp_dir)) {
-  if (temp_dir_.empty()) {
-    const char* env = std::getenv("TMPDIR");
-    temp_dir_ = env != nullptr && *env != '\0' ? env : "/tmp";
-  }
+  if (temp_dir_.empty()) temp_dir_ = detail::temp_directory();
 }
 
 issue_spool::~issue_spool() {
