@@ -46,8 +46,9 @@ if [[ ${1:-} == npm-generators ]]; then
   cache=${SITEMILL_NPM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sitemill-generators}
   command -v npm > /dev/null || { echo "npm-generators needs Node.js 20 or later and npm" >&2; exit 1; }
   mkdir -p "$cache"
-  for gen in eleventy astro docusaurus nextjs; do
-    site=$root/tests/generators/$gen
+  for lock in "$root"/tests/generators/*/package-lock.json; do
+    site=$(dirname "$lock")
+    gen=$(basename "$site")
     dir=$cache/$gen-$(sha256sum "$site/package-lock.json" | cut -c1-16)
     [[ -d $dir/node_modules ]] && continue
     echo "installing the npm packages of tests/generators/$gen into $dir" >&2

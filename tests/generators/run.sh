@@ -77,7 +77,7 @@ build_jekyll() {
 }
 build_eleventy() {
   node_modules "$1" eleventy
-  (cd "$1" && node node_modules/@11ty/eleventy/cmd.cjs --quiet --output="$2")
+  (cd "$1" && node node_modules/@11ty/eleventy/cmd.cjs --quiet --output="$2" > /dev/null)
   sitemaps=(sitemap.xml)
 }
 build_astro() {
@@ -96,7 +96,7 @@ build_docusaurus() {
 build_nextjs() {
   node_modules "$1" nextjs
   # output: 'export' writes out/; next-sitemap reads it after the build.
-  (cd "$1" && NEXT_TELEMETRY_DISABLED=1 node node_modules/next/dist/bin/next build > /dev/null &&
+  (cd "$1" && NEXT_TELEMETRY_DISABLED=1 node node_modules/next/dist/bin/next build --webpack > /dev/null &&
     node node_modules/next-sitemap/bin/next-sitemap.mjs > /dev/null && mv out "$2")
   sitemaps=(sitemap.xml)
 }
