@@ -77,8 +77,12 @@ def path_of(loc, base):
     return loc[len(base):]
 
 
-def sitemap_locs(path, resolve, seen=None):
-    """The <loc>s of the urlsets below the sitemap or index at path."""
+XHTML = "{http://www.w3.org/1999/xhtml}"
+
+
+def sitemap_urls(path, resolve, seen=None):
+    """(loc, {(hreflang, href)}) of every <url> of the urlsets below the
+    sitemap or index at path."""
     seen = seen if seen is not None else set()
     if path in seen:
         return []
@@ -87,12 +91,15 @@ def sitemap_locs(path, resolve, seen=None):
     if root.tag == NS + "sitemapindex":
         out = []
         for loc in root.iter(NS + "loc"):
-            out += sitemap_locs(resolve(loc.text.strip()), resolve, seen)
+            out += sitemap_urls(resolve(loc.text.strip()), resolve, seen)
         return out
     if root.tag != NS + "urlset":
         problem(f"{path}: a {root.tag}, not a urlset")
         return []
-    return [u.find(NS + "loc").text.strip() for u in root.iter(NS + "url")]
+    return [(u.find(NS + "loc").text.strip(),
+             {(a.get("hreflang"), a.get("href")) for a in u.iter(XHTML + "link")
+              if a.get("rel") == "alternate"})
+            for u in root.iter(NS + "url")]
 
 
 def read_expect(path):
@@ -126,13 +133,15 @@ def main(argv):
         # sitemill's children sit beside its index.
         return os.path.join(out, loc.rsplit("/", 1)[1])
 
-    generator = {}
+    generator, generator_alternates = {}, {}
     for s in generator_sitemaps:
-        for loc in sitemap_locs(os.path.join(web, s), in_web):
+        for loc, alternates in sitemap_urls(os.path.join(web, s), in_web):
             generator[key(path_of(loc, base))] = loc
-    mill = {}
-    for loc in sitemap_locs(os.path.join(out, "sitemap.xml"), in_out):
+            generator_alternates[key(path_of(loc, base))] = alternates
+    mill, mill_alternates = {}, {}
+    for loc, alternates in sitemap_urls(os.path.join(out, "sitemap.xml"), in_out):
         mill[key(path_of(loc, base))] = loc
+        mill_alternates[key(path_of(loc, base))] = alternates
 
     with open(report_path, encoding="utf-8") as f:
         report = json.load(f)
@@ -190,6 +199,17 @@ def main(argv):
         if key(path) not in mill or key(path) in generator:
             problem(f"expect.txt:{n}: 'extra {path}' is no difference any more")
 
+    # Where the generator's sitemap gives a page's language versions, sitemill
+    # gives the same, read from the page's hreflang links. (Where it gives
+    # none, sitemill may still list a page's one link to itself.)
+    compared = 0
+    for k, alternates in sorted(generator_alternates.items()):
+        if alternates and k in mill:
+            compared += 1
+            if alternates != mill_alternates[k]:
+                problem(f"{generator[k]}: alternates {sorted(mill_alternates[k])}, "
+                        f"the generator's sitemap has {sorted(alternates)}")
+
     # Every HTML file is listed or reported skipped; no verification file or
     # error page is listed, whatever expect.txt says.
     html = []
@@ -208,7 +228,8 @@ def main(argv):
 
     print(f"{len(generator)} URLs in the generator's sitemap, {len(mill)} listed "
           f"by sitemill, {len(skipped)} files skipped; differences: "
-          f"{len(stated['missing'])} missing, {len(stated['extra'])} extra")
+          f"{len(stated['missing'])} missing, {len(stated['extra'])} extra; "
+          f"hreflang alternates of {compared} URLs compared")
     for kind in ("missing", "extra"):
         for path, (why, n) in sorted(stated[kind].items()):
             print(f"  {kind} {path}: {why}")
