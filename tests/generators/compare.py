@@ -192,9 +192,12 @@ def main(argv):
     for k, loc in sorted(mill.items()):
         if k not in generator and k not in extra:
             problem(f"{loc}: listed by sitemill, not in the generator's sitemap")
+    skipped_keys = {key(name) for name in skipped}
     for path, (why, n) in stated["missing"].items():
         if key(path) not in generator or key(path) in mill:
             problem(f"expect.txt:{n}: 'missing {path}' is no difference any more")
+        elif key(path) not in skipped_keys:
+            problem(f"{path}: not listed, and no file of it reported skipped")
     for path, (why, n) in stated["extra"].items():
         if key(path) not in mill or key(path) in generator:
             problem(f"expect.txt:{n}: 'extra {path}' is no difference any more")

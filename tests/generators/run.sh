@@ -91,7 +91,7 @@ build_astro() {
 build_docusaurus() {
   node_modules "$1" docusaurus
   (cd "$1" && node node_modules/@docusaurus/core/bin/docusaurus.mjs build --out-dir "$2" > /dev/null)
-  sitemaps=(sitemap.xml)
+  sitemaps=(sitemap.xml de/sitemap.xml) # one per locale
 }
 build_nextjs() {
   node_modules "$1" nextjs
