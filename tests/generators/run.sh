@@ -21,7 +21,6 @@ build=$(cd "$1" && pwd)
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 sitemill=$build/sitemill
-npm_cache=${SITEMILL_NPM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sitemill-generators}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 base=https://www.example.com/
@@ -37,9 +36,9 @@ need() { # COMMAND: fails saying how to install it
 # its scratch copy (the cache directory is named for the lockfile's hash, so
 # a changed lockfile is a new install).
 node_modules() {
-  local hash dir
-  hash=$(sha256sum "$here/$2/package-lock.json" | cut -c1-16)
-  dir=$npm_cache/$2-$hash/node_modules
+  local cache=${SITEMILL_NPM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sitemill-generators}
+  local dir
+  dir=$cache/$2-$(sha256sum "$here/$2/package-lock.json" | cut -c1-16)/node_modules
   [[ -d $dir ]] || {
     echo "$dir is missing: run scripts/install-deps.sh npm-generators" >&2
     return 1
