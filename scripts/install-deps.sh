@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Installs everything sitemill needs to build, test and benchmark on Debian 12.
 # Safe to run again: apt-get skips what is already there.
+# `install-deps.sh npm-generators` also installs the npm site generators of
+# tests/generators/ (benchmarks/real_generators.sh), as their lockfiles pin
+# them, into $SITEMILL_NPM_CACHE (default ~/.cache/sitemill-generators), one
+# directory per lockfile's hash: a rerun installs nothing, a changed lockfile
+# installs anew; npm keeps its downloads in its own cache (~/.npm).
 set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config make
@@ -18,6 +23,11 @@ packages=(
   # tests/slurm: a single-node Slurm cluster whose daemons the test starts
   # itself; the packages' own services need /etc/slurm/slurm.conf and stay off.
   slurm-wlm munge
+  # tests/generators: real site generators build small sites whose own
+  # sitemaps `generate --from-dir` is compared with (ctest generators.*).
+  hugo mkdocs mkdocs-redirects
+  python3-sphinx python3-sphinx-sitemap python3-sphinx-reredirects
+  jekyll ruby-jekyll-sitemap ruby-jekyll-redirect-from ruby-jekyll-seo-tag
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -29,4 +39,22 @@ if [[ ${#missing[@]} -gt 0 ]]; then
   echo "installing: ${missing[*]}" >&2
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+if [[ ${1:-} == npm-generators ]]; then
+  root=$(cd "$(dirname "$0")/.." && pwd)
+  cache=${SITEMILL_NPM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sitemill-generators}
+  command -v npm > /dev/null || { echo "npm-generators needs Node.js 20 or later and npm" >&2; exit 1; }
+  mkdir -p "$cache"
+  for lock in "$root"/tests/generators/*/package-lock.json; do
+    site=$(dirname "$lock")
+    gen=$(basename "$site")
+    dir=$cache/$gen-$(sha256sum "$site/package-lock.json" | cut -c1-16)
+    [[ -d $dir/node_modules ]] && continue
+    echo "installing the npm packages of tests/generators/$gen into $dir" >&2
+    tmp=$(mktemp -d "$cache/.$gen.XXXXXX")
+    cp "$site/package.json" "$site/package-lock.json" "$tmp/"
+    (cd "$tmp" && npm ci --no-audit --no-fund --loglevel=error >&2)
+    mv "$tmp" "$dir"
+  done
 fi
