@@ -143,11 +143,18 @@ bool read_list_flags(const generate_cli_options& o,
   return true;
 }
 
-// SITEMILL_TEST_KILL_AT=STEP:N, for the crash tests only (docs/publishing.md):
-// the process ends with SIGKILL the Nth time the run reaches STEP, a
-// publish_step's name. Exactly what a kill at that moment would leave.
+// SITEMILL_TEST_KILL_AT=STEP:N[:TERM], for the crash tests only
+// (docs/publishing.md): the process ends with SIGKILL the Nth time the run
+// reaches STEP, a publish_step's name. Exactly what a kill at that moment
+// would leave. With :TERM it sends itself SIGTERM there instead, which the
+// run handles as one from outside.
 std::optional<std::function<void(publish_step)>> kill_at_hook(
     std::string_view spec) {
+  int sig = SIGKILL;
+  if (spec.ends_with(":TERM")) {
+    sig = SIGTERM;
+    spec.remove_suffix(5);
+  }
   const std::size_t colon = spec.rfind(':');
   if (colon == std::string_view::npos) return std::nullopt;
   const std::string step(spec.substr(0, colon));
@@ -155,8 +162,8 @@ std::optional<std::function<void(publish_step)>> kill_at_hook(
       std::strtoul(std::string(spec.substr(colon + 1)).c_str(), nullptr, 10);
   if (nth == 0) return std::nullopt;
   auto reached = std::make_shared<std::atomic<unsigned long>>(0);
-  return [step, nth, reached](publish_step s) {
-    if (to_string(s) == step && ++*reached == nth) ::raise(SIGKILL);
+  return [step, nth, reached, sig](publish_step s) {
+    if (to_string(s) == step && ++*reached == nth) ::raise(sig);
   };
 }
 
@@ -167,6 +174,15 @@ std::string stdout_refusal(const generate_cli_options& o) {
   if (!o.robots_path.empty())
     return "--robots lists files sitemill publishes; give --out DIR";
   return {};
+}
+
+// SIGINT or SIGTERM came once the publish had begun: it was finished.
+int interrupted_after_publishing(const char* what) {
+  std::fprintf(stderr,
+               "sitemill generate: interrupted while publishing; the publish "
+               "was finished and %s is live; nothing was announced (exit 3)\n",
+               what);
+  return exit_interrupted_published;
 }
 
 int run_generate(generate_cli_options& o) {
@@ -358,10 +374,16 @@ int run_generate(generate_cli_options& o) {
   if (r.outcome == generate_outcome::published && !r.shard_dir.empty()) {
     if (!o.quiet) print_shard_summary(r, g.shard, g.out_dir);
     if (o.json_out) print_json(r, rep, {});
-    return exit_ok;
+    return interrupted() ? interrupted_after_publishing("the shard") : exit_ok;
   }
   if (r.outcome == generate_outcome::published) {
     if (!o.quiet) print_summary(r);
+    // A signal during the publish did not stop it (the journal makes it
+    // finish either way); it stops what comes after.
+    if (interrupted()) {
+      if (o.json_out) print_json(r, rep, {});
+      return interrupted_after_publishing("the new set");
+    }
     const std::vector<announcement> done = announce(o, r, words);
     if (o.json_out) print_json(r, rep, done);
     int code = exit_ok;
@@ -607,8 +629,10 @@ command_runner setup_generate(CLI::App& app) {
   cmd->footer(
       "Exit codes: 0 published; 1 nothing published because of the data "
       "(--strict and a\n"
-      "bad record, or no valid URL at all); 2 usage or I/O error; 130 "
-      "interrupted.\n"
+      "bad record, or no valid URL at all); 2 usage or I/O error; 3 "
+      "interrupted once\n"
+      "publishing had begun: it was finished, the new set is live, nothing "
+      "was announced;\n130 interrupted, nothing published.\n"
       "Example: sitemill generate --base-url https://www.example.com/ --out "
       "public/ urls.txt\n"
       "Two hosts: sitemill generate --base-url https://www.shop.de/ "

@@ -38,6 +38,12 @@ int run_merge(merge_cli_options& o) {
                    static_cast<unsigned long long>(r.rejected),
                    static_cast<unsigned long long>(r.warnings),
                    static_cast<unsigned long long>(r.records));
+    if (interrupted()) {  // during the publish, which was finished
+      std::fprintf(stderr,
+                   "sitemill merge: interrupted while publishing; the publish "
+                   "was finished and the merged set is live (exit 3)\n");
+      return exit_interrupted_published;
+    }
     return exit_ok;
   }
   std::fprintf(stderr, "sitemill merge: %s\n",
@@ -92,9 +98,12 @@ command_runner setup_merge(CLI::App& app) {
   cmd->footer(
       "Exit codes: 0 published; 1 the shards do not make one set (one "
       "missing or given\n"
-      "twice, different options or runs) or hold no URL: nothing was "
-      "published; 2 usage\n"
-      "or I/O error; 130 interrupted.\n"
+      "twice, different options or runs), a shard file is not what its "
+      "manifest says,\n"
+      "or they hold no URL: nothing was published; 2 usage or I/O error; 3 "
+      "interrupted\n"
+      "once publishing had begun: the merged set is live; 130 interrupted, "
+      "nothing published.\n"
       "Examples:\n"
       "  sitemill merge --out public\n"
       "  sitemill merge --out public --json | jq .entry_url\n"

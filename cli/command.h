@@ -20,7 +20,10 @@ enum exit_code : int {
   exit_ok = 0,     ///< done (published, or no errors found)
   exit_data = 1,   ///< the data stopped us (nothing published)
   exit_usage = 2,  ///< bad options, unreadable input, I/O failure
-  exit_interrupted = 130,
+  /// SIGINT or SIGTERM came once the publish had begun: it was finished, so
+  /// the new set is live, and nothing after it (announcing) was done.
+  exit_interrupted_published = 3,
+  exit_interrupted = 130,  ///< SIGINT or SIGTERM: nothing was published
 };
 
 /// Registers a subcommand on `app`; the returned function runs it once

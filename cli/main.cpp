@@ -6,6 +6,8 @@
 //      checked sitemaps have errors
 //   2  usage error, unreadable input (a check target that cannot be read at
 //      all) or an I/O failure
+//   3  interrupted by SIGINT or SIGTERM once the publish had begun: it was
+//      finished (the new set is live), nothing after it was done
 //   130 interrupted by SIGINT or SIGTERM: nothing was published
 #include <algorithm>
 #include <cerrno>
@@ -245,8 +247,9 @@ int main(int argc, char** argv) {
   app.footer(
       "Exit codes: 0 done; 1 the data stopped us (nothing published) or check "
       "found errors;\n2 usage or I/O error, or a check target unreadable; "
-      "130 interrupted. Run 'sitemill COMMAND --help' for a command's "
-      "options.");
+      "3 interrupted\nonce publishing had begun: the new set is live; 130 "
+      "interrupted, nothing published.\nRun 'sitemill COMMAND --help' for a "
+      "command's options.");
 
   command_runner generate = setup_generate(app);
   command_runner check = setup_check(app);

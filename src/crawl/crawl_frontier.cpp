@@ -78,22 +78,43 @@ discovery crawl_frontier::discover(const normalized_url& url,
   const std::string_view href = url.href();
   if (seen_.contains(href)) return discovery::seen;
   if (depth > limits_.max_depth) {
+    if (too_deep_.contains(href)) return discovery::too_deep;
+    if (!room_for(href.size())) {
+      ++dropped_;
+      return discovery::dropped;
+    }
     too_deep_.emplace(href);
+    hold(href.size());
     return discovery::too_deep;
   }
-  // Within depth: seen from now on, whatever is decided below, and no
-  // longer "max depth" if a deeper path found it first.
+  // Within depth: no longer "max depth" if a deeper path found it first,
+  // and its room is free for what follows.
   if (const auto it = too_deep_.find(href); it != too_deep_.end()) {
     too_deep_.erase(it);
+    taken(href.size());
   }
-  seen_.emplace(href);
-  if (robots_ != nullptr && !robots_->allowed(url.path_and_query()))
+  if (robots_ != nullptr && !robots_->allowed(url.path_and_query())) {
+    seen_.emplace(href);
     return discovery::robots;
-  if (!url.query().empty()) {
-    std::size_t& n = variants_[std::string(url.path())];
-    if (n >= limits_.max_query_variants) return discovery::trap_cap;
-    ++n;
   }
+  const bool variant = !url.query().empty();
+  if (variant) {
+    const auto it = variants_.find(std::string(url.path()));
+    const std::size_t so_far = it == variants_.end() ? 0 : it->second;
+    if (so_far >= limits_.max_query_variants) {
+      seen_.emplace(href);
+      return discovery::trap_cap;
+    }
+  }
+  // Kept only with room: a URL dropped is not seen, and not one of its
+  // path's variants, so that the rules above read as if it was never found.
+  if (!room_for(href.size())) {
+    ++dropped_;
+    return discovery::dropped;
+  }
+  if (variant) ++variants_[std::string(url.path())];
+  seen_.emplace(href);
+  hold(href.size());
   return discovery::queued;
 }
 

@@ -16,7 +16,12 @@
 // Out-of-scope URLs are not judged at all: the caller drops them.
 //
 // Memory: every URL seen, as its text (~50 bytes of overhead each), and a
-// counter per path that has query variants.
+// counter per path that has query variants. What is found and not yet
+// fetched (queued, or too deep for now) is bounded: at most
+// frontier_limits::max_held_urls URLs and max_held_bytes of their text.
+// Past that, a link that would be kept is counted (dropped()), not kept:
+// neither seen nor queued, so pages that each link to thousands of new ones
+// cannot grow the crawl's memory without bound (docs/crawl.md).
 #ifndef SITEMILL_CRAWL_FRONTIER_H
 #define SITEMILL_CRAWL_FRONTIER_H
 
@@ -49,6 +54,10 @@ bool strip_session_ids(normalized_url& url);
 struct frontier_limits {
   std::size_t max_depth = std::numeric_limits<std::size_t>::max();
   std::size_t max_query_variants = std::numeric_limits<std::size_t>::max();
+  /// URLs held (queued and not yet taken, or too deep) at most.
+  std::size_t max_held_urls = std::numeric_limits<std::size_t>::max();
+  /// Bytes of URL text held at most.
+  std::size_t max_held_bytes = std::numeric_limits<std::size_t>::max();
 };
 
 enum class discovery : std::uint8_t {
@@ -57,6 +66,7 @@ enum class discovery : std::uint8_t {
   too_deep,  ///< past max_depth (for now)
   robots,    ///< robots.txt disallows it
   trap_cap,  ///< its path has max_query_variants variants already
+  dropped,   ///< the frontier is full: counted, not kept, not seen
 };
 
 class crawl_frontier {
@@ -74,6 +84,16 @@ class crawl_frontier {
   std::set<std::string> too_deep() const;
 
   std::size_t seen() const noexcept { return seen_.size(); }
+
+  /// A queued URL of `size` bytes left the queue (fetched and judged, or
+  /// not wanted after all): its room in the frontier is free again.
+  void taken(std::size_t size) noexcept {
+    --held_urls_;
+    held_bytes_ -= size;
+  }
+  /// Links discover() counted and did not keep (discovery::dropped).
+  std::uint64_t dropped() const noexcept { return dropped_; }
+  std::size_t held_urls() const noexcept { return held_urls_; }
 
  private:
   // Looked up by view: most links of a page are URLs seen before, and a
@@ -95,6 +115,17 @@ class crawl_frontier {
   text_set seen_;
   text_set too_deep_;
   std::unordered_map<std::string, std::size_t> variants_;  // by path
+  std::size_t held_urls_ = 0, held_bytes_ = 0;
+  std::uint64_t dropped_ = 0;
+
+  bool room_for(std::size_t size) const noexcept {
+    return held_urls_ < limits_.max_held_urls &&
+           held_bytes_ + size <= limits_.max_held_bytes;
+  }
+  void hold(std::size_t size) noexcept {
+    ++held_urls_;
+    held_bytes_ += size;
+  }
 };
 
 }  // namespace sitemill::detail

@@ -22,7 +22,8 @@ crawl_run::crawl_run(const crawl_options& o, normalized_url start,
       token_(robots_product_token(user_agent())),
       out_(out),
       cancel_(cancel),
-      frontier_({o.max_depth, o.max_query_variants},
+      frontier_({o.max_depth, o.max_query_variants, o.max_frontier_urls,
+                 o.max_frontier_bytes},
                 o.rules.honour_robots ? &robots_ : nullptr),
       fetcher_(fetch_options_for(o)),
       judges_(o, std::clamp(std::thread::hardware_concurrency(), 2u, 8u)),
@@ -253,6 +254,7 @@ void crawl_run::discover(std::string_view href, std::size_t depth) {
   switch (frontier_.discover(url, depth)) {
     case discovery::queued:
       if (patterns_ && !patterns_->keeps_url_path(pattern_path(url))) {
+        frontier_.taken(url.href().size());
         emit_skip(url.href(), "excluded by `patterns`");
         break;
       }
@@ -268,6 +270,7 @@ void crawl_run::discover(std::string_view href, std::size_t depth) {
       break;
     case discovery::seen:
     case discovery::too_deep:
+    case discovery::dropped:  // counted: the warning at the end says so
       break;
   }
 }
@@ -353,6 +356,8 @@ void crawl_run::commit() {
     }
     for (const page_outcome::link& f : n.outcome.found)
       discover(f.href, f.same_depth ? n.depth : n.depth + 1);
+    frontier_.taken(n.url.size());
+    dropped_links_ = frontier_.dropped();
     crawl_item item;
     item.loc = std::move(n.url);
     item.skipped = std::move(n.outcome.verdict);
@@ -443,6 +448,7 @@ void crawl_run::finish() {
   }
   for (const std::string& url : frontier_.too_deep())
     emit_skip(url, "max depth");
+  dropped_links_ = frontier_.dropped();
   tell_progress(true);
 }
 

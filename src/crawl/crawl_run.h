@@ -46,6 +46,10 @@ class crawl_run final : public fetch_handler {
   bool on_body(std::uint64_t tag, const char* data, std::size_t size) override;
   void on_done(std::uint64_t tag, const fetch_outcome& outcome) override;
 
+  /// Links the frontier counted and did not keep (crawl_frontier::
+  /// dropped()), as of the last page committed; safe from any thread.
+  std::uint64_t dropped_links() const noexcept { return dropped_links_; }
+
  private:
   static constexpr std::uint64_t robots_tag = ~std::uint64_t{0};
 
@@ -111,6 +115,7 @@ class crawl_run final : public fetch_handler {
   std::string robots_body_;
   std::chrono::milliseconds crawl_delay_{0};  // robots.txt's, when obeyed
   std::string fatal_;
+  std::atomic<std::uint64_t> dropped_links_{0};
 };
 
 }  // namespace sitemill::detail

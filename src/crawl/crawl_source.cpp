@@ -41,6 +41,7 @@ class crawl_reader final : public record_reader {
     if (taken_.empty() && !channel_.pop_all(taken_, stop_, cancel_)) {
       error_ = channel_.error();
       if (!error_.empty()) error_ = "crawl: " + error_;
+      note_dropped_links();
       return false;
     }
     item_ = std::move(taken_.front());
@@ -77,6 +78,19 @@ class crawl_reader final : public record_reader {
   const std::vector<note>& notes() const noexcept override { return notes_; }
 
  private:
+  // The frontier's bound, when the crawl met it: a warning for the summary.
+  void note_dropped_links() {
+    const std::uint64_t dropped = run_.dropped_links();
+    if (dropped == 0 || !notes_.empty()) return;
+    notes_.push_back(
+        {0, std::to_string(dropped) +
+                " links found past the crawl frontier's bound (" +
+                std::to_string(options_.max_frontier_urls) + " URLs or " +
+                std::to_string(options_.max_frontier_bytes) +
+                " bytes of URL text waiting) were counted, not kept: their "
+                "pages were neither fetched nor reported"});
+  }
+
   // The run's own copy: a reader may outlive the source that opened it
   // (crawl_source(o)->open(context) in one expression), and the crawl
   // thread reads the options to its end.

@@ -10,11 +10,16 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <vector>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #include "detail/text.h"
 #include "generate/shard_manifest.h"
 #include "generate/testing.h"
 #include "publish/testing.h"
+#include "sitemill/limits.h"
 #include "sitemill/publish/set_assembly.h"
 
 namespace sitemill {
@@ -133,21 +138,94 @@ result<std::vector<shard>> read_shards(const std::vector<std::string>& paths) {
   return shards;
 }
 
-// `from` under the temporary name `to`: a hard link, which costs nothing
-// and leaves the shard's file as it was; a copy (synced) when the shards
-// live on another file system.
-status take_file(const std::string& from, const std::string& to) {
-  if (::link(from.c_str(), to.c_str()) == 0) return {};
-  if (errno != EXDEV && errno != EPERM && errno != EMLINK)
-    return error{"cannot link " + from + " to " + to + ": " +
-                 std::strerror(errno)};
-  std::error_code ec;
-  if (!fs::copy_file(from, to, ec))
-    return error{"cannot copy " + from + " to " + to + ": " + ec.message()};
-  const int fd = ::open(to.c_str(), O_RDONLY | O_CLOEXEC);
-  const bool synced = fd >= 0 && ::fsync(fd) == 0;
-  if (fd >= 0) ::close(fd);
-  if (!synced) return error{"cannot sync " + to + ": " + std::strerror(errno)};
+// Closes a descriptor when it goes out of scope.
+struct closes {
+  int fd;
+  ~closes() { ::close(fd); }
+};
+
+// The shard's file `f`, in `dir`, copied to the temporary `to` while its
+// size and digest are checked against the shard manifest. Shard
+// directories may sit on storage other jobs write, so the file is untrusted
+// input: opened without following a symbolic link (or waiting on a FIFO),
+// a regular file only, never read past the size it should have, and a copy
+// rather than a hard link, so that what was checked is what is published
+// and nothing written to the shard's file later reaches the set.
+// `refused` tells a file that is not what the manifest says from an I/O
+// error.
+status take_file(const std::string& dir, const detail::shard_file& f,
+                 const std::string& to, bool& refused) {
+  const std::string from = dir + "/" + f.path;
+  auto refuse = [&](const std::string& why) {
+    refused = true;
+    return error{"the shard file " + from + " " + why +
+                 "; nothing was published"};
+  };
+  const int in =
+      ::open(from.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (in < 0) {
+    const int err = errno;
+    if (err == ELOOP)
+      return refuse("is a symbolic link, not the regular file the shard wrote");
+    return error{"cannot open " + from + ": " + std::strerror(err)};
+  }
+  const closes in_closed{in};
+  struct stat st;
+  if (::fstat(in, &st) != 0)
+    return error{"cannot read " + from + ": " + std::strerror(errno)};
+  if (!S_ISREG(st.st_mode))
+    return refuse("is not a regular file, not the sitemap the shard wrote");
+  const auto on_disk = static_cast<std::uint64_t>(st.st_size);
+  // Compressed, a sitemap may come out a little larger than it went in;
+  // never twice as large.
+  const std::uint64_t limit = f.size.value_or(2 * max_bytes_per_sitemap);
+  if (f.size && on_disk != *f.size)
+    return refuse("is " + std::to_string(on_disk) +
+                  " bytes; its shard manifest says " + std::to_string(*f.size) +
+                  ": it changed after the shard wrote it");
+  if (on_disk > limit)
+    return refuse("is " + std::to_string(on_disk) +
+                  " bytes, more than a sitemap can be");
+  const int out =
+      ::open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (out < 0)
+    return error{"cannot create " + to + ": " + std::strerror(errno)};
+  const closes out_closed{out};
+  XXH3_state_t state;
+  XXH3_64bits_reset(&state);
+  std::vector<char> block(1 << 20);
+  std::uint64_t total = 0;
+  for (;;) {
+    const ssize_t n = ::read(in, block.data(), block.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0)
+      return error{"cannot read " + from + ": " + std::strerror(errno)};
+    if (n == 0) break;
+    total += static_cast<std::uint64_t>(n);
+    if (total > limit)
+      return refuse("grew past " + std::to_string(limit) +
+                    " bytes while it was copied");
+    XXH3_64bits_update(&state, block.data(), static_cast<std::size_t>(n));
+    for (ssize_t done = 0; done < n;) {
+      const ssize_t w =
+          ::write(out, block.data() + done, static_cast<std::size_t>(n - done));
+      if (w < 0 && errno == EINTR) continue;
+      if (w < 0)
+        return error{"cannot write " + to + ": " + std::strerror(errno)};
+      done += w;
+    }
+  }
+  if (f.size && total != *f.size)
+    return refuse("is " + std::to_string(total) +
+                  " bytes; its shard manifest says " + std::to_string(*f.size));
+  if (const std::uint64_t digest = XXH3_64bits_digest(&state);
+      digest != f.digest)
+    return refuse("does not hold the bytes its shard manifest names (digest " +
+                  detail::to_hex(digest) + ", the manifest says " +
+                  detail::to_hex(f.digest) +
+                  "): it changed after the shard wrote it");
+  if (::fsync(out) != 0)
+    return error{"cannot sync " + to + ": " + std::strerror(errno)};
   return {};
 }
 
@@ -212,8 +290,10 @@ merge_report detail::merge_shards(
           return stop(merge_outcome::cancelled,
                       "interrupted; nothing was published");
         std::string temp = (*pub)->temp_path(f.path);
-        if (status t = take_file(s.dir + "/" + f.path, temp); !t)
-          return stop(merge_outcome::failed, t.message());
+        bool refused = false;
+        if (status t = take_file(s.dir, f, temp, refused); !t)
+          return stop(refused ? merge_outcome::refused : merge_outcome::failed,
+                      t.message());
         finished_sitemap one;
         one.temp_path = std::move(temp);
         one.part.urls = f.urls;

@@ -6,12 +6,12 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "generate/shard_manifest.h"
+
 namespace sitemill {
 namespace {
 
-// More shards than this is a typing mistake, not a cluster: each writes
-// files of its own, and merge lists every one in the index.
-constexpr std::uint32_t max_shards = 100'000;
+using detail::max_shards;
 
 std::optional<std::uint64_t> number(std::string_view text) {
   std::uint64_t n = 0;

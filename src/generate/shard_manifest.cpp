@@ -1,12 +1,20 @@
 #include "generate/shard_manifest.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <charconv>
-#include <fstream>
+#include <cstring>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
+#include <set>
 
 #include "detail/text.h"
+#include "sitemill/limits.h"
+#include "sitemill/url/url.h"
 
 namespace sitemill::detail {
 namespace {
@@ -84,11 +92,16 @@ status publish_shard(publisher& pub, shard_manifest& m,
     std::string name =
         child_file_name(f.group.empty() ? "part" : f.group, ++numbers[f.group],
                         f.digest, m.layout.extension);
+    // What merge checks the file against, with the digest: its size on disk.
+    struct stat st;
+    if (::stat(f.temp_path.c_str(), &st) != 0)
+      return error{"cannot read " + f.temp_path + ": " + std::strerror(errno)};
     files.push_back(
         {f.temp_path,
          {name, m.layout.type, f.part.urls, f.part.bytes, f.digest}});
     m.files.push_back({std::move(name), f.group, f.part.urls, f.part.bytes,
-                       f.digest, f.part.newest});
+                       f.digest, static_cast<std::uint64_t>(st.st_size),
+                       f.part.newest});
   }
   // Recorded in the shard's own manifest as an index: it is the file that
   // names the others.
@@ -130,6 +143,7 @@ std::string to_json(const shard_manifest& m) {
                 {"urls", f.urls},
                 {"bytes", f.bytes},
                 {"digest", to_hex(f.digest)}};
+    if (f.size) one["size"] = *f.size;
     if (f.newest) {
       char text[max_lastmod_length];
       one["newest"] = std::string(text, format_lastmod(*f.newest, text));
@@ -141,11 +155,89 @@ std::string to_json(const shard_manifest& m) {
 }
 
 result<shard_manifest> read_shard_manifest(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return error{"cannot read " + path};
-  std::stringstream text;
-  text << in.rdbuf();
-  const json j = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  // O_NONBLOCK: a FIFO put in its place must not hang the merge; O_NOFOLLOW:
+  // a symbolic link is refused, not followed to wherever it points.
+  const int fd =
+      ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) {
+    const int err = errno;
+    if (err == ELOOP)
+      return error{path +
+                   " is a symbolic link: a shard manifest must be a regular "
+                   "file the shard wrote"};
+    return error{"cannot read " + path + ": " + std::strerror(err)};
+  }
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return error{path +
+                 " is not a regular file: a shard manifest must be "
+                 "one the shard wrote"};
+  }
+  if (static_cast<std::uint64_t>(st.st_size) > max_shard_manifest_bytes) {
+    ::close(fd);
+    return error{path + " is " + std::to_string(st.st_size) +
+                 " bytes, more than a shard manifest can be (" +
+                 std::to_string(max_shard_manifest_bytes) + ")"};
+  }
+  std::string text;
+  char block[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, block, sizeof block);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd);
+      return error{"cannot read " + path + ": " + std::strerror(err)};
+    }
+    if (n == 0) break;
+    text.append(block, static_cast<std::size_t>(n));
+    if (text.size() > max_shard_manifest_bytes) {  // it grew while read
+      ::close(fd);
+      return error{path + " is more than a shard manifest can be (" +
+                   std::to_string(max_shard_manifest_bytes) + " bytes)"};
+    }
+  }
+  ::close(fd);
+  return parse_shard_manifest(text, path);
+}
+
+namespace {
+
+// A JSON number that is a whole number from 0 to `max`; nullopt otherwise
+// (negative, fractional, a string, too large).
+std::optional<std::uint64_t> bounded(const json& j, std::uint64_t max) {
+  if (!j.is_number_unsigned()) return std::nullopt;
+  const std::uint64_t n = j.get<std::uint64_t>();
+  if (n > max) return std::nullopt;
+  return n;
+}
+
+bool known_extension(std::string_view e, document_type type) {
+  return type == document_type::text ? e == ".txt" || e == ".txt.gz"
+                                     : e == ".xml" || e == ".xml.gz";
+}
+
+// generate's rule for `name` (options_check.cpp): it becomes part of every
+// file name and URL.
+bool set_name_ok(const std::string& name) {
+  return !name.empty() && name.front() != '.' &&
+         name.find_first_not_of(
+             "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+             "0123456789._-") == std::string::npos;
+}
+
+bool base_url_ok(const std::string& base) {
+  normalized_url u;
+  return normalize_url(base, u) == url_problem::ok && u.href() == base &&
+         base.ends_with('/') && u.query().empty();
+}
+
+}  // namespace
+
+result<shard_manifest> parse_shard_manifest(std::string_view text,
+                                            const std::string& path) {
+  const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   auto bad = [&](const std::string& why) {
     return error{path + " is not a shard manifest sitemill can read: " + why};
   };
@@ -153,43 +245,103 @@ result<shard_manifest> read_shard_manifest(const std::string& path) {
     return bad("not a sitemill shard manifest");
   try {
     shard_manifest m;
-    m.index = j.at("index").get<std::uint32_t>();
-    m.count = j.at("count").get<std::uint32_t>();
+    const auto count = bounded(j.at("count"), max_shards);
+    if (!count || *count == 0)
+      return bad("its count is not a number of shards from 1 to " +
+                 std::to_string(max_shards));
+    const auto index = bounded(j.at("index"), *count - 1);
+    if (!index) return bad("its index is not below its count");
+    m.count = static_cast<std::uint32_t>(*count);
+    m.index = static_cast<std::uint32_t>(*index);
     m.job = j.at("job").get<std::string>();
     m.presplit = j.at("presplit").get<bool>();
     const json& l = j.at("layout");
     m.layout.name = l.at("name").get<std::string>();
+    if (!set_name_ok(m.layout.name))
+      return bad("its set name \"" + m.layout.name +
+                 "\" is not a plain name of letters, digits, '.', '_', '-'");
+    const std::string type = l.at("type").get<std::string>();
+    if (type != "text" && type != "urlset")
+      return bad("its type \"" + type + "\" is neither text nor urlset");
+    m.layout.type =
+        type == "text" ? document_type::text : document_type::urlset;
     m.layout.extension = l.at("extension").get<std::string>();
-    m.layout.type = l.at("type").get<std::string>() == "text"
-                        ? document_type::text
-                        : document_type::urlset;
+    if (!known_extension(m.layout.extension, m.layout.type))
+      return bad("its extension \"" + m.layout.extension + "\" is not one a " +
+                 type + " set has");
     m.layout.base_url = l.at("base_url").get<std::string>();
-    m.layout.index = l.at("index").get<std::string>() == "always"
-                         ? index_mode::always
-                         : index_mode::automatic;
-    m.layout.max_index_entries = l.at("max_index_entries").get<std::size_t>();
+    if (!base_url_ok(m.layout.base_url))
+      return bad("its base URL \"" + m.layout.base_url +
+                 "\" is not a normalised http(s) URL ending in '/'");
+    const std::string index_mode_text = l.at("index").get<std::string>();
+    if (index_mode_text != "always" && index_mode_text != "auto")
+      return bad("its index mode \"" + index_mode_text +
+                 "\" is neither always nor auto");
+    m.layout.index = index_mode_text == "always" ? index_mode::always
+                                                 : index_mode::automatic;
+    const auto entries =
+        bounded(l.at("max_index_entries"), max_sitemaps_per_index);
+    if (!entries || *entries == 0)
+      return bad("its max_index_entries is not from 1 to 50,000");
+    m.layout.max_index_entries = static_cast<std::size_t>(*entries);
     m.layout.xsl_href = l.at("xsl_href").get<std::string>();
+    if (m.layout.xsl_href.size() > max_loc_length ||
+        std::any_of(m.layout.xsl_href.begin(), m.layout.xsl_href.end(),
+                    [](char c) {
+                      return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+                    }))
+      return bad(
+          "its xsl_href is longer than a URL may be or holds control "
+          "characters");
     m.layout.bundled_stylesheet = l.at("bundled_stylesheet").get<bool>();
     m.options = j.at("options").get<std::string>();
     const json& c = j.at("counts");
-    m.records = c.at("records").get<std::uint64_t>();
-    m.written = c.at("written").get<std::uint64_t>();
-    m.duplicates = c.at("duplicates").get<std::uint64_t>();
-    m.filtered = c.at("filtered").get<std::uint64_t>();
-    m.rejected = c.at("rejected").get<std::uint64_t>();
-    m.warnings = c.at("warnings").get<std::uint64_t>();
-    m.skipped = c.at("skipped").get<std::uint64_t>();
-    for (const json& f : j.at("files")) {
+    const std::pair<const char*, std::uint64_t*> counts[] = {
+        {"records", &m.records},       {"written", &m.written},
+        {"duplicates", &m.duplicates}, {"filtered", &m.filtered},
+        {"rejected", &m.rejected},     {"warnings", &m.warnings},
+        {"skipped", &m.skipped}};
+    for (const auto& [key, to] : counts) {
+      const auto n = bounded(c.at(key), max_shard_count_value);
+      if (!n)
+        return bad(std::string("its count of ") + key +
+                   " is not a number from 0 to " +
+                   std::to_string(max_shard_count_value));
+      *to = *n;
+    }
+    const json& files = j.at("files");
+    if (!files.is_array()) return bad("its files are not a list");
+    std::set<std::string> names;
+    for (const json& f : files) {
       shard_file one;
       one.path = f.at("path").get<std::string>();
-      if (!plain_name(one.path)) return bad("a file is not a plain name");
+      if (!plain_name(one.path) || one.path.front() == '.')
+        return bad("a file is not a plain name");
+      if (!names.insert(one.path).second)
+        return bad("it names the file " + one.path + " twice");
       one.group = f.at("group").get<std::string>();
-      one.urls = f.at("urls").get<std::size_t>();
-      one.bytes = f.at("bytes").get<std::uint64_t>();
+      if (!one.group.empty() && one.group != "news")
+        return bad("a file's group \"" + one.group +
+                   "\" is neither \"\" nor news");
+      const auto urls = bounded(f.at("urls"), max_urls_per_sitemap);
+      if (!urls) return bad(one.path + ": its URLs are not from 0 to 50,000");
+      one.urls = static_cast<std::size_t>(*urls);
+      const auto bytes = bounded(f.at("bytes"), max_bytes_per_sitemap);
+      if (!bytes)
+        return bad(one.path + ": its bytes are not from 0 to 52,428,800");
+      one.bytes = *bytes;
+      if (f.contains("size")) {
+        // Compressed, a sitemap may come out a little larger than it went
+        // in; never twice as large.
+        one.size = bounded(f.at("size"), 2 * max_bytes_per_sitemap);
+        if (!one.size)
+          return bad(one.path + ": its size is not a sitemap's size");
+      }
       const std::string digest = f.at("digest").get<std::string>();
       auto [at, ec] = std::from_chars(
           digest.data(), digest.data() + digest.size(), one.digest, 16);
-      if (ec != std::errc() || at != digest.data() + digest.size())
+      if (digest.empty() || ec != std::errc() ||
+          at != digest.data() + digest.size())
         return bad("a digest is not hexadecimal");
       if (f.contains("newest")) {
         w3c_datetime newest;
@@ -200,8 +352,6 @@ result<shard_manifest> read_shard_manifest(const std::string& path) {
       }
       m.files.push_back(std::move(one));
     }
-    if (m.count == 0 || m.index >= m.count)
-      return bad("its index is not below its count");
     return m;
   } catch (const json::exception& e) {
     return bad(e.what());

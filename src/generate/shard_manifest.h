@@ -26,6 +26,17 @@ namespace sitemill::detail {
 
 inline constexpr std::string_view shard_manifest_name = "shard.json";
 
+/// More shards than this is a typing mistake, not a cluster: each writes
+/// files of its own, and merge lists every one in the index. A manifest
+/// counting more is refused before anything is allocated for it.
+inline constexpr std::uint32_t max_shards = 100'000;
+/// A shard manifest larger than this is not one sitemill wrote: 50,000
+/// files (an index's worth) take about 12 MB of it.
+inline constexpr std::uint64_t max_shard_manifest_bytes = 64ull << 20;
+/// What any one count of a shard manifest may say: a trillion records per
+/// shard, so that 100,000 shards' counts still add up without overflow.
+inline constexpr std::uint64_t max_shard_count_value = 1'000'000'000'000;
+
 /// One sitemap a shard wrote.
 struct shard_file {
   std::string path;   ///< a plain name in the shard directory
@@ -33,6 +44,9 @@ struct shard_file {
   std::size_t urls = 0;
   std::uint64_t bytes = 0;   ///< uncompressed
   std::uint64_t digest = 0;  ///< XXH3-64 of the bytes on disk
+  /// Bytes on disk (compressed when gzip); manifests of earlier builds do
+  /// not record it (nullopt): the digest alone is checked then.
+  std::optional<std::uint64_t> size;
   std::optional<w3c_datetime> newest;
 };
 
@@ -83,9 +97,19 @@ result<std::string> shard_output_dir(const generate_options& o);
     const std::function<bool()>& cancelled);
 
 std::string to_json(const shard_manifest& m);
-/// Reads a shard.json; an error naming `path` when it is not one, or when a
-/// file it names is not a plain name.
+/// Reads a shard.json, as untrusted input (shard directories may sit on
+/// storage other jobs write): a regular file, not a symbolic link, of at
+/// most max_shard_manifest_bytes, through parse_shard_manifest(). An error
+/// naming `path` and the problem otherwise.
 result<shard_manifest> read_shard_manifest(const std::string& path);
+/// A shard manifest's text, checked before anything is allocated from it:
+/// index below count, count at most max_shards, every number within the
+/// protocol's limits (a file's URLs and bytes) or max_shard_count_value, an
+/// http(s) base URL in normal form ending in '/', a known type, extension
+/// and index mode, a plain set name, plain and distinct file names, a
+/// group of "" or "news". Errors name `path` and the problem.
+result<shard_manifest> parse_shard_manifest(std::string_view text,
+                                            const std::string& path);
 
 }  // namespace sitemill::detail
 

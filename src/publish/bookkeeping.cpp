@@ -81,6 +81,17 @@ result<std::string> default_bookkeeping_dir(std::string_view set_dir) {
                    ec.message()};
     p = without_trailing_separator(absolute.lexically_normal());
   }
+  // A symbolic link in the path (`--out link` to `real`): the directory it
+  // leads to, so that every spelling of one directory takes one lock and
+  // keeps one manifest. Spellings without a link keep their own form.
+  {
+    std::error_code real_ec, spelled_ec;
+    const fs::path real =
+        without_trailing_separator(fs::weakly_canonical(p, real_ec));
+    const fs::path spelled = without_trailing_separator(
+        fs::absolute(p, spelled_ec).lexically_normal());
+    if (!real_ec && !spelled_ec && real != spelled) p = real;
+  }
   if (!p.has_filename() || p == p.root_path())
     return error{std::string(set_dir) +
                  " is the root of the file system: it has no parent to hold "
@@ -102,6 +113,10 @@ std::string bookkeeping_dir_of(const std::string& set_dir) {
       fs::absolute(fs::path(set_dir.empty() ? "." : set_dir), ec)
           .lexically_normal());
   if (ec) return *beside;
+  // Through symbolic links, as default_bookkeeping_dir() places it.
+  std::error_code real_ec;
+  if (fs::path real = fs::weakly_canonical(dir, real_ec); !real_ec)
+    dir = without_trailing_separator(std::move(real));
   fs::path below;
   while (dir.has_parent_path() && dir != dir.root_path()) {
     below = below.empty() ? dir.filename() : dir.filename() / below;

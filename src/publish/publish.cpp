@@ -125,11 +125,16 @@ status publisher::publish(std::vector<staged_file> files,
     auto digest = file_digest_of(d.path(f.path));
     return digest && *digest == f.digest;
   };
-  // A fixed name is a name people use too (a site's own sitemap.html): one
-  // that sitemill did not write is never replaced.
+  // A file in the directory that the manifest does not list is not
+  // sitemill's, whatever its name (a site's own sitemap.html, a file that
+  // happens to carry a new child's name): never replaced, so never removed
+  // by a rollback either. Only the very bytes about to be published under
+  // that name (a set whose manifest was lost) are taken as they are. The
+  // entry is the one exception (docs/publishing.md): the set must be
+  // submitted by its name, and the caller warns when it replaces one.
   for (const auto& f : files)
-    if (f.fixed_name && !old.count(f.file.path) && d.exists(f.file.path) &&
-        !unchanged_on_disk(f.file))
+    if (f.file.path != entry && !old.count(f.file.path) &&
+        d.present(f.file.path) && !unchanged_on_disk(f.file))
       return error{"refusing to replace " + d.path(f.file.path) +
                    ": sitemill did not write it (no manifest lists it); "
                    "move it away or choose another `name`"};
@@ -169,6 +174,11 @@ status publisher::publish(std::vector<staged_file> files,
 
   json old_names = json::array();
   for (const auto& f : current_) old_names.push_back(f.path);
+  // The names this publish brings into the directory: the only ones a
+  // recovery that finds the commit undone may remove.
+  json placed = json::array();
+  for (const staged_file* f : to_rename)
+    if (!old.count(f->file.path)) placed.push_back(f->file.path);
   json late_names = json::array();
   for (const staged_file* f : late) {
     const std::size_t slash = f->temp_path.rfind('/');
@@ -180,6 +190,7 @@ status publisher::publish(std::vector<staged_file> files,
                   {"entry_digest", detail::to_hex(entry_file->file.digest)},
                   {"new", manifest_json(entry, fresh)["files"]},
                   {"old", std::move(old_names)},
+                  {"placed", std::move(placed)},
                   {"late", std::move(late_names)}};
   if (status s = b.write_json(journal_name_, journal); !s) return s;
   step(publish_step::journal_written);

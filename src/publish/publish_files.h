@@ -81,6 +81,12 @@ struct dir_ops {
            S_ISREG(st.st_mode);
   }
 
+  /// Anything under `name` (a file, a link, a directory), not followed.
+  bool present(const std::string& name) const {
+    struct stat st;
+    return ::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
+  }
+
   status sync() const {
     if (::fsync(dir_fd) != 0)
       return error{sys_error("cannot fsync", dir, errno)};

@@ -146,7 +146,16 @@ status publisher::recover(const std::vector<std::string>& dead_runs) {
         if (status s = d.remove(name); !s) return s;
     current_ = std::move(*fresh);
     current_entry_ = entry;
-  } else {
+  } else if (const auto placed = j->find("placed");
+             placed != j->end() && placed->is_array()) {
+    // Only what the publish renamed into the directory: a file of the
+    // same bytes that was there before it is not the run's to remove.
+    for (const auto& name : *placed)
+      if (name.is_string() && is_safe_name(name.get<std::string>()) &&
+          name.get<std::string>() != entry &&
+          !old_names.count(name.get<std::string>()))
+        if (status s = d.remove(name.get<std::string>()); !s) return s;
+  } else {  // a journal of an earlier build
     for (const auto& f : *fresh)
       if (f.path != entry && !old_names.count(f.path))
         if (status s = d.remove(f.path); !s) return s;

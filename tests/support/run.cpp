@@ -9,6 +9,7 @@
 #include <libxml/xmlschemas.h>
 #include <poll.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -93,10 +94,12 @@ int spawn(pid_t* pid, const std::string& program,
   return rc;
 }
 
-int wait_for(pid_t pid) {
+int wait_for(pid_t pid, long* max_rss_kib = nullptr) {
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  struct rusage ru {};
+  while (::wait4(pid, &status, 0, &ru) < 0 && errno == EINTR) {
   }
+  if (max_rss_kib != nullptr) *max_rss_kib = ru.ru_maxrss;
   return status;
 }
 
@@ -193,7 +196,7 @@ run_result run_program(const std::string& program,
   close_fd(out_pipe[0]);
   close_fd(err_pipe[0]);
   close_fd(in_pipe[1]);
-  fill_status(r, wait_for(pid));
+  fill_status(r, wait_for(pid, &r.max_rss_kib));
   return r;
 }
 

@@ -25,6 +25,7 @@ struct run_result {
   bool timed_out = false;  ///< the timeout hit and the child was SIGKILLed
   std::string out;         ///< everything written to stdout
   std::string err;         ///< everything written to stderr
+  long max_rss_kib = 0;    ///< the child's peak resident memory (wait4)
 };
 
 /// How to run a child.

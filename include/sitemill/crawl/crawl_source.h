@@ -28,7 +28,9 @@
 //
 // Memory: every URL seen (its text) and the answers that came ahead of
 // their turn (their links, not their bodies); a body is held only while it
-// is parsed, and at most max_page_bytes of it.
+// is parsed, and at most max_page_bytes of it. The URLs found and not yet
+// fetched are bounded by max_frontier_urls and max_frontier_bytes: links
+// past those are counted, not kept.
 #ifndef SITEMILL_CRAWL_SOURCE_H
 #define SITEMILL_CRAWL_SOURCE_H
 
@@ -78,6 +80,15 @@ struct crawl_options {
   /// Pages fetched at most (robots.txt, sitemaps and retries not counted);
   /// the rest of the queue is reported "max pages".
   std::size_t max_pages = std::numeric_limits<std::size_t>::max();
+  /// What the crawl keeps of the URLs it found and has not fetched yet (the
+  /// queue, and URLs found only too deep so far): at most this many URLs,
+  /// and this many bytes of their text. A link found past either bound is
+  /// counted, not kept: it is neither fetched nor reported, and the crawl
+  /// ends with a warning that says how many links it counted so. This bounds
+  /// the crawl's memory (about 600 bytes per URL held) whatever the pages
+  /// link to; max_pages does not, as the pages it leaves are reported.
+  std::size_t max_frontier_urls = 100'000;
+  std::size_t max_frontier_bytes = 64ull << 20;
   /// Links followed at most from the start URL (0: the start page only).
   std::size_t max_depth = std::numeric_limits<std::size_t>::max();
   /// Distinct query strings crawled per path (a calendar, faceted search);

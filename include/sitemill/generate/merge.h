@@ -7,10 +7,15 @@
 //   if (r.outcome == sitemill::merge_outcome::published) use(r.entry_url);
 //
 // Every shard's manifest is read and checked first: one count N, each index
-// from 0 to N-1 exactly once, the same layout, options and job. Then the
-// output directory's lock is taken, the shards' sitemaps are linked into it
-// under temporary names (copied when the shards are on another file
-// system), indexed in shard order by the same rule a one-process run uses
+// from 0 to N-1 exactly once, the same layout, options and job. Shard
+// directories may sit on storage other jobs write, so every shard file is
+// untrusted input: a manifest is a regular file within its caps (counts,
+// sizes, an http(s) base URL), and each sitemap a regular file, opened
+// without following a symbolic link, whose size and digest match the
+// manifest; anything else refuses the merge, naming the file. Then the
+// output directory's lock is taken, the shards' sitemaps are copied into it
+// under temporary names (checked while copied: what was checked is what is
+// published), indexed in shard order by the same rule a one-process run uses
 // (assemble_set()), and published by the same publisher: the index last,
 // the previous set's files removed only after, the previous set intact if
 // anything fails (docs/publishing.md). The shards' own directories are left
@@ -44,9 +49,10 @@ struct merge_options {
 enum class merge_outcome : std::uint8_t {
   published,      ///< the merged set is live
   no_valid_urls,  ///< the shards hold no URL between them
-  refused,        ///< the shards do not make one set: see message
-  cancelled,      ///< `cancelled` said so; nothing was published
-  failed,         ///< the output could not be written: see message
+  refused,    ///< the shards do not make one set, or a shard file is not what
+              ///< its manifest says: see message
+  cancelled,  ///< `cancelled` said so; nothing was published
+  failed,     ///< the output could not be written: see message
 };
 
 struct merge_report {

@@ -64,8 +64,10 @@ std::string journal_file_name(std::string_view set);
 
 /// `.sitemill/<name of set_dir>` in set_dir's parent, spelled relative when
 /// set_dir is ("public/" -> ".sitemill/public", "." -> "../.sitemill/<the
-/// working directory's name>"). An error when set_dir is the root of the file
-/// system, which has no parent to hold it.
+/// working directory's name>"). A set_dir whose path holds a symbolic link is
+/// resolved first (absolute then), so that every spelling of one directory
+/// shares one lock and one manifest. An error when set_dir is the root of
+/// the file system, which has no parent to hold it.
 result<std::string> default_bookkeeping_dir(std::string_view set_dir);
 
 /// Where the bookkeeping of sets published in `set_dir` is: beside it
