@@ -29,6 +29,24 @@ std::string lowercase(std::string_view s) {
 }  // namespace
 
 parse_handler& checker::on_open(const walk_document& doc) {
+  if (doc.misplaced && !open_.empty()) {
+    const walk_misplaced& m = *doc.misplaced;
+    open_.back().diagnostics().add(
+        severity::error, "child-misplaced", doc.listing.line,
+        doc.listing.column,
+        "sitemap " + quote_text(doc.listing.loc) +
+            " is not where this index says: " + m.site_root +
+            " is the site's root (it holds " + m.marker +
+            "), so the index is served at " + m.index_url + " and " +
+            (m.listed_path.empty()
+                 ? std::string("that URL names no file of the site")
+                 : "that URL is the file " + m.listed_path +
+                       ", which does not exist") +
+            "; the file of that name beside the index, " + doc.path +
+            ", is served at " + m.served_at +
+            " (checked from there). List each sitemap at the URL it is "
+            "served at, or publish the sitemaps where their URLs say");
+  }
   const std::size_t slot = open_report(doc);
   context_settings cs;
   cs.max_listed_per_code = options_.max_listed_per_code;

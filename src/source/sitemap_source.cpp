@@ -162,7 +162,8 @@ std::string describe_skip(const walk_document& doc, const walk_skip& why,
     case walk_skip_reason::child_not_found:
       return "sitemap " + s + " has no file beside the index" +
              (why.path.empty() ? std::string() : " (" + why.path + ")") +
-             " and no URL that can be fetched";
+             " and no URL that can be fetched" +
+             (why.message.empty() ? std::string() : " (" + why.message + ")");
     case walk_skip_reason::off_site:
       return "sitemap " + s +
              " is on another host or port than the index listing it; not "
@@ -232,8 +233,21 @@ class sitemap_reader final : public record_reader, walk_observer {
   // --- the walk's events (on the producer thread) ---
 
   parse_handler& on_open(const walk_document& doc) override {
+    if (doc.misplaced) {
+      // Read, for the URLs it holds; but the index being migrated lists it
+      // where the site does not serve it.
+      const walk_misplaced& m = *doc.misplaced;
+      std::lock_guard lock(mu_);
+      notes_.push_back(
+          {0, doc.listing.source + ":" + std::to_string(doc.listing.line) +
+                  ": sitemap " + doc.listing.loc + " is read from " + doc.path +
+                  " beside the index, which " + m.site_root +
+                  " (the site's root: it holds " + m.marker + ") serves at " +
+                  m.served_at + ", not at the URL listed"});
+    }
     handlers_.push_back(std::make_unique<collecting_handler>(
-        doc.source, doc.depth == 0, o_, [this](owned_record&& r) { push(std::move(r)); }));
+        doc.source, doc.depth == 0, o_,
+        [this](owned_record&& r) { push(std::move(r)); }));
     return *handlers_.back();
   }
 
