@@ -99,8 +99,11 @@ void checker::on_read(const walk_document& doc, const walk_read& read) {
   if (doc.fetched) note_content_type(read, ctx);
   if (!read.final_url.empty()) hreflang_docs_.back().url = read.final_url;
   const parse_summary& sum = read.summary;
+  // A document that is not well-formed has no schema verdict: the finding
+  // that says where it broke is the one to fix (a raw '&' is one error).
   if (!options_.lenient_schema && options_.parse.schema_checks &&
-      !sum.schema_valid && !sum.valid_but_unknown_namespaces &&
+      sum.well_formed && !sum.schema_valid &&
+      !sum.valid_but_unknown_namespaces &&
       (sum.kind == document_kind::urlset ||
        sum.kind == document_kind::sitemapindex)) {
     const bool index = sum.kind == document_kind::sitemapindex;

@@ -97,18 +97,26 @@ class collecting_handler final : public parse_handler {
       first_error_ = "line " + std::to_string(d.line) + ": " + d.message;
     // Extension content that cannot be written again is named, never
     // dropped without a word: so is an extension one namespace version off,
-    // whose elements the parser (as search engines) does not read.
+    // whose elements the parser (as search engines) does not read. So is
+    // what the parser read past although it is not valid XML or not in the
+    // sitemap namespace: the URLs are recovered, the file still needs a fix.
     if (d.code == "extension-not-kept" ||
         d.code == "extension-unknown-namespace" ||
-        d.code == "extension-namespace-wrong") {
-      // The input's own lines are the note's; a child's are named in the
-      // message, since a note's line is the input's.
-      if (is_input_)
-        warnings_.push_back({d.line, d.message});
-      else
-        warnings_.push_back(
-            {0, source_ + ":" + std::to_string(d.line) + ": " + d.message});
+        d.code == "extension-namespace-wrong" ||
+        d.code == "xml-declaration-not-first" ||
+        d.code == "entry-no-namespace") {
+      warn(d.line, d.message);
     }
+  }
+
+  void warn(std::uint64_t line, std::string message) {
+    // The input's own lines are the note's; a child's are named in the
+    // message, since a note's line is the input's.
+    if (is_input_)
+      warnings_.push_back({line, std::move(message)});
+    else
+      warnings_.push_back(
+          {0, source_ + ":" + std::to_string(line) + ": " + message});
   }
 
   const std::string& first_error() const { return first_error_; }
