@@ -17,6 +17,7 @@
 
 #include "detail/text.h"
 #include "sitemill/date/dates.h"
+#include "sitemill/entry/entry.h"
 #include "sitemill/source/sitemap_source.h"
 #include "sitemill/url/url.h"
 
@@ -70,12 +71,39 @@ class collecting_handler final : public parse_handler {
     // Every extension value is kept; URLs on the old base move with the
     // pages (an alternate or image on the site being migrated).
     const auto fields = extension_fields();
+    bool page_read = false;
     for (const extension_value& v : e.extensions) {
       const std::size_t begin = r.ext_text.size();
-      if (fields[v.field].type == value_type::url)
-        r.ext_text += rebased(detail::trim(v.text), o_.rewrite_base);
-      else
+      const value_type type = fields[v.field].type;
+      if (type == value_type::url || type == value_type::any_uri) {
+        std::string_view url = detail::trim(v.text);
+        // A relative link on a page means what a browser makes of it there:
+        // resolved against the page's <loc>, and said, since a sitemap's
+        // URLs must be absolute.
+        if (!url.empty() && !has_http_scheme(url) &&
+            normalize_url(url, resolved_) ==
+                url_problem::relative_without_base) {
+          if (!page_read) {
+            page_read = true;
+            (void)normalize_url(e.loc.text, page_);
+          }
+          if (!page_.empty() &&
+              resolve_url(url, page_, resolved_) == url_problem::ok) {
+            warn(e.line, extension_field_name(fields[v.field]) + " \"" +
+                             std::string(url) + "\" is relative: read as " +
+                             std::string(resolved_.href()) +
+                             ", resolved against the page's <loc> (a "
+                             "sitemap's URLs must be absolute)");
+            url = resolved_.href();
+          }
+        }
+        if (type == value_type::url)
+          r.ext_text += rebased(url, o_.rewrite_base);
+        else
+          r.ext_text += url == detail::trim(v.text) ? v.text : url;
+      } else {
         r.ext_text += v.text;
+      }
       r.exts.push_back({v.field, v.item, begin, r.ext_text.size() - begin});
     }
     if (e.lastmod.present) {
@@ -130,6 +158,7 @@ class collecting_handler final : public parse_handler {
   document_kind kind_ = document_kind::unknown;
   std::string first_error_;
   std::vector<record_reader::note> warnings_;
+  normalized_url page_, resolved_;  // scratch: an entry's loc, a link
 };
 
 // Why a document was not read, in the words of a record's problem (or, for
