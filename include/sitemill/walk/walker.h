@@ -221,8 +221,9 @@ struct walk_skip {
   walk_skip_reason reason = walk_skip_reason::stopped;
   /// What went wrong, for read_failed ("cannot open a.xml: No such file or
   /// directory"), fetch_failed (the transport error), out_of_scope (where
-  /// the request would have gone) and bad_url (the URL problem); empty
-  /// otherwise.
+  /// the request would have gone) and bad_url (the URL problem); for
+  /// child_not_found, how the index was placed when the site root on disk
+  /// placed it; empty otherwise.
   std::string message;
   walk_cap cap = walk_cap::documents;  ///< for cap
   long status = 0;                     ///< for http_status
