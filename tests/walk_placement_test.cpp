@@ -148,6 +148,23 @@ TEST(WalkPlacement, TellsChildrenListedAtTheRootButServedBesideTheIndex) {
   }
 }
 
+// The index's path below the site root becomes its URL's path, encoded.
+TEST(WalkPlacement, EncodesTheIndexsFolderInItsUrl) {
+  temp_dir t;
+  fs::create_directories(t / "public/maps 100%");
+  write_file(t / "public/robots.txt", "User-agent: *\nAllow: /\n");
+  write_file(t / "public/maps 100%/index.xml",
+             sitemapindex({"https://www.example.com/a.xml"}));
+  write_file(t / "public/maps 100%/a.xml",
+             urlset({"https://www.example.com/maps%20100%25/1"}));
+  const walk_log log = walk_index(t / "public/maps 100%/index.xml");
+  ASSERT_EQ(log.misplaced.size(), 1u);
+  EXPECT_EQ(log.misplaced[0].second.index_url,
+            "https://www.example.com/maps%20100%25/index.xml");
+  EXPECT_EQ(log.misplaced[0].second.served_at,
+            "https://www.example.com/maps%20100%25/a.xml");
+}
+
 TEST(WalkPlacement, AcceptsChildrenListedWhereTheSiteServesThem) {
   temp_dir t;
   write_site(t, "index.html",

@@ -5,6 +5,8 @@
 // walk and hands owned records over a small bounded queue, so memory stays
 // flat however large the sitemaps are. What the walker decides not to read
 // becomes a record with a problem, at the line of the index that lists it.
+#include "sitemill/source/sitemap_source.h"
+
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -18,7 +20,6 @@
 #include "detail/text.h"
 #include "sitemill/date/dates.h"
 #include "sitemill/entry/entry.h"
-#include "sitemill/source/sitemap_source.h"
 #include "sitemill/url/url.h"
 
 namespace sitemill {
@@ -274,13 +275,19 @@ class sitemap_reader final : public record_reader, walk_observer {
       // Read, for the URLs it holds; but the index being migrated lists it
       // where the site does not serve it.
       const walk_misplaced& m = *doc.misplaced;
+      std::string why = "sitemap " + doc.listing.loc + " is read from " +
+                        doc.path + " beside the index, which " + m.site_root +
+                        " (the site's root: it holds " + m.marker +
+                        ") serves at " + m.served_at +
+                        ", not at the URL listed";
       std::lock_guard lock(mu_);
-      notes_.push_back(
-          {0, doc.listing.source + ":" + std::to_string(doc.listing.line) +
-                  ": sitemap " + doc.listing.loc + " is read from " + doc.path +
-                  " beside the index, which " + m.site_root +
-                  " (the site's root: it holds " + m.marker + ") serves at " +
-                  m.served_at + ", not at the URL listed"});
+      // The input's own lines are the note's; a child index's are named.
+      if (doc.depth == 1)
+        notes_.push_back({doc.listing.line, std::move(why)});
+      else
+        notes_.push_back({0, doc.listing.source + ":" +
+                                 std::to_string(doc.listing.line) + ": " +
+                                 why});
     }
     handlers_.push_back(std::make_unique<collecting_handler>(
         doc.source, doc.depth == 0, o_,

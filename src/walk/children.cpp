@@ -81,15 +81,14 @@ fs::path nearest_site_root(fs::path dir, std::string_view& marker) {
 }
 
 // A relative local path as the path of a URL: what would end the path or
-// start an escape is escaped; normalisation encodes the rest.
+// start an escape is escaped; normalisation encodes the rest (and writes the
+// hex digits in capitals).
 std::string as_url_path(std::string_view rel) {
-  static constexpr char hex[] = "0123456789ABCDEF";
   std::string out;
   for (const char c : rel) {
     if (c == '%' || c == '?' || c == '#') {
       out += '%';
-      out += hex[static_cast<unsigned char>(c) >> 4];
-      out += hex[static_cast<unsigned char>(c) & 15];
+      out += to_hex(static_cast<unsigned char>(c), 2);
     } else {
       out += c;
     }

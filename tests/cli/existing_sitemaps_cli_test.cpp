@@ -111,6 +111,17 @@ TEST(ExistingSitemaps, ReportsAnIndexWhoseChildrenAreNotWhereItSays) {
   const std::vector<std::string> c = codes(j);
   EXPECT_EQ(count(c, "child-misplaced"), 3u) << j.dump(2);  // 6 pages, 2 each
   EXPECT_EQ(j["documents"].size(), 4u) << "the children are still checked";
+  // Read as a source, nothing is lost, and the run says the same.
+  run_result from = run_sitemill({"generate", "--base-url", base, "--out",
+                                  t / "copy", "--from-sitemap", index});
+  EXPECT_EQ(from.exit_code, 0) << from.err;
+  EXPECT_EQ(expect_valid_set(t / "copy").urls, 6u);
+  EXPECT_THAT(from.err, HasSubstr(index + ":3: warning: sitemap "
+                                          "https://www.example.com/sitemap-"));
+  EXPECT_THAT(from.err,
+              HasSubstr("beside the index, which " + pub +
+                        "/ (the site's root: it holds index.html) "
+                        "serves at https://www.example.com/sitemaps/"));
 
   // Listed where the site serves them, the children are where the index
   // says; what is left is true of sitemaps in /sitemaps/: the location rule
