@@ -471,9 +471,9 @@ TEST(Check, NeverLooksForALocalChildOutsideTheIndexsDirectory) {
       << dump(r);
 }
 
-// The walker's child location rule: without the index's URL, its first
-// child's directory stands in, and a child elsewhere names no local file
-// (the last path segment alone made both children read s.xml).
+// The walker's child location rule: without the index's URL, its children's
+// URLs on the first one's origin place it, and a child elsewhere names no
+// local file (the last path segment alone made both children read s.xml).
 TEST(Check, NeverReadsChildrenOnTwoHostsFromOneFile) {
   temp_dir t;
   write_file(t / "index.xml", sitemapindex({"https://a.example.com/s.xml",

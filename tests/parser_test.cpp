@@ -171,6 +171,9 @@ std::vector<code_case> code_cases() {
       {"wrong-child",
        urlset("<sitemap><loc>https://www.example.com/s.xml</loc></sitemap>"), 3,
        1},
+      {"entry-no-namespace",
+       urlset("<url xmlns=\"\"><loc>https://www.example.com/</loc></url>"), 3,
+       1},
       {"unknown-element", one_url("https://www.example.com/", "<foo/>"), 3, 41},
       {"element-order",
        urlset("<url><lastmod>2024-01-01</lastmod><loc>https://www.example.com/"
@@ -229,6 +232,10 @@ std::vector<code_case> code_cases() {
        ext_urlset("<url><loc>https://www.example.com/</loc>\n<xhtml:link "
                   "rel=\"alternate\" hreflang=\"en-UK\" "
                   "href=\"https://www.example.com/\"/></url>"),
+       4, 1},
+      {"hreflang-missing-href",
+       ext_urlset("<url><loc>https://www.example.com/</loc>\n<xhtml:link "
+                  "rel=\"alternate\" hreflang=\"en\"/></url>"),
        4, 1},
       {"hreflang-no-self",
        ext_urlset("<url><loc>https://www.example.com/</loc>" +

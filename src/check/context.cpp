@@ -31,6 +31,7 @@ std::span<const context_code_info> all_context_codes() noexcept {
       {"outside-location", error, "1.6, 1.7, 6.D 31"},
       {"bad-sitemap-url", error, "1.6"},
       {"child-not-found", error, "1.4, 6.E 41"},
+      {"child-misplaced", error, "1.4, 6.E 41"},
       {"nested-index", warning, "1.4, 6.E 41"},
       {"index-cycle", error, "6.E 41, 7 E31"},
       {"already-checked", info, "6.E 41"},

@@ -29,6 +29,24 @@ std::string lowercase(std::string_view s) {
 }  // namespace
 
 parse_handler& checker::on_open(const walk_document& doc) {
+  if (doc.misplaced && !open_.empty()) {
+    const walk_misplaced& m = *doc.misplaced;
+    open_.back().diagnostics().add(
+        severity::error, "child-misplaced", doc.listing.line,
+        doc.listing.column,
+        "sitemap " + quote_text(doc.listing.loc) +
+            " is not where this index says: " + m.site_root +
+            " is the site's root (it holds " + m.marker +
+            "), so the index is served at " + m.index_url + " and " +
+            (m.listed_path.empty()
+                 ? std::string("that URL names no file of the site")
+                 : "that URL is the file " + m.listed_path +
+                       ", which does not exist") +
+            "; the file of that name beside the index, " + doc.path +
+            ", is served at " + m.served_at +
+            " (checked from there). List each sitemap at the URL it is "
+            "served at, or publish the sitemaps where their URLs say");
+  }
   const std::size_t slot = open_report(doc);
   context_settings cs;
   cs.max_listed_per_code = options_.max_listed_per_code;
@@ -81,8 +99,11 @@ void checker::on_read(const walk_document& doc, const walk_read& read) {
   if (doc.fetched) note_content_type(read, ctx);
   if (!read.final_url.empty()) hreflang_docs_.back().url = read.final_url;
   const parse_summary& sum = read.summary;
+  // A document that is not well-formed has no schema verdict: the finding
+  // that says where it broke is the one to fix (a raw '&' is one error).
   if (!options_.lenient_schema && options_.parse.schema_checks &&
-      !sum.schema_valid && !sum.valid_but_unknown_namespaces &&
+      sum.well_formed && !sum.schema_valid &&
+      !sum.valid_but_unknown_namespaces &&
       (sum.kind == document_kind::urlset ||
        sum.kind == document_kind::sitemapindex)) {
     const bool index = sum.kind == document_kind::sitemapindex;

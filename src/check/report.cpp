@@ -221,20 +221,22 @@ void checker::not_read(const walk_document& doc, const walk_skip& why) {
       return;
     }
     case walk_skip_reason::child_not_found:
-      report(doc, "child-not-found",
-             !why.path.empty()
-                 ? "no file " + why.path +
-                       " beside the index (a local index's children are "
-                       "looked for in its directory; `fetch_children` "
-                       "fetches missing ones)"
-             : !why.url.empty()
-                 ? "its URL is not below " + why.url +
-                       ", the directory the index is served from, so no "
-                       "file beside the index names it (`fetch_children` "
-                       "fetches it)"
-                 : std::string("its URL names no file to look for beside "
-                               "the index"),
-             true);
+      report(
+          doc, "child-not-found",
+          (!why.path.empty()
+               ? "no file " + why.path +
+                     " beside the index (a local index's children are "
+                     "looked for in its directory; `fetch_children` "
+                     "fetches missing ones)"
+           : !why.url.empty()
+               ? "its URL is not below " + why.url +
+                     ", the directory the index is served from, so no "
+                     "file beside the index names it (`fetch_children` "
+                     "fetches it)"
+               : std::string("its URL names no file to look for beside "
+                             "the index")) +
+              (why.message.empty() ? std::string() : " (" + why.message + ")"),
+          true);
       return;
     case walk_skip_reason::read_failed:
       report(doc, "read-failed", why.message, true);

@@ -36,11 +36,13 @@ std::vector<link> links_of(std::span<const extension_value> values) {
   std::vector<link> out;
   std::optional<std::uint32_t> item;
   link current;
-  bool has_lang = false;
+  bool has_lang = false, has_href = false;
+  // A link without href names no page: hreflang-missing-href says so, and
+  // it takes no part in the rules between links.
   auto flush = [&] {
-    if (item && has_lang) out.push_back(current);
+    if (item && has_lang && has_href) out.push_back(current);
     current = {};
-    has_lang = false;
+    has_lang = has_href = false;
   };
   for (const extension_value& v : values) {
     if (extension_fields()[v.field].kind != extension_kind::alternate) continue;
@@ -53,6 +55,7 @@ std::vector<link> links_of(std::span<const extension_value> values) {
       has_lang = true;
     } else if (key_of(v) == "@href") {
       current.href = trim_xml(v.text);
+      has_href = true;
     }
   }
   flush();
@@ -141,6 +144,16 @@ void extension_rules::item(const extension_namespace& ns,
       return;
     }
     case extension_kind::alternate: {
+      if (!has("@href")) {
+        std::string m = "<xhtml:link> has no href";
+        for (const extension_value& v : values)
+          if (key_of(v) == "@hreflang")
+            m += " (hreflang " + quote(v.text) + ")";
+        m += ": an alternate names the URL of the page in its language, and "
+             "search engines ignore one without it; add href=\"(that page's "
+             "URL)\" or remove the link";
+        doc.report(doc_code::hreflang_missing_href, at, std::move(m));
+      }
       for (const extension_value& v : values) {
         if (key_of(v) != "@hreflang") continue;
         const std::string_view tag = trim_xml(v.text);

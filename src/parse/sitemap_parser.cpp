@@ -54,6 +54,8 @@ using detail::text_pos;
 // 64 KiB: big enough that libxml2 and zlib run at full speed, small enough
 // to keep memory flat (two such buffers plus libxml2's own).
 constexpr std::size_t block_size = 64 * 1024;
+// Comments held before the first other markup, at most (see `prolog`).
+constexpr std::size_t max_prolog = 64 * 1024;
 
 std::int64_t now_unix() {
   return std::chrono::duration_cast<std::chrono::seconds>(
@@ -111,11 +113,23 @@ struct sitemap_parser::impl {
   bool too_large_reported = false;
 
   // Sniffing.
-  enum class sniff : unsigned char { start, space, prefix, decided };
+  enum class sniff : unsigned char { start, space, prefix, comment, decided };
   sniff state = sniff::start;
   std::string head;        // bytes held until the decision
   text_pos skipped{1, 1};  // where the bytes after BOM and whitespace start
   bool saw_space = false;
+  // Comments (and the whitespace between them) before the first other
+  // markup, held to see whether an XML declaration follows them (E2).
+  std::string prolog;
+  text_pos cursor{1, 1};  // where the next byte of the prolog is
+  void advance(char c) {
+    if (c == '\n') {
+      ++cursor.line;
+      cursor.column = 1;
+    } else if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) {
+      ++cursor.column;  // columns count characters, as libxml2's do
+    }
+  }
   bool utf16 = false;
   std::unique_ptr<detail::xml_reader> xml;
   std::unique_ptr<detail::text_reader> text;
@@ -285,12 +299,12 @@ void sitemap_parser::impl::sniff_byte(char c) {
     }
     case sniff::space:
       if (is_space(c)) {
-        saw_space = true;
-        if (c == '\n') {
-          ++skipped.line;
-          skipped.column = 1;
+        advance(c);
+        if (prolog.empty()) {
+          saw_space = true;
+          skipped = cursor;
         } else {
-          ++skipped.column;
+          prolog.push_back(c);
         }
         return;
       }
@@ -299,7 +313,27 @@ void sitemap_parser::impl::sniff_byte(char c) {
       return;
     case sniff::prefix:
       head.push_back(c);
+      if (head == "<!--") {
+        for (const char h : head) advance(h);
+        prolog += head;
+        head.clear();
+        state = sniff::comment;
+        return;
+      }
       if (head.size() >= 6) decide();
+      return;
+    case sniff::comment:
+      advance(c);
+      prolog.push_back(c);
+      if (prolog.size() >= 7 && prolog.ends_with("-->")) {
+        state = sniff::space;
+      } else if (prolog.size() > max_prolog) {
+        // No real file opens with a comment this long: let the XML reader
+        // judge it as it is.
+        head.swap(prolog);
+        prolog.clear();
+        decide();
+      }
       return;
     case sniff::decided:
       return;
@@ -340,21 +374,35 @@ void sitemap_parser::impl::decide() {
     if (!xml->feed(held.data(), held.size())) stop();
     return;
   }
-  if (b(0) == '<') {
-    // E2: whitespace before the XML declaration is fatal in strict XML;
-    // read on from the declaration, as crawler-commons does, and say so.
+  if (b(0) == '<' || !prolog.empty()) {
+    // E2: whitespace or a comment before the XML declaration is fatal in
+    // strict XML; read on from the declaration, as crawler-commons and
+    // scrapy do, and say so.
     const std::string_view s = held;
     const bool declaration = s.starts_with("<?xml") &&
                              (s.size() == 5 || is_space(s[5]) || s[5] == '?');
-    const bool recovered = saw_space && declaration;
+    const bool recovered = (saw_space || !prolog.empty()) && declaration;
     if (recovered) {
-      doc.report(doc_code::xml_declaration_not_first, skipped,
-                 "whitespace comes before the XML declaration <?xml ...?>, "
-                 "which must be the very first thing in the file (strict XML "
-                 "parsers reject the file): remove it");
+      doc.report(
+          doc_code::xml_declaration_not_first, skipped,
+          std::string(prolog.empty() ? "whitespace comes" : "a comment comes") +
+              " before the XML declaration <?xml ...?>, which must be "
+              "the very first thing in the file (strict XML parsers "
+              "reject the file; sitemill reads on from the "
+              "declaration): remove it");
+      xml = std::make_unique<detail::xml_reader>(
+          doc, prolog.empty() ? skipped : cursor, true);
+      prolog.clear();
+      if (!xml->feed(held.data(), held.size())) stop();
+      return;
     }
-    xml = std::make_unique<detail::xml_reader>(doc, skipped, recovered);
-    if (!xml->feed(held.data(), held.size())) stop();
+    // Comments before the root without a declaration are well-formed: the
+    // reader gets them back.
+    std::string all = std::move(prolog);
+    all += held;
+    prolog.clear();
+    xml = std::make_unique<detail::xml_reader>(doc, skipped, false);
+    if (!xml->feed(all.data(), all.size())) stop();
     return;
   }
   // Not XML: a text sitemap, unless it is another compression format.
@@ -405,7 +453,9 @@ parse_summary sitemap_parser::impl::finish() {
   if (!stopped) {
     // Fewer than four bytes in all: no BOM to tell, sniff what there is.
     if (state == sniff::start && !head.empty()) replay_head();
-    if (state == sniff::prefix && !stopped) decide();
+    if ((state == sniff::prefix || !prolog.empty()) && !stopped &&
+        state != sniff::decided)
+      decide();
   }
   if (!stopped) {
     if (state != sniff::decided) {
@@ -415,13 +465,15 @@ parse_summary sitemap_parser::impl::finish() {
                             : "the document holds only whitespace: a sitemap "
                               "lists at least one URL");
     } else if (xml) {
-      xml->finish();
+      xml->finish(gzip_truncated);
     } else if (text) {
       text->finish();
     }
   }
   const bool reader_fatal = (xml && xml->fatal()) || (text && text->fatal());
   summary.complete = !stopped && !gzip_truncated && !reader_fatal;
+  summary.well_formed =
+      summary.complete && (xml == nullptr || !xml->recovered());
   summary.schema_valid =
       summary.complete && xml != nullptr && xml->schema_valid() && !utf16;
   summary.valid_but_unknown_namespaces = summary.complete && xml != nullptr &&

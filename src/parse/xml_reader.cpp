@@ -294,13 +294,15 @@ void xml_reader::check_halt() {
               std::move(m));
 }
 
-void xml_reader::finish() {
+void xml_reader::finish(bool input_cut) {
   if (finished_) return;
   finishing_ = true;
+  input_cut_ = input_cut;
   if (ctxt_ != nullptr && !fatal_) {
     const error_redirect redirect(*this);
     const int rc = xmlParseChunk(ctxt_, nullptr, 0, 1);
-    if (rc == XML_ERR_INVALID_ENCODING || !stray_error_.empty()) check_halt();
+    if (!input_cut && (rc == XML_ERR_INVALID_ENCODING || !stray_error_.empty()))
+      check_halt();
   }
   finishing_ = false;
   finished_ = true;
@@ -609,8 +611,24 @@ void xml_reader::start_sitemap_child(const uchar* local, const uchar* prefix,
                                      const uchar* uri, int nb_attributes,
                                      const uchar** attributes) {
   const text_pos at = element_pos();
+  const bool entry_name = name_is(local, index_ ? "sitemap" : "url");
+  if (uri == nullptr && sm_ns_ != nullptr && entry_name) {
+    // <url xmlns="">: the sitemap namespace undeclared for the entry. No
+    // schema admits it, but its URL is plain to read, as scrapy does.
+    xsd_ok_ = false;
+    doc_.report(doc_code::entry_no_namespace, at,
+                element_name(prefix, local) +
+                    " is in no namespace (xmlns=\"\" undeclares the sitemap "
+                    "namespace), so validators reject it; sitemill reads it "
+                    "as a " +
+                    element_name(nullptr, local) +
+                    " of the sitemap: remove xmlns=\"\"");
+    begin_entry(at);
+    entry_unqualified_ = true;
+    return;
+  }
   if (same_ns(uri)) {
-    if (name_is(local, index_ ? "sitemap" : "url")) {
+    if (entry_name) {
       begin_entry(at);
       if (nb_attributes > 0 && doc_.checks())
         check_attributes(local, nb_attributes, attributes, at);
@@ -658,7 +676,8 @@ void xml_reader::start_sitemap_field(const uchar* local, const uchar* prefix,
                                      const uchar** attributes) {
   const text_pos at = element_pos();
   const std::string_view entry = index_ ? "<sitemap>" : "<url>";
-  if (!same_ns(uri)) {
+  // In an entry read without its namespace, its fields are without it too.
+  if (!same_ns(uri) && !(entry_unqualified_ && uri == nullptr)) {
     last_rank_ = 5;
     if (const extension_namespace* ns =
             index_ || uri == nullptr ? nullptr : namespace_for_uri(sv(uri))) {
@@ -881,6 +900,7 @@ void xml_reader::begin_entry(text_pos at) {
   stray_text_.clear();
   stray_cdata_ = false;
   last_rank_ = 0;
+  entry_unqualified_ = false;
   capture_.begin_entry();
   rules_.begin_entry();
 }
@@ -1223,6 +1243,7 @@ void xml_reader::on_error(const xmlError& e) {
   }
   fatal_ = true;
   xsd_ok_ = false;
+  if (finishing_ && input_cut_) return;  // the cut is the caller's finding
   if (finishing_ && depth_ > 0 && !root_end_ahead()) {
     std::string m = "the document ends before <";
     append_printable(m, sv(names_[static_cast<std::size_t>(depth_ - 1)]), 40);

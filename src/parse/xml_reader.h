@@ -44,9 +44,14 @@ class xml_reader {
   /// Parses the next bytes; false once the parse has stopped.
   bool feed(const char* data, std::size_t size);
   /// Ends the document: reports truncation, an empty urlset, and the like.
-  void finish();
+  /// `input_cut`: the caller already reported that the input ends early (a
+  /// cut gzip stream), so the end-of-input errors that follow from it are
+  /// not told again.
+  void finish(bool input_cut = false);
   /// A fatal error stopped the parse.
   bool fatal() const noexcept { return fatal_; }
+  /// The caller stripped what strict XML forbids before the declaration.
+  bool recovered() const noexcept { return recovered_; }
   /// The XSD verdict, once finished.
   bool schema_valid() const noexcept;
   /// Not schema_valid() only because of elements in namespaces without a
@@ -136,6 +141,7 @@ class xml_reader {
   bool ext_ = false;  // that subtree is extension content being validated
   text_pos ext_at_;   // where that subtree starts
   int entry_depth_ = 0;
+  bool entry_unqualified_ = false;  // <url xmlns=""> read as a <url>
   int channel_depth_ = 0;
   field field_ = field::none;
   field_text* slot_ = nullptr;  // where field_'s text goes
@@ -160,6 +166,7 @@ class xml_reader {
   // it is a web page.
   std::string start_;
   bool finishing_ = false;
+  bool input_cut_ = false;  // finish(true): end-of-input errors are told
   bool finished_ = false;
   std::string root_qname_;  // prefix:local of the root, for truncation
   std::string doctype_;     // a DOCTYPE warning waiting for the root

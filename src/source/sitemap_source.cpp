@@ -5,6 +5,8 @@
 // walk and hands owned records over a small bounded queue, so memory stays
 // flat however large the sitemaps are. What the walker decides not to read
 // becomes a record with a problem, at the line of the index that lists it.
+#include "sitemill/source/sitemap_source.h"
+
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -17,7 +19,7 @@
 
 #include "detail/text.h"
 #include "sitemill/date/dates.h"
-#include "sitemill/source/sitemap_source.h"
+#include "sitemill/entry/entry.h"
 #include "sitemill/url/url.h"
 
 namespace sitemill {
@@ -70,12 +72,39 @@ class collecting_handler final : public parse_handler {
     // Every extension value is kept; URLs on the old base move with the
     // pages (an alternate or image on the site being migrated).
     const auto fields = extension_fields();
+    bool page_read = false;
     for (const extension_value& v : e.extensions) {
       const std::size_t begin = r.ext_text.size();
-      if (fields[v.field].type == value_type::url)
-        r.ext_text += rebased(detail::trim(v.text), o_.rewrite_base);
-      else
+      const value_type type = fields[v.field].type;
+      if (type == value_type::url || type == value_type::any_uri) {
+        std::string_view url = detail::trim(v.text);
+        // A relative link on a page means what a browser makes of it there:
+        // resolved against the page's <loc>, and said, since a sitemap's
+        // URLs must be absolute.
+        if (!url.empty() && !has_http_scheme(url) &&
+            normalize_url(url, resolved_) ==
+                url_problem::relative_without_base) {
+          if (!page_read) {
+            page_read = true;
+            (void)normalize_url(e.loc.text, page_);
+          }
+          if (!page_.empty() &&
+              resolve_url(url, page_, resolved_) == url_problem::ok) {
+            warn(e.line, extension_field_name(fields[v.field]) + " \"" +
+                             std::string(url) + "\" is relative: read as " +
+                             std::string(resolved_.href()) +
+                             ", resolved against the page's <loc> (a "
+                             "sitemap's URLs must be absolute)");
+            url = resolved_.href();
+          }
+        }
+        if (type == value_type::url)
+          r.ext_text += rebased(url, o_.rewrite_base);
+        else
+          r.ext_text += url == detail::trim(v.text) ? v.text : url;
+      } else {
         r.ext_text += v.text;
+      }
       r.exts.push_back({v.field, v.item, begin, r.ext_text.size() - begin});
     }
     if (e.lastmod.present) {
@@ -97,18 +126,26 @@ class collecting_handler final : public parse_handler {
       first_error_ = "line " + std::to_string(d.line) + ": " + d.message;
     // Extension content that cannot be written again is named, never
     // dropped without a word: so is an extension one namespace version off,
-    // whose elements the parser (as search engines) does not read.
+    // whose elements the parser (as search engines) does not read. So is
+    // what the parser read past although it is not valid XML or not in the
+    // sitemap namespace: the URLs are recovered, the file still needs a fix.
     if (d.code == "extension-not-kept" ||
         d.code == "extension-unknown-namespace" ||
-        d.code == "extension-namespace-wrong") {
-      // The input's own lines are the note's; a child's are named in the
-      // message, since a note's line is the input's.
-      if (is_input_)
-        warnings_.push_back({d.line, d.message});
-      else
-        warnings_.push_back(
-            {0, source_ + ":" + std::to_string(d.line) + ": " + d.message});
+        d.code == "extension-namespace-wrong" ||
+        d.code == "xml-declaration-not-first" ||
+        d.code == "entry-no-namespace") {
+      warn(d.line, d.message);
     }
+  }
+
+  void warn(std::uint64_t line, std::string message) {
+    // The input's own lines are the note's; a child's are named in the
+    // message, since a note's line is the input's.
+    if (is_input_)
+      warnings_.push_back({line, std::move(message)});
+    else
+      warnings_.push_back(
+          {0, source_ + ":" + std::to_string(line) + ": " + message});
   }
 
   const std::string& first_error() const { return first_error_; }
@@ -122,6 +159,7 @@ class collecting_handler final : public parse_handler {
   document_kind kind_ = document_kind::unknown;
   std::string first_error_;
   std::vector<record_reader::note> warnings_;
+  normalized_url page_, resolved_;  // scratch: an entry's loc, a link
 };
 
 // Why a document was not read, in the words of a record's problem (or, for
@@ -162,7 +200,8 @@ std::string describe_skip(const walk_document& doc, const walk_skip& why,
     case walk_skip_reason::child_not_found:
       return "sitemap " + s + " has no file beside the index" +
              (why.path.empty() ? std::string() : " (" + why.path + ")") +
-             " and no URL that can be fetched";
+             " and no URL that can be fetched" +
+             (why.message.empty() ? std::string() : " (" + why.message + ")");
     case walk_skip_reason::off_site:
       return "sitemap " + s +
              " is on another host or port than the index listing it; not "
@@ -232,8 +271,27 @@ class sitemap_reader final : public record_reader, walk_observer {
   // --- the walk's events (on the producer thread) ---
 
   parse_handler& on_open(const walk_document& doc) override {
+    if (doc.misplaced) {
+      // Read, for the URLs it holds; but the index being migrated lists it
+      // where the site does not serve it.
+      const walk_misplaced& m = *doc.misplaced;
+      std::string why = "sitemap " + doc.listing.loc + " is read from " +
+                        doc.path + " beside the index, which " + m.site_root +
+                        " (the site's root: it holds " + m.marker +
+                        ") serves at " + m.served_at +
+                        ", not at the URL listed";
+      std::lock_guard lock(mu_);
+      // The input's own lines are the note's; a child index's are named.
+      if (doc.depth == 1)
+        notes_.push_back({doc.listing.line, std::move(why)});
+      else
+        notes_.push_back({0, doc.listing.source + ":" +
+                                 std::to_string(doc.listing.line) + ": " +
+                                 why});
+    }
     handlers_.push_back(std::make_unique<collecting_handler>(
-        doc.source, doc.depth == 0, o_, [this](owned_record&& r) { push(std::move(r)); }));
+        doc.source, doc.depth == 0, o_,
+        [this](owned_record&& r) { push(std::move(r)); }));
     return *handlers_.back();
   }
 

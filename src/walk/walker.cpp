@@ -223,6 +223,32 @@ void sitemap_walker::impl::visit(walk_document& doc) {
   observer.on_done(doc, read);
 }
 
+namespace {
+
+// A child the site root's placement names no file for, read from where its
+// children's URLs put it (walker.h): the file, and where it really is.
+std::optional<std::pair<std::string, walk_misplaced>> misplaced_child(
+    const walk_document& index, const detail::local_placement& place,
+    const normalized_url& child, std::string_view loc) {
+  if (place.by_children.empty() || child.empty()) return std::nullopt;
+  detail::local_child beside =
+      detail::local_child_path(index.path, place.by_children, child, loc);
+  if (beside.path.empty() || !is_regular_file(beside.path)) return std::nullopt;
+  walk_misplaced m;
+  m.site_root = place.site_root;
+  m.marker = place.marker;
+  if (child.origin() == place.index_url.origin())
+    m.listed_path = place.site_root + percent_decode(child.path().substr(1));
+  m.index_url = place.index_url.href();
+  m.served_at = std::string(place.index_url.scope_directory()) +
+                std::string(child.path().substr(
+                    place.by_children.scope_directory().size() -
+                    place.by_children.origin().size()));
+  return std::pair{std::move(beside.path), std::move(m)};
+}
+
+}  // namespace
+
 void sitemap_walker::impl::follow(
     const walk_document& index, const walk_read& read,
     const std::vector<detail::child_ref>& children) {
@@ -230,9 +256,20 @@ void sitemap_walker::impl::follow(
   normalized_url index_url;
   (void)normalize_url(read.final_url.empty() ? index.url : read.final_url,
                       index_url);
-  const normalized_url local_dir = index.fetched || !index_url.empty()
-                                       ? index_url
-                                       : detail::inferred_index_url(children);
+  detail::local_placement place;
+  if (!index.fetched && index_url.empty()) {
+    place = detail::place_local_index(index.path, children);
+    if (options.trace && !place.index_url.empty())
+      options.trace("placed " + index.source + " at " +
+                    std::string(place.index_url.href()) +
+                    (place.site_root.empty()
+                         ? std::string(" by its children's URLs")
+                         : " below the site root " + place.site_root + " (" +
+                               std::string(place.marker) +
+                               "), not where its children's URLs put it"));
+  }
+  const normalized_url& local_dir =
+      index.fetched || !index_url.empty() ? index_url : place.index_url;
   std::unordered_set<std::string_view> listed;
   for (const detail::child_ref& c : children) {
     if (stopped) break;
@@ -284,12 +321,23 @@ void sitemap_walker::impl::follow(
         child.path = std::move(local.path);
         child.source = child.path;
         child.url = std::string(child_url.href());
+      } else if (auto beside =
+                     misplaced_child(index, place, child_url, c.loc)) {
+        child.path = std::move(beside->first);
+        child.source = child.path;
+        child.url = std::string(child_url.href());
+        child.misplaced = std::move(beside->second);
       } else if (options.fetch_missing_children && p == url_problem::ok) {
         if (!fetch_in_scope()) continue;
       } else {
         walk_skip s = skip(walk_skip_reason::child_not_found);
         s.path = std::move(local.path);
         s.url = std::move(local.outside_of);
+        if (!place.site_root.empty())
+          s.message = "the index is taken to be " +
+                      std::string(place.index_url.href()) + ", below " +
+                      place.site_root + ", the site's root (it holds " +
+                      std::string(place.marker) + ")";
         observer.on_skip(child, s);
         continue;
       }

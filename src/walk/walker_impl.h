@@ -44,9 +44,25 @@ local_child local_child_path(const std::string& index_path,
                              const normalized_url& index_dir,
                              const normalized_url& child, std::string_view loc);
 
-/// The URL a local index whose own URL is unknown is taken to be served
-/// from: its first child that normalises as an absolute URL (empty if none).
-normalized_url inferred_index_url(const std::vector<child_ref>& children);
+/// Where a local index whose own URL is not known is taken to be served
+/// (walker.h, the child location rule).
+struct local_placement {
+  /// The URL the index's children are mapped against: from the site root on
+  /// disk when one disagrees with the children's URLs, else where those URLs
+  /// put the index; empty when no child is an absolute URL.
+  normalized_url index_url;
+  /// Only when they disagree: where the children's URLs put the index, so a
+  /// child not found by index_url may be read from beside it, and told as
+  /// misplaced.
+  normalized_url by_children;
+  std::string site_root;    ///< the site root on disk, when one was found
+  std::string_view marker;  ///< what marks it: "robots.txt" or "index.html"
+};
+
+/// The placement of the local index `index_path` ("-" for stdin), from its
+/// children's <loc>s and the directory tree around it.
+local_placement place_local_index(const std::string& index_path,
+                                  const std::vector<child_ref>& children);
 
 /// The fetch scope for an index's child (walker.h): `index_url` is the URL
 /// the index was read from, after redirects (empty for a local index whose

@@ -142,6 +142,11 @@ struct parse_summary {
   /// (truncated file or gzip stream), a DOCTYPE with declarations, binary
   /// content, or the byte cap. Entries read before the stop still count.
   bool complete = false;
+  /// Complete, and nothing was read past that strict XML forbids (whitespace
+  /// or a comment before the XML declaration, which the parser reads on
+  /// from). Only a well-formed document has a schema verdict worth telling:
+  /// what broke one is its own finding.
+  bool well_formed = false;
   /// The document validates against sitemap.xsd (with the bundled extension
   /// schemas) or siteindex.xsd, as `xmllint --schema` would say. False for
   /// text, feeds, documents that are not well-formed, and when

@@ -26,9 +26,28 @@
 // percent-decoded ("https://example.com/maps/part/a%20b.xml" listed by
 // "https://example.com/maps/index.xml" is "part/a b.xml" beside the index).
 // The index's URL is the one it is known at (walk()'s `served_at`, or the
-// <loc> its own index lists it at); when it is not known, the index is taken
-// to be served from the directory of its first child that is an absolute
-// URL. A child whose URL is not at or below that directory (another host,
+// <loc> its own index lists it at). When it is not known, it is placed from
+// its children and the directory tree (docs/diagnostics-context.md,
+// "Where a local index's children are"):
+//   1. by its children: on the origin of its first absolute child, the
+//      directory of those children's URLs in common, or the directory above
+//      it under which most of their files are found beside the index (a
+//      sample of 64; never counting the index itself), the deepest on a tie:
+//      a root sitemap.xml listing en/sitemap.xml and de/sitemap.xml is at
+//      the host's root;
+//   2. by the site root: that placement implies a site root on disk (as many
+//      levels above the index's directory as that directory is below the
+//      host's root). When the implied directory holds neither a robots.txt
+//      nor an index.html, and the nearest directory at or above the index's
+//      that holds one (looking no higher than a Git repository's root or 32
+//      levels) is above the implied one, that one is the site root: the
+//      index is at its path below it, on the children's origin. (One below
+//      the implied root is a site served under a path prefix, and the
+//      children are trusted.) A child its URL then names no file for, but
+//      that placement 1 finds beside the index, is read from there and told
+//      as misplaced (walk_document::misplaced): the index says the child is
+//      where it is not served.
+// A child whose URL is not at or below the index's directory (another host,
 // another scheme or port, a directory above or beside) names no local file,
 // so two children on two hosts never map to one file. A relative <loc> of an
 // index whose URL is unknown is a path relative to the index's directory.
@@ -138,6 +157,19 @@ struct walk_listing {
   std::uint64_t line = 0, column = 0;
 };
 
+/// A local index's child read from a file its <loc> does not name: the
+/// site's root on disk says the index is elsewhere on the site than its
+/// children's URLs do (the child location rule, above).
+struct walk_misplaced {
+  std::string site_root;  ///< the directory taken as the site's root, with '/'
+  std::string marker;     ///< what marks it: "robots.txt" or "index.html"
+  /// The file the <loc> names below the site root (it does not exist);
+  /// empty when the <loc> is on another host than the children's first.
+  std::string listed_path;
+  std::string index_url;  ///< the URL the index is served at, from the root
+  std::string served_at;  ///< the URL the file read is served at
+};
+
 /// A document the walker reads or decides not to read.
 struct walk_document {
   /// A target as given; a child's local path, or its normalised URL (for a
@@ -154,6 +186,9 @@ struct walk_document {
   /// on another host names: a cross-submit, docs/protocol.md 1.7.
   std::optional<std::string> cross_submit;
   walk_listing listing;
+  /// Set for a local index's child read from beside the index although its
+  /// <loc> puts it elsewhere on the site (see walk_misplaced).
+  std::optional<walk_misplaced> misplaced;
 };
 
 enum class walk_cap : std::uint8_t { documents, bytes, time };
@@ -186,8 +221,9 @@ struct walk_skip {
   walk_skip_reason reason = walk_skip_reason::stopped;
   /// What went wrong, for read_failed ("cannot open a.xml: No such file or
   /// directory"), fetch_failed (the transport error), out_of_scope (where
-  /// the request would have gone) and bad_url (the URL problem); empty
-  /// otherwise.
+  /// the request would have gone) and bad_url (the URL problem); for
+  /// child_not_found, how the index was placed when the site root on disk
+  /// placed it; empty otherwise.
   std::string message;
   walk_cap cap = walk_cap::documents;  ///< for cap
   long status = 0;                     ///< for http_status
