@@ -544,7 +544,9 @@ TEST(Fetcher, ACancelEndsAConnectThatHangs) {
   const auto took = std::chrono::steady_clock::now() - c.at();
   c.join();
   ASSERT_TRUE(c.ready_seen());
-  EXPECT_LT(took, std::chrono::seconds(3));
+  // Generous on a loaded machine: it only has to end long before the
+  // 60 s timeout that would end it without the cancel.
+  EXPECT_LT(took, std::chrono::seconds(30));
   ASSERT_EQ(r.done.size(), 1u);
   EXPECT_EQ(r.outcome(1).error, stalled.url("/x") + ": cancelled");
   EXPECT_EQ(r.outcome(1).head.status, 0);
@@ -578,7 +580,9 @@ TEST(Fetcher, ACancelEndsABodyThatStalls) {
   const auto took = std::chrono::steady_clock::now() - c.at();
   c.join();
   ASSERT_TRUE(c.ready_seen());
-  EXPECT_LT(took, std::chrono::seconds(3));
+  // Generous on a loaded machine: it only has to end long before the
+  // server's 30 s stall would.
+  EXPECT_LT(took, std::chrono::seconds(15));
   EXPECT_EQ(r.outcome(1).error, server.url("/stall") + ": cancelled");
   EXPECT_EQ(r.outcome(1).head.status, 200);
   EXPECT_EQ(f.counters().in_flight, 0u);
