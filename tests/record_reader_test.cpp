@@ -397,8 +397,13 @@ TEST(RecordReader, HeaderWithoutLocIsAnErrorNamingFileAndLine) {
     const outcome o = read("\nlastmod\n2024-01-01\n", format);
     EXPECT_TRUE(o.records.empty());
     EXPECT_EQ(o.error,
-              "in:2: header has no loc column; its columns are \"lastmod\"; "
-              "to read a column as loc, map it by name: `columns` loc=NAME");
+              std::string("in:2: header has no loc column; its columns, ") +
+                  (format == input_format::tsv
+                       ? "split at tabs, are "
+                       : "split at ',' (the delimiter the header has most "
+                         "of), are ") +
+                  "\"lastmod\"; to read a column as loc, map it by name: "
+                  "`columns` loc=NAME");
   }
   const outcome headerless =
       read("https://a.example/\t2024-01-01\n", input_format::tsv);
