@@ -120,7 +120,7 @@ TEST(CsvDelimiter, TabAndPipeSeparatedCsvAreSniffedToo) {
 TEST(CsvDelimiter, AGivenDelimiterIsUsedAsGiven) {
   // The header has more commas, but the user said ';'.
   const read_result r =
-      read("loc;lastmod;\"a,b,c\",x,y\nhttps://a.example/;2026-01-01;z\n", ';');
+      read("loc;lastmod;x,y,z,w\nhttps://a.example/;2026-01-01;z\n", ';');
   EXPECT_EQ(r.error, "");
   ASSERT_EQ(r.rows.size(), 1u);
   EXPECT_EQ(r.rows[0].lastmod, "2026-01-01");

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sitemill/entry/entry.h"
@@ -27,6 +28,16 @@ outcome build_one(std::string_view base, extension_kind kind,
   std::vector<extension_value> raw;
   if (kind == extension_kind::alternate)
     raw.push_back({*find_extension_field(kind, "@hreflang"), 0, "de"});
+  if (kind == extension_kind::video) {
+    // The rest of a valid video, in absolute URLs.
+    for (const auto& [k, v] :
+         {std::pair<std::string_view, std::string_view>{
+              "thumbnail_loc", "https://cdn.example.net/t.jpg"},
+          {"title", "T"},
+          {"description", "D"},
+          {"content_loc", "https://cdn.example.net/v.mp4"}})
+      if (k != key) raw.push_back({*find_extension_field(kind, k), 0, v});
+  }
   raw.push_back({id, 0, text});
   url_entry e;
   std::vector<field_warning> warnings;
