@@ -305,5 +305,26 @@ TEST(GenerateExports, DuplicatesArePrintedUnderVerboseOnly) {
                         "p/oak-table repeats line 2\n"));
 }
 
+// The same options from sitemill.toml, as any generate option is read.
+TEST(GenerateExports, DelimiterAndDateFormatsComeFromTheConfigFile) {
+  temp_dir t;
+  write_file(t / "artikel.csv",
+             "loc;lastmod\n/de/tisch;14.05.2026\n/de/stuhl;2026-10-02\n");
+  write_file(t / "sitemill.toml",
+             "[generate]\nbase-url = \"" + base +
+                 "\"\nout = \"out\"\nno-gzip = true\ndelimiter = \";\"\n"
+                 "date-format = [\"%d.%m.%Y\", \"auto\"]\n");
+  run_options in_dir;
+  in_dir.cwd = t.path();
+  const run_result r = run_sitemill({"generate", "--json", "artikel.csv"}, in_dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(", 0 warnings,"));
+  const std::string xml = read_file(t / "out/sitemap.xml");
+  EXPECT_THAT(xml, HasSubstr("<loc>" + base +
+                             "de/tisch</loc><lastmod>2026-05-14</lastmod>"));
+  EXPECT_THAT(xml, HasSubstr("<loc>" + base +
+                             "de/stuhl</loc><lastmod>2026-10-02</lastmod>"));
+}
+
 }  // namespace
 }  // namespace sitemill::testing
