@@ -64,7 +64,8 @@ class issue_spool final : public generate_observer {
     return counts_[static_cast<std::size_t>(kind)];
   }
 
-  /// Calls `visit` with each kept issue of `kind`, in the order added. The
+  /// Calls `visit` with each kept issue of `kind` (one of the three lists of
+  /// record_issue; duplicates: for_each_duplicate()), in the order added. The
   /// issue passed is reused between calls: copy what must outlive one.
   /// Fails when the spool cannot be read back.
   [[nodiscard]] status for_each(
