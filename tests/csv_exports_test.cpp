@@ -140,7 +140,7 @@ TEST(CsvDelimiter, WhatCannotSeparateCellsIsRefused) {
             "in: '\"' cannot separate cells (a quote or a line break)");
   EXPECT_EQ(read("loc\n", ';', input_format::tsv).error,
             "in: a tsv input is tab-separated; to read one separated by ';', "
-            "read it as csv");
+            "read it as csv (`format` csv)");
 }
 
 TEST(CsvDelimiter, AHeaderWithoutLocNamesTheDelimiterThatSplitIt) {

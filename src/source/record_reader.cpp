@@ -572,7 +572,8 @@ result<std::unique_ptr<record_reader>> make_reader(
     if (options.delimiter != 0 && options.delimiter != '\t')
       return error{name + ": a tsv input is tab-separated; to read one "
                           "separated by " +
-                   delimiter_name(options.delimiter) + ", read it as csv"};
+                   delimiter_name(options.delimiter) +
+                   ", read it as csv (`format` csv)"};
     return make_tsv_reader(std::move(source), std::move(name), options.columns,
                            named, tuning);
   }
