@@ -47,6 +47,7 @@ struct generate_cli_options {
   sitemap_source_options sitemap;
   std::string input_format;
   std::string columns;
+  std::string delimiter;
   std::string shard;  // run.shard, as --shard gives it (I/N, auto, auto/N)
   std::string format = "xml";
   std::string compression_name = "normal";
@@ -120,8 +121,17 @@ std::vector<announcement> announce(const generate_cli_options& o,
 
 // --input-format and --columns, for the lists; false after saying why not.
 bool read_list_flags(const generate_cli_options& o,
-                     std::optional<input_format>& format,
-                     column_list& columns) {
+                     std::optional<input_format>& format, column_list& columns,
+                     char& delimiter) {
+  const std::optional<char> d = read_delimiter(o.delimiter);
+  if (!d) {
+    std::fprintf(stderr,
+                 "sitemill generate: --delimiter takes one character, tab or "
+                 "auto, not \"%s\"\n",
+                 o.delimiter.c_str());
+    return false;
+  }
+  delimiter = *d;
   if (!o.input_format.empty()) {
     format = parse_input_format(o.input_format);
     if (!format) {
@@ -209,7 +219,8 @@ int run_generate(generate_cli_options& o) {
   }
   std::optional<input_format> format;
   column_list columns;
-  if (!read_list_flags(o, format, columns)) return exit_usage;
+  char delimiter = 0;
+  if (!read_list_flags(o, format, columns, delimiter)) return exit_usage;
   g.type = o.format == "txt" ? document_type::text : document_type::urlset;
   if (g.xsl_href == "default") {
     g.xsl_href.clear();
@@ -283,7 +294,7 @@ int run_generate(generate_cli_options& o) {
     o.sitemap.rewrite_base = {o.rewrite_base[0], o.rewrite_base[1]};
 
   for (const auto& path : o.inputs)
-    g.sources.push_back(list_source(path, format, columns));
+    g.sources.push_back(list_source(path, format, columns, delimiter));
   for (const auto& dir : o.from_dirs) {
     site_source_options site = o.site;
     site.root = dir;
@@ -351,6 +362,9 @@ int run_generate(generate_cli_options& o) {
 
   const vocabulary words = generate_words(o.indexnow_key);
   generate_reporter rep(o.json_out, o.quiet, words);
+  // Each duplicate with the record it repeats: listed by --json, printed
+  // under -v (it costs duplicate detection 8 bytes per URL).
+  g.report_duplicates = o.json_out || (verbose() && !o.quiet);
   *crawl_reporter = &rep;
   generate_report r = detail::generate(g, rep, testing);
   rep.clear_progress();
@@ -473,6 +487,7 @@ command_runner setup_generate(CLI::App& app) {
       "still a header,\n"
       "its loc cell \"url\" or not a URL above rows of URLs, is skipped "
       "with a warning)");
+  add_delimiter_flag(*cmd, o->delimiter);
   cmd->add_option("--format", o->format,
                   "Sitemap format: xml (urlset) or txt (one URL per line)")
       ->check(CLI::IsMember({"xml", "txt"}))

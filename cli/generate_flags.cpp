@@ -212,8 +212,12 @@ void add_log_flags(CLI::App& cmd, std::vector<std::string>& paths,
 
 void add_date_flags(CLI::App& cmd, generate_options& run) {
   auto* dates = "Dates (lastmod)";
-  cmd.add_option(
-         "--date-format", run.date_format,
+  cmd.add_option_function<std::vector<std::string>>(
+         "--date-format",
+         [&run](const std::vector<std::string>& formats) {
+           run.date_format = formats.front();
+           run.more_date_formats.assign(formats.begin() + 1, formats.end());
+         },
          "How lastmod values are read. auto: W3C datetimes "
          "(2025-05-14T10:23:00Z), SQL's 2025-05-14 10:23:00[.fraction] with an "
          "optional zone (Z, +02, +0200, +02:00; PostgreSQL's "
@@ -221,9 +225,13 @@ void add_date_flags(CLI::App& cmd, generate_options& run) {
          "(Wed, 14 May 2025 10:23:00 GMT), Unix time (9-10 digits seconds, "
          "13 digits milliseconds). w3c: W3C datetimes only. Or a pattern of "
          "%Y %m %d %e %b %H %M %S %f %z %s %% and literal characters, e.g. "
-         "\"%d/%m/%Y %H:%M\". Unreadable lastmods are dropped with a warning "
+         "\"%d/%m/%Y %H:%M\". Repeat it (up to 8) to try several in order, "
+         "the first that reads a value wins: --date-format %d.%m.%Y "
+         "--date-format auto. Unreadable lastmods are dropped with a warning "
          "(the URL is kept) and summed up in one line")
-      ->capture_default_str()
+      ->allow_extra_args(false)
+      ->type_name("FORMAT")
+      ->default_str("auto")
       ->group(dates);
   cmd.add_option("--timezone", run.time_zone,
                  "Zone of lastmod date-times that name none: an IANA name "
@@ -231,6 +239,24 @@ void add_date_flags(CLI::App& cmd, generate_options& run) {
                  "Without it they are read as UTC, with a warning per input")
       ->type_name("ZONE")
       ->group(dates);
+}
+
+void add_delimiter_flag(CLI::App& cmd, std::string& delimiter) {
+  cmd.add_option("--delimiter", delimiter,
+                 "csv only: the character between cells, e.g. ';' (what "
+                 "spreadsheets write where the decimal mark is a comma), "
+                 "tab or '|'. auto: the one of , ; tab | the header row has "
+                 "most of outside quotes, a tie going to the earlier in that "
+                 "order (docs/inputs.md)")
+      ->type_name("CHAR|tab|auto")
+      ->default_str("auto");
+}
+
+std::optional<char> read_delimiter(std::string_view text) {
+  if (text.empty() || text == "auto") return '\0';
+  if (text == "tab" || text == "\\t") return '\t';
+  if (text.size() == 1) return text.front();
+  return std::nullopt;
 }
 
 }  // namespace sitemill::cli

@@ -5,7 +5,9 @@
 #define SITEMILL_CLI_GENERATE_FLAGS_H
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sitemill/crawl/crawl_source.h"
@@ -53,6 +55,14 @@ void add_log_flags(CLI::App& cmd, std::vector<std::string>& paths,
 
 /// Dates: --date-format, --timezone.
 void add_date_flags(CLI::App& cmd, generate_options& run);
+
+/// --delimiter, into `delimiter` as typed; read_delimiter() reads it.
+void add_delimiter_flag(CLI::App& cmd, std::string& delimiter);
+
+/// A --delimiter value as reader_options::delimiter takes it: "auto" (or
+/// nothing) 0, "tab" or a tab '\t', else its one character; std::nullopt
+/// for anything longer.
+std::optional<char> read_delimiter(std::string_view text);
 
 }  // namespace sitemill::cli
 

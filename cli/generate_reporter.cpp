@@ -46,6 +46,21 @@ void generate_reporter::skipped(const record_issue& r) {
   note(r, issue_kind::skipped);
 }
 
+void generate_reporter::duplicate(const duplicate_record& d) {
+  if (spool_) spool_->add_duplicate(d);
+  if (quiet_ || !verbose()) return;
+  std::string first = "an earlier record";
+  if (d.first_line > 0)
+    first = (d.first_input == d.input ? "line " : d.first_input + ":") +
+            std::to_string(d.first_line);
+  std::lock_guard lock(draw_mu_);
+  clear_progress_locked();
+  std::fprintf(stderr, "%s:%llu: %s: %s repeats %s\n", d.input.c_str(),
+               static_cast<unsigned long long>(d.line),
+               painted(stderr, "duplicate", paint::info).c_str(), d.url.c_str(),
+               first.c_str());
+}
+
 void generate_reporter::progress(const generate_progress& now) {
   if (!progress_) return;
   std::lock_guard lock(draw_mu_);

@@ -30,6 +30,9 @@ class generate_reporter final : public generate_observer {
   void rejected(const record_issue& r) override;
   void warning(const record_issue& r) override;
   void skipped(const record_issue& r) override;
+  /// Kept for --json; printed under -v only ("FILE:LINE: duplicate: URL
+  /// repeats line N"), counted in the summary otherwise.
+  void duplicate(const duplicate_record& d) override;
   /// "sitemill: 1,234,567 records (410,000/s), 25 files, 43% of 120 MB,
   /// about 0:07 left": the rate always, the share and the time left when
   /// every input's size is known.

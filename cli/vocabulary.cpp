@@ -85,6 +85,8 @@ vocabulary generate_words(std::string_view indexnow_key) {
       {"state_path", "--state FILE"},
       {"format", "--input-format"},
       {"columns", "--columns"},
+      {"delimiter", "--delimiter"},
+      {"more_date_formats", "--date-format"},
       {"patterns", "--include or --exclude"},
       {"url_patterns", "--include or --exclude"},
       {"from_sitemap", "--from-sitemap URL"},

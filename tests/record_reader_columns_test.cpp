@@ -114,6 +114,15 @@ std::string as(input_format format, std::string text) {
   return text;
 }
 
+// How a header's error says it was split: at tabs, or at the comma the
+// csv sniffer found.
+std::string columns_are(input_format format) {
+  return format == input_format::tsv
+             ? "its columns, split at tabs, are "
+             : "its columns, split at ',' (the delimiter the header has most "
+               "of), are ";
+}
+
 // --- parse_column_list
 
 TEST(ColumnList, ReadsColumnsInOrderWithGaps) {
@@ -227,7 +236,8 @@ TEST(ColumnsByName, AMissingNameEndsReadingNamingTheHeadersCells) {
     EXPECT_TRUE(o.records.empty());
     EXPECT_EQ(o.error,
               "in:2: header has no columns \"url\" (for loc), \"image_url\" "
-              "(for image:loc); its columns are \"link\", \"updated_at\"");
+              "(for image:loc); " +
+                  columns_are(format) + "\"link\", \"updated_at\"");
   }
 }
 
@@ -402,27 +412,31 @@ TEST(HeaderWithoutLoc, SuggestsTheColumnToMapByName) {
         as(format, "sku,url,updated_at\n1,https://a.example/1,2024-01-01\n"),
         options_for(format));
     EXPECT_EQ(o.error,
-              "in:1: header has no loc column; its columns are \"sku\", "
+              "in:1: header has no loc column; " + columns_are(format) +
+                  "\"sku\", "
               "\"url\", \"updated_at\"; to read \"url\" as loc, map it by "
               "name: `columns` loc=url");
     // ... else the first column whose next value is a URL.
     o = read_with(as(format, "sku,product_link\n1,https://a.example/1\n"),
                   options_for(format));
     EXPECT_EQ(o.error,
-              "in:1: header has no loc column; its columns are \"sku\", "
+              "in:1: header has no loc column; " + columns_are(format) +
+                  "\"sku\", "
               "\"product_link\"; to read \"product_link\" as loc, map it by "
               "name: `columns` loc=product_link");
     // A name with a space is quoted for the shell.
     o = read_with(as(format, "sku,Product Link\n1,https://a.example/1\n"),
                   options_for(format));
     EXPECT_EQ(o.error,
-              "in:1: header has no loc column; its columns are \"sku\", "
+              "in:1: header has no loc column; " + columns_are(format) +
+                  "\"sku\", "
               "\"Product Link\"; to read \"Product Link\" as loc, map it by "
               "name: `columns` 'loc=Product Link'");
     // ... and without either, how to name one.
     o = read_with(as(format, "sku,name\n1,x\n"), options_for(format));
     EXPECT_EQ(o.error,
-              "in:1: header has no loc column; its columns are \"sku\", "
+              "in:1: header has no loc column; " + columns_are(format) +
+                  "\"sku\", "
               "\"name\"; to read a column as loc, map it by name: `columns` "
               "loc=NAME");
   }

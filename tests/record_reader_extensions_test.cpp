@@ -427,7 +427,7 @@ TEST(RecordReaderCsv, ColumnsFillItemsAndEmptyCellsAreAbsent) {
       "https://a.example/2.jpg,Two,https://a.example/de/,https://a.example/,"
       "T,Daily,en,2026-11-23\n"
       "https://b.example/,,,https://b.example/2.jpg,,,  ,,,,\n"
-      "https://c.example/\n",
+      "https://c.example/" + std::string(10, ',') + "\n",
       input_format::csv);
   EXPECT_EQ(o.error, "");
   EXPECT_TRUE(o.notes.empty());

@@ -397,8 +397,13 @@ TEST(RecordReader, HeaderWithoutLocIsAnErrorNamingFileAndLine) {
     const outcome o = read("\nlastmod\n2024-01-01\n", format);
     EXPECT_TRUE(o.records.empty());
     EXPECT_EQ(o.error,
-              "in:2: header has no loc column; its columns are \"lastmod\"; "
-              "to read a column as loc, map it by name: `columns` loc=NAME");
+              std::string("in:2: header has no loc column; its columns, ") +
+                  (format == input_format::tsv
+                       ? "split at tabs, are "
+                       : "split at ',' (the delimiter the header has most "
+                         "of), are ") +
+                  "\"lastmod\"; to read a column as loc, map it by name: "
+                  "`columns` loc=NAME");
   }
   const outcome headerless =
       read("https://a.example/\t2024-01-01\n", input_format::tsv);
@@ -480,8 +485,14 @@ TEST(RecordReader, CsvUnterminatedQuoteIsAProblemAtTheRecordStart) {
       "loc\nhttps://a.example/\n\"https://b.example/\nhttps://c.example/\n",
       input_format::csv);
   EXPECT_EQ(o.error, "");
-  EXPECT_EQ(o.records, (std::vector<rec>{url(2, "https://a.example/"),
-                                         bad(3, "unterminated quoted field")}));
+  // The rows the quote took are named: they are not read.
+  EXPECT_EQ(o.records,
+            (std::vector<rec>{
+                url(2, "https://a.example/"),
+                bad(3,
+                    "unterminated quoted field: the quote runs to the end of "
+                    "the input; the quoted field opened on this line took the "
+                    "line after it (to line 4), whose rows are not read")}));
 }
 
 TEST(RecordReader, CsvTextAfterAClosingQuoteIsAProblemAndReadingGoesOn) {
@@ -496,7 +507,10 @@ TEST(RecordReader, CsvTextAfterAClosingQuoteIsAProblemAndReadingGoesOn) {
 TEST(RecordReader, CsvBadHeaderIsAnError) {
   const outcome o = read("\"loc\nhttps://a.example/\n", input_format::csv);
   EXPECT_TRUE(o.records.empty());
-  EXPECT_EQ(o.error, "in:1: header: unterminated quoted field");
+  EXPECT_EQ(o.error,
+            "in:1: header: unterminated quoted field: the quote runs to the "
+            "end of the input; the quoted field opened on this line took the "
+            "line after it (to line 2), whose rows are not read");
 }
 
 TEST(RecordReader, CsvRecordLongerThanTheCapIsOneProblem) {
@@ -505,8 +519,13 @@ TEST(RecordReader, CsvRecordLongerThanTheCapIsOneProblem) {
   const std::string data = "loc\n\"" + std::string(30, 'a') + "\n" +
                            std::string(30, 'b') + "\"\nhttps://c.example/\n";
   const outcome o = read_with(data, options, {4, 40});
-  EXPECT_EQ(o.records, (std::vector<rec>{bad(2, "record longer than 40 bytes"),
-                                         url(4, "https://c.example/")}));
+  EXPECT_EQ(o.records,
+            (std::vector<rec>{
+                bad(2,
+                    "record longer than 40 bytes; the quoted field opened on "
+                    "this line took the line after it (to line 3), whose rows "
+                    "are not read"),
+                url(4, "https://c.example/")}));
 }
 
 TEST(RecordReader, CsvOverlongRecordDoesNotTouchEarlierRecords) {
@@ -519,9 +538,13 @@ TEST(RecordReader, CsvOverlongRecordDoesNotTouchEarlierRecords) {
                            "\",\"x\ny\"\nhttps://c/,\n";
   for (std::size_t block = 1; block <= 7; ++block) {
     EXPECT_EQ(read_with(data, options, {block, 40}).records,
-              (std::vector<rec>{url(2, "https://a/", "2024"),
-                                bad(3, "record longer than 40 bytes"),
-                                url(6, "https://c/")}))
+              (std::vector<rec>{
+                  url(2, "https://a/", "2024"),
+                  bad(3,
+                      "record longer than 40 bytes; the quoted field opened "
+                      "on this line took the 2 lines after it (to line 5), "
+                      "whose rows are not read"),
+                  url(6, "https://c/")}))
         << "block " << block;
   }
 }

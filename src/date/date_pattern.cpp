@@ -90,11 +90,14 @@ status lastmod_reader::compile_pattern(std::string_view pattern) {
                  "date_format"};
   };
   std::string seen;
-  steps_ = 0;
+  const std::size_t first = steps_;
   for (std::size_t i = 0; i < pattern.size(); ++i) {
-    if (steps_ == max_pattern_steps)
+    if (steps_ - first == max_pattern_steps)
       return fail("is longer than " + std::to_string(max_pattern_steps) +
                   " steps");
+    if (steps_ == max_total_steps)
+      return fail("patterns are longer than " +
+                  std::to_string(max_total_steps) + " steps together");
     pattern_step step;
     if (pattern[i] != '%') {
       step.literal = pattern[i];
@@ -137,14 +140,15 @@ status lastmod_reader::compile_pattern(std::string_view pattern) {
   return {};
 }
 
-lastmod_reading lastmod_reader::read_pattern(
-    std::string_view s) const noexcept {
+lastmod_reading lastmod_reader::read_pattern(std::string_view s,
+                                             std::uint8_t first,
+                                             std::uint8_t end) const noexcept {
   lastmod_reading r;
   date_detail::date_parts f;
   bool has_time = false, has_seconds = false, has_epoch = false;
   std::int64_t epoch = 0;
   std::size_t i = 0;
-  for (std::uint8_t k = 0; k < steps_; ++k) {
+  for (std::uint8_t k = first; k < end; ++k) {
     const pattern_step& step = pattern_[k];
     std::int64_t v = 0;
     bool ok = true;

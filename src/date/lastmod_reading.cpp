@@ -210,13 +210,33 @@ lastmod_reader::lastmod_reader() noexcept {
 
 lastmod_reading lastmod_reader::read_slow(
     std::string_view text) const noexcept {
+  if (format_count_ == 1) return read_one(formats_[0], text);
+  // Several formats: the first that reads the text. A pattern that read
+  // its shape and found no such date says so; else one reason for all.
+  std::string_view impossible;
+  for (std::uint8_t i = 0; i < format_count_; ++i) {
+    lastmod_reading r = read_one(formats_[i], text);
+    if (r.ok()) return r;
+    if (impossible.empty() && formats_[i].kind == format_kind::pattern &&
+        !r.why.starts_with("does not match"))
+      impossible = r.why;
+  }
   lastmod_reading r;
-  switch (format_) {
+  r.why = !impossible.empty() ? impossible
+                              : "matches none of the `date_format` formats, "
+                                "each tried in order";
+  return r;
+}
+
+lastmod_reading lastmod_reader::read_one(const format_entry& f,
+                                         std::string_view text) const noexcept {
+  lastmod_reading r;
+  switch (f.kind) {
     case format_kind::w3c:
       r.why = describe(parse_w3c_datetime(text, r.value));
       return r;
     case format_kind::pattern:
-      return read_pattern(text);
+      return read_pattern(text, f.first, f.end);
     case format_kind::automatic:
       break;
   }

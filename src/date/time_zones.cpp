@@ -120,20 +120,58 @@ lastmod_reading lastmod_reader::place(w3c_datetime local) const noexcept {
 
 result<lastmod_reader> lastmod_reader::create(std::string_view format,
                                               std::string_view zone) {
+  const std::string one(format);
+  return create(std::span<const std::string>(&one, 1), zone);
+}
+
+result<lastmod_reader> lastmod_reader::create(
+    std::span<const std::string> formats, std::string_view zone) {
   lastmod_reader reader;
-  if (format.empty() || format == "auto") {
-    reader.format_ = format_kind::automatic;
-  } else if (format == "w3c") {
-    reader.format_ = format_kind::w3c;
-    if (!zone.empty())
-      return error{
-          "`time_zone` has no effect with `date_format` w3c: a W3C "
-          "datetime always names its zone (use auto or a pattern)",
-          "time_zone"};
-  } else {
-    reader.format_ = format_kind::pattern;
-    if (status s = reader.compile_pattern(format); !s) return s.err();
+  const std::string automatic = "auto";
+  if (formats.empty()) formats = std::span<const std::string>(&automatic, 1);
+  if (formats.size() > max_formats)
+    return error{"`date_format` takes at most " + std::to_string(max_formats) +
+                     " formats, tried in order; " +
+                     std::to_string(formats.size()) + " were given",
+                 "date_format"};
+  bool only_w3c = true;
+  for (std::size_t i = 0; i < formats.size(); ++i) {
+    const std::string_view format = formats[i];
+    for (std::size_t j = 0; j < i; ++j)
+      if (formats[j] == format || (formats[j].empty() && format == "auto") ||
+          (format.empty() && formats[j] == "auto")) {
+        std::string why = "`date_format` names \"";
+        detail::append_printable(why, format.empty() ? "auto" : format);
+        return error{why + "\" twice", "date_format"};
+      }
+    format_entry& f = reader.formats_[i];
+    if (format.empty() || format == "auto") {
+      f.kind = format_kind::automatic;
+    } else if (format == "w3c") {
+      f.kind = format_kind::w3c;
+    } else {
+      f.kind = format_kind::pattern;
+      f.first = reader.steps_;
+      if (status s = reader.compile_pattern(format); !s) {
+        if (formats.size() == 1) return s.err();
+        // Which of the patterns it is about.
+        std::string why = "`date_format` \"";
+        detail::append_printable(why, format);
+        why += "\"";
+        why += s.message().substr(std::string_view("`date_format`").size());
+        return error{std::move(why), "date_format"};
+      }
+      f.end = reader.steps_;
+    }
+    only_w3c = only_w3c && f.kind == format_kind::w3c;
   }
+  reader.format_count_ = static_cast<std::uint8_t>(formats.size());
+  reader.format_ = reader.formats_[0].kind;
+  if (only_w3c && !zone.empty())
+    return error{
+        "`time_zone` has no effect with `date_format` w3c: a W3C "
+        "datetime always names its zone (use auto or a pattern)",
+        "time_zone"};
   if (status s = reader.set_zone(zone); !s) return s.err();
   return reader;
 }

@@ -70,35 +70,59 @@ constexpr char xml_cannot_hold[] =
     "holds a character XML cannot carry (a control character, U+FFFE or "
     "U+FFFF)";
 
+// True when `value` starts with an RFC 3986 scheme and its ':': an absolute
+// URI, not a relative reference.
+bool has_scheme(std::string_view value) {
+  const std::size_t colon = value.find(':');
+  return colon != std::string_view::npos && colon > 0 &&
+         std::isalpha(static_cast<unsigned char>(value[0])) &&
+         std::all_of(value.begin(), value.begin() + colon, [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) || c == '+' ||
+                  c == '-' || c == '.';
+         });
+}
+
+// What judging a URL value needs besides the value.
+struct url_context {
+  origin_memo& origins;
+  /// The base directory relative references resolve against, as a relative
+  /// loc does (url_normalizer); empty: only absolute URLs are valid.
+  const normalized_url& base;
+  normalized_url& scratch;
+};
+
 std::string judge_url(std::string_view value, std::string& out,
-                      origin_memo& origins) {
-  const url_problem p = origins.normalize(value, out);
+                      url_context& urls) {
+  if (!urls.base.empty() && !has_scheme(detail::trim(value))) {
+    // No location rule: an image or a video may live on another host,
+    // and a relative one lives where a relative loc would.
+    const url_problem p = resolve_url(value, urls.base, urls.scratch);
+    if (p != url_problem::ok) return std::string(describe(p));
+    out.assign(urls.scratch.href());
+    return {};
+  }
+  const url_problem p = urls.origins.normalize(value, out);
   return p == url_problem::ok ? std::string() : std::string(describe(p));
 }
 
 // Why `value` is not a valid `f`, or "" when it is. `out` receives the text
 // to write when it differs from `value` (a normalised URL).
 std::string judge(const extension_field& f, std::string_view value,
-                  std::string& out, origin_memo& origins) {
+                  std::string& out, url_context& urls) {
   using enum value_type;
   switch (f.type) {
     case url:
-      return judge_url(value, out, origins);
+      return judge_url(value, out, urls);
     case any_uri: {
       const std::size_t colon = value.find(':');
-      const bool scheme =
-          colon != std::string_view::npos && colon > 0 &&
-          std::isalpha(static_cast<unsigned char>(value[0])) &&
-          std::all_of(value.begin(), value.begin() + colon, [](char c) {
-            return std::isalnum(static_cast<unsigned char>(c)) || c == '+' ||
-                   c == '-' || c == '.';
-          });
+      const bool scheme = has_scheme(value);
+      if (!scheme && !urls.base.empty()) return judge_url(value, out, urls);
       if (!scheme) return "not an absolute URI";
       // An http(s) URI is a URL, whatever follows its scheme ("https:[//x"
       // too): judged and normalised as one.
       const std::string_view name = value.substr(0, colon);
       if (detail::iequals(name, "http") || detail::iequals(name, "https"))
-        return judge_url(value, out, origins);
+        return judge_url(value, out, urls);
       if (!std::all_of(value.begin(), value.end(), [](char c) {
             return static_cast<unsigned char>(c) > 0x20 && c != 0x7F;
           }))
@@ -258,6 +282,7 @@ void entry_builder::build_extensions(std::span<const extension_value> raw,
   ext_text_.clear();
   kept_.clear();
   auto warn = [&](std::string msg) { warnings.push_back({std::move(msg)}); };
+  url_context urls{origins_, normalizer_.base_url(), resolved_};
 
   std::size_t i = 0;
   std::uint32_t item_number = 0;
@@ -283,7 +308,7 @@ void entry_builder::build_extensions(std::span<const extension_value> raw,
       std::string& normalised = normalised_;  // its capacity kept
       normalised.clear();
       std::string why = value.empty() ? (f.empty_ok ? std::string() : "empty")
-                                      : judge(f, value, normalised, origins_);
+                                      : judge(f, value, normalised, urls);
       if (why.empty() && attribute &&
           (kept_.size() == first ||
            element_field(kept_.back().field) != element_field(raw[v].field)))

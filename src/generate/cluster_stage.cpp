@@ -174,6 +174,8 @@ status cluster_stage::write_parked(const std::vector<std::string>& names) {
       if (!repeat) return repeat.err();
       if (*repeat) {
         run_.not_written(e->set, /*duplicate=*/true);
+        run_.duplicate(e->input, e->line, loc_of(e->xml, loc_),
+                       dedup_.first_position());
         continue;
       }
     }
@@ -237,6 +239,10 @@ status cluster_stage::join_deferred_pages() {
 std::string_view cluster_stage::loc_of(std::string_view xml,
                                        std::string& scratch) {
   constexpr std::string_view open_loc = "<url><loc>";
+  if (!xml.starts_with(open_loc)) {  // a text sitemap's line
+    scratch.assign(xml.substr(0, xml.find('\n')));
+    return scratch;
+  }
   const std::string_view escaped =
       xml.substr(open_loc.size(), xml.find("</loc>") - open_loc.size());
   scratch.clear();

@@ -51,6 +51,11 @@ class cluster_stage {
     /// it repeats an earlier URL (`duplicate`), or is too large with its
     /// cluster (issue() said so).
     virtual void not_written(std::uint32_t set, bool duplicate) = 0;
+    /// A parked entry read at `line` of input `input` repeats the URL `url`
+    /// first read at `first` (url_dedup::first_position(); 0: unknown).
+    /// Called after not_written().
+    virtual void duplicate(std::uint32_t input, std::uint64_t line,
+                           std::string_view url, std::uint64_t first) = 0;
     /// Polled while parked entries are written.
     virtual bool cancelled() = 0;
   };
@@ -89,6 +94,10 @@ class cluster_stage {
   /// the run is cancelled.
   [[nodiscard]] status write_parked(const std::vector<std::string>& names);
 
+  /// The URL of an entry append_entry() serialised (urlset or text),
+  /// unescaped into `scratch`.
+  static std::string_view loc_of(std::string_view xml, std::string& scratch);
+
   /// Bytes of the spool file.
   std::uint64_t spool_bytes() const noexcept {
     return spool_ ? spool_->bytes() : 0;
@@ -100,7 +109,6 @@ class cluster_stage {
   status respool(const std::string& path, std::uint32_t set);
   status respool_entry(const parsed_entry& e, std::uint32_t set);
   status join_deferred_pages();
-  static std::string_view loc_of(std::string_view xml, std::string& scratch);
 
   host& run_;
   entry_builder& builder_;

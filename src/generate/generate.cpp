@@ -4,6 +4,7 @@
 #include <deque>
 #include <optional>
 #include <thread>
+#include <unordered_map>
 
 #include "detail/text.h"
 #include "generate/cluster_stage.h"
@@ -52,9 +53,10 @@ class run final : public detail::cluster_stage::host {
       if (status s = state_->begin_run(); !s) return fail(s.err());
     }
     if (o_.gzip) pool_.emplace(o_.threads);
-    dedup_.emplace(o_.memory_budget, [this](std::string_view what) {
-      return outs_.temp_path(what);
-    });
+    dedup_.emplace(
+        o_.memory_budget,
+        [this](std::string_view what) { return outs_.temp_path(what); },
+        o_.report_duplicates);
     clusters_.emplace(*this, builder_, *dedup_, o_.type, o_.shard.count > 1);
     for (detail::set_output& out : outs_)
       writers_.emplace_back(o_, out, pool_ ? &*pool_ : nullptr);
@@ -140,6 +142,50 @@ class run final : public detail::cluster_stage::host {
     --report_.written;
     --outs_[set].written;
     if (duplicate) ++report_.duplicates;
+  }
+
+  void duplicate(std::uint32_t input, std::uint64_t line, std::string_view url,
+                 std::uint64_t first) override {
+    if (!o_.report_duplicates) return;
+    const std::string unknown;
+    report_duplicate(input < names_.size() ? names_[input] : unknown, line,
+                     url, first);
+  }
+
+  // --- duplicates (report_duplicates) ---------------------------------------
+  // Where a record was read, as url_dedup keeps it: the document's number
+  // in places_ (the inputs, then the documents of sources that read
+  // several) above line_bits, the line below.
+  static constexpr int line_bits = 40;
+  static constexpr std::uint64_t line_mask = (std::uint64_t{1} << line_bits) - 1;
+
+  std::uint64_t position_of(std::size_t input, std::string_view from,
+                            std::uint64_t line) {
+    std::uint64_t place = input;
+    if (!from.empty() && from != names_[input]) {
+      if (from != last_place_name_) {
+        auto [at, added] =
+            place_index_.try_emplace(std::string(from), places_.size());
+        if (added) places_.emplace_back(from);
+        last_place_name_ = at->first;
+        last_place_ = at->second;
+      }
+      place = last_place_;
+    }
+    return place << line_bits | std::min(line, line_mask);
+  }
+
+  void report_duplicate(const std::string& where, std::uint64_t line,
+                        std::string_view url, std::uint64_t first) {
+    duplicate_record d;
+    d.input = where;
+    d.line = line;
+    d.url = url;
+    if (first != 0 && (first >> line_bits) < places_.size()) {
+      d.first_input = places_[first >> line_bits];
+      d.first_line = first & line_mask;
+    }
+    obs_.duplicate(d);
   }
 
   // Asked between records, entries and steps. Once yes, always yes: an
@@ -240,6 +286,7 @@ class run final : public detail::cluster_stage::host {
   status read_inputs() {
     detail::entry_stage stage(resolve_inputs(), builder_.normalizer(), o_.type,
                               entry_workers(), {}, dates_);
+    places_ = names_;
     std::uint64_t next_progress = progress_every;
     // Asked while the stage waits too: an input that sends nothing (a FIFO,
     // a stalled fetch) must not keep a cancel waiting.
@@ -322,10 +369,19 @@ class run final : public detail::cluster_stage::host {
       issue(false, where, rec.line, b.messages[w]);
     if (res.lastmod_dropped || res.lastmod_read != lastmod_note::none)
       count_lastmod(b, i, where);
-    auto judged = dedup_->add(res.key);
+    const std::uint64_t position =
+        o_.report_duplicates ? position_of(b.input, from, rec.line) : 0;
+    auto judged = dedup_->add(res.key, position);
     if (!judged) return judged.err();
     if (*judged == detail::url_dedup::verdict::repeat) {
       ++report_.duplicates;
+      if (o_.report_duplicates)
+        report_duplicate(
+            where, rec.line,
+            detail::cluster_stage::loc_of(
+                std::string_view(b.xml).substr(res.xml_offset, res.xml_length),
+                duplicate_url_),
+            dedup_->first_position());
       return {};
     }
     // Past the memory budget a new URL's fate waits for the end of the
@@ -516,6 +572,12 @@ class run final : public detail::cluster_stage::host {
   bool input_sizes_known_ = true;
   std::unique_ptr<state_db> state_;
   std::string source_name_;  // scratch for a record's source document
+  // report_duplicates: the documents positions name, and their numbers.
+  std::vector<std::string> places_;
+  std::unordered_map<std::string, std::uint64_t> place_index_;
+  std::string_view last_place_name_;  // a key of place_index_
+  std::uint64_t last_place_ = 0;
+  std::string duplicate_url_;  // scratch
   std::uint64_t field_warnings_ = 0;
   generate_report report_;
 };
@@ -548,7 +610,10 @@ generate_report detail::generate(const generate_options& options,
     if (status s = detail::check_set_directories(*normalizer); !s)
       return refused(s.err());
   }
-  auto dates = lastmod_reader::create(options.date_format, options.time_zone);
+  std::vector<std::string> date_formats{options.date_format};
+  date_formats.insert(date_formats.end(), options.more_date_formats.begin(),
+                      options.more_date_formats.end());
+  auto dates = lastmod_reader::create(date_formats, options.time_zone);
   if (!dates) return refused(dates.err());
   if (status s = detail::check_sources(options, normalizer->base()); !s)
     return refused(s.err());

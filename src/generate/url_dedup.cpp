@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 #include <thread>
+#include <type_traits>
 
 #include "detail/fingerprint_table.h"
 
@@ -29,10 +31,12 @@ constexpr std::size_t write_buffer = 8192;
 // Numbers read ahead per run of repeats (stdio buffers the file too).
 constexpr std::size_t cursor_numbers = 64;
 
-// A deferred URL as a partition file holds it.
+// A deferred URL as a partition file holds it; `position` only with
+// positions (the record is shorter without).
 struct deferred_record {
   std::uint64_t fingerprint;
   std::uint64_t number;
+  std::uint64_t position;
 };
 
 // Slots a fingerprint table needs for `n` entries without growing (it grows
@@ -73,18 +77,37 @@ struct url_dedup::file {
 };
 
 // The next few numbers of one sorted run of repeats.
+// A repeat is its number, then with positions its first's position.
 struct url_dedup::cursor {
   file* run = nullptr;
   std::vector<std::uint64_t> buffer;
-  std::size_t at = 0;
+  std::size_t at = 0;  // into buffer, a multiple of the run's width
   bool done = false;
   std::uint64_t value() const { return buffer[at]; }
 };
 
-url_dedup::url_dedup(std::size_t budget_bytes, temp_namer temp_path)
-    : budget_(budget_bytes),
+url_dedup::url_dedup(std::size_t budget_bytes, temp_namer temp_path,
+                     bool positions)
+    : positions_(positions),
+      record_bytes_(positions ? sizeof(deferred_record)
+                              : offsetof(deferred_record, position)),
+      run_width_(positions ? 2 : 1),
+      budget_(budget_bytes),
       table_budget_(std::max(budget_bytes, min_table_budget)),
-      temp_path_(std::move(temp_path)) {}
+      temp_path_(std::move(temp_path)) {
+  if (positions) placed_ = std::make_unique<std::array<placed_table, 256>>();
+}
+
+std::size_t url_dedup::set_size() const noexcept {
+  return placed_ ? placed_size_ : set_.size();
+}
+
+std::size_t url_dedup::set_memory() const noexcept {
+  if (!placed_) return set_.memory_bytes();
+  std::size_t n = 0;
+  for (const placed_table& t : *placed_) n += t.memory_bytes();
+  return n;
+}
 
 url_dedup::~url_dedup() = default;
 
@@ -115,19 +138,40 @@ result<std::unique_ptr<url_dedup::file>> url_dedup::create(
   return made;
 }
 
-result<url_dedup::verdict> url_dedup::add(url_set::key k) {
+result<url_dedup::verdict> url_dedup::add(url_set::key k,
+                                          std::uint64_t position) {
   if (!spilling_) {
-    if (!set_.insert(k)) return verdict::repeat;
+    if (placed_) {
+      placed_table& t = (*placed_)[k.shard];
+      const auto [slot, added] = t.insert(k.fingerprint);
+      if (!added) {
+        first_position_ = t.payload(slot);
+        return verdict::repeat;
+      }
+      t.payload(slot) = position;
+      ++placed_size_;
+    } else if (!set_.insert(k)) {
+      return verdict::repeat;
+    }
     ++in_memory_;
-    if (set_.size() >= next_check_) {
-      next_check_ = set_.size() + weigh_every;
+    if (set_size() >= next_check_) {
+      next_check_ = set_size() + weigh_every;
       // Frozen at the budget: what is in it stays exact, and the next
       // shard to grow would pass it.
-      spilling_ = set_.memory_bytes() >= budget_;
+      spilling_ = set_memory() >= budget_;
     }
     return verdict::first;
   }
-  if (set_.contains(k)) return verdict::repeat;
+  if (placed_) {
+    placed_table& t = (*placed_)[k.shard];
+    if (const std::size_t slot = t.find(k.fingerprint);
+        slot != placed_table::npos) {
+      first_position_ = t.payload(slot);
+      return verdict::repeat;
+    }
+  } else if (set_.contains(k)) {
+    return verdict::repeat;
+  }
   if (partitions_.empty()) partitions_.resize(partition_count);
   std::unique_ptr<file>& part = partitions_[k.shard];
   if (!part) {
@@ -135,15 +179,17 @@ result<url_dedup::verdict> url_dedup::add(url_set::key k) {
     if (!made) return made.err();
     part = std::move(*made);
   }
-  const deferred_record r{k.fingerprint, deferred_++};
-  if (status s = part->write(&r, sizeof r); !s) return s.err();
-  disk_bytes_ += sizeof r;
+  const deferred_record r{k.fingerprint, deferred_++, position};
+  if (status s = part->write(&r, record_bytes_); !s) return s.err();
+  disk_bytes_ += record_bytes_;
   return verdict::deferred;
 }
 
 status url_dedup::resolve(bool keep_set) {
   if (!keep_set) {
     set_ = url_set();
+    placed_.reset();
+    placed_size_ = 0;
     // The set's 256 tables came from the heap, which keeps freed memory for
     // later: handed back now, the resolution's tables take its place in
     // memory rather than adding to it (at 10^8 URLs, 7 MiB of peak RSS).
@@ -190,29 +236,51 @@ status url_dedup::resolve(bool keep_set) {
 // partition whose table would pass the budget is split first.
 result<std::unique_ptr<url_dedup::file>> url_dedup::resolve_partition(
     std::unique_ptr<file> part, int depth) {
-  const std::uint64_t records = part->bytes / sizeof(deferred_record);
-  const std::size_t table = slots_for(records) * sizeof(std::uint64_t);
+  const std::uint64_t records = part->bytes / record_bytes_;
+  // A slot holds a fingerprint, and with positions one more number.
+  const std::size_t slot_bytes = sizeof(std::uint64_t) * run_width_;
+  const std::size_t table = slots_for(records) * slot_bytes;
   // 16 splits use up the fingerprint's 64 bits: a partition still too large
   // then holds one URL many times, which the table holds in one slot.
   if (table > thread_table_budget_ && depth < 16) return split(*part, depth);
   if (status s = part->rewind(); !s) return s.err();
-  fingerprint_table<> seen(slots_for(std::min<std::uint64_t>(
-      records, thread_table_budget_ / sizeof(std::uint64_t))));
-  table_bytes_ += seen.memory_bytes();
+  const std::size_t slots = slots_for(
+      std::min<std::uint64_t>(records, thread_table_budget_ / slot_bytes));
   std::unique_ptr<file> run;
-  deferred_record r;
-  while (fread_unlocked(&r, sizeof r, 1, part->f) == 1) {
-    if (seen.insert(r.fingerprint).second) continue;
-    if (!run) {
-      auto made = create("repeats");
-      if (!made) return made.err();
-      run = std::move(*made);
+  // With positions, the first record's position is its slot's payload.
+  auto scan = [&](auto& seen) -> status {
+    constexpr bool placed =
+        std::is_same_v<std::remove_reference_t<decltype(seen)>, placed_table>;
+    table_bytes_ += seen.memory_bytes();
+    deferred_record r{};
+    while (fread_unlocked(&r, record_bytes_, 1, part->f) == 1) {
+      const auto [slot, added] = seen.insert(r.fingerprint);
+      std::uint64_t repeat[2] = {r.number, 0};
+      if constexpr (placed) {
+        if (added) seen.payload(slot) = r.position;
+        repeat[1] = seen.payload(slot);
+      }
+      if (added) continue;
+      if (!run) {
+        auto made = create("repeats");
+        if (!made) return made.err();
+        run = std::move(*made);
+      }
+      const std::size_t bytes = run_width_ * sizeof(std::uint64_t);
+      if (status s = run->write(repeat, bytes); !s) return s;
+      disk_bytes_ += bytes;
+      ++repeats_;
     }
-    if (status s = run->write(&r.number, sizeof r.number); !s) return s.err();
-    disk_bytes_ += sizeof r.number;
-    ++repeats_;
+    table_bytes_ -= seen.memory_bytes();
+    return {};
+  };
+  if (positions_) {
+    placed_table seen(slots);
+    if (status s = scan(seen); !s) return s.err();
+  } else {
+    fingerprint_table<> seen(slots);
+    if (status s = scan(seen); !s) return s.err();
   }
-  table_bytes_ -= seen.memory_bytes();
   if (std::ferror(part->f)) return part->fail("read").err();
   return run;
 }
@@ -225,16 +293,16 @@ result<std::unique_ptr<url_dedup::file>> url_dedup::split(file& part,
                                                           int depth) {
   if (status s = part.rewind(); !s) return s.err();
   std::vector<std::unique_ptr<file>> parts(split_ways);
-  deferred_record r;
-  while (fread_unlocked(&r, sizeof r, 1, part.f) == 1) {
+  deferred_record r{};
+  while (fread_unlocked(&r, record_bytes_, 1, part.f) == 1) {
     auto& to = parts[(r.fingerprint >> (4 * depth)) % split_ways];
     if (!to) {
       auto made = create("dedup");
       if (!made) return made.err();
       to = std::move(*made);
     }
-    if (status s = to->write(&r, sizeof r); !s) return s.err();
-    disk_bytes_ += sizeof r;
+    if (status s = to->write(&r, record_bytes_); !s) return s.err();
+    disk_bytes_ += record_bytes_;
   }
   if (std::ferror(part.f)) return part.fail("read").err();
   std::vector<std::unique_ptr<file>> runs;
@@ -254,21 +322,23 @@ result<std::unique_ptr<url_dedup::file>> url_dedup::merge(
     std::vector<std::unique_ptr<file>>& runs) {
   auto out = create("repeats");
   if (!out) return out.err();
-  std::vector<std::uint64_t> heads(runs.size());
+  // A repeat: its number, and with positions its first's position.
+  const std::size_t bytes = run_width_ * sizeof(std::uint64_t);
+  std::vector<std::array<std::uint64_t, 2>> heads(runs.size());
   std::vector<bool> left(runs.size());
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (status s = runs[i]->rewind(); !s) return s.err();
-    left[i] = std::fread(&heads[i], sizeof heads[i], 1, runs[i]->f) == 1;
+    left[i] = std::fread(heads[i].data(), bytes, 1, runs[i]->f) == 1;
   }
   for (;;) {
     std::size_t low = runs.size();
     for (std::size_t i = 0; i < runs.size(); ++i)
-      if (left[i] && (low == runs.size() || heads[i] < heads[low])) low = i;
+      if (left[i] && (low == runs.size() || heads[i][0] < heads[low][0]))
+        low = i;
     if (low == runs.size()) break;
-    if (status s = (*out)->write(&heads[low], sizeof heads[low]); !s)
-      return s.err();
-    disk_bytes_ += sizeof heads[low];
-    left[low] = std::fread(&heads[low], sizeof heads[low], 1, runs[low]->f) == 1;
+    if (status s = (*out)->write(heads[low].data(), bytes); !s) return s.err();
+    disk_bytes_ += bytes;
+    left[low] = std::fread(heads[low].data(), bytes, 1, runs[low]->f) == 1;
   }
   for (const auto& run : runs)
     if (std::ferror(run->f)) return run->fail("read").err();
@@ -276,11 +346,12 @@ result<std::unique_ptr<url_dedup::file>> url_dedup::merge(
 }
 
 status url_dedup::refill(cursor& c) {
-  c.buffer.resize(cursor_numbers);
-  const std::size_t n = std::fread(c.buffer.data(), sizeof(std::uint64_t),
-                                   c.buffer.size(), c.run->f);
+  c.buffer.resize(cursor_numbers * run_width_);
+  const std::size_t n =
+      std::fread(c.buffer.data(), sizeof(std::uint64_t) * run_width_,
+                 cursor_numbers, c.run->f);
   if (n == 0 && std::ferror(c.run->f)) return c.run->fail("read");
-  c.buffer.resize(n);
+  c.buffer.resize(n * run_width_);
   c.at = 0;
   c.done = n == 0;
   return {};
@@ -314,8 +385,11 @@ result<bool> url_dedup::is_repeat(std::uint64_t number) {
   while (!heap_.empty() && cursors_[heap_.front()].value() <= number) {
     std::pop_heap(heap_.begin(), heap_.end(), heap_order());
     cursor& c = cursors_[heap_.back()];
-    found = found || c.value() == number;
-    if (++c.at == c.buffer.size())
+    if (c.value() == number) {
+      found = true;
+      if (positions_) first_position_ = c.buffer[c.at + 1];
+    }
+    if ((c.at += run_width_) == c.buffer.size())
       if (status s = refill(c); !s) return s.err();
     if (c.done)
       heap_.pop_back();
@@ -326,8 +400,8 @@ result<bool> url_dedup::is_repeat(std::uint64_t number) {
 }
 
 std::size_t url_dedup::memory_bytes() const noexcept {
-  return set_.memory_bytes() + table_bytes_ +
-         cursors_.size() * cursor_numbers * sizeof(std::uint64_t);
+  return set_memory() + table_bytes_ +
+         cursors_.size() * cursor_numbers * run_width_ * sizeof(std::uint64_t);
 }
 
 }  // namespace sitemill::detail

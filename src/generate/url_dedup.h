@@ -27,10 +27,17 @@
 // Disk: 16 bytes per deferred URL (fingerprint and number), plus 8 per
 // repeat among them; the caller's parked entries are its own.
 //
+// With positions (where each URL was first read, an opaque number of the
+// caller's: generate's input and line), every repeat can say which record
+// it repeats: the in-memory set keeps a position per URL (8 more bytes
+// each, within the budget), a deferred URL's goes to disk with it (24
+// bytes), and a repeat among them to its run with its first's (16 bytes).
+//
 // Not thread-safe; generate's consumer thread owns it.
 #ifndef SITEMILL_GENERATE_URL_DEDUP_H
 #define SITEMILL_GENERATE_URL_DEDUP_H
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -41,6 +48,7 @@
 #include <string_view>
 #include <vector>
 
+#include "detail/fingerprint_table.h"
 #include "detail/url_set.h"
 #include "sitemill/result.h"
 
@@ -55,7 +63,8 @@ class url_dedup {
   /// `budget_bytes`: the memory the in-memory set and the resolution may
   /// hold. 0 defers every URL but the first (tests); a partition's table
   /// may take 64 KiB however small the budget.
-  url_dedup(std::size_t budget_bytes, temp_namer temp_path);
+  url_dedup(std::size_t budget_bytes, temp_namer temp_path,
+            bool positions = false);
   ~url_dedup();
   url_dedup(const url_dedup&) = delete;
   url_dedup& operator=(const url_dedup&) = delete;
@@ -67,10 +76,19 @@ class url_dedup {
   };
 
   /// Starts fetching what add(k) will touch.
-  void prefetch(url_set::key k) const noexcept { set_.prefetch(k); }
-  /// Judges the URL behind `k`. A write error of a partition file is an
-  /// error (the run cannot go on exactly).
-  result<verdict> add(url_set::key k);
+  void prefetch(url_set::key k) const noexcept {
+    if (placed_)
+      (*placed_)[k.shard].prefetch(k.fingerprint);
+    else
+      set_.prefetch(k);
+  }
+  /// Judges the URL behind `k`, read at `position` (kept only with
+  /// positions). A write error of a partition file is an error (the run
+  /// cannot go on exactly).
+  result<verdict> add(url_set::key k, std::uint64_t position = 0);
+  /// With positions, after add() said repeat or is_repeat() true: where the
+  /// URL's first record was read. 0 otherwise.
+  std::uint64_t first_position() const noexcept { return first_position_; }
 
   /// True once the in-memory set is frozen and records are deferred.
   bool spilling() const noexcept { return spilling_; }
@@ -81,7 +99,9 @@ class url_dedup {
   /// True when `url` was judged first in memory. Deferred URLs are not
   /// remembered here: ask the caller's parked entries.
   bool contains_in_memory(std::string_view url) const {
-    return set_.contains(url);
+    if (!placed_) return set_.contains(url);
+    const url_set::key k = url_set::hash(url);
+    return (*placed_)[k.shard].find(k.fingerprint) != placed_table::npos;
   }
 
   /// After the last add(): finds the deferred records that repeat an earlier
@@ -112,10 +132,21 @@ class url_dedup {
   status refill(cursor& c);
   auto heap_order() const;
 
+  using placed_table = fingerprint_table<std::uint64_t>;
+  std::size_t set_size() const noexcept;
+  std::size_t set_memory() const noexcept;
+
+  bool positions_;
+  std::size_t record_bytes_;  // of a partition file's record
+  std::size_t run_width_;     // numbers per repeat in a run: 1, or 2
+  std::uint64_t first_position_ = 0;
   std::size_t budget_;
   std::size_t table_budget_;
   temp_namer temp_path_;
-  url_set set_;
+  url_set set_;  // without positions
+  // With positions: the set, with the position of each URL's first record.
+  std::unique_ptr<std::array<placed_table, 256>> placed_;
+  std::size_t placed_size_ = 0;
   bool spilling_ = false;
   std::uint64_t in_memory_ = 0;
   std::uint64_t deferred_ = 0;

@@ -526,6 +526,21 @@ status write_generate_json(sink& sink_out, const generate_report& r,
   write_issues(out, issues, issue_kind::warning, spool_state);
   out.raw(",").key("skipped");
   write_issues(out, issues, issue_kind::skipped, spool_state);
+  // Only when the run reported them (generate_options::report_duplicates).
+  if (issues.count(issue_kind::duplicate) > 0) {
+    out.raw(",").key("duplicate_records").raw("[");
+    bool first = true;
+    status read = issues.for_each_duplicate([&](const duplicate_record& d) {
+      out.raw(first ? "{" : ",{").key("input").str(d.input);
+      first = false;
+      out.raw(",").key("line").count(d.line);
+      out.raw(",").key("url").str(d.url);
+      out.raw(",").key("first_input").str(d.first_input);
+      out.raw(",").key("first_line").count(d.first_line).raw("}");
+    });
+    out.raw("]");
+    if (!read && spool_state) spool_state = read;
+  }
   const lastmod_counts& l = r.lastmods;
   out.raw(",").key("lastmods").raw("{").key("dropped").count(l.dropped);
   out.raw(",").key("zone_assumed").count(l.zone_assumed);

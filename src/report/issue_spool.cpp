@@ -57,11 +57,9 @@ std::FILE* issue_spool::file_for(issue_kind kind) {
   return f;
 }
 
-void issue_spool::add(issue_kind kind, const record_issue& issue) {
-  ++counts_[static_cast<std::size_t>(kind)];
-  if (!failure_) return;
+bool issue_spool::write(issue_kind kind, const record_issue& issue) {
   std::FILE* f = file_for(kind);
-  if (f == nullptr) return;
+  if (f == nullptr) return false;
   const record_head head{issue.line, clamp_size(issue.input.size()),
                          clamp_size(issue.reason.size())};
   const bool written = std::fwrite(&head, sizeof head, 1, f) == 1 &&
@@ -69,11 +67,43 @@ void issue_spool::add(issue_kind kind, const record_issue& issue) {
                            head.input_size &&
                        std::fwrite(issue.reason.data(), 1, head.reason_size,
                                    f) == head.reason_size;
-  if (written)
-    ++kept_[static_cast<std::size_t>(kind)];
-  else
+  if (!written)
     failure_ = error{"cannot keep the report's issues in " + temp_dir_ + ": " +
                      std::strerror(errno)};
+  return written;
+}
+
+void issue_spool::add(issue_kind kind, const record_issue& issue) {
+  ++counts_[static_cast<std::size_t>(kind)];
+  if (!failure_) return;
+  if (write(kind, issue)) ++kept_[static_cast<std::size_t>(kind)];
+}
+
+void issue_spool::add_duplicate(const duplicate_record& d) {
+  constexpr auto kind = issue_kind::duplicate;
+  ++counts_[static_cast<std::size_t>(kind)];
+  if (!failure_) return;
+  if (write(kind, {d.input, d.line, d.url}) &&
+      write(kind, {d.first_input, d.first_line, {}}))
+    ++kept_[static_cast<std::size_t>(kind)];
+}
+
+status issue_spool::for_each_duplicate(
+    const std::function<void(const duplicate_record&)>& visit) const {
+  duplicate_record d;
+  bool first = true;
+  return for_each(issue_kind::duplicate, [&](const record_issue& issue) {
+    if (first) {
+      d.input = issue.input;
+      d.line = issue.line;
+      d.url = issue.reason;
+    } else {
+      d.first_input = issue.input;
+      d.first_line = issue.line;
+      visit(d);
+    }
+    first = !first;
+  });
 }
 
 status issue_spool::for_each(
@@ -88,7 +118,9 @@ status issue_spool::for_each(
   record_head head{};
   bool ok = true;
   // Only whole records: a write that failed may have left part of one.
-  for (std::uint64_t n = kept_[static_cast<std::size_t>(kind)]; n > 0; --n) {
+  std::uint64_t n = kept_[static_cast<std::size_t>(kind)];
+  if (kind == issue_kind::duplicate) n *= 2;  // two records each
+  for (; n > 0; --n) {
     if (std::fread(&head, sizeof head, 1, f) != 1) {
       ok = false;
       break;

@@ -8,6 +8,7 @@
 // "Readers against libraries").
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "source/readers.h"
 
@@ -31,54 +32,13 @@ start_state initial_state(const std::vector<column>& columns,
   return named.empty() ? start_state::header : start_state::named_header;
 }
 
-// The error for a header row without loc (and no names given): the
-// header's cells, and the column list that would read it, named as
-// list_source() takes it (`columns`: the library names options, result.h). A
-// header row that looks like data (a URL in its first cell) is the usual
-// headerless file read without a column list; otherwise the URL column is the
-// one with a usual name (url, link), or the first whose value in the next row
-// is a URL.
-std::string no_loc_message(const std::vector<std::string_view>& names,
-                           const std::vector<std::string_view>& next_row) {
-  std::string message = "header has no loc column";
-  if (!names.empty() && names.front().find("://") != std::string_view::npos) {
-    return message.append(
-        " (the first row looks like data: a file without a header row needs "
-        "its columns named, e.g. `columns` loc,lastmod)");
-  }
-  message.append("; its columns are " + header_cells(names));
-  std::size_t url = 0;
-  while (url < names.size() && !is_loc_header_word(names[url])) ++url;
-  if (url == names.size()) {
-    url = 0;
-    while (url < names.size() &&
-           !(url < next_row.size() && is_url_like(next_row[url])))
-      ++url;
-  }
-  const std::string_view name = url == names.size() ? "" : trim(names[url]);
-  // A name a column list cannot hold, or one that would need more than
-  // simple quoting in a shell, gets the general form.
-  const bool plain =
-      name.find_first_of(" \"$`\\!*?;&|<>()[]{}~#") == std::string_view::npos;
-  if (name.empty() || name.size() > 64 ||
-      name.find_first_of(",='") != std::string_view::npos ||
-      std::any_of(name.begin(), name.end(), [](char c) {
-        return static_cast<unsigned char>(c) < 0x20;
-      })) {
-    return message.append(
-        "; to read a column as loc, map it by name: `columns` loc=NAME");
-  }
-  return message.append("; to read " + quoted_printable(name, 64) +
-                        " as loc, map it by name: `columns` " +
-                        (plain ? "" : "'") + "loc=" + std::string(name) +
-                        (plain ? "" : "'"));
-}
-
 // The note for a first row skipped as a header (reader_options::columns).
 std::string header_note(std::string_view loc_cell) {
   return "first row taken as a header row, not a URL (its loc cell is " +
          quoted_printable(trim(loc_cell), 64) + ")";
 }
+
+class tsv_reader;
 
 // What tsv and csv share: the start of an input (a header row, or a
 // first row that may be one) before the rows, which each splits its way.
@@ -119,12 +79,54 @@ class delimited_reader : public line_record_reader {
     return false;
   }
 
+  // A row with fewer cells than the header: its missing cells are read as
+  // empty, which may be an export's shorthand or a row cut short, so each
+  // is noted (the first max_short_row_notes; the rest counted, and said
+  // once at the end).
+  void check_cells(std::uint64_t line, std::size_t cells) {
+    if (cells >= header_names_.size()) return;
+    if (short_rows_++ == 0) first_short_ = line;
+    last_short_ = line;
+    if (short_rows_ > max_short_row_notes) return;
+    std::string m = "row has " + std::to_string(cells) +
+                    (cells == 1 ? " cell" : " cells") + " where the header has " +
+                    std::to_string(header_names_.size()) + "; ";
+    const std::size_t missing = header_names_.size() - cells;
+    constexpr std::size_t named = 5;  // a wide export's row may lack dozens
+    for (std::size_t i = cells; i < header_names_.size() && i < cells + named;
+         ++i) {
+      if (i != cells) m += ", ";
+      m += quoted_printable(trim(header_names_[i]), 64);
+    }
+    if (missing > named) m += " and " + std::to_string(missing - named) + " more";
+    m += missing == 1 ? " is" : " are";
+    m += " read as empty";
+    notes_.push_back({line, std::move(m)});
+  }
+
+  // The end of the input: false, after the count of short rows not noted.
+  bool finish() {
+    if (short_rows_ > max_short_row_notes) {
+      notes_.push_back(
+          {last_short_,
+           std::to_string(short_rows_) +
+               " rows in all have fewer cells than the header (lines " +
+               std::to_string(first_short_) + " to " +
+               std::to_string(last_short_) + "); only the first " +
+               std::to_string(max_short_row_notes) + " are noted"});
+      short_rows_ = 0;
+    }
+    return false;
+  }
+
   // Maps the header row's cells `names` (on line `line`); false, with
   // reading stopped, when the header lacks loc or a name of named_.
   bool map_names(const std::vector<std::string_view>& names,
                  std::uint64_t line) {
+    auto& self = static_cast<Reader&>(*this);
+    header_names_.assign(names.begin(), names.end());
     if (state_ == start_state::named_header) {
-      auto map = map_named_header(names, named_);
+      auto map = map_named_header(names, named_, self.columns_are());
       if (!map) {
         stop(line, map.err().message);
         return false;
@@ -140,16 +142,23 @@ class delimited_reader : public line_record_reader {
     line_reader::line data;
     while (lines_.next(data)) {
       if (!data.too_long && is_blank_line(data.text)) continue;
-      if (!data.too_long) next_row = static_cast<Reader&>(*this).cells_of(data);
+      if (!data.too_long) next_row = self.cells_of(data);
       break;
     }
-    stop(line, no_loc_message({kept.begin(), kept.end()}, next_row));
+    stop(line, no_loc_message({kept.begin(), kept.end()}, next_row,
+                              self.columns_are(), self.delimiter(),
+                              std::is_same_v<Reader, tsv_reader>));
     return false;
   }
+
+  static constexpr std::uint64_t max_short_row_notes = 100;
 
   column_map map_;
   start_state state_;
   std::vector<named_column> named_;
+  // The header's cells, for the note on a short row; empty without a header.
+  std::vector<std::string> header_names_;
+  std::uint64_t short_rows_ = 0, first_short_ = 0, last_short_ = 0;
 };
 
 class tsv_reader final : public delimited_reader<tsv_reader> {
@@ -169,13 +178,15 @@ class tsv_reader final : public delimited_reader<tsv_reader> {
       row(l, out);
       return true;
     }
-    return false;
+    return finish();
   }
 
  private:
   friend delimited_reader;
 
   void emit_held(input_record& out) { row(held_next_, out); }
+  static char delimiter() { return '\t'; }
+  static std::string columns_are() { return "its columns, split at tabs, are "; }
 
   // The first row under reader_options::columns: a record, unless it looks
   // like a header (record_reader.h); then the row after it is the record.
@@ -227,7 +238,8 @@ class tsv_reader final : public delimited_reader<tsv_reader> {
       out.problem = too_long_;
       return;
     }
-    split(l.text, out);
+    const std::size_t cells = split(l.text, out);
+    if (cells < header_names_.size()) check_cells(l.number, cells);
     if (!map_.slots.empty()) {
       extension_values(
           map_, [&](std::size_t i) { return cells_[i]; }, values_);
@@ -254,8 +266,10 @@ class tsv_reader final : public delimited_reader<tsv_reader> {
     }
   }
 
-  // The hot path: memchr from tab to tab, only as far as the last column read.
-  void split(std::string_view text, input_record& out) {
+  // The hot path: memchr from tab to tab, only as far as the last column read
+  // (or the header's last, to count a short row's cells). Returns the cells
+  // counted: all of a row that ends first, else at least the columns read.
+  std::size_t split(std::string_view text, input_record& out) {
     const char* p = text.data();
     const char* const end = p + text.size();
     const std::size_t n = map_.roles.size();
@@ -269,7 +283,17 @@ class tsv_reader final : public delimited_reader<tsv_reader> {
       } else {
         assign_field(out, map_.roles[i], value);
       }
-      if (tab == nullptr || i + 1 == n) return;
+      if (tab == nullptr) return i + 1;
+      if (i + 1 == n) {
+        // Ignored columns after the last one read: counted, not split.
+        std::size_t cells = n + 1;
+        for (p = tab + 1; cells < header_names_.size(); ++cells) {
+          p = static_cast<const char*>(std::memchr(p, '\t', end - p));
+          if (p == nullptr) break;
+          ++p;
+        }
+        return cells;
+      }
       p = tab + 1;
     }
   }
@@ -284,10 +308,13 @@ class csv_reader final : public delimited_reader<csv_reader> {
  public:
   csv_reader(std::unique_ptr<byte_source> source, std::string name,
              const std::vector<column>& columns,
-             const std::vector<named_column>& named, reader_tuning tuning)
+             const std::vector<named_column>& named, char delimiter,
+             reader_tuning tuning)
       : delimited_reader(std::move(source), std::move(name), columns, named,
                          tuning),
-        record_too_long_("record" + too_long_.substr(4)) {}
+        record_too_long_("record" + too_long_.substr(4)),
+        delim_(delimiter),
+        sniffed_(delimiter == 0) {}
 
   bool next(input_record& out) override {
     if (!error_.empty()) return false;
@@ -298,10 +325,12 @@ class csv_reader final : public delimited_reader<csv_reader> {
       const std::uint64_t start = l.number;
       const outcome o = split(l, map_.roles.size());
       if (o == outcome::stop) return false;
+      if (o == outcome::ok && count_ < header_names_.size())
+        check_cells(start, count_);
       emit(out, o, start, fields_, count_);
       return true;
     }
-    return false;
+    return finish();
   }
 
  private:
@@ -352,11 +381,24 @@ class csv_reader final : public delimited_reader<csv_reader> {
     emit(out, held_outcome_, held_start_, fields_, count_);
   }
 
+  char delimiter() const { return delim_; }
+  std::string columns_are() const {
+    return "its columns, split at " + delimiter_name(delim_) +
+           (sniffed_ ? " (the delimiter the header has most of)"
+                     : " (`delimiter`)") +
+           ", are ";
+  }
+  // The first row, header or record, names the delimiter unless it was given.
+  void choose_delimiter(const line_reader::line& l) {
+    if (delim_ == 0) delim_ = sniff_delimiter(l.text);
+  }
+
   // The first row under reader_options::columns: a record, unless it looks
   // like a header (record_reader.h); then the row after it is the record.
   // Undecided, row 1's fields are copied and row 2 split into fields_:
   // memory stays two records.
   bool first_row(const line_reader::line& l, input_record& out) {
+    choose_delimiter(l);
     const std::uint64_t first = l.number;
     const outcome o = split(l, map_.roles.size());
     if (o == outcome::stop) return false;
@@ -405,6 +447,7 @@ class csv_reader final : public delimited_reader<csv_reader> {
   }
 
   bool read_header(const line_reader::line& l) {
+    choose_delimiter(l);
     const std::uint64_t start = l.number;
     const outcome o = split(l, static_cast<std::size_t>(-1));
     if (o == outcome::stop) return false;
@@ -449,6 +492,7 @@ class csv_reader final : public delimited_reader<csv_reader> {
       return outcome::problem;
     }
     constexpr auto npos = std::string_view::npos;
+    const std::uint64_t start = l.number;
     std::string_view s = l.text;
     std::size_t i = 0;
     std::size_t bytes = s.size();  // of the whole record, against the cap
@@ -464,7 +508,7 @@ class csv_reader final : public delimited_reader<csv_reader> {
       }
       ++count_;
       if (i == s.size() || s[i] != '"') {
-        const std::size_t comma = s.find(',', i);
+        const std::size_t comma = s.find(delim_, i);
         if (f != nullptr)
           f->view = s.substr(i, comma == npos ? npos : comma - i);
         if (comma == npos) break;
@@ -483,15 +527,14 @@ class csv_reader final : public delimited_reader<csv_reader> {
             f->own.append(s.substr(seg));
             f->own.append(l.had_cr ? "\r\n" : "\n");
           }
+          const std::uint64_t last = l.number;
           if (!lines_.next(l)) {
             if (!lines_.error().empty()) return outcome::stop;
-            problem_ = "unterminated quoted field";
-            return outcome::problem;
+            return swallowed("unterminated quoted field: the quote runs to "
+                             "the end of the input",
+                             start, last);
           }
-          if (l.too_long) {
-            problem_ = too_long_;
-            return outcome::problem;
-          }
+          if (l.too_long) return swallowed(too_long_, start, l.number);
           s = l.text;
           i = seg = 0;
           bytes += s.size() + 1;
@@ -522,24 +565,46 @@ class csv_reader final : public delimited_reader<csv_reader> {
         break;
       }
       if (i == s.size()) break;
-      if (s[i] != ',') {
+      if (s[i] != delim_) {
+        if (l.number != start)
+          return swallowed("unexpected character after a closing quote on "
+                           "line " + std::to_string(l.number),
+                           start, l.number);
         problem_ = "unexpected character after a closing quote";
         return outcome::problem;
       }
       ++i;
     }
-    if (overflow) {
-      problem_ = record_too_long_;
-      return outcome::problem;
-    }
+    if (overflow) return swallowed(record_too_long_, start, l.number);
     return outcome::ok;
+  }
+
+  // A problem with a record that ran from line `first` to `last`: when that
+  // is more than one line, a quote was likely left open, and the rows it
+  // took are named, for they are not read.
+  outcome swallowed(std::string_view what, std::uint64_t first,
+                    std::uint64_t last) {
+    problem_text_.assign(what);
+    if (last > first) {
+      const std::uint64_t taken = last - first;
+      problem_text_ += "; the quoted field opened on this line took the " +
+                       (taken == 1 ? std::string("line")
+                                   : std::to_string(taken) + " lines") +
+                       " after it (to line " + std::to_string(last) +
+                       "), whose rows are not read";
+    }
+    problem_ = problem_text_;
+    return outcome::problem;
   }
 
   std::vector<field> fields_;
   std::size_t count_ = 0;
   std::size_t keep_ = 0;
   std::string_view problem_;
+  std::string problem_text_;  // problem_'s text when it is made for a record
   std::string record_too_long_;
+  char delim_;    // between cells; 0 until the first row names it
+  bool sniffed_;  // delim_ was found in the first row, not given
   std::vector<extension_value> values_;
   // An undecided first row's fields (owned), while fields_ holds the row
   // read to decide it, which start() returns next (held_row).
@@ -561,9 +626,9 @@ std::unique_ptr<record_reader> make_tsv_reader(
 std::unique_ptr<record_reader> make_csv_reader(
     std::unique_ptr<byte_source> source, std::string name,
     const std::vector<column>& columns, const std::vector<named_column>& named,
-    reader_tuning tuning) {
+    char delimiter, reader_tuning tuning) {
   return std::make_unique<csv_reader>(std::move(source), std::move(name),
-                                      columns, named, tuning);
+                                      columns, named, delimiter, tuning);
 }
 
 }  // namespace sitemill::detail

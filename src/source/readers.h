@@ -109,9 +109,11 @@ column_map map_columns(const std::vector<column>& columns);
 /// The map for a header row (`names`) read by name
 /// (reader_options::named_columns): the cells `named` names, the others
 /// ignored. An error message naming each name the header lacks, and the
-/// header's cells, when one is missing.
+/// header's cells after `columns_are` ("its columns are "), when one is
+/// missing.
 result<column_map> map_named_header(const std::vector<std::string_view>& names,
-                                    const std::vector<named_column>& named);
+                                    const std::vector<named_column>& named,
+                                    std::string_view columns_are);
 
 /// A header row's cells for a message: "url", "updated_at", ... (the first
 /// 20, quoted and shortened).
@@ -125,6 +127,28 @@ bool is_url_like(std::string_view cell) noexcept;
 /// True for a usual header name of a URL column: loc, url, link, href, uri,
 /// location, address, page, permalink (ASCII case ignored, trimmed).
 bool is_loc_header_word(std::string_view cell) noexcept;
+
+/// The delimiter of a csv whose first row (its header, or its first record
+/// under a column list) is `line`: of ',' ';' tab '|', the one found most
+/// often outside double quotes, a tie going to the earlier in that order, so
+/// a row with none of them is comma-separated (RFC 4180). Quotes are
+/// counted on this line only: a header cell that runs onto the next line
+/// hides nothing of this one.
+char sniff_delimiter(std::string_view line) noexcept;
+
+/// The error for a header row (its cells `names`) without loc, when no
+/// names were given: the header's cells after `columns_are` ("its columns
+/// are "), and the column list that would read it, or the delimiter, when
+/// the header is one cell holding another than `delimiter` (the one that
+/// split it; `tsv`: the format cannot take another). `next_row`: the cells
+/// of the row after the header, to find the URL column by its value.
+std::string no_loc_message(const std::vector<std::string_view>& names,
+                           const std::vector<std::string_view>& next_row,
+                           std::string_view columns_are, char delimiter,
+                           bool tsv);
+
+/// How a message names a delimiter: "','", "';'", "tab", "'|'".
+std::string delimiter_name(char delimiter);
 
 /// Stores `value` in the core field of `out` that `kind` names (extension
 /// columns go through extension_values()).
@@ -184,10 +208,11 @@ std::unique_ptr<record_reader> make_tsv_reader(
     std::unique_ptr<byte_source> source, std::string name,
     const std::vector<column>& columns, const std::vector<named_column>& named,
     reader_tuning tuning);
+/// `delimiter`: 0 to take the one sniff_delimiter() finds in the first row.
 std::unique_ptr<record_reader> make_csv_reader(
     std::unique_ptr<byte_source> source, std::string name,
     const std::vector<column>& columns, const std::vector<named_column>& named,
-    reader_tuning tuning);
+    char delimiter, reader_tuning tuning);
 std::unique_ptr<record_reader> make_jsonl_reader(
     std::unique_ptr<byte_source> source, std::string name,
     const std::vector<named_column>& named, reader_tuning tuning);

@@ -385,7 +385,8 @@ std::string header_cells(const std::vector<std::string_view>& names) {
 }
 
 result<column_map> map_named_header(const std::vector<std::string_view>& names,
-                                    const std::vector<named_column>& named) {
+                                    const std::vector<named_column>& named,
+                                    std::string_view columns_are) {
   std::vector<column> kinds(names.size(), column::ignored);
   std::string missing;
   std::size_t missing_count = 0;
@@ -403,7 +404,8 @@ result<column_map> map_named_header(const std::vector<std::string_view>& names,
   if (missing_count != 0) {
     return error{std::string(missing_count == 1 ? "header has no column "
                                                 : "header has no columns ") +
-                 missing + "; its columns are " + header_cells(names)};
+                 missing + "; " + std::string(columns_are) +
+                 header_cells(names)};
   }
   return map_columns(kinds);
 }
@@ -420,6 +422,96 @@ bool is_url_like(std::string_view cell) noexcept {
                       cell[i] == '-' || cell[i] == '.'))))
     ++i;
   return i != 0 && cell.substr(i).starts_with("://");
+}
+
+char sniff_delimiter(std::string_view line) noexcept {
+  constexpr char candidates[] = {',', ';', '\t', '|'};
+  std::size_t counts[std::size(candidates)] = {};
+  bool quoted = false;
+  for (const char c : line) {
+    // "" inside quotes toggles twice: the cell stays quoted.
+    if (c == '"') quoted = !quoted;
+    if (quoted) continue;
+    for (std::size_t k = 0; k < std::size(candidates); ++k)
+      counts[k] += c == candidates[k];
+  }
+  std::size_t best = 0;
+  for (std::size_t k = 1; k < std::size(candidates); ++k)
+    if (counts[k] > counts[best]) best = k;
+  return candidates[best];
+}
+
+std::string delimiter_name(char delimiter) {
+  if (delimiter == '\t') return "tab";
+  std::string name = "'";
+  append_printable(name, std::string_view(&delimiter, 1));
+  return name + "'";
+}
+
+// The error for a header row without loc (and no names given): the
+// header's cells, and the column list that would read it, named as
+// list_source() takes it (`columns`: the library names options, result.h). A
+// header row that looks like data (a URL in its first cell) is the usual
+// headerless file read without a column list; otherwise the URL column is the
+// one with a usual name (url, link), or the first whose value in the next row
+// is a URL.
+// `columns_are` says how the row was split ("its columns, split at ';' ...,
+// are "), and `delimiter` is what split it: a header of one cell that holds
+// another delimiter was split at the wrong one, and the message says which
+// to give.
+std::string no_loc_message(const std::vector<std::string_view>& names,
+                           const std::vector<std::string_view>& next_row,
+                           std::string_view columns_are, char delimiter,
+                           bool tsv) {
+  std::string message = "header has no loc column";
+  if (!names.empty() && names.front().find("://") != std::string_view::npos) {
+    return message.append(
+        " (the first row looks like data: a file without a header row needs "
+        "its columns named, e.g. `columns` loc,lastmod)");
+  }
+  message.append("; " + std::string(columns_are) + header_cells(names));
+  if (names.size() == 1) {
+    const char other = sniff_delimiter(names.front());
+    if (other != delimiter &&
+        names.front().find(other) != std::string_view::npos) {
+      return message.append(
+          tsv && other != '\t'
+              ? "; it is one cell holding " + delimiter_name(other) +
+                    ": to split it there, read the file as csv (`format` "
+                    "csv" +
+                    (other == ',' ? "" : ", `delimiter` " + std::string(1, other)) +
+                    ")"
+              : "; it is one cell holding " + delimiter_name(other) +
+                    ": to split it there, give `delimiter` " +
+                    (other == '\t' ? std::string("tab")
+                                    : std::string(1, other)));
+    }
+  }
+  std::size_t url = 0;
+  while (url < names.size() && !is_loc_header_word(names[url])) ++url;
+  if (url == names.size()) {
+    url = 0;
+    while (url < names.size() &&
+           !(url < next_row.size() && is_url_like(next_row[url])))
+      ++url;
+  }
+  const std::string_view name = url == names.size() ? "" : trim(names[url]);
+  // A name a column list cannot hold, or one that would need more than
+  // simple quoting in a shell, gets the general form.
+  const bool plain =
+      name.find_first_of(" \"$`\\!*?;&|<>()[]{}~#") == std::string_view::npos;
+  if (name.empty() || name.size() > 64 ||
+      name.find_first_of(",='") != std::string_view::npos ||
+      std::any_of(name.begin(), name.end(), [](char c) {
+        return static_cast<unsigned char>(c) < 0x20;
+      })) {
+    return message.append(
+        "; to read a column as loc, map it by name: `columns` loc=NAME");
+  }
+  return message.append("; to read " + quoted_printable(name, 64) +
+                        " as loc, map it by name: `columns` " +
+                        (plain ? "" : "'") + "loc=" + std::string(name) +
+                        (plain ? "" : "'"));
 }
 
 bool is_loc_header_word(std::string_view cell) noexcept {
@@ -446,6 +538,12 @@ result<std::unique_ptr<record_reader>> make_reader(
     case input_format::csv:
       break;
   }
+  // A quote or a line break cannot separate cells: RFC 4180 gives them
+  // their own meaning.
+  if (const char d = options.delimiter;
+      d == '"' || d == '\n' || d == '\r')
+    return error{name + ": " + delimiter_name(d) +
+                 " cannot separate cells (a quote or a line break)"};
   if (!options.columns.empty() && !named.empty()) {
     return error{name +
                  ": the columns are given both in order and by header name"};
@@ -471,11 +569,16 @@ result<std::unique_ptr<record_reader>> make_reader(
     return error{name + ": the column list has no loc column"};
   }
   if (options.format == input_format::tsv) {
+    if (options.delimiter != 0 && options.delimiter != '\t')
+      return error{name + ": a tsv input is tab-separated; to read one "
+                          "separated by " +
+                   delimiter_name(options.delimiter) +
+                   ", read it as csv (`format` csv)"};
     return make_tsv_reader(std::move(source), std::move(name), options.columns,
                            named, tuning);
   }
   return make_csv_reader(std::move(source), std::move(name), options.columns,
-                         named, tuning);
+                         named, options.delimiter, tuning);
 }
 
 result<std::unique_ptr<record_reader>> open_reader(

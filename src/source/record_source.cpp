@@ -13,8 +13,11 @@ namespace {
 class list_file final : public record_source {
  public:
   list_file(std::string path, std::optional<input_format> format,
-            column_list columns)
-      : path_(std::move(path)), format_(format), columns_(std::move(columns)) {}
+            column_list columns, char delimiter)
+      : path_(std::move(path)),
+        format_(format),
+        columns_(std::move(columns)),
+        delimiter_(delimiter) {}
 
   std::string name() const override { return path_ == "-" ? "<stdin>" : path_; }
 
@@ -57,6 +60,7 @@ class list_file final : public record_source {
     options.format = *format;
     options.columns = columns_.in_order;
     options.named_columns = columns_.by_name;
+    options.delimiter = delimiter_;
     options.stop = context.stop;
     return record_reader::open(path_, options);
   }
@@ -72,14 +76,16 @@ class list_file final : public record_source {
   std::string path_;
   std::optional<input_format> format_;
   column_list columns_;
+  char delimiter_;
 };
 
 }  // namespace
 
 std::shared_ptr<const record_source> list_source(
-    std::string path, std::optional<input_format> format, column_list columns) {
+    std::string path, std::optional<input_format> format, column_list columns,
+    char delimiter) {
   return std::make_shared<list_file>(std::move(path), format,
-                                     std::move(columns));
+                                     std::move(columns), delimiter);
 }
 
 }  // namespace sitemill

@@ -125,11 +125,13 @@ TEST(GenerateColumns, ErrorsNameWhatIsMissingAndPublishNothing) {
       // A mapped name the header lacks: named, with the header's names.
       {{"--columns", "loc=url,lastmod=updated_at"},
        t / "export.csv" +
-           ":1: header has no column \"url\" (for loc); its columns are "
+           ":1: header has no column \"url\" (for loc); its columns, split "
+           "at ',' (the delimiter the header has most of), are "
            "\"link\", \"updated_at\", \"image_url\""},
       // No mapping and no loc: the column to map is suggested.
       {{},
-       "header has no loc column; its columns are \"link\", \"updated_at\", "
+       "header has no loc column; its columns, split at ',' (the delimiter "
+       "the header has most of), are \"link\", \"updated_at\", "
        "\"image_url\"; to read \"link\" as loc, map it by name: --columns "
        "loc=link"},
       {{"--columns", "loc=link,lastmod"},

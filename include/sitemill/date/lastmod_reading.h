@@ -4,7 +4,8 @@
 // Exports write dates as their database prints them ("2025-05-14 10:23:00",
 // PostgreSQL's "2025-05-14 10:23:00.123456+02"), as mail and HTTP do
 // ("Wed, 14 May 2025 10:23:00 GMT") or as a Unix time ("1747218180"). A
-// lastmod_reader reads one of three ways (date_format):
+// lastmod_reader reads in one or more of three ways (date_format), tried in
+// order until one reads the text:
 //  * auto: a W3C datetime first (the common case costs nothing more), then
 //    YYYY-MM-DD HH:MM[:SS[.fraction]] with a space (or T) and an optional
 //    zone (Z, +hh, +hhmm, +hh:mm), RFC 5322 and HTTP dates (read by
@@ -21,6 +22,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -83,6 +85,17 @@ class lastmod_reader {
   static result<lastmod_reader> create(std::string_view format,
                                        std::string_view zone);
 
+  /// Several formats, each as above, tried in order: the first that reads
+  /// a text gives its value ("%d.%m.%Y" then "auto": a spreadsheet's dates,
+  /// and whatever else auto reads). Empty: auto. At most max_formats, none
+  /// given twice, each pattern within max_pattern_steps and all of them
+  /// within max_total_steps. A text none reads is refused with one reason
+  /// for all ("matches none of the `date_format` formats"), unless one
+  /// format read its shape and found the date impossible: that reason.
+  /// The zone is refused only when every format is "w3c".
+  static result<lastmod_reader> create(std::span<const std::string> formats,
+                                       std::string_view zone);
+
   /// Reads `text` (no surrounding whitespace: trim first). Never throws.
   /// Inline so that a W3C datetime, what generators write by the million,
   /// costs what parse_w3c_datetime() costs and nothing more.
@@ -104,27 +117,40 @@ class lastmod_reader {
     char literal = 0;
   };
   static constexpr std::size_t max_pattern_steps = 48;
+  static constexpr std::size_t max_total_steps = 96;
+  static constexpr std::size_t max_formats = 8;
 
  private:
   enum class format_kind : std::uint8_t { automatic, w3c, pattern };
   enum class zone_kind : std::uint8_t { none, fixed, named };
+  /// One format of the list; a pattern's steps are pattern_[first, end).
+  struct format_entry {
+    format_kind kind = format_kind::automatic;
+    std::uint8_t first = 0, end = 0;
+  };
 
-  status compile_pattern(std::string_view pattern);  // date_pattern.cpp
+  // date_pattern.cpp: appends the pattern's steps to pattern_.
+  status compile_pattern(std::string_view pattern);
   status set_zone(std::string_view zone);            // time_zones.cpp
   lastmod_reading read_slow(std::string_view text) const noexcept;
+  lastmod_reading read_one(const format_entry& f,
+                           std::string_view text) const noexcept;
   lastmod_reading read_auto(std::string_view text) const noexcept;
-  lastmod_reading read_pattern(std::string_view text) const noexcept;
+  lastmod_reading read_pattern(std::string_view text, std::uint8_t first,
+                               std::uint8_t end) const noexcept;
   /// Gives `local` (a date-time read without a zone) the reader's zone.
   lastmod_reading place(w3c_datetime local) const noexcept;
 
-  format_kind format_ = format_kind::automatic;
+  format_kind format_ = format_kind::automatic;  ///< the first format's
+  std::uint8_t format_count_ = 1;
+  std::array<format_entry, max_formats> formats_{};
   zone_kind zone_kind_ = zone_kind::none;
   std::int16_t fixed_offset_ = 0;     ///< minutes east of UTC, zone_kind::fixed
   bool fixed_zulu_ = false;           ///< the zone was "Z" or "UTC"
   const void* named_zone_ = nullptr;  ///< a date::time_zone, zone_kind::named
   int reference_year_ = 2000;         ///< for RFC 850's two-digit years
-  std::uint8_t steps_ = 0;
-  std::array<pattern_step, max_pattern_steps> pattern_{};
+  std::uint8_t steps_ = 0;  ///< used of pattern_, by every pattern
+  std::array<pattern_step, max_total_steps> pattern_{};
 };
 
 /// Reads one date string as "auto" does with no zone (a date-time without a

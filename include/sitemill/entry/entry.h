@@ -82,8 +82,11 @@ class entry_builder {
   /// their values adjacent) against the extension table and sets
   /// `out.extensions` to the valid ones in the writer's order. An invalid
   /// value, an item missing a required field, and items over a URL's limit
-  /// are left out and described in `warnings` (appended to). Views of `raw`
-  /// must stay valid while `out` is used.
+  /// are left out and described in `warnings` (appended to). A relative
+  /// URL (an image's "/img/a.jpg", an alternate's "../de/") resolves against
+  /// the normalizer's base as a relative loc does, without the location
+  /// rule; with no base only absolute URLs are valid. Views of `raw` must
+  /// stay valid while `out` is used.
   void build_extensions(std::span<const extension_value> raw, url_entry& out,
                         std::vector<field_warning>& warnings);
 
@@ -104,6 +107,7 @@ class entry_builder {
   lastmod_reader dates_;
   origin_memo origins_;     // extension URLs: the site's and its CDN's hosts
   std::string normalised_;  // scratch: one extension URL
+  normalized_url resolved_;  // scratch: a relative extension URL resolved
   std::string loc_;
   std::vector<kept_value> kept_;
   std::vector<extension_value> ext_;

@@ -98,6 +98,9 @@ struct generate_options {
   /// "2025-05-14 10:23:00[+02]", RFC 2822, HTTP, Unix time), "w3c" (W3C
   /// datetimes only) or a pattern such as "%d/%m/%Y %H:%M".
   std::string date_format = "auto";
+  /// Further formats, each as date_format, tried in order after it when it
+  /// cannot read a lastmod ("%d.%m.%Y" then "auto"); at most 7.
+  std::vector<std::string> more_date_formats;
   /// The zone of lastmod date-times that name none: an IANA name
   /// ("Europe/Berlin", DST-correct) or an offset ("+02:00"). Empty: they
   /// are read as UTC, said once per input and counted in the report.
@@ -124,6 +127,11 @@ struct generate_options {
   /// bytes are the same whatever the budget. See docs/scaling.md.
   std::size_t memory_budget = default_memory_budget;
   static constexpr std::size_t default_memory_budget = std::size_t{16} << 20;
+  /// Tell the observer of each duplicate record with the record it repeats
+  /// (generate_observer::duplicate). Duplicate detection then keeps where
+  /// each URL was first read: 8 more bytes per URL within memory_budget,
+  /// which a large input therefore fills sooner.
+  bool report_duplicates = false;
   /// One shard of a sharded run (shard.h, docs/scaling.md): only the URLs
   /// of shard.index are kept, the sitemaps and a shard manifest go to the
   /// shard's directory beside out_dir, and nothing is published in out_dir
@@ -141,6 +149,20 @@ struct record_issue {
       0;  ///< 1-based; 0 when the issue is about the input as a whole
   std::string reason;
   friend bool operator==(const record_issue&, const record_issue&) = default;
+};
+
+/// A record whose URL an earlier record gave (generate_observer::duplicate):
+/// not written, the first one is.
+struct duplicate_record {
+  std::string input;       ///< the input's path ("<stdin>" for -)
+  std::uint64_t line = 0;  ///< 1-based
+  std::string url;         ///< normalised, as the first record's is written
+  /// Where the first record of the URL was read (first_line 0: unknown,
+  /// which report_duplicates rules out).
+  std::string first_input;
+  std::uint64_t first_line = 0;
+  friend bool operator==(const duplicate_record&,
+                         const duplicate_record&) = default;
 };
 
 /// How far a run has come (generate_observer::progress).
@@ -163,6 +185,10 @@ class generate_observer {
   /// A page a source skipped on purpose (noindex, canonical, robots.txt):
   /// not a record, but worth saying.
   virtual void skipped(const record_issue&) {}
+  /// A record not written because it repeats an earlier one's URL; called
+  /// only with generate_options::report_duplicates, in input order, except
+  /// those found past memory_budget: after the inputs are read.
+  virtual void duplicate(const duplicate_record&) {}
   /// Called every 65,536 records, and once at the end of each input.
   virtual void progress(const generate_progress& /*now*/) {}
   /// Polled between records; true stops the run (nothing is published).

@@ -28,8 +28,9 @@
 
 namespace sitemill {
 
-/// The three lists of issues a generate report has.
-enum class issue_kind : std::uint8_t { rejected, warning, skipped };
+/// The lists of issues a generate report has: three of record_issue, and
+/// the duplicates (add_duplicate(), for_each_duplicate()).
+enum class issue_kind : std::uint8_t { rejected, warning, skipped, duplicate };
 
 class issue_spool final : public generate_observer {
  public:
@@ -53,18 +54,28 @@ class issue_spool final : public generate_observer {
   void skipped(const record_issue& issue) override {
     add(issue_kind::skipped, issue);
   }
+  void duplicate(const duplicate_record& d) override { add_duplicate(d); }
+
+  /// Appends `d` to the list of issue_kind::duplicate, as add() does.
+  void add_duplicate(const duplicate_record& d);
 
   /// Issues of `kind` added so far (kept or not).
   std::uint64_t count(issue_kind kind) const noexcept {
     return counts_[static_cast<std::size_t>(kind)];
   }
 
-  /// Calls `visit` with each kept issue of `kind`, in the order added. The
+  /// Calls `visit` with each kept issue of `kind` (one of the three lists of
+  /// record_issue; duplicates: for_each_duplicate()), in the order added. The
   /// issue passed is reused between calls: copy what must outlive one.
   /// Fails when the spool cannot be read back.
   [[nodiscard]] status for_each(
       issue_kind kind,
       const std::function<void(const record_issue&)>& visit) const;
+
+  /// Calls `visit` with each kept duplicate, in the order added, as
+  /// for_each() does.
+  [[nodiscard]] status for_each_duplicate(
+      const std::function<void(const duplicate_record&)>& visit) const;
 
   /// Success, or why some issues were not kept (the first failure).
   [[nodiscard]] status state() const { return failure_; }
@@ -73,9 +84,13 @@ class issue_spool final : public generate_observer {
   std::FILE* file_for(issue_kind kind);
 
   std::string temp_dir_;
-  std::array<std::FILE*, 3> files_{};
-  std::array<std::uint64_t, 3> counts_{};
-  std::array<std::uint64_t, 3> kept_{};  // whole records in each file
+  static constexpr std::size_t kinds = 4;
+  // A duplicate is kept as two records: {line, input, url}, then
+  // {first_line, first_input, ""}.
+  bool write(issue_kind kind, const record_issue& issue);
+  std::array<std::FILE*, kinds> files_{};
+  std::array<std::uint64_t, kinds> counts_{};
+  std::array<std::uint64_t, kinds> kept_{};  // whole records in each file
   status failure_;
 };
 

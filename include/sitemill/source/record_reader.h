@@ -25,7 +25,9 @@ namespace sitemill {
 enum class input_format : std::uint8_t {
   txt,  ///< one URL per line; blank lines and lines starting with '#' skipped
   tsv,  ///< tab-separated, header row naming columns (no quoting, as IANA TSV)
-  csv,  ///< RFC 4180: header row, "quoted" fields with "" and embedded newlines
+  csv,  ///< RFC 4180: header row, "quoted" fields with "" and embedded
+        ///< newlines; cells separated by ',' or another delimiter
+        ///< (reader_options::delimiter)
   jsonl,  ///< one JSON object per line (also .ndjson); blank lines skipped
 };
 
@@ -160,6 +162,14 @@ struct reader_options {
   /// its items after the line's own); other unknown top-level keys are then
   /// ignored without a note.
   std::vector<named_column> named_columns;
+  /// For csv: the character between cells, such as ';' (what spreadsheets
+  /// write where the decimal mark is a comma) or '\t'. 0: sniffed from the
+  /// first row (the header, or the first record under `columns`): of ','
+  /// ';' tab '|', the one found most often outside double quotes, a tie
+  /// going to the earlier in that order, so a row with none of them is
+  /// comma-separated. A tsv is always tab-separated (another delimiter is
+  /// refused: read it as csv). A quote or a line break is refused.
+  char delimiter = 0;
   /// Polled while reading: once it is true, next() returns false within
   /// about 100 ms, even on a pipe or FIFO that sends nothing or an input that
   /// never ends, and error() says the read was cancelled. Not owned; nullptr:

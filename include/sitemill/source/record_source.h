@@ -92,10 +92,11 @@ class record_source {
 /// the path's extension names, and txt for stdin). `columns` names the
 /// tsv/csv columns in order when the input has no header row, or by header
 /// name (reader_options::columns, named_columns; parse_column_list() reads
-/// them from text).
+/// them from text). `delimiter`: a csv's, 0 to sniff it from the first row
+/// (reader_options::delimiter).
 std::shared_ptr<const record_source> list_source(
     std::string path, std::optional<input_format> format = std::nullopt,
-    column_list columns = {});
+    column_list columns = {}, char delimiter = 0);
 
 }  // namespace sitemill
 
