@@ -12,6 +12,18 @@ std::string_view trim(std::string_view s) noexcept {
   return s;
 }
 
+// A byte-order mark belongs at the start of a file, where line_reader drops
+// it; at the start of a later line it is a file joined onto another (cat a.txt
+// b.txt), and taken as a URL it would be percent-encoded into the path.
+constexpr std::string_view bom = "\xEF\xBB\xBF";
+constexpr std::string_view bom_problem =
+    "the line starts with a byte-order mark (U+FEFF), as a file joined onto "
+    "another does, and no URL can: remove it (only a file's first line may "
+    "carry one)";
+constexpr std::string_view open_quote_problem =
+    "the line starts with a double quote that does not close at its end, and "
+    "no URL can: give the URL bare, or the file as CSV";
+
 constexpr std::string_view tab_problem =
     "the line holds a tab, which no URL can: it looks like tab-separated "
     "columns; read the file as TSV (name it .tsv, or give `format` tsv, and "
@@ -38,13 +50,57 @@ class txt_reader final : public line_record_reader {
         // spreadsheet export saved as .txt), and saying so beats rejecting
         // every row for a control character.
         out.problem = tab_problem;
+      } else if (text.starts_with(bom)) {
+        out.problem = bom_problem;
+      } else if (text.front() == '"') {
+        // A URL in double quotes (a spreadsheet's column saved as text): the
+        // quotes are no part of it, and taken in they would be encoded into
+        // the path as %22. One closing quote at the end and none inside is
+        // that case; anything else is not a URL.
+        const std::string_view inner = text.substr(1, text.size() - 1);
+        if (inner.size() >= 2 && inner.back() == '"' &&
+            inner.substr(0, inner.size() - 1).find('"') == std::string_view::npos) {
+          out.loc = trim(inner.substr(0, inner.size() - 1));
+          note_quoted(l.number);
+        } else {
+          out.problem = open_quote_problem;
+        }
       } else {
         out.loc = text;
       }
       return true;
     }
+    return finish();
+  }
+
+ private:
+  // The first quoted URL is noted at its line; the rest are counted, and the
+  // count said once at the end, so a file of a million quoted lines does not
+  // keep a million notes.
+  void note_quoted(std::uint64_t line) {
+    if (quoted_++ == 0) {
+      first_quoted_ = line;
+      notes_.push_back({line, "the URL is in double quotes, which were dropped"});
+    }
+    last_quoted_ = line;
+  }
+
+  bool finish() {
+    if (quoted_ > 1) {
+      notes_.push_back({last_quoted_,
+                        std::to_string(quoted_) +
+                            " lines in all held a URL in double quotes (lines " +
+                            std::to_string(first_quoted_) + " to " +
+                            std::to_string(last_quoted_) +
+                            "); their quotes were dropped"});
+      quoted_ = 0;
+    }
     return false;
   }
+
+  std::uint64_t quoted_ = 0;
+  std::uint64_t first_quoted_ = 0;
+  std::uint64_t last_quoted_ = 0;
 };
 
 }  // namespace
