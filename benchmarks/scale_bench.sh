@@ -15,7 +15,8 @@
 # usage: benchmarks/scale_bench.sh [N...]     (default: 10000000 100000000)
 # env: BENCH_DIR (scratch, /tmp/bench), SITEMILL (build/sitemill),
 #      URL_STREAM (build/benchmarks/url_stream), SHARDS (4),
-#      SKIP_MEMORY=1 (leave out the in-memory run: about 1.5 GiB at 10^8)
+#      SKIP_MEMORY=1 (leave out the in-memory run: about 1.5 GiB at 10^8),
+#      SKIP_SHARDS=1 (leave out the shards: at 10^8 each reads every URL)
 #
 # Exit status: 0 every configuration agreed; 1 one failed or disagreed;
 # 2 usage.
@@ -94,6 +95,10 @@ for n in "${counts[@]}"; do
     rm -rf "${work:?}/memory"
   fi
 
+  if [[ ${SKIP_SHARDS:-0} == 1 ]]; then
+    rm -rf "${work:?}/budget" "$work/.sitemill"
+    continue
+  fi
   # Shards, all at once, then the merge.
   rm -rf "${work:?}/shards" "$work/.sitemill/shards"
   t0=$(date +%s.%N)

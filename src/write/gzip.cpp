@@ -36,10 +36,13 @@ constexpr unsigned char gzip_header[10] = {0x1f, 0x8b, 8, 0, 0,
 
 constexpr std::size_t chunk_bytes = gzip_chunk_bytes;
 
-// What a writer may have pushed and not yet seen written, per file: a chunk
-// for each worker of a 2-core machine and one more, while the writer fills
-// the next.
-constexpr std::size_t stream_queue_limit = 3 * chunk_bytes;
+// Chunks a pool holds at once, handed over and not yet written, over all
+// its files: one per worker and one more queued, while each writer fills
+// its next. The bound is the pool's, not a file's: with one per file, a
+// writer faster than the workers (entries replayed from a spool) closed
+// file after file with its chunks still queued, about 2 MiB more memory
+// per 50,000-URL file (issue 31).
+std::size_t chunks_in_flight_limit(std::size_t workers) { return workers + 1; }
 
 // Compressed output goes to a per-thread buffer that is reused and never
 // zero-filled: pages are touched only as far as the compressor writes.
@@ -198,8 +201,7 @@ struct deflate_stream {
   std::uint64_t pushed = 0;              // chunks handed over so far
   std::uint64_t written = 0;             // pieces written downstream, in order
   std::map<std::uint64_t, piece> ready;  // compressed, waiting their turn
-  std::size_t pending_bytes = 0;  // pushed, not yet written (uncompressed)
-  unsigned outstanding = 0;       // chunks queued or being compressed
+  unsigned outstanding = 0;              // chunks queued or being compressed
   bool writing = false;
   bool done = false;       // the last piece is written, or the file failed
   bool abandoned = false;  // the sink went away without close()
@@ -232,9 +234,13 @@ struct compress_pool::impl {
   };
 
   std::mutex mu;
-  std::condition_variable work_ready, idle, stream_room;
+  std::condition_variable work_ready, idle, room;
   std::deque<job> queue;
   std::size_t running = 0;
+  // Chunks pushed and not yet written or dropped, over every stream; a
+  // writer waits in push_chunk() while it is at the limit.
+  std::size_t in_flight = 0;
+  std::size_t in_flight_limit = 1;
   bool stopping = false;
   status first_error;
   // Chunk buffers keep their capacity from file to file, so their pages
@@ -249,6 +255,13 @@ struct compress_pool::impl {
 
   void record(const status& s) {
     if (!s && first_error) first_error = s;
+  }
+
+  // `n` chunks were written or will never be: room for a writer.
+  void release(std::size_t n) {
+    if (n == 0) return;
+    in_flight -= n;
+    room.notify_all();
   }
 
   void run() {
@@ -285,7 +298,11 @@ struct compress_pool::impl {
     spare.push_back(std::move(j.chunk));
     --st.outstanding;
     if (!s && st.error) st.error = s;
-    if (wanted && s) st.ready.emplace(j.seq, std::move(p));
+    if (wanted && s) {
+      st.ready.emplace(j.seq, std::move(p));
+    } else {
+      release(1);
+    }
     write_ready(j.stream, lock);
   }
 
@@ -303,20 +320,20 @@ struct compress_pool::impl {
       lock.lock();
       st.writing = false;
       ++st.written;
-      st.pending_bytes -= p.in_size;
       if (!s) st.error = s;
       if (p.last || !s) st.done = true;
-      stream_room.notify_all();
+      release(1);
     }
     if (!st.error) {
       st.done = true;
-      stream_room.notify_all();  // a writer waiting for room goes on
+      room.notify_all();  // a writer waiting for room goes on
     }
     // A finished, failed or dropped file lets go of its sink (a file_sink
     // not closed removes its temporary file) once no worker needs it.
     if ((st.done || st.abandoned) && st.outstanding == 0 && !st.writing &&
         st.downstream) {
       record(st.error);
+      release(st.ready.size());
       st.ready.clear();
       st.downstream.reset();
     }
@@ -330,22 +347,23 @@ struct compress_pool::impl {
     return st;
   }
 
-  // Queues a chunk; waits while stream_queue_limit bytes of the file are
+  // Queues a chunk; waits while in_flight_limit chunks of any file are
   // pushed and not yet written, so a writer faster than the compressors
-  // cannot run ahead. A file that has failed takes no more chunks: its
-  // error comes from wait().
+  // cannot run ahead, neither within a file nor from file to file. The
+  // wait ends: the oldest unwritten chunk of every file is queued or being
+  // compressed, and workers need nothing from the writer to write it. A
+  // file that has failed takes no more chunks: its error comes from wait().
   void push_chunk(const std::shared_ptr<detail::deflate_stream>& stream,
                   std::string chunk, bool last) {
     std::unique_lock lock(mu);
     detail::deflate_stream& st = *stream;
-    stream_room.wait(
-        lock, [&] { return st.pending_bytes < stream_queue_limit || st.done; });
+    room.wait(lock, [&] { return in_flight < in_flight_limit || st.done; });
     if (st.done) {
       chunk.clear();
       spare.push_back(std::move(chunk));
       return;
     }
-    st.pending_bytes += chunk.size();
+    ++in_flight;
     ++st.outstanding;
     queue.push_back({stream, st.pushed++, std::move(chunk), last});
     work_ready.notify_one();
@@ -433,6 +451,7 @@ status gzip_sink::close() {
 compress_pool::compress_pool(unsigned threads)
     : impl_(std::make_unique<impl>()) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  impl_->in_flight_limit = chunks_in_flight_limit(threads);
   for (unsigned i = 0; i < threads; ++i)
     impl_->workers.emplace_back([this] { impl_->run(); });
 }

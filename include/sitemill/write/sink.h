@@ -141,10 +141,12 @@ class gzip_sink final : public sink {
   bool closed_ = false;
 };
 
-/// Worker threads that compress gzip_sinks' chunks in parallel. A sink's
-/// writer waits while three chunks of its file are handed over and not yet
-/// written, so memory stays a few chunks per open file however fast the
-/// writer is. Must outlive every gzip_sink given it. Thread-safe.
+/// Worker threads that compress gzip_sinks' chunks in parallel. A writer
+/// waits while one chunk per worker and one more, of any of the pool's
+/// files, are handed over and not yet written, so memory stays a few chunks
+/// per worker plus one per open sink, however fast the writer is and
+/// however many files it has closed. Must outlive every gzip_sink given it.
+/// Thread-safe.
 class compress_pool {
  public:
   /// `threads` 0 means std::thread::hardware_concurrency().
