@@ -6,10 +6,11 @@
 
 #include "colour.h"
 #include "command.h"
+#include "plural.h"
 #include "sitemill/check/check.h"
 #include "sitemill/inspect/set_input.h"
-#include "sitemill/report/check_json.h"
 #include "sitemill/numbers.h"
+#include "sitemill/report/check_json.h"
 #include "sitemill/url/url.h"
 #include "verbose.h"
 #include "vocabulary.h"
@@ -34,24 +35,21 @@ class cli_observer final : public check_observer {
   bool cancelled() override { return interrupted(); }
 };
 
-std::string count(std::uint64_t n, const char* one, const char* many) {
-  return with_commas(n) + " " + (n == 1 ? one : many);
-}
-
 // "urlset, 12,345 URLs, 1,234,567 bytes, valid against sitemap.xsd".
 std::string describe_document(const document_report& d) {
   if (d.unreadable) return "not read";
   if (d.robots_txt)
-    return "robots.txt, " + count(d.urls, "sitemap", "sitemaps") + " named, " +
-           count(d.bytes, "byte", "bytes");
+    return "robots.txt, " + counted(d.urls, "sitemap", "sitemaps") +
+           " named, " + counted(d.bytes, "byte", "bytes");
   if (d.kind == document_kind::unknown)
     return d.bytes == 0 ? "nothing read"
-                        : "not a sitemap, " + count(d.bytes, "byte", "bytes");
+                        : "not a sitemap, " + counted(d.bytes, "byte", "bytes");
   std::string s(to_string(d.kind));
-  s += ", " +
-       count(d.urls, d.kind == document_kind::sitemapindex ? "sitemap" : "URL",
-             d.kind == document_kind::sitemapindex ? "sitemaps" : "URLs");
-  s += ", " + count(d.bytes, "byte", "bytes");
+  s +=
+      ", " +
+      counted(d.urls, d.kind == document_kind::sitemapindex ? "sitemap" : "URL",
+              d.kind == document_kind::sitemapindex ? "sitemaps" : "URLs");
+  s += ", " + counted(d.bytes, "byte", "bytes");
   if (d.kind == document_kind::urlset)
     s += d.schema_valid ? ", valid against sitemap.xsd"
                         : ", not valid against sitemap.xsd";
@@ -84,10 +82,10 @@ void print_human(const check_report& r, bool quiet) {
   }
   if (!quiet)
     std::printf("checked %s, %s: %s, %s\n",
-                count(r.documents.size(), "document", "documents").c_str(),
-                count(urls, "URL", "URLs").c_str(),
-                count(r.errors, "error", "errors").c_str(),
-                count(r.warnings, "warning", "warnings").c_str());
+                counted(r.documents.size(), "document", "documents").c_str(),
+                counted(urls, "URL", "URLs").c_str(),
+                counted(r.errors, "error", "errors").c_str(),
+                counted(r.warnings, "warning", "warnings").c_str());
   std::fflush(stdout);
 }
 
