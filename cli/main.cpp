@@ -266,6 +266,16 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (argc > 1 && explain_unknown_command(app, argv[1])) return exit_usage;
+    // A value from sitemill.toml that its option refuses: named with the
+    // file, line and key, as every other mistake in the file is.
+    if (const auto file =
+            std::dynamic_pointer_cast<toml_config>(app.get_config_formatter()))
+      if (const std::string said = file->explain(
+              e.what(), std::vector<std::string>(argv + 1, argv + argc));
+          !said.empty()) {
+        std::fprintf(stderr, "sitemill: %s\n", said.c_str());
+        return exit_usage;
+      }
     if (explain_unknown_option(app, argc, argv)) return exit_usage;
     int code = app.exit(e);
     // CLI11 returns 0 for --help/--version; every real parse error is usage.
