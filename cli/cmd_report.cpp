@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "command.h"
+#include "docs_location.h"
 #include "inspect_flags.h"
 #include "sitemill/atomic_file.h"
 #include "sitemill/check/check.h"
@@ -107,7 +108,8 @@ int run_report(report_cli_options& o) {
     return exit_interrupted;
   }
   std::string html;
-  append_report_html(html, **s, findings);
+  const std::string& docs = installed_docs_dir();
+  append_report_html(html, **s, findings, docs.empty() ? "docs/" : docs);
   if (o.output == "-") {
     stdout_sink out;
     status written = out.write(html.data(), html.size());

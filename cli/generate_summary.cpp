@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "command.h"
+#include "docs_location.h"
 #include "plural.h"
 #include "sitemill/numbers.h"
 
@@ -124,9 +125,9 @@ void print_lastmod_summary(const generate_report& r) {
     }
     std::fprintf(stderr,
                  "sitemill: %s dropped (%s); --date-format and "
-                 "--timezone read other forms (docs/inputs.md)\n",
+                 "--timezone read other forms (%s)\n",
                  counted(l.dropped, "lastmod", "lastmods").c_str(),
-                 first.c_str());
+                 first.c_str(), cite_docs("docs/inputs.md").c_str());
   }
   if (l.zone_assumed > 0)
     std::fprintf(stderr,

@@ -22,6 +22,7 @@
 #include "colour.h"
 #include "command.h"
 #include "config_file.h"
+#include "docs_location.h"
 #include "option_table.h"
 #include "sitemill/date/w3c_datetime.h"
 #include "sitemill/version.h"
@@ -243,6 +244,8 @@ int main(int argc, char** argv) {
                "Say what was walked, fetched and skipped, and why, one line "
                "each on stderr");
   app.footer(
+      docs_location_note() +
+      "; 'sitemill check --explain CODE' prints a finding's.\n"
       "Exit codes: 0 done; 1 the data stopped us (nothing published) or check "
       "found errors;\n2 usage or I/O error, or a check target unreadable; "
       "130 interrupted. Run 'sitemill COMMAND --help' for a command's "
@@ -259,6 +262,7 @@ int main(int argc, char** argv) {
   command_runner merge = setup_merge(app);
   command_runner completions = setup_completions(app);
   command_runner man = setup_man(app);
+  cite_docs_in_help(app);
 
   if (argc == 1 || std::string_view(argv[1]) == "help")
     return print_help(app, argc, argv);
