@@ -98,6 +98,10 @@ TEST(CheckExplain, HelpAndManPageNameIt) {
               HasSubstr("\\-\\-explain"));
   EXPECT_THAT(read_file(pages / "sitemill.1"),
               HasSubstr("share/doc/sitemill/"));
+  for (const char* shell : {"bash", "zsh", "fish"})
+    EXPECT_THAT(run_sitemill({"completions", shell}).out,
+                HasSubstr("explain"))
+        << shell;
 }
 
 // An installed binary (PREFIX/bin/sitemill beside PREFIX/share/doc/sitemill)

@@ -176,6 +176,10 @@ TEST(GenerateDryRun, HelpAndManPageDescribeIt) {
   ASSERT_EQ(run_sitemill({"man", "--out", pages.path()}).exit_code, 0);
   EXPECT_THAT(read_file(pages / "sitemill-generate.1"),
               HasSubstr("\\-\\-dry\\-run"));
+  for (const char* shell : {"bash", "zsh", "fish"})
+    EXPECT_THAT(run_sitemill({"completions", shell}).out,
+                HasSubstr("dry-run"))
+        << shell;
 }
 
 }  // namespace
