@@ -169,6 +169,26 @@ TEST(GenerateDryRun, ReadsTheStateAndLeavesItAsItWas) {
   EXPECT_FALSE(std::filesystem::exists(p.t / "new-state.db"));
 }
 
+TEST(GenerateDryRun, ASetPerBaseIsListedAndNoneIsWritten) {
+  project p;
+  write_file(p.t / "urls.txt", site + "a\nhttps://shop.example.com/b\n");
+  const run_result r = p.generate(
+      {"--dry-run", "--base-url", "https://shop.example.com/", "--html",
+       "--no-gzip", "--json", p.t / "urls.txt"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const std::string host : {"www.example.com", "shop.example.com"}) {
+    EXPECT_THAT(r.err, HasSubstr("would publish 3 files to " + p.t /
+                                 "public/" + host + " (entry https://" +
+                                 host + "/sitemap.xml): 1 URL\n"));
+  }
+  EXPECT_THAT(r.err, HasSubstr("(html, "));
+  EXPECT_THAT(r.err, HasSubstr("2 sets: 2 URLs would be written"));
+  const nlohmann::json report = parse_report(r);
+  ASSERT_EQ(report["sets"].size(), 2u);
+  EXPECT_EQ(report["sets"][1]["files"].size(), 3u);
+  p.expect_nothing_written();
+}
+
 TEST(GenerateDryRun, HelpAndManPageDescribeIt) {
   const run_result help = run_sitemill({"generate", "--help"});
   EXPECT_THAT(help.out, HasSubstr("--dry-run"));
