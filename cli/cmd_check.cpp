@@ -6,10 +6,12 @@
 
 #include "colour.h"
 #include "command.h"
+#include "explain.h"
+#include "plural.h"
 #include "sitemill/check/check.h"
 #include "sitemill/inspect/set_input.h"
-#include "sitemill/report/check_json.h"
 #include "sitemill/numbers.h"
+#include "sitemill/report/check_json.h"
 #include "sitemill/url/url.h"
 #include "verbose.h"
 #include "vocabulary.h"
@@ -27,6 +29,8 @@ struct check_cli_options {
   bool quiet = false;
   double timeout_s = 60;
   std::uint64_t max_time_s = 600;
+  std::string explain;  // --explain's code
+  const CLI::Option* explain_option = nullptr;
 };
 
 class cli_observer final : public check_observer {
@@ -34,24 +38,21 @@ class cli_observer final : public check_observer {
   bool cancelled() override { return interrupted(); }
 };
 
-std::string count(std::uint64_t n, const char* one, const char* many) {
-  return with_commas(n) + " " + (n == 1 ? one : many);
-}
-
 // "urlset, 12,345 URLs, 1,234,567 bytes, valid against sitemap.xsd".
 std::string describe_document(const document_report& d) {
   if (d.unreadable) return "not read";
   if (d.robots_txt)
-    return "robots.txt, " + count(d.urls, "sitemap", "sitemaps") + " named, " +
-           count(d.bytes, "byte", "bytes");
+    return "robots.txt, " + counted(d.urls, "sitemap", "sitemaps") +
+           " named, " + counted(d.bytes, "byte", "bytes");
   if (d.kind == document_kind::unknown)
     return d.bytes == 0 ? "nothing read"
-                        : "not a sitemap, " + count(d.bytes, "byte", "bytes");
+                        : "not a sitemap, " + counted(d.bytes, "byte", "bytes");
   std::string s(to_string(d.kind));
-  s += ", " +
-       count(d.urls, d.kind == document_kind::sitemapindex ? "sitemap" : "URL",
-             d.kind == document_kind::sitemapindex ? "sitemaps" : "URLs");
-  s += ", " + count(d.bytes, "byte", "bytes");
+  s +=
+      ", " +
+      counted(d.urls, d.kind == document_kind::sitemapindex ? "sitemap" : "URL",
+              d.kind == document_kind::sitemapindex ? "sitemaps" : "URLs");
+  s += ", " + counted(d.bytes, "byte", "bytes");
   if (d.kind == document_kind::urlset)
     s += d.schema_valid ? ", valid against sitemap.xsd"
                         : ", not valid against sitemap.xsd";
@@ -84,10 +85,10 @@ void print_human(const check_report& r, bool quiet) {
   }
   if (!quiet)
     std::printf("checked %s, %s: %s, %s\n",
-                count(r.documents.size(), "document", "documents").c_str(),
-                count(urls, "URL", "URLs").c_str(),
-                count(r.errors, "error", "errors").c_str(),
-                count(r.warnings, "warning", "warnings").c_str());
+                counted(r.documents.size(), "document", "documents").c_str(),
+                counted(urls, "URL", "URLs").c_str(),
+                counted(r.errors, "error", "errors").c_str(),
+                counted(r.warnings, "warning", "warnings").c_str());
   std::fflush(stdout);
 }
 
@@ -97,6 +98,14 @@ void print_json(const check_report& r) {
 }
 
 int run_check(check_cli_options& o) {
+  if (o.explain_option->count() > 0) return explain_code(o.explain);
+  if (o.targets.empty()) {
+    std::fprintf(stderr,
+                 "sitemill check: give a sitemap file, a directory, a URL or "
+                 "a site's URL to check\nRun 'sitemill check --help' for its "
+                 "options.\n");
+    return exit_usage;
+  }
   check_options& c = o.run;
   // A directory stands for the set published in it, as for stats, diff
   // and report: its manifest's entry, else its sitemap.xml(.gz).
@@ -220,11 +229,20 @@ command_runner setup_check(CLI::App& app) {
       "Output: one line per finding, FILE:LINE:COL: severity: message "
       "[code], grouped\n"
       "by document after a header line, then a summary; every code is "
-      "listed in\ndocs/diagnostics-*.md.");
+      "listed in\ndocs/diagnostics-*.md, and --explain CODE prints one's "
+      "documentation.");
   cmd->add_option("targets", o->targets,
                   "Files, directories holding a published set (its entry is "
-                  "checked), - for stdin, sitemap URLs or site URLs")
-      ->required();
+                  "checked), - for stdin, sitemap URLs or site URLs "
+                  "(required, unless --explain)");
+  o->explain_option =
+      cmd->add_option("--explain", o->explain,
+                      "Print what a finding's CODE means, how to fix it and "
+                      "where the rule comes from, and exit (no CODE: list "
+                      "every code; an unknown one exits 2 with the nearest)")
+          ->expected(0, 1)
+          ->type_name("[CODE]")
+          ->configurable(false);
   cmd->add_flag("--json", o->json_out,
                 "Print one JSON object on stdout: {documents: [{source, type, "
                 "urls, bytes, diagnostics: [{severity, code, line, column, "
@@ -322,7 +340,8 @@ command_runner setup_check(CLI::App& app) {
       "  sitemill check en.xml de.xml fr.xml   # hreflang return links "
       "across all three\n"
       "  sitemill check --lenient-schema --now 2026-11-23T12:00:00Z "
-      "news.xml");
+      "news.xml\n"
+      "  sitemill check --explain hreflang-no-return");
   return [o] { return run_check(*o); };
 }
 

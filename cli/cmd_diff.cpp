@@ -1,13 +1,15 @@
 // sitemill diff: what changed between two sets, sitemaps or URLs.
 #include <cstdio>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "command.h"
 #include "inspect_flags.h"
+#include "plural.h"
 #include "sitemill/inspect/diff.h"
-#include "sitemill/report/diff_json.h"
 #include "sitemill/numbers.h"
+#include "sitemill/report/diff_json.h"
 #include "vocabulary.h"
 
 namespace sitemill::cli {
@@ -46,15 +48,31 @@ class example_observer final : public diff_observer {
       std::string line(d.url);
       if (k == diff_class::lastmod_forward ||
           k == diff_class::lastmod_backward || k == diff_class::lastmod_lost ||
-          k == diff_class::lastmod_gained)
+          k == diff_class::lastmod_gained) {
+        const std::string now =
+            d.new_lastmod.empty() ? "(none)" : std::string(d.new_lastmod);
+        // OLD's text comes when OLD is read again (on_old_lastmod()); until
+        // then the instant the table kept stands in for it.
+        if (d.old_lastmod)
+          waiting_[std::string(d.url)].push_back({c, examples_[c].size(), now});
         line += "  " +
                 (d.old_lastmod ? utc_datetime(*d.old_lastmod)
                                : std::string("(none)")) +
-                " -> " +
-                (d.new_lastmod.empty() ? std::string("(none)")
-                                       : std::string(d.new_lastmod));
+                " -> " + now;
+      }
       keep(k, std::move(line));
     }
+  }
+
+  // Each lastmod is shown as its file has it: OLD's too.
+  bool wants_old_lastmod_text() override { return json_ == nullptr; }
+  void on_old_lastmod(std::string_view url, std::string_view text) override {
+    const auto found = waiting_.find(std::string(url));
+    if (found == waiting_.end()) return;
+    for (const waiting& w : found->second)
+      examples_[w.class_index][w.example] =
+          std::string(url) + "  " + std::string(text) + " -> " + w.new_text;
+    waiting_.erase(found);
   }
 
   bool cancelled() override { return interrupted(); }
@@ -69,9 +87,16 @@ class example_observer final : public diff_observer {
     if (v.size() < limit_) v.push_back(std::move(line));
   }
 
+  // A lastmod example whose OLD text is still to come.
+  struct waiting {
+    std::size_t class_index, example;
+    std::string new_text;
+  };
+
   std::size_t limit_;
   diff_json_writer* json_;
   std::array<std::vector<std::string>, diff_class_count> examples_;
+  std::unordered_map<std::string, std::vector<waiting>> waiting_;
 };
 
 std::string_view what_it_means(diff_class c) {
@@ -109,22 +134,22 @@ std::string_view what_it_means(diff_class c) {
 
 void print_human(const diff_cli_options& o, const diff_summary& s,
                  const example_observer& ex) {
-  std::printf("OLD %s: %s URLs in %s files\n", o.old_input.c_str(),
-              with_commas(s.old_urls).c_str(),
-              with_commas(s.old_files).c_str());
-  std::printf("NEW %s: %s URLs in %s files\n", o.new_input.c_str(),
-              with_commas(s.new_urls).c_str(),
-              with_commas(s.new_files).c_str());
+  std::printf("OLD %s: %s in %s\n", o.old_input.c_str(),
+              counted(s.old_urls, "URL", "URLs").c_str(),
+              counted(s.old_files, "file", "files").c_str());
+  std::printf("NEW %s: %s in %s\n", o.new_input.c_str(),
+              counted(s.new_urls, "URL", "URLs").c_str(),
+              counted(s.new_files, "file", "files").c_str());
   if (s.same()) {
     std::printf(
         "same: no URL or field differs%s\n",
         s.files_compared ? ", and the manifests list the same files" : "");
     return;
   }
-  std::printf("%s added, %s removed, %s changed URLs\n",
+  std::printf("%s added, %s removed, %s\n",
               with_commas(s.count(diff_class::added)).c_str(),
               with_commas(s.count(diff_class::removed)).c_str(),
-              with_commas(s.changed_urls).c_str());
+              counted(s.changed_urls, "changed URL", "changed URLs").c_str());
   for (std::size_t c = 0; c < diff_class_count; ++c) {
     const auto k = static_cast<diff_class>(c);
     const std::uint64_t n = s.count(k);

@@ -18,10 +18,12 @@
 #include "generate_flags.h"
 #include "generate_reporter.h"
 #include "generate_summary.h"
+#include "plural.h"
 #include "sitemill/crawl/crawl_source.h"
 #include "sitemill/generate/generate.h"
 #include "sitemill/notify/announce.h"
 #include "sitemill/notify/indexnow.h"
+#include "sitemill/numbers.h"
 #include "sitemill/report/generate_json.h"
 #include "sitemill/source/log_source.h"
 #include "sitemill/source/site_source.h"
@@ -374,12 +376,12 @@ int run_generate(generate_cli_options& o) {
   if (r.outcome == generate_outcome::published && g.output != nullptr) {
     if (!o.quiet)
       std::fprintf(stderr,
-                   "sitemill: wrote %llu URLs to stdout (%llu duplicates, "
-                   "%llu rejected, from %llu records)\n",
-                   static_cast<unsigned long long>(r.written),
-                   static_cast<unsigned long long>(r.duplicates),
-                   static_cast<unsigned long long>(r.rejected),
-                   static_cast<unsigned long long>(r.records));
+                   "sitemill: wrote %s to stdout (%s, %s rejected, from "
+                   "%s)\n",
+                   counted(r.written, "URL", "URLs").c_str(),
+                   counted(r.duplicates, "duplicate", "duplicates").c_str(),
+                   with_commas(r.rejected).c_str(),
+                   counted(r.records, "record", "records").c_str());
     int code = exit_ok;
     for (const announcement& one : announce(o, r, words))
       code = std::max(code, print_announcement(one, o.quiet));
@@ -389,6 +391,14 @@ int run_generate(generate_cli_options& o) {
     if (!o.quiet) print_shard_summary(r, g.shard, g.out_dir);
     if (o.json_out) print_json(r, rep, {});
     return interrupted() ? interrupted_after_publishing("the shard") : exit_ok;
+  }
+  if (r.outcome == generate_outcome::published && r.dry_run) {
+    if (!o.quiet) {
+      print_summary(r);
+      print_dry_run_announcing(announcing(o));
+    }
+    if (o.json_out) print_json(r, rep, {});
+    return exit_ok;
   }
   if (r.outcome == generate_outcome::published) {
     if (!o.quiet) print_summary(r);
@@ -630,6 +640,11 @@ command_runner setup_generate(CLI::App& app) {
                   "The time --news measures article age from (a W3C "
                   "datetime; default: the system clock)");
   add_date_flags(*cmd, o->run);
+  cmd->add_flag("--dry-run", o->run.dry_run,
+                "Read every input and make the set, then publish nothing: "
+                "say which files it would have (with --json, the report as a "
+                "run's); --out is not created, --state not written, "
+                "robots.txt and IndexNow not touched; exit codes as a run's");
   cmd->add_flag("--strict", o->run.strict,
                 "Publish nothing if any record is rejected or any field is "
                 "invalid (exit 1)");
@@ -642,7 +657,8 @@ command_runner setup_generate(CLI::App& app) {
   cmd->add_flag("-q,--quiet", o->quiet,
                 "Print only rejected records and errors on stderr");
   cmd->footer(
-      "Exit codes: 0 published; 1 nothing published because of the data "
+      "Exit codes: 0 published (--dry-run: would be); 1 nothing published "
+      "because of the data "
       "(--strict and a\n"
       "bad record, or no valid URL at all); 2 usage or I/O error; 3 "
       "interrupted once\n"

@@ -9,10 +9,11 @@
 #include <vector>
 
 #include "command.h"
+#include "plural.h"
 #include "sitemill/notify/indexnow.h"
+#include "sitemill/numbers.h"
 #include "sitemill/report/generate_json.h"
 #include "sitemill/report/notify_json.h"
-#include "sitemill/numbers.h"
 #include "vocabulary.h"
 
 namespace sitemill::cli {
@@ -159,16 +160,16 @@ int run_indexnow(indexnow_cli_options& o) {
       }
       if (!o.quiet) {
         std::fprintf(stderr,
-                     "%s: batch %zu/%zu: would POST %s URLs to %s "
+                     "%s: batch %zu/%zu: would POST %s to %s "
                      "(Content-Type: application/json; charset=utf-8)\n",
-                     me, i + 1, n, with_commas(b.urls).c_str(),
+                     me, i + 1, n, counted(b.urls, "URL", "URLs").c_str(),
                      r.endpoint.c_str());
       }
       continue;
     }
     if (show_lines)
-      std::fprintf(lines, "batch %zu/%zu: %s URLs: %s: %s\n", i + 1, n,
-                   with_commas(b.urls).c_str(),
+      std::fprintf(lines, "batch %zu/%zu: %s: %s: %s\n", i + 1, n,
+                   counted(b.urls, "URL", "URLs").c_str(),
                    std::string(to_string(b.outcome)).c_str(),
                    b.outcome == indexnow_outcome::not_sent
                        ? "an earlier batch failed"
@@ -185,18 +186,17 @@ int run_indexnow(indexnow_cli_options& o) {
     }
   }
   std::string summary =
-      (o.run.dry_run ? "would send " + with_commas(in_batches)
-                     : "sent " + with_commas(r.sent())) +
-      " URLs of host " + (r.host.empty() ? "(none)" : r.host) + " to " +
-      r.endpoint + " in " + with_commas(n) + (n == 1 ? " batch" : " batches");
+      (o.run.dry_run ? "would send " + counted(in_batches, "URL", "URLs")
+                     : "sent " + counted(r.sent(), "URL", "URLs")) +
+      " of host " + (r.host.empty() ? "(none)" : r.host) + " to " + r.endpoint +
+      " in " + counted(n, "batch", "batches");
   if (!o.run.dry_run) {
     summary += ": " + with_commas(r.accepted()) + " accepted, " +
                with_commas(failed) + " failed, " + with_commas(not_sent) +
                " not sent";
   }
   summary += "; " + with_commas(r.rejected.size()) + " rejected, " +
-             with_commas(r.duplicates) +
-             (r.duplicates == 1 ? " duplicate" : " duplicates");
+             counted(r.duplicates, "duplicate", "duplicates");
   std::FILE* where = o.run.dry_run ? stderr : lines;
   if (show_lines || o.run.dry_run)
     std::fprintf(where, "%s%s\n", o.run.dry_run ? "sitemill indexnow: " : "",

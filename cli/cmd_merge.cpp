@@ -5,7 +5,9 @@
 #include <vector>
 
 #include "command.h"
+#include "plural.h"
 #include "sitemill/generate/merge.h"
+#include "sitemill/numbers.h"
 #include "sitemill/report/merge_json.h"
 #include "vocabulary.h"
 
@@ -21,23 +23,24 @@ struct merge_cli_options {
 int run_merge(merge_cli_options& o) {
   o.run.cancelled = [] { return interrupted(); };
   const merge_report r = merge_shards(o.run);
-  if (o.json_out &&
-      !json_to_stdout("merge",
-                      [&](sink& out) { return write_merge_json(out, r); }))
+  if (o.json_out && !json_to_stdout("merge", [&](sink& out) {
+        return write_merge_json(out, r);
+      }))
     return exit_usage;
   if (r.outcome == merge_outcome::published) {
     if (!o.quiet)
       std::fprintf(stderr,
-                   "sitemill: merged %u shards and published %zu files to %s "
-                   "(entry %s): %llu URLs written, %llu duplicates, %llu "
-                   "rejected, %llu warnings, from %llu records\n",
-                   r.shards, r.files.size(), o.run.out_dir.c_str(),
-                   r.entry_url.c_str(),
-                   static_cast<unsigned long long>(r.written),
-                   static_cast<unsigned long long>(r.duplicates),
-                   static_cast<unsigned long long>(r.rejected),
-                   static_cast<unsigned long long>(r.warnings),
-                   static_cast<unsigned long long>(r.records));
+                   "sitemill: merged %s and published %s to %s "
+                   "(entry %s): %s written, %s, %s "
+                   "rejected, %s, from %s\n",
+                   counted(r.shards, "shard", "shards").c_str(),
+                   counted(r.files.size(), "file", "files").c_str(),
+                   o.run.out_dir.c_str(), r.entry_url.c_str(),
+                   counted(r.written, "URL", "URLs").c_str(),
+                   counted(r.duplicates, "duplicate", "duplicates").c_str(),
+                   with_commas(r.rejected).c_str(),
+                   counted(r.warnings, "warning", "warnings").c_str(),
+                   counted(r.records, "record", "records").c_str());
     if (interrupted()) {  // during the publish, which was finished
       std::fprintf(stderr,
                    "sitemill merge: interrupted while publishing; the publish "

@@ -8,15 +8,17 @@
 // measurement), within the 2x the issue sets; a second core lets them
 // overlap.
 #include <cstdio>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <thread>
 
 #include "command.h"
+#include "docs_location.h"
 #include "inspect_flags.h"
+#include "sitemill/atomic_file.h"
 #include "sitemill/check/check.h"
 #include "sitemill/inspect/stats.h"
-#include "sitemill/atomic_file.h"
 #include "sitemill/report/finding_lines.h"
 #include "sitemill/report/report_html.h"
 #include "vocabulary.h"
@@ -51,9 +53,34 @@ int fail(const std::string& message) {
   return exit_usage;
 }
 
+// Without -o the report goes here, in the working directory.
+constexpr const char* default_report_file = "sitemap-report.html";
+
+// The default file may be replaced only when it is missing or an earlier
+// report (its head holds report_html_marker): a page of the user's own of
+// that name is never overwritten without -o naming it.
+bool replaceable_by_default(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return true;
+  std::string head(2048, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  return head.find(report_html_marker) != std::string::npos;
+}
+
 int run_report(report_cli_options& o) {
   const inspect_options options = o.flags.options();
   const vocabulary words = report_words();
+  const bool by_default = o.output.empty();
+  if (by_default) {
+    o.output = default_report_file;
+    // Said before reading, so a long read does not end in a refusal.
+    if (!replaceable_by_default(o.output))
+      return fail(o.output +
+                  " exists and is not a sitemill report: not replaced; name "
+                  "the file with -o (-o " +
+                  o.output + " replaces it)");
+  }
   auto in = resolve_set_input(o.input, options.set_name);
   if (!in) return fail(in_cli_words(in.err().message, words));
   // The two reads run side by side: each is one thread's, and they share
@@ -81,7 +108,8 @@ int run_report(report_cli_options& o) {
     return exit_interrupted;
   }
   std::string html;
-  append_report_html(html, **s, findings);
+  const std::string& docs = installed_docs_dir();
+  append_report_html(html, **s, findings, docs.empty() ? "docs/" : docs);
   if (o.output == "-") {
     stdout_sink out;
     status written = out.write(html.data(), html.size());
@@ -89,6 +117,8 @@ int run_report(report_cli_options& o) {
     if (!written) return fail(written.message());
   } else if (status w = write_file_atomically(o.output, html); !w) {
     return fail("-o " + o.output + ": " + w.message());
+  } else if (by_default) {
+    std::fprintf(stderr, "sitemill report: wrote %s\n", o.output.c_str());
   }
   return exit_ok;
 }
@@ -125,8 +155,10 @@ command_runner setup_report(CLI::App& app) {
          "URL or a site's root URL")
       ->required();
   cmd->add_option("-o,--output", o->output,
-                  "The HTML file to write (replaced atomically); - for stdout")
-      ->required();
+                  "The HTML file to write (replaced atomically); - for "
+                  "stdout. Default: sitemap-report.html in the working "
+                  "directory, said on stderr, and never replacing a file of "
+                  "that name that is not an earlier report");
   cmd->add_flag("--lenient-schema", o->lenient_schema,
                 "As check's: a document the official schemas reject is no "
                 "error of its own, only its findings at the elements are "
@@ -135,9 +167,11 @@ command_runner setup_report(CLI::App& app) {
   cmd->footer(
       "Exit codes: 0 the report was written (whatever it finds); 2 the "
       "input cannot be\n"
-      "read at all, the output cannot be written, or a usage error; 130 "
-      "interrupted.\n"
+      "read at all, the output cannot be written (or, without -o, "
+      "sitemap-report.html\n"
+      "is a file of another kind), or a usage error; 130 interrupted.\n"
       "Examples:\n"
+      "  sitemill report public/                 (writes sitemap-report.html)\n"
       "  sitemill report public/ -o report.html\n"
       "  sitemill report https://www.example.com/sitemap.xml -o - > "
       "report.html\n"

@@ -4,6 +4,7 @@
 
 #include "command.h"
 #include "inspect_flags.h"
+#include "plural.h"
 #include "sitemill/inspect/stats.h"
 #include "sitemill/numbers.h"
 #include "sitemill/report/stats_json.h"
@@ -26,12 +27,14 @@ void row(const std::string& key, std::uint64_t n, std::uint64_t of) {
 
 void print_human(const set_stats& s) {
   std::printf("%s (entry %s)\n", s.input.c_str(), s.entry.c_str());
-  std::printf("URLs: %s (%s distinct, %s duplicate entries)\n",
-              with_commas(s.urls).c_str(), with_commas(s.distinct_urls).c_str(),
-              with_commas(s.duplicate_entries).c_str());
-  std::printf("files: %s with URLs, %s %s, %s gzipped\n",
-              with_commas(s.files).c_str(), with_commas(s.indexes).c_str(),
-              s.indexes == 1 ? "index" : "indexes",
+  std::printf(
+      "URLs: %s (%s distinct, %s)\n", with_commas(s.urls).c_str(),
+      with_commas(s.distinct_urls).c_str(),
+      counted(s.duplicate_entries, "duplicate entry", "duplicate entries")
+          .c_str());
+  std::printf("files: %s with URLs, %s, %s gzipped\n",
+              with_commas(s.files).c_str(),
+              counted(s.indexes, "index", "indexes").c_str(),
               with_commas(s.gzipped_documents).c_str());
   std::printf("bytes: %s uncompressed", with_commas(s.bytes).c_str());
   if (s.bytes_measured > 0)
@@ -83,10 +86,11 @@ void print_human(const set_stats& s) {
         with_commas(s.extensions[k].items).c_str());
 
   std::printf(
-      "\nfindings of the parser (%s errors, %s warnings, %s infos; "
+      "\nfindings of the parser (%s, %s, %s; "
       "run sitemill check for every rule):\n",
-      with_commas(s.errors).c_str(), with_commas(s.warnings).c_str(),
-      with_commas(s.infos).c_str());
+      counted(s.errors, "error", "errors").c_str(),
+      counted(s.warnings, "warning", "warnings").c_str(),
+      counted(s.infos, "info", "infos").c_str());
   for (const auto& kc : s.findings)
     std::printf("  %-40s %12s\n", kc.key.c_str(),
                 with_commas(kc.count).c_str());
@@ -146,7 +150,8 @@ command_runner setup_stats(CLI::App& app) {
       "parser's findings\n"
       "by code. INPUT is a directory with a published set (its manifest, in "
       ".sitemill/NAME/\n"
-      "beside it, else sitemap.xml or sitemap.xml.gz), a manifest, a sitemap or index "
+      "beside it, else sitemap.xml or sitemap.xml.gz), a manifest, a sitemap "
+      "or index "
       "file (gzip or\n"
       "not), the http(s) URL of one, or a site's root URL (the sitemaps its "
       "robots.txt\n"

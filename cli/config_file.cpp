@@ -2,6 +2,7 @@
 
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <charconv>
 #include <sstream>
 
@@ -59,6 +60,43 @@ bool scalar_text(const toml::node& n, std::string& out) {
     return true;
   }
   return false;
+}
+
+// What kind of value an option takes, as a config file must write it.
+enum class value_shape { flag, number, one, many };
+
+value_shape shape_of(const CLI::Option& o) {
+  if (o.get_expected_max() == 0) return value_shape::flag;
+  if (o.get_expected_max() > 1 ||
+      o.get_multi_option_policy() == CLI::MultiOptionPolicy::TakeAll)
+    return value_shape::many;
+  std::string type = o.get_type_name();
+  type = type.substr(0, type.find(':'));
+  if (type == "INT" || type == "UINT" || type == "FLOAT" || type == "NUMBER")
+    return value_shape::number;
+  return value_shape::one;
+}
+
+// A value of a kind the option cannot take, said in the file's terms: the
+// option's own check would say something about "true" or a list's text.
+std::string wrong_kind(const std::string& key, const CLI::Option& o,
+                       const toml::node& value) {
+  const std::string quoted = "'" + key + "'";
+  switch (shape_of(o)) {
+    case value_shape::flag:
+      if (value.is_boolean()) return {};
+      return quoted + " is a flag: write " + key + " = true (or false)";
+    case value_shape::number:
+      if (value.is_boolean()) return quoted + " takes a number, not a boolean";
+      if (value.is_array()) return quoted + " takes one number, not a list";
+      return {};
+    case value_shape::one:
+      if (value.is_array()) return quoted + " takes one value, not a list";
+      return {};
+    case value_shape::many:
+      return {};
+  }
+  return {};
 }
 
 std::string config_name(const CLI::App& root) {
@@ -119,6 +157,16 @@ std::vector<CLI::ConfigItem> toml_config::from_config(std::istream& in) const {
           why += " (run 'sitemill " + name + " --help' for its options)";
         fail(file, key_name.source(), why);
       }
+      const CLI::Option* option = command->get_option_no_throw("--" + key);
+      if (option == nullptr) option = command->get_option_no_throw(key);
+      if (option != nullptr)
+        if (const std::string why = wrong_kind(key, *option, value);
+            !why.empty())
+          fail(file, value.source(), why);
+      std::string where = file;
+      if (value.source().begin.line > 0)
+        where += ":" + std::to_string(value.source().begin.line);
+      origins_.push_back({name, key, std::move(where)});
       CLI::ConfigItem item;
       item.parents = {name};
       item.name = key;
@@ -142,6 +190,32 @@ std::vector<CLI::ConfigItem> toml_config::from_config(std::istream& in) const {
     }
   }
   return out;
+}
+
+std::string toml_config::explain(const std::string& message,
+                                 const std::vector<std::string>& args) const {
+  auto is_name_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+  };
+  for (const config_origin& at : origins_) {
+    const std::string flag = "--" + at.key;
+    // Given on the command line, the value is not the file's.
+    if (std::any_of(args.begin(), args.end(), [&](const std::string& a) {
+          return a == flag || a.starts_with(flag + "=");
+        }))
+      continue;
+    for (std::size_t p = message.find(flag); p != std::string::npos;
+         p = message.find(flag, p + 1)) {
+      const std::size_t end = p + flag.size();
+      if ((p > 0 && is_name_char(message[p - 1])) ||
+          (end < message.size() && is_name_char(message[end])))
+        continue;
+      std::string why = message;
+      if (why.starts_with(flag + ": ")) why.erase(0, flag.size() + 2);
+      return at.where + ": '" + at.key + "' in [" + at.command + "]: " + why;
+    }
+  }
+  return {};
 }
 
 std::string toml_config::to_config(const CLI::App* app, bool default_also,

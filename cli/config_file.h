@@ -41,8 +41,22 @@ class toml_config final : public CLI::Config {
                         bool write_description,
                         std::string prefix) const override;
 
+  /// A parse error `message` of CLI11's about an option whose value this
+  /// file gave (a value its check refused, a number that is not one), told
+  /// as "FILE:LINE: 'key' in [command]: why"; "" when the message is about
+  /// no such option. `args` is the command line: an option given there is
+  /// not the file's.
+  std::string explain(const std::string& message,
+                      const std::vector<std::string>& args) const;
+
  private:
+  struct config_origin {
+    std::string command, key;
+    std::string where;  // "FILE:LINE"
+  };
   const CLI::App& root_;
+  // Every key read, for explain(); CLI11 checks the values after reading.
+  mutable std::vector<config_origin> origins_;
 };
 
 /// Declares --config on `app` (read `default_config_file` when present) and

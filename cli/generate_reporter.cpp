@@ -7,6 +7,7 @@
 
 #include "colour.h"
 #include "command.h"
+#include "plural.h"
 #include "sitemill/numbers.h"
 #include "verbose.h"
 
@@ -68,9 +69,9 @@ void generate_reporter::progress(const generate_progress& now) {
   if (at - last_draw_ < std::chrono::milliseconds(200)) return;
   last_draw_ = at;
   const double seconds = std::chrono::duration<double>(at - start_).count();
-  std::string line = "sitemill: " + with_commas(now.records) + " records" +
+  std::string line = "sitemill: " + counted(now.records, "record", "records") +
                      rate(now.records, seconds);
-  line += ", " + with_commas(now.files) + " files";
+  line += ", " + counted(now.files, "file", "files");
   if (now.input_bytes_total > 0) {
     const double share = static_cast<double>(now.input_bytes_read) /
                          static_cast<double>(now.input_bytes_total);
@@ -88,11 +89,11 @@ void generate_reporter::crawl_progress(const sitemill::crawl_progress& p) {
   std::lock_guard lock(draw_mu_);
   if (p.done) return;  // the summary follows
   last_draw_ = std::chrono::steady_clock::now();
-  std::string line = "sitemill: crawl: " + with_commas(p.fetched) + " pages" +
+  std::string line = "sitemill: crawl: " + counted(p.fetched, "page", "pages") +
                      rate(p.fetched, p.seconds);
   line += ", " + with_commas(p.queued) + " queued, " + with_commas(p.listed) +
           " listed";
-  if (p.errors > 0) line += ", " + with_commas(p.errors) + " errors";
+  if (p.errors > 0) line += ", " + counted(p.errors, "error", "errors");
   draw(line);
 }
 
@@ -106,10 +107,8 @@ void generate_reporter::clear_progress() {
 void generate_reporter::print_hidden_count() {
   if (hidden_ > 0)
     std::fprintf(
-        stderr,
-        "sitemill: %llu more rejected records and warnings not shown%s\n",
-        static_cast<unsigned long long>(hidden_),
-        spool_ ? "" : " (--json lists them all)");
+        stderr, "sitemill: %s more rejected records and warnings not shown%s\n",
+        with_commas(hidden_).c_str(), spool_ ? "" : " (--json lists them all)");
 }
 
 void generate_reporter::note(const record_issue& issue, issue_kind kind) {

@@ -4,51 +4,86 @@
 #include <cstdio>
 
 #include "command.h"
+#include "docs_location.h"
+#include "plural.h"
+#include "sitemill/numbers.h"
 
 namespace sitemill::cli {
 namespace {
 
-// "published 3 files to DIR (entry URL)", and how many indexes there are.
-std::string published_line(const set_report& set, std::size_t& indexes) {
+// "published 3 files to DIR (entry URL)" ("would publish" in a dry run),
+// and how many indexes there are.
+std::string published_line(const set_report& set, bool dry_run,
+                           std::size_t& indexes) {
   indexes = 0;
   for (const auto& f : set.files)
     indexes += f.type == document_type::sitemapindex;
-  return "published " + std::to_string(set.files.size()) +
-         (set.files.size() == 1 ? " file" : " files") + " to " + set.out_dir +
+  return (dry_run ? "would publish " : "published ") +
+         counted(set.files.size(), "file", "files") + " to " + set.out_dir +
          " (entry " + set.entry_url + ")";
+}
+
+// A dry run's list of a set's files: what each would be, as the set's
+// manifest would record it. A few dozen lines at most: --json has them all.
+void print_files(const set_report& set) {
+  constexpr std::size_t shown = 20;
+  for (std::size_t i = 0; i < set.files.size() && i < shown; ++i) {
+    const published_file& f = set.files[i];
+    std::string what(to_string(f.type));
+    if (f.type == document_type::sitemapindex)
+      what += ", " + counted(f.urls, "sitemap", "sitemaps");
+    else if (f.type == document_type::urlset || f.type == document_type::text)
+      what += ", " + counted(f.urls, "URL", "URLs");
+    what += ", " + human_bytes(f.bytes) + " uncompressed";
+    std::fprintf(stderr, "sitemill:   %s (%s)%s\n", f.path.c_str(),
+                 what.c_str(), f.path == set.entry ? ", the entry" : "");
+  }
+  if (set.files.size() > shown)
+    std::fprintf(
+        stderr, "sitemill:   and %s (--json lists every one)\n",
+        counted(set.files.size() - shown, "more file", "more files").c_str());
 }
 
 }  // namespace
 
 void print_summary(const generate_report& r) {
-  auto count = [](std::uint64_t n) { return std::to_string(n); };
+  auto count = [](std::uint64_t n) { return with_commas(n); };
   std::size_t indexes = 0;
   std::string line = "sitemill: ";
   if (r.sets.size() == 1) {
-    line += published_line(r.sets.front(), indexes) + ": ";
+    line += published_line(r.sets.front(), r.dry_run, indexes) + ": ";
+    if (r.dry_run) {
+      line.pop_back();  // the space after ':'
+      std::fprintf(stderr, "%s\n", line.c_str());
+      print_files(r.sets.front());
+      line = "sitemill: ";
+    }
   } else {
     // One line per host's set, then the run's counts.
     for (const set_report& set : r.sets) {
       std::size_t its_indexes = 0;
-      std::string its = published_line(set, its_indexes);
+      std::string its = published_line(set, r.dry_run, its_indexes);
       indexes = std::max(indexes, its_indexes);
-      std::fprintf(stderr, "sitemill: %s: %s URLs\n", its.c_str(),
-                   count(set.written).c_str());
+      std::fprintf(stderr, "sitemill: %s: %s\n", its.c_str(),
+                   counted(set.written, "URL", "URLs").c_str());
+      if (r.dry_run) print_files(set);
     }
-    line += count(r.sets.size()) + " sets: ";
+    line += counted(r.sets.size(), "set", "sets") + ": ";
   }
-  line += count(r.written) + " URLs written, " + count(r.duplicates) +
-          " duplicates, ";
+  line += counted(r.written, "URL", "URLs") +
+          (r.dry_run ? " would be written, " : " written, ") +
+          counted(r.duplicates, "duplicate", "duplicates") + ", ";
   if (r.filtered > 0)
     line += count(r.filtered) + " filtered out by --include/--exclude, ";
-  line += count(r.rejected) + " rejected, " + count(r.warnings) +
-          " warnings, from " + count(r.records) + " records";
+  line += count(r.rejected) + " rejected, " +
+          counted(r.warnings, "warning", "warnings") + ", from " +
+          counted(r.records, "record", "records");
   if (r.skipped > 0)
-    line += " (" + count(r.skipped) + (r.skipped == 1 ? " page" : " pages") +
-            " skipped)";
+    line += " (" + counted(r.skipped, "page", "pages") + " skipped)";
   if (r.spilled > 0)
-    line += "; past --memory-budget, " + count(r.spilled) +
-            " records were checked for duplicates on disk (" +
+    line += "; past --memory-budget, " +
+            counted(r.spilled, "record was", "records were") +
+            " checked for duplicates on disk (" +
             count((r.spill_bytes + (1 << 20) - 1) >> 20) +
             " MiB of temporary files)";
   // An index entry's lastmod is the newest of its file's: say why the index
@@ -64,9 +99,16 @@ void print_summary(const generate_report& r) {
   std::fprintf(stderr, "%s\n", line.c_str());
   if (indexes > 1)
     std::fprintf(stderr,
-                 "sitemill: %zu index files were needed; submit each of them "
+                 "sitemill: %s index files %s needed; submit each of them "
                  "(see --json \"files\")\n",
-                 indexes);
+                 count(indexes).c_str(), r.dry_run ? "would be" : "were");
+  if (r.dry_run && r.changes)
+    std::fprintf(stderr,
+                 "sitemill: against --state: %s added, %s changed, %s "
+                 "removed\n",
+                 counted(r.changes->added.size(), "URL", "URLs").c_str(),
+                 count(r.changes->changed.size()).c_str(),
+                 count(r.changes->removed.size()).c_str());
   if (r.sets.size() > 1)
     std::fprintf(stderr,
                  "sitemill: each set is submitted for its own host (its "
@@ -82,32 +124,43 @@ void print_lastmod_summary(const generate_report& r) {
       first += d.input + ":" + std::to_string(d.line) + " \"" + d.text + "\"";
     }
     std::fprintf(stderr,
-                 "sitemill: %llu lastmod%s dropped (%s); --date-format and "
-                 "--timezone read other forms (docs/inputs.md)\n",
-                 static_cast<unsigned long long>(l.dropped),
-                 l.dropped == 1 ? "" : "s", first.c_str());
+                 "sitemill: %s dropped (%s); --date-format and "
+                 "--timezone read other forms (%s)\n",
+                 counted(l.dropped, "lastmod", "lastmods").c_str(),
+                 first.c_str(), cite_docs("docs/inputs.md").c_str());
   }
   if (l.zone_assumed > 0)
     std::fprintf(stderr,
-                 "sitemill: %llu lastmod%s without a time zone read as UTC; "
+                 "sitemill: %s without a time zone read as UTC; "
                  "--timezone names their zone\n",
-                 static_cast<unsigned long long>(l.zone_assumed),
-                 l.zone_assumed == 1 ? "" : "s");
+                 counted(l.zone_assumed, "lastmod", "lastmods").c_str());
 }
 
 void print_shard_summary(const generate_report& r, const shard_spec& shard,
                          const std::string& out_dir) {
-  auto count = [](std::uint64_t n) { return std::to_string(n); };
   std::fprintf(stderr,
-               "sitemill: shard %u of %u: %s URLs written, %s duplicates, %s "
-               "rejected, %s warnings, from %s records (%s of other shards) "
+               "sitemill: shard %u of %u: %s written, %s, %s "
+               "rejected, %s, from %s (%s of other shards) "
                "to %s; run 'sitemill merge --out %s' once every shard is "
                "done\n",
-               shard.index, shard.count, count(r.written).c_str(),
-               count(r.duplicates).c_str(), count(r.rejected).c_str(),
-               count(r.warnings).c_str(), count(r.records).c_str(),
-               count(r.other_shards).c_str(), r.shard_dir.c_str(),
+               shard.index, shard.count,
+               counted(r.written, "URL", "URLs").c_str(),
+               counted(r.duplicates, "duplicate", "duplicates").c_str(),
+               with_commas(r.rejected).c_str(),
+               counted(r.warnings, "warning", "warnings").c_str(),
+               counted(r.records, "record", "records").c_str(),
+               with_commas(r.other_shards).c_str(), r.shard_dir.c_str(),
                out_dir.c_str());
+}
+
+void print_dry_run_announcing(const announce_options& asked) {
+  std::string untouched;
+  if (!asked.robots_path.empty()) untouched = asked.robots_path + " not edited";
+  if (!asked.indexnow.key.empty())
+    untouched +=
+        (untouched.empty() ? "" : ", ") + std::string("IndexNow not called");
+  std::fprintf(stderr, "sitemill: dry run: nothing was published%s%s\n",
+               untouched.empty() ? "" : "; ", untouched.c_str());
 }
 
 int print_announcement(const announcement& done, bool quiet) {
@@ -119,9 +172,10 @@ int print_announcement(const announcement& done, bool quiet) {
       code = exit_usage;
     } else if (!quiet) {
       const std::size_t added = robots->update->edit.added.size();
-      std::fprintf(stderr, "sitemill: %s %s (%zu Sitemap line%s added)\n",
+      std::fprintf(stderr, "sitemill: %s %s (%s added)\n",
                    robots->update->written ? "updated" : "left unchanged",
-                   robots->path.c_str(), added, added == 1 ? "" : "s");
+                   robots->path.c_str(),
+                   counted(added, "Sitemap line", "Sitemap lines").c_str());
     }
   }
   if (const auto& indexnow = done.indexnow) {

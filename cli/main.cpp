@@ -24,6 +24,7 @@
 #include "colour.h"
 #include "command.h"
 #include "config_file.h"
+#include "docs_location.h"
 #include "option_table.h"
 #include "sitemill/date/w3c_datetime.h"
 #include "sitemill/version.h"
@@ -245,6 +246,8 @@ int main(int argc, char** argv) {
                "Say what was walked, fetched and skipped, and why, one line "
                "each on stderr");
   app.footer(
+      docs_location_note() +
+      "; 'sitemill check --explain CODE' prints a finding's.\n"
       "Exit codes: 0 done; 1 the data stopped us (nothing published) or check "
       "found errors;\n2 usage or I/O error, or a check target unreadable; "
       "3 interrupted\nonce publishing had begun: the new set is live; 130 "
@@ -262,6 +265,7 @@ int main(int argc, char** argv) {
   command_runner merge = setup_merge(app);
   command_runner completions = setup_completions(app);
   command_runner man = setup_man(app);
+  cite_docs_in_help(app);
 
   if (argc == 1 || std::string_view(argv[1]) == "help")
     return print_help(app, argc, argv);
@@ -269,6 +273,16 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (argc > 1 && explain_unknown_command(app, argv[1])) return exit_usage;
+    // A value from sitemill.toml that its option refuses: named with the
+    // file, line and key, as every other mistake in the file is.
+    if (const auto file =
+            std::dynamic_pointer_cast<toml_config>(app.get_config_formatter()))
+      if (const std::string said = file->explain(
+              e.what(), std::vector<std::string>(argv + 1, argv + argc));
+          !said.empty()) {
+        std::fprintf(stderr, "sitemill: %s\n", said.c_str());
+        return exit_usage;
+      }
     if (explain_unknown_option(app, argc, argv)) return exit_usage;
     int code = app.exit(e);
     // CLI11 returns 0 for --help/--version; every real parse error is usage.

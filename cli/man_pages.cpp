@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "docs_location.h"
 #include "roff.h"
 
 namespace sitemill::cli {
@@ -193,7 +194,8 @@ man_page command_page(const program_entry& p, const command_entry& c,
     out += ".SH EXAMPLES\n";
     put_verbatim(out, own.examples);
   }
-  out += ".SH SEE ALSO\n.BR sitemill (1)\n";
+  out += ".SH SEE ALSO\n.BR sitemill (1)\n.PP\n";
+  put_text(out, docs_location_note() + ".");
   return {"sitemill-" + c.name + ".1", out};
 }
 
@@ -240,6 +242,9 @@ man_page overview_page(const program_entry& p, std::string_view version) {
   for (std::size_t i = 0; i < p.commands.size(); ++i)
     out += ".BR " + roff_escape("sitemill-" + p.commands[i].name) + " (1)" +
            (i + 1 < p.commands.size() ? "," : "") + "\n";
+  out += ".PP\n";
+  put_text(out, docs_location_note() +
+                    "; sitemill check --explain CODE prints a finding's.");
   return {root.name + ".1", out};
 }
 

@@ -78,6 +78,7 @@ vocabulary generate_words(std::string_view indexnow_key) {
       {"html_view", "--html"},
       {"html_page_urls", "--html-page-urls"},
       {"strict", "--strict"},
+      {"dry_run", "--dry-run"},
       {"date_format", "--date-format"},
       {"time_zone", "--timezone"},
       {"lastmod", "--lastmod"},

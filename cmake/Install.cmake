@@ -34,3 +34,9 @@ endif()
 file(RELATIVE_PATH SITEMILL_PC_TO_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/sitemill.pc.in ${PROJECT_BINARY_DIR}/sitemill.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/sitemill.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# The documents that --help, the man pages and the report cite as docs/NAME.md,
+# installed as share/doc/sitemill/NAME.md (cli/docs_location.h finds them
+# there from the installed binary).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}
+        FILES_MATCHING PATTERN "*.md" PATTERN "*.png")

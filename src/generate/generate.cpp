@@ -1,11 +1,16 @@
 #include "sitemill/generate/generate.h"
 
+#include <stdlib.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <deque>
+#include <filesystem>
 #include <optional>
 #include <thread>
 #include <unordered_map>
 
+#include "detail/spill_file.h"
 #include "detail/text.h"
 #include "generate/cluster_stage.h"
 #include "generate/entry_stage.h"
@@ -23,6 +28,35 @@ namespace sitemill {
 namespace {
 
 constexpr std::uint64_t progress_every = 65'536;
+
+// generate_options::dry_run's directory in $TMPDIR: every file the run makes
+// goes there, and it is removed with all of it when the run ends.
+class scratch_directory {
+ public:
+  scratch_directory() = default;
+  scratch_directory(const scratch_directory&) = delete;
+  scratch_directory& operator=(const scratch_directory&) = delete;
+  ~scratch_directory() {
+    std::error_code ignored;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
+  }
+  status make() {
+    std::string pattern = detail::temp_directory();
+    if (!pattern.ends_with('/')) pattern += '/';
+    pattern += "sitemill-dry-run-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr)
+      return error{
+          "`dry_run`: cannot make a directory in " + detail::temp_directory() +
+              ": " + std::error_code(errno, std::generic_category()).message(),
+          "dry_run"};
+    path_ = std::move(pattern);
+    return {};
+  }
+  const std::string& path() const noexcept { return path_; }
+
+ private:
+  std::string path_;
+};
 
 // The state of one run: the pipeline's order. Where the sets go is
 // detail::set_outputs (publish/), entries that must wait go through
@@ -45,9 +79,17 @@ class run final : public detail::cluster_stage::host {
   }
 
   generate_report execute() {
+    report_.dry_run = o_.dry_run;
     if (status s = open_outputs(); !s) return fail(s.err());
-    if (!o_.state_path.empty()) {
-      auto db = state_db::open(o_.state_path);
+    // A dry run reads the state it finds and never writes it: a missing
+    // database is made (empty, as a first run sees it) in the scratch
+    // directory, and the run is abandoned at the end.
+    std::string state_path = o_.state_path;
+    if (o_.dry_run && !state_path.empty() &&
+        !std::filesystem::exists(state_path))
+      state_path = scratch_.path() + "/state.db";
+    if (!state_path.empty()) {
+      auto db = state_db::open(state_path);
       if (!db) return fail(db.err());
       state_ = std::move(*db);
       if (status s = state_->begin_run(); !s) return fail(s.err());
@@ -100,7 +142,13 @@ class run final : public detail::cluster_stage::host {
       return fail(s.err());
     if (stop_) return cancel_run();  // before the commit: nothing published
     report_.outcome = generate_outcome::published;
-    if (state_) commit_state();
+    if (state_ && o_.dry_run) {
+      if (auto changes = state_->changes())
+        report_.changes = std::move(*changes);
+      state_->abandon_run();
+    } else if (state_) {
+      commit_state();
+    }
     return std::move(report_);
   }
 
@@ -236,6 +284,10 @@ class run final : public detail::cluster_stage::host {
     plan.name = o_.name;
     plan.stream = o_.output;
     plan.after_step = t_.hook;
+    if (o_.dry_run) {
+      if (status s = scratch_.make(); !s) return s;
+      plan.scratch_dir = scratch_.path();
+    }
     if (o_.shard.count > 0) {
       // A shard writes beside out_dir, in a directory of its own with its
       // own lock, so shards running at once never meet; merge_shards()
@@ -490,13 +542,19 @@ class run final : public detail::cluster_stage::host {
       staged[i] = std::move(*set);
     }
     if (cancelled()) return {};  // the last moment before the first commit
-    if (status s =
-            outs_.publish(staged, report_.sets,
-                          [this](const std::string& path, std::string why) {
-                            issue(false, path, 0, std::move(why));
-                          });
-        !s)
+    if (o_.dry_run) {
+      // What would be published; the staged files go with the scratch
+      // directory.
+      for (detail::set_output& out : outs_)
+        if (out.written > 0) report_.sets.push_back(std::move(out.report));
+    } else if (status s = outs_.publish(
+                   staged, report_.sets,
+                   [this](const std::string& path, std::string why) {
+                     issue(false, path, 0, std::move(why));
+                   });
+               !s) {
       return s;
+    }
     const set_report& first = report_.sets.front();
     report_.entry = first.entry;
     report_.entry_url = first.entry_url;
@@ -555,6 +613,7 @@ class run final : public detail::cluster_stage::host {
   std::shared_ptr<const site_patterns> patterns_;  // url_patterns; or none
   lastmod_reader dates_;
   std::vector<bool> zone_warned_;  // per input: zone_assumed said
+  scratch_directory scratch_;      // a dry run's; removed after outs_
   // Destroyed in reverse: the parked entries and the duplicate check's
   // files, then the writers (their sinks use the pool), then the outputs,
   // whose publishers remove what they created.

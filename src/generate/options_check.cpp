@@ -74,6 +74,16 @@ status check_options(const generate_options& o, const generate_testing& t) {
     return error{"`presplit` says how a shard's inputs are split; give `shard`",
                  "presplit"};
   }
+  if (o.dry_run && o.output != nullptr)
+    return error{
+        "`dry_run` makes a set in a directory: give `out_dir`, not "
+        "`output`",
+        "dry_run"};
+  if (o.dry_run && o.shard.count > 0)
+    return error{
+        "`dry_run` is for a whole run; a shard publishes nothing "
+        "until its merge anyway",
+        "dry_run"};
   if (o.bundled_stylesheet && !o.xsl_href.empty())
     return error{"give `xsl_href` or `bundled_stylesheet`, not both",
                  "bundled_stylesheet"};

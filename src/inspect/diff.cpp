@@ -29,7 +29,8 @@ struct old_record {
   std::int64_t lastmod = no_lastmod;  // unix seconds
   std::uint32_t extensions = 0;       // low bits of extensions_hash()
   std::uint8_t changefreq = 0, priority = 0;
-  // 0 not met in NEW, 1 met in NEW, 2 told as removed.
+  // 0 not met in NEW, 1 met in NEW, 2 told as removed, 3 met in NEW with
+  // another lastmod that the observer wants OLD's text of.
   std::uint8_t state = 0;
 };
 static_assert(sizeof(old_record) == 16);
@@ -106,7 +107,9 @@ class old_loader final : public walk_visitor {
 class new_comparer final : public walk_visitor {
  public:
   new_comparer(old_table& t, diff_summary& s, diff_observer& o)
-      : t_(t), s_(s), o_(o) {}
+      : t_(t), s_(s), o_(o), want_text_(o.wants_old_lastmod_text()) {}
+  /// URLs whose OLD lastmod text the observer is still to be told.
+  std::uint64_t lastmod_texts_wanted = 0;
   void on_url(const parsed_entry& e, document_kind kind) override {
     detail::read_url_fields(e, kind, fields_);
     const std::string_view key = key_of(fields_, e);
@@ -143,6 +146,13 @@ class new_comparer final : public walk_visitor {
       d.classes |= bit(diff_class::extensions);
     if (d.classes == 0) return;
     ++s_.changed_urls;
+    constexpr diff_classes had_one = bit(diff_class::lastmod_forward) |
+                                     bit(diff_class::lastmod_backward) |
+                                     bit(diff_class::lastmod_lost);
+    if (want_text_ && (d.classes & had_one) != 0) {
+      r->state = 3;
+      ++lastmod_texts_wanted;
+    }
     tell(d);
   }
 
@@ -156,6 +166,7 @@ class new_comparer final : public walk_visitor {
   old_table& t_;
   diff_summary& s_;
   diff_observer& o_;
+  bool want_text_;
   detail::url_set added_;  // added URLs told, so a repeat is told once
 };
 
@@ -167,6 +178,12 @@ class removed_finder final : public walk_visitor {
     detail::read_url_fields(e, kind, fields_);
     const std::string_view key = key_of(fields_, e);
     old_record* r = t_.find(detail::url_set::hash(key));
+    if (r && r->state == 3) {
+      r->state = 1;
+      o_.on_old_lastmod(key, e.lastmod.present ? detail::trim(e.lastmod.text)
+                                               : std::string_view());
+      return;
+    }
     if (!r || r->state != 0) return;
     r->state = 2;
     url_difference d;
@@ -286,8 +303,10 @@ result<diff_summary> diff_sets(const set_input& old_set,
   s.new_files = compare.files;
   s.table_bytes = table.memory_bytes();
   // Only OLD's URLs NEW did not meet are left; reading OLD again names them
-  // without keeping any URL text in memory.
-  if (s.new_urls - s.count(diff_class::added) < s.old_urls) {
+  // without keeping any URL text in memory (and gives the lastmods an
+  // observer wants as OLD wrote them).
+  if (s.new_urls - s.count(diff_class::added) < s.old_urls ||
+      compare.lastmod_texts_wanted > 0) {
     removed_finder find(table, s, observer);
     if (status st = walk_whole(old_set, options, find, observer); !st)
       return st.err();

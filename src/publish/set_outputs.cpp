@@ -125,6 +125,16 @@ status set_outputs::open(const output_plan& plan, const url_normalizer& bases) {
     set_output& out = outs_.emplace_back();
     out.base = bases.base_url(i).href();
     out.dir = plan.out_dir;
+    if (!plan.scratch_dir.empty()) {
+      if (several)
+        out.dir += (out.dir.ends_with('/') ? "" : "/") +
+                   set_directory(bases.base_url(i));
+      const std::string made = plan.scratch_dir + "/" + std::to_string(i);
+      auto pub = publisher::open(made, plan.name, made + ".book");
+      if (!pub) return pub.err();
+      out.pub_ = std::move(*pub);
+      continue;
+    }
     std::string bookkeeping = plan.manifest_dir;
     if (several) {
       // Each set's bookkeeping below out_dir's, outside every host's

@@ -45,6 +45,11 @@ struct output_plan {
   sink* stream = nullptr;
   /// Each publisher's after_step.
   std::function<void(publish_step)> after_step;
+  /// A dry run's directory (an empty one the caller made and removes): each
+  /// set is made in scratch_dir/<i>, with its bookkeeping in
+  /// scratch_dir/<i>.book, while set_output::dir still names where it would
+  /// go; out_dir and manifest_dir are never touched. "" for a real run.
+  std::string scratch_dir;
 };
 
 /// Each base's set goes to a directory of its own, named after it; two bases

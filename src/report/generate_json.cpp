@@ -428,6 +428,13 @@ result<generate_json_contents> read_from(
 
   generate_json_contents out;
   generate_report& r = out.report;
+  // A dry run's report lists files that were never published: nothing may
+  // be announced from it.
+  if (const auto dry = doc.find("dry_run");
+      dry != doc.end() && dry->is_boolean() && dry->get<bool>())
+    return error{
+        "the report of a dry run (\"dry_run\": true): nothing was "
+        "published"};
   object_reader top(doc, "");
   top.text("entry", r.entry);
   if (top.has("entry_url")) top.text("entry_url", r.entry_url);
@@ -514,6 +521,7 @@ status write_generate_json(sink& sink_out, const generate_report& r,
   out.raw(",").key("written").count(r.written);
   out.raw(",").key("duplicates").count(r.duplicates);
   out.raw(",").key("filtered").count(r.filtered);
+  if (r.dry_run) out.raw(",").key("dry_run").raw("true");
   if (!r.shard_dir.empty()) {
     out.raw(",").key("shard").raw("{").key("dir").str(r.shard_dir);
     out.raw(",").key("other_shards").count(r.other_shards).raw("}");

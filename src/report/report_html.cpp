@@ -7,12 +7,22 @@
 #include <tuple>
 #include <utility>
 
-#include "sitemill/report/finding_lines.h"
 #include "sitemill/numbers.h"
+#include "sitemill/report/finding_lines.h"
 #include "sitemill/write/xml_escape.h"
 
 namespace sitemill {
 namespace {
+
+// A count and the noun that agrees with it ("1 URL", "1,200 URLs"), as the
+// commands' text output writes them.
+std::string counted(std::uint64_t n, std::string_view one,
+                    std::string_view many) {
+  std::string out = with_commas(n);
+  out += ' ';
+  out += n == 1 ? one : many;
+  return out;
+}
 
 // Readable on screen, black on white on paper, sections kept whole when
 // they fit, and long URLs wrap instead of widening the page.
@@ -186,7 +196,7 @@ void month_bars(std::string& out, std::span<const key_count> given) {
     }
   }
   out += "<text x=\"" + std::to_string(left) + "\" y=\"11\">";
-  text(out, "largest month: " + with_commas(most) + " URLs");
+  text(out, "largest month: " + counted(most, "URL", "URLs"));
   out += "</text></svg>\n";
 }
 
@@ -261,9 +271,10 @@ void files(std::string& out, const set_stats& s) {
       bytes += s.documents[i].bytes;
     }
     out += "<tfoot><tr><td></td>";
-    cell(out, with_commas(s.documents.size() - listed) +
-                  " more documents (the first " +
-                  with_commas(report_listed_documents) + " are listed)");
+    cell(out, counted(s.documents.size() - listed, "more document",
+                      "more documents") +
+                  " (the first " + with_commas(report_listed_documents) +
+                  " are listed)");
     out += "<td></td>";
     cell(out, with_commas(entries), "num");
     cell(out, with_commas(bytes), "num");
@@ -309,13 +320,14 @@ void paths(std::string& out, const set_stats& s) {
 void lastmods(std::string& out, const set_stats& s) {
   out += "<section id=\"lastmod\"><h2>lastmod by month</h2><p>";
   number_span(out, "lastmod-none", with_commas(s.lastmod_none));
-  out += " URLs (";
+  out += s.lastmod_none == 1 ? " URL (" : " URLs (";
   text(out, percent_of(s.lastmod_none, s.urls));
-  out += ") have no lastmod";
+  out += s.lastmod_none == 1 ? ") has no lastmod" : ") have no lastmod";
   if (s.lastmod_invalid > 0) {
     out += "; ";
     text(out, with_commas(s.lastmod_invalid));
-    out += " have one that is not a date";
+    out += s.lastmod_invalid == 1 ? " has one that is not a date"
+                                  : " have one that is not a date";
   }
   out += ".</p>\n";
   if (s.lastmod_months.empty())
@@ -396,19 +408,28 @@ struct line_ids {
 };
 
 void findings(std::string& out, const std::vector<code_findings>& groups,
-              const line_ids& lines) {
+              const line_ids& lines, std::string_view docs_dir) {
   std::uint64_t by_level[3] = {0, 0, 0};
   for (const auto& g : groups) by_level[static_cast<int>(g.level)] += g.count;
   out += "<section id=\"findings-section\"><h2>Findings of check</h2><p>";
+  // The noun agrees with the count, as in every command's text.
+  auto noun = [](std::uint64_t n, const char* one, const char* many) {
+    return n == 1 ? one : many;
+  };
   number_span(out, "error-count", with_commas(by_level[0]));
-  out += " errors, ";
+  (out += ' ') += noun(by_level[0], "error", "errors");
+  out += ", ";
   number_span(out, "warning-count", with_commas(by_level[1]));
-  out += " warnings, ";
+  (out += ' ') += noun(by_level[1], "warning", "warnings");
+  out += ", ";
   number_span(out, "info-count", with_commas(by_level[2]));
-  out += " infos, in ";
-  text(out, with_commas(groups.size()));
+  (out += ' ') += noun(by_level[2], "info", "infos");
+  out += ", in ";
+  text(out, counted(groups.size(), "code", "codes"));
+  out += " (";
+  text(out, docs_dir);
   out +=
-      " codes (docs/diagnostics.md describes each).</p>"
+      "diagnostics.md describes each).</p>"
       "<p class=\"note\">Each code lists its first ";
   text(out, with_commas(report_examples_per_code));
   out += " findings in the order check read them; the count is of all.</p>\n";
@@ -556,12 +577,14 @@ std::vector<code_findings> group_findings(const check_report& report,
 }
 
 void append_report_html(std::string& out, const set_stats& stats,
-                        const std::vector<code_findings>& groups) {
+                        const std::vector<code_findings>& groups,
+                        std::string_view docs_dir) {
   out +=
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       "<meta name=\"viewport\" content=\"width=device-width, "
-      "initial-scale=1\"><meta name=\"generator\" content=\"sitemill\">"
-      "<title>Sitemap report: ";
+      "initial-scale=1\">";
+  out += report_html_marker;
+  out += "<title>Sitemap report: ";
   text(out, stats.input);
   out += "</title><style>";
   out += style;
@@ -581,7 +604,7 @@ void append_report_html(std::string& out, const set_stats& stats,
   lastmods(out, stats);
   fields(out, stats);
   const line_ids lines(groups);
-  findings(out, groups, lines);
+  findings(out, groups, lines, docs_dir);
   quoted_lines(out, lines);
   out += "</body></html>\n";
 }

@@ -46,7 +46,7 @@ TEST(GenerateBudgetCli, TheSameSetWhateverTheBudgetAndTheSpillIsSaid) {
 
   auto said = generate_with(t, "said", {"--memory-budget", "0"});
   ASSERT_EQ(said.exit_code, 0) << said.err;
-  EXPECT_NE(said.err.find("past --memory-budget, 6665 records were checked "
+  EXPECT_NE(said.err.find("past --memory-budget, 6,665 records were checked "
                           "for duplicates on disk"),
             std::string::npos)
       << said.err;

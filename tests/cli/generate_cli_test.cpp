@@ -695,8 +695,8 @@ TEST(GenerateCli,
   EXPECT_EQ(lines.back(),
             "sitemill: published 2 files to " + (t / "out") +
                 " (entry https://www.example.com/sitemap.xml): 2 URLs "
-                "written, 1 duplicates, "
-                "1 rejected, 1 warnings, from 4 records; no URL has a "
+                "written, 1 duplicate, "
+                "1 rejected, 1 warning, from 4 records; no URL has a "
                 "lastmod, so neither has the index");
   EXPECT_EQ(lines.size(), 3u)
       << run.err;  // the rejection, the warning, the summary

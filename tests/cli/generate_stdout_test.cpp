@@ -37,7 +37,7 @@ TEST(GenerateStdout, WritesTheOneSitemapAsPlainXml) {
   EXPECT_EQ(entries[0].at("loc"), base + "a");
   EXPECT_EQ(entries[1].at("loc"), base + "b?x=1&y=2");
   EXPECT_THAT(r.out, HasSubstr("b?x=1&amp;y=2"));
-  EXPECT_THAT(r.err, HasSubstr("wrote 2 URLs to stdout (1 duplicates"));
+  EXPECT_THAT(r.err, HasSubstr("wrote 2 URLs to stdout (1 duplicate,"));
   EXPECT_FALSE(std::filesystem::exists("-")) << "no directory named -";
   EXPECT_TRUE(stdout_dirs(t / "").empty()) << "its directory goes with it";
 

@@ -310,7 +310,7 @@ TEST(IndexNowCli, DryRunPrintsTheBodiesAndSendsNothing) {
                        "[\"https://www.example.com/1\",\"https://www.example."
                        "com/2\"]}\n" +
                        head + "[\"https://www.example.com/3\"]}\n");
-  EXPECT_THAT(r.err, HasSubstr("batch 2/2: would POST 1 URLs"));
+  EXPECT_THAT(r.err, HasSubstr("batch 2/2: would POST 1 URL "));
   EXPECT_THAT(r.err, HasSubstr("application/json; charset=utf-8"));
   EXPECT_THAT(r.err, HasSubstr("would send 3 URLs of host www.example.com"))
       << "the summary counts what the batches would POST";

@@ -344,7 +344,7 @@ TEST(IndexNowJsonCli, DryRunPlansTheBatchesAndSendsNothing) {
   EXPECT_EQ(n["batches"][1]["urls"], 1);
   EXPECT_EQ(n["sent"], 0);
   EXPECT_THAT(r.out, Not(HasSubstr("urlList"))) << "no bodies with --json";
-  EXPECT_THAT(r.err, HasSubstr("batch 2/2: would POST 1 URLs"));
+  EXPECT_THAT(r.err, HasSubstr("batch 2/2: would POST 1 URL "));
   EXPECT_TRUE(server.requests().empty());
 }
 

@@ -32,10 +32,16 @@ version=$(dpkg-deb -f "$deb" Version)
 [[ $("$root/usr/bin/sitemill" -V) == "sitemill $version" ]]
 for f in usr/include/sitemill/sitemill.h usr/include/sitemill/version.h \
          usr/share/doc/sitemill/LICENSE usr/share/man/man1/sitemill.1 \
+         usr/share/doc/sitemill/diagnostics.md usr/share/doc/sitemill/publishing.md \
          usr/share/man/man1/sitemill-generate.1 \
          usr/share/bash-completion/completions/sitemill; do
   [[ -s $root/$f ]] || { echo "missing from the package: /$f" >&2; exit 1; }
 done
+# --help cites the docs where the package put them, not the source tree's docs/.
+"$root/usr/bin/sitemill" generate --help | grep -qF "$root/usr/share/doc/sitemill/scaling.md" ||
+  { echo "generate --help does not cite the installed docs" >&2; exit 1; }
+[[ $("$root/usr/bin/sitemill" check --explain duplicate-url | head -n1) == "duplicate-url (warning; $root/usr/share/doc/sitemill/diagnostics-context.md)" ]] ||
+  { echo "check --explain does not read the embedded findings docs" >&2; exit 1; }
 # The library directory is CMAKE_INSTALL_LIBDIR's (lib, or lib/<triplet>).
 [[ -n $(find "$root/usr/lib" -name sitemill.pc) ]] ||
   { echo "missing from the package: sitemill.pc" >&2; exit 1; }

@@ -140,6 +140,12 @@ struct generate_options {
   shard_spec shard;
   /// The time news age is measured from; the system clock when unset.
   std::optional<std::chrono::system_clock::time_point> now;
+  /// Read every input and make the set as a run would, but publish nothing:
+  /// out_dir is neither created nor locked nor changed (the files are made
+  /// in a directory of $TMPDIR and removed), state_path is read when it
+  /// exists and never written, and the report (with dry_run set) lists the
+  /// files the set would have. Not with `output` or `shard`.
+  bool dry_run = false;
 };
 
 /// A record that was rejected, or a field or note worth a warning.
@@ -276,6 +282,10 @@ struct generate_report {
   /// With a state database: URLs added, changed and removed since the last
   /// published run, as the state tracks them (directory pages).
   std::optional<state_changes> changes;
+  /// generate_options::dry_run: outcome `published` means the set was made
+  /// and would have been published; entry, files, sets and changes say what
+  /// it would hold, and nothing of it was kept.
+  bool dry_run = false;
 };
 
 /// Runs the whole pipeline. Never throws for bad input or I/O failures (they

@@ -97,6 +97,15 @@ class diff_observer {
   /// Every file difference, before any URL difference.
   virtual void on_file(const file_difference& /*d*/) {}
   virtual void on_url(const url_difference& d) = 0;
+  /// True to be told, after every on_url(), OLD's lastmod as OLD wrote it
+  /// for each URL told with lastmod_forward, lastmod_backward or
+  /// lastmod_lost (the table keeps seconds, not text): OLD is then read a
+  /// second time when such URLs were found, as it is for removed URLs.
+  virtual bool wants_old_lastmod_text() { return false; }
+  /// OLD's lastmod of `url`, as written (trimmed). Views are valid during
+  /// the call only.
+  virtual void on_old_lastmod(std::string_view /*url*/,
+                              std::string_view /*text*/) {}
   /// Polled between blocks of input; true stops the diff (an error).
   virtual bool cancelled() { return false; }
 };

@@ -62,10 +62,18 @@ std::vector<code_findings> group_findings(
     const check_report& report,
     std::size_t examples_per_code = report_examples_per_code);
 
+/// What every report page holds in its head, so a program (the CLI, before
+/// replacing a file it was not told to) can tell a report from another page.
+inline constexpr std::string_view report_html_marker =
+    "<meta name=\"generator\" content=\"sitemill\">";
+
 /// Appends the whole report page for `stats` and the findings `findings`
-/// (group_findings() of check's report on the same input).
+/// (group_findings() of check's report on the same input). The page cites
+/// the findings doc as `docs_dir` + "diagnostics.md": where the reader has
+/// sitemill's docs (an installed package's share/doc/sitemill/).
 void append_report_html(std::string& out, const set_stats& stats,
-                        const std::vector<code_findings>& findings);
+                        const std::vector<code_findings>& findings,
+                        std::string_view docs_dir = "docs/");
 
 }  // namespace sitemill
 
