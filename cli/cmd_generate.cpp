@@ -69,6 +69,8 @@ struct generate_cli_options {
   std::string indexnow_endpoint{indexnow_default_endpoint};
   std::string indexnow_key_location;
   std::string now;  // --now, a W3C datetime
+  // The --from-dir --out lies inside, when --sitemaps-url was inferred.
+  std::string sitemaps_inferred_from;
 };
 
 void print_json(const generate_report& r, const generate_reporter& rep,
@@ -182,6 +184,7 @@ int run_generate(generate_cli_options& o) {
   }
   g.base_url = o.base_urls.front();
   g.more_base_urls.assign(o.base_urls.begin() + 1, o.base_urls.end());
+  o.sitemaps_inferred_from = infer_sitemaps_url(o.from_dirs, o.base_urls, g);
   // Announcing is checked before the run, so a refusal publishes nothing.
   if (status s = check_announce_options(announcing(o), o.base_urls,
                                         /*has_changes=*/!g.state_path.empty());
@@ -362,6 +365,8 @@ int run_generate(generate_cli_options& o) {
   }
   if (r.outcome == generate_outcome::published) {
     if (!o.quiet) print_summary(r);
+    print_sitemaps_location(r, o.robots_path, o.from_dirs,
+                            o.sitemaps_inferred_from, g.out_dir, o.quiet);
     const std::vector<announcement> done = announce(o, r, words);
     if (o.json_out) print_json(r, rep, done);
     int code = exit_ok;

@@ -220,6 +220,17 @@ result<std::unique_ptr<record_reader>> open_site_source(
 std::shared_ptr<const record_source> directory_source(
     site_source_options options);
 
+/// The URL the directory `path` is served at when it lies inside the site
+/// directory `root`, served at `base_url`, by the directory source's rule
+/// (a file's URL is the base followed by its path from the root): root
+/// "public", base https://www.example.com/ and path "public/sitemaps" give
+/// https://www.example.com/sitemaps/. Both paths are made absolute with
+/// symbolic links resolved as far as they exist (`path` need not exist
+/// yet). Empty when `path` is the root itself, is not inside it, or
+/// `base_url` is no usable URL.
+std::string site_directory_url(std::string_view root, std::string_view base_url,
+                               std::string_view path);
+
 /// Seconds since the Unix epoch as a lastmod in UTC
 /// ("2024-05-01T12:00:00Z"); "" outside years 1 to 9999.
 std::string lastmod_from_unix_time(std::int64_t seconds);
