@@ -490,7 +490,8 @@ void write_sets(json_stream& out, const std::vector<set_report>& sets,
     out.raw(i ? ",{" : "{").key("base_url").str(s.base_url);
     out.raw(",").key("out_dir").str(s.out_dir);
     out.raw(",").key("entry").str(s.entry);
-    out.raw(",").key("sitemaps_url").str(s.sitemaps_url);
+    if (!s.sitemaps_url.empty())
+      out.raw(",").key("sitemaps_url").str(s.sitemaps_url);
     out.raw(",").key("entry_url").str(s.entry_url);
     out.raw(",").key("written").count(s.written);
     out.raw(",").key("dated").raw(s.dated ? "true" : "false").raw(",");
