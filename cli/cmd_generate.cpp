@@ -55,7 +55,7 @@ struct generate_cli_options {
   std::string index = "auto";
   bool json_out = false;
   bool quiet = false;
-  std::string lastmod_policy_name = "mtime";
+  std::string lastmod_policy_name = "page";
   std::string index_files;
   bool keep_index_files = false;
   bool ignore_noindex = false, ignore_canonical = false, ignore_robots = false;
@@ -485,12 +485,14 @@ command_runner setup_generate(CLI::App& app) {
          "skipped and reported")
       ->group(site);
   cmd->add_option("--lastmod", o->lastmod_policy_name,
-                  "lastmod of directory pages: mtime (file time), content "
-                  "(when the content last changed, needs --state), page (the "
-                  "date the page states: article:modified_time, JSON-LD "
-                  "dateModified, itemprop dateModified, og:updated_time, meta "
-                  "lastmod; pages stating none are dated by content with "
-                  "--state, else get no lastmod) or none")
+                  "lastmod of directory pages: page (the date the page "
+                  "states: article:modified_time, JSON-LD dateModified, "
+                  "itemprop dateModified, og:updated_time, meta lastmod; "
+                  "pages stating none are dated by content with --state, "
+                  "else get no lastmod), content (when the content last "
+                  "changed, needs --state), mtime (file time: a build or a "
+                  "CI checkout gives every file one, which is warned about) "
+                  "or none")
       ->check(CLI::IsMember({"mtime", "content", "page", "none"}))
       ->capture_default_str()
       ->group(site);

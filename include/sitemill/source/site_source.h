@@ -155,7 +155,10 @@ struct site_source_options {
   std::vector<std::string> index_files = {"index.html", "index.htm"};
   /// False: index files keep their own URL (a/index.html).
   bool map_index_files = true;
-  lastmod_policy lastmod = lastmod_policy::mtime;
+  /// page by default: a site generator rewrites every file on every build
+  /// (and a CI checkout gives every file one time), so a file's time is
+  /// rarely when its page changed; a page's own date, or none, never lies.
+  lastmod_policy lastmod = lastmod_policy::page;
   /// noindex, canonical and robots.txt, as the crawler applies them
   /// (nofollow changes nothing here).
   page_rules rules;
