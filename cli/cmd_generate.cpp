@@ -58,7 +58,7 @@ struct generate_cli_options {
   std::string index = "auto";
   bool json_out = false;
   bool quiet = false;
-  std::string lastmod_policy_name = "mtime";
+  std::string lastmod_policy_name = "page";
   std::string index_files;
   bool keep_index_files = false;
   bool ignore_noindex = false, ignore_canonical = false, ignore_robots = false;
@@ -72,6 +72,8 @@ struct generate_cli_options {
   std::string indexnow_endpoint{indexnow_default_endpoint};
   std::string indexnow_key_location;
   std::string now;  // --now, a W3C datetime
+  // The --from-dir --out lies inside, when --sitemaps-url was inferred.
+  std::string sitemaps_inferred_from;
 };
 
 void print_json(const generate_report& r, const generate_reporter& rep,
@@ -210,6 +212,7 @@ int run_generate(generate_cli_options& o) {
   }
   g.base_url = o.base_urls.front();
   g.more_base_urls.assign(o.base_urls.begin() + 1, o.base_urls.end());
+  o.sitemaps_inferred_from = infer_sitemaps_url(o.from_dirs, o.base_urls, g);
   // Announcing is checked before the run, so a refusal publishes nothing.
   if (status s = check_announce_options(announcing(o), o.base_urls,
                                         /*has_changes=*/!g.state_path.empty());
@@ -402,6 +405,8 @@ int run_generate(generate_cli_options& o) {
   }
   if (r.outcome == generate_outcome::published) {
     if (!o.quiet) print_summary(r);
+    print_sitemaps_location(r, o.robots_path, o.from_dirs,
+                            o.sitemaps_inferred_from, g.out_dir, o.quiet);
     // A signal during the publish did not stop it (the journal makes it
     // finish either way); it stops what comes after.
     if (interrupted()) {
@@ -527,12 +532,14 @@ command_runner setup_generate(CLI::App& app) {
          "skipped and reported")
       ->group(site);
   cmd->add_option("--lastmod", o->lastmod_policy_name,
-                  "lastmod of directory pages: mtime (file time), content "
-                  "(when the content last changed, needs --state), page (the "
-                  "date the page states: article:modified_time, JSON-LD "
-                  "dateModified, itemprop dateModified, og:updated_time, meta "
-                  "lastmod; pages stating none are dated by content with "
-                  "--state, else get no lastmod) or none")
+                  "lastmod of directory pages: page (the date the page "
+                  "states: article:modified_time, JSON-LD dateModified, "
+                  "itemprop dateModified, og:updated_time, meta lastmod; "
+                  "pages stating none are dated by content with --state, "
+                  "else get no lastmod), content (when the content last "
+                  "changed, needs --state), mtime (file time: a build or a "
+                  "CI checkout gives every file one, which is warned about) "
+                  "or none")
       ->check(CLI::IsMember({"mtime", "content", "page", "none"}))
       ->capture_default_str()
       ->group(site);

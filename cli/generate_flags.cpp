@@ -45,6 +45,32 @@ void add_file_flags(CLI::App& cmd, generate_options& run, std::string& index) {
   cmd.add_option("--threads", run.threads,
                  "Compression threads (0: one per core)")
       ->capture_default_str();
+  cmd.add_option(
+         "--sitemaps-url", run.sitemaps_url,
+         "URL --out is served at, when it is not --base-url (sitemaps in a "
+         "folder of the site: --out public/sitemaps --sitemaps-url "
+         "https://www.example.com/sitemaps/); the index, --robots and the "
+         "entry URL name the files there. Default: --base-url, or the "
+         "folder's URL when --out is inside --from-dir. Search engines take "
+         "URLs outside that folder only from a robots.txt Sitemap: line "
+         "(--robots; docs/publishing.md)")
+      ->type_name("URL");
+}
+
+std::string infer_sitemaps_url(const std::vector<std::string>& from_dirs,
+                               const std::vector<std::string>& base_urls,
+                               generate_options& run) {
+  if (!run.sitemaps_url.empty() || base_urls.size() != 1 ||
+      run.out_dir.empty() || run.out_dir == "-")
+    return {};
+  for (const std::string& dir : from_dirs) {
+    std::string url =
+        site_directory_url(dir, base_urls.front(), run.out_dir);
+    if (url.empty()) continue;
+    run.sitemaps_url = std::move(url);
+    return dir;
+  }
+  return {};
 }
 
 void add_scale_flags(CLI::App& cmd, std::string& shard, generate_options& run) {

@@ -18,8 +18,16 @@
 namespace sitemill::cli {
 
 /// --max-urls, --max-bytes, --index (as given, in `index`), --xsl, --html,
-/// --html-page-urls, --name, --threads: the set's files.
+/// --html-page-urls, --name, --threads, --sitemaps-url: the set's files.
 void add_file_flags(CLI::App& cmd, generate_options& run, std::string& index);
+
+/// When --sitemaps-url was not given, one base URL is, and run.out_dir lies
+/// inside one of `from_dirs` (sitemaps in a folder of the site), sets
+/// run.sitemaps_url to the URL that folder is served at and returns that
+/// --from-dir; "" otherwise.
+std::string infer_sitemaps_url(const std::vector<std::string>& from_dirs,
+                               const std::vector<std::string>& base_urls,
+                               generate_options& run);
 
 /// Scale: --shard (as given, in `shard`, for parse_shard()),
 /// --shard-presplit, --memory-budget.

@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 
 #include "command.h"
 #include "docs_location.h"
 #include "plural.h"
 #include "sitemill/numbers.h"
+#include "sitemill/robots/robots.h"
+#include "sitemill/url/url.h"
 
 namespace sitemill::cli {
 namespace {
@@ -113,6 +117,55 @@ void print_summary(const generate_report& r) {
     std::fprintf(stderr,
                  "sitemill: each set is submitted for its own host (its "
                  "robots.txt, or that host's Search Console property)\n");
+}
+
+namespace {
+
+// True when the robots.txt of one of `from_dirs` served at the host's root
+// already names `entry_url` in a Sitemap: line.
+bool robots_names(const std::vector<std::string>& from_dirs,
+                  const std::string& base_url, const std::string& entry_url) {
+  normalized_url base;
+  if (normalize_url(base_url, base) != url_problem::ok || base.path() != "/")
+    return false;
+  const std::string robots_url = std::string(base.origin()) + "/robots.txt";
+  for (const std::string& dir : from_dirs) {
+    std::ifstream in(dir + "/robots.txt", std::ios::binary);
+    if (!in) continue;
+    std::string text((std::istreambuf_iterator<char>(in)),
+                     std::istreambuf_iterator<char>());
+    for (const robots_sitemap& s : find_sitemaps(text, robots_url).sitemaps)
+      if (s.url == entry_url) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void print_sitemaps_location(const generate_report& r,
+                             const std::string& robots_path,
+                             const std::vector<std::string>& from_dirs,
+                             const std::string& inferred_from,
+                             const std::string& out_dir, bool quiet) {
+  if (r.sets.size() != 1 || quiet) return;
+  const set_report& set = r.sets.front();
+  if (!inferred_from.empty())
+    std::fprintf(stderr,
+                 "sitemill: --out %s is inside --from-dir %s: the sitemaps "
+                 "are served at %s (--sitemaps-url names another URL)\n",
+                 out_dir.c_str(), inferred_from.c_str(),
+                 set.sitemaps_url.c_str());
+  if (sitemaps_cover_urls(set) || !robots_path.empty() ||
+      robots_names(from_dirs, set.base_url, set.entry_url))
+    return;
+  std::fprintf(stderr,
+               "sitemill: warning: the sitemaps at %s list URLs outside that "
+               "folder (under %s), which search engines take only when the "
+               "host's robots.txt names %s in a Sitemap: line: give --robots "
+               "with the site's robots.txt (or add that line, or submit it "
+               "in the site's Search Console property; docs/publishing.md)\n",
+               set.sitemaps_url.c_str(), set.base_url.c_str(),
+               set.entry_url.c_str());
 }
 
 void print_lastmod_summary(const generate_report& r) {

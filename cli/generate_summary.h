@@ -4,6 +4,7 @@
 #define SITEMILL_CLI_GENERATE_SUMMARY_H
 
 #include <string>
+#include <vector>
 
 #include "sitemill/generate/generate.h"
 #include "sitemill/notify/announce.h"
@@ -26,6 +27,18 @@ void print_shard_summary(const generate_report& r, const shard_spec& shard,
 /// A dry run's last line: what --robots and --indexnow-key would have done
 /// after a publish, which it did not do. Nothing when neither was given.
 void print_dry_run_announcing(const announce_options& asked);
+
+/// Where the set's files are served, when that is not its base URL: that
+/// --sitemaps-url was inferred (`inferred_from`, the --from-dir --out lies
+/// in), and a warning when its URLs lie outside that folder and nothing
+/// vouches for them (no --robots, and the robots.txt of the --from-dir
+/// served at the host's root does not name the entry): search engines would
+/// drop them by the protocol's location rule.
+void print_sitemaps_location(const generate_report& r,
+                             const std::string& robots_path,
+                             const std::vector<std::string>& from_dirs,
+                             const std::string& inferred_from,
+                             const std::string& out_dir, bool quiet);
 
 /// What announcing one set did, unless `quiet` and fine; the exit code it
 /// asks for. The set is already live, so a failure takes nothing back: 2 for

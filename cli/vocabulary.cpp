@@ -65,6 +65,7 @@ vocabulary generate_words(std::string_view indexnow_key) {
       {"out_dir", "--out"},
       {"output", "--out -"},
       {"manifest_dir", "--manifest-dir"},
+      {"sitemaps_url", "--sitemaps-url"},
       {"memory_budget", "--memory-budget"},
       {"shard", "--shard"},
       {"presplit", "--shard-presplit"},

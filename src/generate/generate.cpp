@@ -66,13 +66,14 @@ class run final : public detail::cluster_stage::host {
  public:
   run(const generate_options& o, const detail::generate_testing& t,
       generate_observer& obs, url_normalizer n, lastmod_reader dates,
-      std::shared_ptr<const site_patterns> patterns)
+      std::shared_ptr<const site_patterns> patterns, std::string sitemaps_url)
       : o_(o),
         t_(t),
         obs_(obs),
         builder_(std::move(n), dates),
         patterns_(std::move(patterns)),
-        dates_(dates) {}
+        dates_(dates),
+        sitemaps_url_(std::move(sitemaps_url)) {}
 
   ~run() override {
     if (pool_) (void)pool_->wait();  // its tasks write into the outputs
@@ -537,7 +538,7 @@ class run final : public detail::cluster_stage::host {
                   " is left as it was)");
         continue;
       }
-      auto set = detail::stage_set(o_, layout_of(out.base), out, writers_[i]);
+      auto set = detail::stage_set(o_, layout_of(out), out, writers_[i]);
       if (!set) return set.err();
       staged[i] = std::move(*set);
     }
@@ -563,15 +564,19 @@ class run final : public detail::cluster_stage::host {
     return {};
   }
 
-  set_layout layout_of(const std::string& base) const {
-    return detail::layout_of(o_, base, t_.max_index_entries);
+  // The layout names the files under the URL they are served at: the
+  // set's base, or sitemaps_url.
+  set_layout layout_of(const detail::set_output& out) const {
+    return detail::layout_of(
+        o_, sitemaps_url_.empty() ? out.base : sitemaps_url_,
+        t_.max_index_entries);
   }
 
   // A shard's sitemaps and its manifest, in its shard directory.
   status publish_shard() {
     detail::set_output& out = outs_[0];
     detail::shard_manifest m =
-        detail::shard_manifest_of(o_, report_, layout_of(out.base));
+        detail::shard_manifest_of(o_, report_, layout_of(out));
     if (status s = detail::publish_shard(*out.pub(), m, writers_[0].finished(),
                                          [this] { return cancelled(); });
         !s || stop_)
@@ -597,6 +602,7 @@ class run final : public detail::cluster_stage::host {
       return fail(s.err());
     set_report& r = outs_[0].report;
     r.base_url = outs_[0].base;
+    r.sitemaps_url = sitemaps_url_.empty() ? r.base_url : sitemaps_url_;
     r.written = outs_[0].written;
     r.dated = sitemaps.front().part.newest.has_value();
     report_.dated = r.dated;
@@ -612,6 +618,7 @@ class run final : public detail::cluster_stage::host {
   entry_builder builder_;
   std::shared_ptr<const site_patterns> patterns_;  // url_patterns; or none
   lastmod_reader dates_;
+  const std::string sitemaps_url_;  // normalised; "" when the bases serve it
   std::vector<bool> zone_warned_;  // per input: zone_assumed said
   scratch_directory scratch_;      // a dry run's; removed after outs_
   // Destroyed in reverse: the parked entries and the duplicate check's
@@ -669,6 +676,14 @@ generate_report detail::generate(const generate_options& options,
     if (status s = detail::check_set_directories(*normalizer); !s)
       return refused(s.err());
   }
+  std::string sitemaps_url;
+  if (!options.sitemaps_url.empty()) {
+    auto at = url_normalizer::with_base(options.sitemaps_url);
+    if (!at)
+      return refused(
+          {"`sitemaps_url`: " + at.err().message, "sitemaps_url"});
+    sitemaps_url = at->base();
+  }
   std::vector<std::string> date_formats{options.date_format};
   date_formats.insert(date_formats.end(), options.more_date_formats.begin(),
                       options.more_date_formats.end());
@@ -684,7 +699,7 @@ generate_report detail::generate(const generate_options& options,
     patterns = std::make_shared<const site_patterns>(std::move(*made));
   }
   run r(options, testing, observer, std::move(*normalizer), *dates,
-        std::move(patterns));
+        std::move(patterns), std::move(sitemaps_url));
   return r.execute();
 }
 

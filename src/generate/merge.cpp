@@ -75,7 +75,7 @@ std::string disagreement(const detail::shard_manifest& a,
                          const detail::shard_manifest& b) {
   const set_layout &x = a.layout, &y = b.layout;
   if (x.base_url != y.base_url)
-    return "base URL " + x.base_url + " against " + y.base_url;
+    return "the sitemaps' URL " + x.base_url + " against " + y.base_url;
   if (x.name != y.name || x.extension != y.extension || x.type != y.type ||
       x.index != y.index || x.max_index_entries != y.max_index_entries ||
       x.xsl_href != y.xsl_href || x.bundled_stylesheet != y.bundled_stylesheet)

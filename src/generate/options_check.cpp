@@ -84,6 +84,11 @@ status check_options(const generate_options& o, const generate_testing& t) {
         "`dry_run` is for a whole run; a shard publishes nothing "
         "until its merge anyway",
         "dry_run"};
+  if (!o.sitemaps_url.empty() && !o.more_base_urls.empty())
+    return error{
+        "`sitemaps_url` names where one set is served; with several base "
+        "URLs each set is served at its own base (docs/hosts.md)",
+        "sitemaps_url"};
   if (o.bundled_stylesheet && !o.xsl_href.empty())
     return error{"give `xsl_href` or `bundled_stylesheet`, not both",
                  "bundled_stylesheet"};

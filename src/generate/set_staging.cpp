@@ -33,7 +33,8 @@ result<assembled_set> stage_set(const generate_options& o,
       return s.err();
   for (const auto& f : set->files) r.files.push_back(f.file);
   r.entry = set->entry;
-  r.entry_url = out.base + set->entry;
+  r.sitemaps_url = layout.base_url;
+  r.entry_url = layout.base_url + set->entry;
   return set;
 }
 

@@ -51,7 +51,10 @@ std::string shard_options_line(const generate_options& o) {
           : o.level == compression::fast ? "fast"
           : o.level == compression::best ? "best"
                                          : "normal") +
-         " news=" + (o.news ? "on" : "off");
+         " news=" + (o.news ? "on" : "off") +
+         // The layout holds where the files are served; the pages' own base
+         // must agree too when that is elsewhere.
+         (o.sitemaps_url.empty() ? "" : " base_url=" + o.base_url);
 }
 
 shard_manifest shard_manifest_of(const generate_options& o,

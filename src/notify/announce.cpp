@@ -105,19 +105,27 @@ std::vector<std::string> sitemap_urls(const std::string& entry,
   return urls;
 }
 
-// One set: its entry and files, at options.base_url; IndexNow gets the
-// run's changes that lie under that base (all of them, for a run with one).
-announcement announce_one(http_client& client, const std::string& entry,
-                          const std::vector<published_file>& files,
+// Where a set's files are served: its sitemaps_url, else `base_url` (a
+// set_report an embedder filled before there was one).
+std::string_view served_at(const set_report& set, std::string_view base_url) {
+  return set.sitemaps_url.empty() ? base_url : set.sitemaps_url;
+}
+
+// One set: its entry and files, served at `sitemaps_url`; IndexNow gets
+// the run's changes that lie under options.base_url (all of them, for a run
+// with one).
+announcement announce_one(http_client& client, const set_report& set,
+                          std::string_view sitemaps_url,
                           const std::optional<state_changes>& changes,
                           const announce_options& options) {
+  const std::string& entry = set.entry;
   announcement done;
   if (!options.robots_path.empty()) {
     robots_announcement& robots = done.robots.emplace();
     robots.path = options.robots_path;
-    robots.sitemaps = sitemap_urls(entry, files, options.base_url);
+    robots.sitemaps = sitemap_urls(entry, set.files, sitemaps_url);
     robots_edit_options edit;
-    if (std::string stem = set_stem_url(options.base_url, entry); !stem.empty())
+    if (std::string stem = set_stem_url(sitemaps_url, entry); !stem.empty())
       edit.supersedes = [stem = std::move(stem)](std::string_view url) {
         return earlier_entry_of(stem, url);
       };
@@ -151,7 +159,11 @@ announcement announce_one(http_client& client, const std::string& entry,
 
 std::vector<std::string> robots_sitemap_urls(const set_report& set,
                                              std::string_view base_url) {
-  return sitemap_urls(set.entry, set.files, base_url);
+  return sitemap_urls(set.entry, set.files, served_at(set, base_url));
+}
+
+bool sitemaps_cover_urls(const set_report& set) {
+  return set.sitemaps_url.empty() || set.base_url.starts_with(set.sitemaps_url);
 }
 
 status check_announce_options(const announce_options& options,
@@ -174,7 +186,8 @@ status check_announce_options(const announce_options& options,
 announcement announce_set(http_client& client, const set_report& set,
                           const std::optional<state_changes>& changes,
                           const announce_options& options) {
-  return announce_one(client, set.entry, set.files, changes, options);
+  return announce_one(client, set, served_at(set, options.base_url), changes,
+                      options);
 }
 
 std::vector<announcement> announce_sets(
@@ -197,7 +210,7 @@ std::vector<announcement> announce_sets(
         one.robots_path.replace(at, host_placeholder.size(),
                                 host_directory(base));
     announcement& its = done.emplace_back(
-        announce_one(client, set.entry, set.files, changes, one));
+        announce_one(client, set, served_at(set, set.base_url), changes, one));
     if (misfit) {
       robots_announcement& robots = its.robots.emplace();
       robots.path = options.robots_path;

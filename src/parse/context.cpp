@@ -3,15 +3,13 @@
 #include <utility>
 
 #include "detail/text.h"
+#include "sitemill/date/dates.h"
 #include "sitemill/limits.h"
 
 namespace sitemill::detail {
 namespace {
 
-// Fewer entries sharing one date is ordinary (a small site updated in one
-// go); this many with one identical timestamp is a generator stamping its
-// own run time, which Google learns to ignore (docs/protocol.md section 3).
-constexpr std::uint64_t all_same_threshold = 10;
+constexpr std::uint64_t all_same_threshold = lastmod_all_same_entries;
 
 }  // namespace
 

@@ -383,6 +383,7 @@ void read_sets(object_reader& top, std::vector<set_report>& sets) {
     s.text("base_url", set.base_url);
     s.text("out_dir", set.out_dir);
     s.text("entry", set.entry);
+    if (s.has("sitemaps_url")) s.text("sitemaps_url", set.sitemaps_url);
     s.text("entry_url", set.entry_url);
     s.count("written", set.written);
     s.flag("dated", set.dated);
@@ -496,6 +497,8 @@ void write_sets(json_stream& out, const std::vector<set_report>& sets,
     out.raw(i ? ",{" : "{").key("base_url").str(s.base_url);
     out.raw(",").key("out_dir").str(s.out_dir);
     out.raw(",").key("entry").str(s.entry);
+    if (!s.sitemaps_url.empty())
+      out.raw(",").key("sitemaps_url").str(s.sitemaps_url);
     out.raw(",").key("entry_url").str(s.entry_url);
     out.raw(",").key("written").count(s.written);
     out.raw(",").key("dated").raw(s.dated ? "true" : "false").raw(",");

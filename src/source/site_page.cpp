@@ -76,27 +76,30 @@ bool site_reader::is_index(std::string_view name) const {
 }
 
 bool site_reader::named_error_page(std::string_view rel,
-                                   std::string_view name) const {
+                                   std::string_view name) {
   const bool index_file =
       std::find(options_.index_files.begin(), options_.index_files.end(),
                 name) != options_.index_files.end();
   // The folder an index file serves: "blog/gone" for blog/gone/index.html.
   std::string_view folder = rel.substr(0, rel.size() - name.size());
   if (!folder.empty()) folder.remove_suffix(1);
-  for (std::string_view named : options_.error_pages) {
+  bool found = false;
+  for (std::size_t i = 0; i < options_.error_pages.size(); ++i) {
+    std::string_view named = options_.error_pages[i];
     // Named as the user would type a URL path or a file path: "/oops.html",
     // "./oops.html", "gone/" for gone/index.html.
     while (named.starts_with("./")) named.remove_prefix(2);
     while (named.starts_with('/')) named.remove_prefix(1);
-    if (named == rel) return true;
+    bool match = named == rel;
     if (named.ends_with('/')) named.remove_suffix(1);
-    if (index_file && named == folder) return true;
+    match = match || (index_file && named == folder);
+    if (match) error_page_used_[i] = found = true;
   }
-  return false;
+  return found;
 }
 
 std::string site_reader::is_error_page(const std::string& rel,
-                                       std::string_view name) const {
+                                       std::string_view name) {
   if (named_error_page(rel, name)) {
     return "error page (named by `error_pages`)";
   }
@@ -160,6 +163,40 @@ bool site_reader::names_itself(const normalized_url& canonical,
   return false;
 }
 
+std::string site_reader::unserved(const normalized_url& url) const {
+  const normalized_url& base = normalizer_.base_url();
+  if (url.origin() != base.origin() || !url.path().starts_with(base.path()))
+    return {};
+  const std::string rel = percent_decode(url.path().substr(base.path().size()));
+  // The files a static host serves for the path, as Netlify, Cloudflare
+  // Pages, GitHub Pages and nginx's try_files $uri $uri.html $uri/ do: a
+  // directory's path its index file; any other path the file itself, that
+  // name with .html or .htm (clean URLs), or the index file of a directory
+  // so named (reached through a redirect to the path with '/').
+  std::vector<std::string> files;
+  const bool directory = rel.empty() || rel.back() == '/';
+  if (!directory) {
+    files.push_back(rel);
+    files.push_back(rel + ".html");
+    files.push_back(rel + ".htm");
+  }
+  for (const std::string& index : options_.index_files)
+    files.push_back(rel + (directory ? "" : "/") + index);
+  std::string looked;
+  for (const std::string& file : files) {
+    // A decoded name may hold what no path of the tree can: NUL, "..".
+    if (file.find('\0') != std::string::npos ||
+        ("/" + file + "/").find("/../") != std::string::npos)
+      continue;
+    struct stat st {};
+    if (::stat(path_of(file).c_str(), &st) == 0 && S_ISREG(st.st_mode))
+      return {};
+    if (directory || file != rel)
+      (looked += looked.empty() ? "" : " or ") += file;
+  }
+  return looked.empty() ? std::string("a file for it") : looked;
+}
+
 std::string site_reader::disallowed(const normalized_url& url) const {
   if (!options_.rules.honour_robots || robots_.size() == 0) return {};
   const std::string_view target = url.path_and_query();
@@ -197,6 +234,10 @@ bool site_reader::page(const std::string& rel, std::string_view name,
                        const std::string& path, const struct stat& st,
                        input_record& out) {
   const bool index = is_index(name);
+  stated_now_ = false;
+  // Asked first, so that a named page is known to be found whichever rule
+  // then skips it.
+  (void)named_error_page(rel, name);
   const std::string_view dir =
       std::string_view(rel).substr(0, rel.size() - name.size());
   if (index) {
@@ -277,10 +318,26 @@ bool site_reader::page(const std::string& rel, std::string_view name,
     if (!links_.canonical().empty() &&
         links_.canonical().href() != url_.href()) {
       if (!names_itself(links_.canonical(), rel, name)) {
+        if (std::string looked = unserved(links_.canonical());
+            !looked.empty())
+          note_here("its canonical " +
+                    std::string(links_.canonical().href()) +
+                    " names no file of the directory (no " + looked +
+                    "), so neither it nor this page is listed: check the "
+                    "canonical link");
         return skip(out, "canonical points to " +
                              std::string(links_.canonical().href()));
       }
-      // The page itself under the spelling its site chose: listed so.
+      // The page itself under the spelling its site chose: listed so, even
+      // when no file serves that spelling (the host may rewrite it), but
+      // said, since a static host would answer it with a 404.
+      if (std::string looked = unserved(links_.canonical()); !looked.empty())
+        note_here("listed under its canonical " +
+                  std::string(links_.canonical().href()) +
+                  ", but no file of the directory serves that URL (no " +
+                  looked + "); a static host serves this page at " +
+                  std::string(url_.href()) +
+                  ": check the canonical link, or that the host answers it");
       url_ = links_.canonical();
       loc_.assign(url_.href());
       out.loc = loc_;
@@ -308,6 +365,7 @@ bool site_reader::page(const std::string& rel, std::string_view name,
       stack_.clear();
       return false;
     }
+    stated_now_ = !stated.empty();
     lastmod_ = stated.empty() ? std::move(*answer) : std::move(stated);
     out.lastmod = lastmod_;
     return true;
@@ -325,6 +383,7 @@ bool site_reader::page(const std::string& rel, std::string_view name,
         ++undated_;
         break;
       }
+      stated_now_ = true;
       lastmod_ = std::move(stated);
       out.lastmod = lastmod_;
       break;

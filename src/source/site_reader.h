@@ -106,11 +106,11 @@ class site_reader final : public record_reader {
   // is not: a page error_pages names, or the conventional ones (404.html,
   // 404/index.html) at the site's root or at a language root (de/404.html).
   // A 404.html deeper down is judged by its title (is_error_title()).
-  std::string is_error_page(const std::string& rel,
-                            std::string_view name) const;
+  std::string is_error_page(const std::string& rel, std::string_view name);
 
-  // True when error_pages names the file at `rel`.
-  bool named_error_page(std::string_view rel, std::string_view name) const;
+  // True when error_pages names the file at `rel`; each name that does is
+  // marked used (an unused one is reported at the end).
+  bool named_error_page(std::string_view rel, std::string_view name);
 
   // True when `canonical` names the page at `rel` itself, under another of
   // its spellings: the file's own path, that path without .html or .htm,
@@ -119,6 +119,19 @@ class site_reader final : public record_reader {
   // Jekyll's `permalink: /about` writes (about.html, canonical /about).
   bool names_itself(const normalized_url& canonical, const std::string& rel,
                     std::string_view name);
+
+  // For a URL under the base: "" when a file of the tree serves it by the
+  // clean-URL rules (docs/site-source.md), else the files looked for
+  // ("x/index.html or x/index.htm"). "" for a URL of another site.
+  std::string unserved(const normalized_url& url) const;
+
+  // Counts a listed page's lastmod, to tell at the end when every page got
+  // the same one.
+  void count_listed(std::string_view lastmod);
+
+  // The notes of the end of the walk: undated pages, one lastmod for all,
+  // error pages named for no file.
+  void finish();
 
   // The robots.txt rule that disallows `url`, or "" when it is allowed.
   std::string disallowed(const normalized_url& url) const;
@@ -141,6 +154,13 @@ class site_reader final : public record_reader {
   std::vector<frame> stack_;
   std::int64_t now_ = static_cast<std::int64_t>(std::time(nullptr));
   std::uint64_t undated_ = 0;  // listed pages --lastmod page found no date in
+  // Listed pages, those with a lastmod, and whether all of those have the
+  // first one; stated_ counts the lastmods a page stated itself.
+  std::uint64_t listed_ = 0, dated_ = 0, stated_ = 0;
+  std::string first_lastmod_;
+  bool one_lastmod_ = true;
+  bool stated_now_ = false;  // the current page's lastmod is its own date
+  std::vector<bool> error_page_used_;  // per options_.error_pages
   bool finished_ = false;
   // The current record's text (input_record holds views into these).
   std::string source_, loc_, lastmod_, skipped_, problem_, bytes_, form_;

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -68,6 +69,35 @@ std::string lastmod_from_unix_time(std::int64_t seconds) {
   t.form = datetime_form::seconds;
   char buf[max_lastmod_length];
   return std::string(buf, format_lastmod(t, buf));
+}
+
+std::string site_directory_url(std::string_view root, std::string_view base_url,
+                               std::string_view path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path r = fs::weakly_canonical(fs::absolute(fs::path(root), ec), ec);
+  if (ec) return {};
+  const fs::path p = fs::weakly_canonical(fs::absolute(fs::path(path), ec), ec);
+  if (ec) return {};
+  auto normalizer = url_normalizer::with_base(base_url);
+  if (!normalizer) return {};
+  // Component by component, so that "public2" is not inside "public".
+  auto ri = r.begin(), pi = p.begin();
+  for (; ri != r.end() && !ri->empty(); ++ri, ++pi)
+    if (pi == p.end() || *ri != *pi) return {};
+  std::string url(normalizer->base());
+  bool below = false;
+  for (; pi != p.end(); ++pi) {
+    const std::string name = pi->string();
+    if (name.empty() || name == ".") continue;
+    detail::append_url_path(url, name);
+    url.push_back('/');
+    below = true;
+  }
+  if (!below) return {};
+  normalized_url u;
+  if (normalize_url(url, u) != url_problem::ok) return {};
+  return std::string(u.href());
 }
 
 result<std::unique_ptr<record_reader>> open_site_source(

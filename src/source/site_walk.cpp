@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <utility>
 
+#include "detail/text.h"
+#include "sitemill/date/dates.h"
 #include "sitemill/limits.h"
 #include "sitemill/publish/publish.h"
 #include "source/site_files.h"
@@ -33,6 +35,7 @@ status site_reader::start() {
                            " is not a directory"};
   }
   if (options_.rules.honour_robots) read_robots();
+  error_page_used_.assign(options_.error_pages.size(), false);
   // Where the sets published in the root keep their bookkeeping; sets in
   // its subdirectories keep theirs below it (a run with several bases)
   // or beside their own directory (found while listing its parent).
@@ -59,20 +62,74 @@ bool site_reader::next(input_record& out) {
     // Copies: visiting a directory pushes a frame, moving `f`.
     const std::string name(f.entries[f.next++].name());
     const std::string rel = f.rel + name;
-    if (visit(rel, name, out)) return true;
+    if (visit(rel, name, out)) {
+      if (out.skipped.empty() && out.problem.empty()) count_listed(out.lastmod);
+      return true;
+    }
     if (!error_.empty()) return false;
   }
   if (!finished_) {
     finished_ = true;
-    if (undated_ != 0) {
-      notes_.push_back(
-          note{0, with_count(undated_) +
-                      " no date (article:modified_time, JSON-LD dateModified, "
-                      "...); listed without a lastmod (give `state` to date "
-                      "them by content)"});
-    }
+    finish();
   }
   return false;
+}
+
+void site_reader::count_listed(std::string_view lastmod) {
+  ++listed_;
+  if (lastmod.empty()) return;
+  if (dated_++ == 0)
+    first_lastmod_.assign(lastmod);
+  else if (lastmod != first_lastmod_)
+    one_lastmod_ = false;
+  stated_ += stated_now_;
+}
+
+void site_reader::finish() {
+  if (undated_ != 0) {
+    notes_.push_back(
+        note{0, with_count(undated_) +
+                    " no date (article:modified_time, JSON-LD dateModified, "
+                    "...); listed without a lastmod (give `state` to date "
+                    "them by content, or `lastmod` mtime if the files' times "
+                    "are when their pages changed)"});
+  }
+  // The stamp check's lastmod-all-same would find in the sitemaps: said
+  // here, where its cause and its fix are known.
+  if (one_lastmod_ && dated_ == listed_ &&
+      listed_ >= lastmod_all_same_entries) {
+    std::string m = "all " + std::to_string(listed_) +
+                    " listed pages get one lastmod, " + first_lastmod_ + ", ";
+    if (stated_ == dated_) {
+      m +=
+          "the date each states (a template that writes the build time?), "
+          "which search engines learn to ignore: have the pages state when "
+          "each last changed, or give `lastmod` content with `state`";
+    } else if (options_.lastmod == lastmod_policy::mtime) {
+      m +=
+          "their files' modification time: the files were written at once "
+          "(a build, or a checkout in CI, which keeps no file times), so it "
+          "says nothing of when each page changed. `lastmod` page takes the "
+          "date each page states; `lastmod` content with `state` the time "
+          "each page's content last changed";
+    } else {
+      m +=
+          "the time each page's content was first seen, one run for all (a "
+          "new `state`, or one not kept from the last run). Keep `state` "
+          "between runs (cache the file in CI): a page's lastmod then moves "
+          "only when its content changes";
+    }
+    notes_.push_back(note{0, std::move(m)});
+  }
+  for (std::size_t i = 0; i < error_page_used_.size(); ++i) {
+    if (error_page_used_[i]) continue;
+    notes_.push_back(
+        note{0, "`error_pages` " +
+                    detail::quoted_printable(options_.error_pages[i]) +
+                    " names no page of the directory (a path from it: "
+                    "oops.html, or errors/gone/ for errors/gone/index.html); "
+                    "nothing was left out for it"});
+  }
 }
 
 std::string site_reader::path_of(std::string_view rel) const {

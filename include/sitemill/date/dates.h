@@ -23,6 +23,14 @@
 
 namespace sitemill {
 
+/// Entries sharing one identical lastmod that make a stamp rather than a
+/// date: check's lastmod-all-same fires when every entry of a document (at
+/// least this many) has one, and generate warns when every page of a
+/// directory gets one. Fewer is ordinary (a small site updated in one go);
+/// this many is a generator's run time, which Google learns to ignore
+/// (docs/protocol.md section 3).
+inline constexpr std::uint64_t lastmod_all_same_entries = 10;
+
 /// The grammar a date was read with.
 enum class date_syntax : std::uint8_t {
   w3c,          ///< a W3C datetime; RFC 3339's uppercase date-times are ones

@@ -59,6 +59,17 @@ struct generate_options {
   /// left out is counted in generate_report::filtered. Empty: no filter.
   std::vector<site_pattern> url_patterns;
   std::string out_dir;  ///< where the set is published
+  /// The URL out_dir is served at, when it is not base_url: sitemaps kept
+  /// in a folder of the site (out_dir public/sitemaps/, served at
+  /// https://www.example.com/sitemaps/, for pages under
+  /// https://www.example.com/). The index lists its sitemaps under it, and
+  /// each set_report's sitemaps_url and entry_url name it, so robots.txt
+  /// and the announcing that follows point at the files where they are.
+  /// An http(s) URL; a final '/' is added. Empty: base_url. Not with
+  /// more_base_urls (each base's set is served at its own base). A set
+  /// below the pages it lists is taken by search engines only through a
+  /// Sitemap: line in the host's robots.txt (sitemaps_cover_urls()).
+  std::string sitemaps_url;
   /// Instead of out_dir: the set's one sitemap is written to this sink (a
   /// pipe, a socket, memory) and closed, and nothing is published, locked
   /// or kept beside it. It is written only once the run succeeds, so a run
@@ -246,8 +257,9 @@ struct generate_report {
   /// entry, entry_url, dated and files describe the published set; with
   /// several bases, the first set published (sets.front()): read `sets`.
   std::string entry;  ///< the file to submit (index or lone sitemap)
-  /// The entry's URL (base_url + entry), what robots.txt and Search Console
-  /// are given; the same for every run with the same base_url and name.
+  /// The entry's URL (base_url, or sitemaps_url, + entry), what robots.txt
+  /// and Search Console are given; the same for every run with the same
+  /// URLs and name.
   std::string entry_url;
   /// Some URL written has a lastmod, so the index's entries have one too
   /// (each the newest of its file's); false: the index gives none.

@@ -97,12 +97,23 @@ struct announcement {
 /// or a 404 to tell.
 std::vector<std::string> indexnow_urls(const state_changes& changes);
 
-/// The URLs robots.txt lists for a published set: `base_url` (a final '/'
+/// The URLs robots.txt lists for a published set: the URL its files are
+/// served at (set.sitemaps_url; `base_url` when that is empty, a final '/'
 /// added when missing) followed by the path of the entry and of each index.
 std::vector<std::string> robots_sitemap_urls(const set_report& set,
                                              std::string_view base_url);
 
-/// Announces `set` (its entry and files, at options.base_url): robots.txt
+/// True when the set's sitemaps may list every URL of its base by the
+/// protocol's location rule: they are served at or above the base
+/// (sitemaps_url is a prefix of base_url). False for sitemaps kept in a
+/// folder below the pages (https://www.example.com/sitemaps/ for
+/// https://www.example.com/): search engines then take their URLs only
+/// when the host's robots.txt names the entry in a Sitemap: line (a
+/// cross-submission, docs/protocol.md 1.7), as robots_path makes it do.
+bool sitemaps_cover_urls(const set_report& set);
+
+/// Announces `set` (its entry and files, at set.sitemaps_url, else at
+/// options.base_url): robots.txt
 /// first, then IndexNow with the `changes` under options.base_url (every
 /// change when it is empty), each as `options` asks. IndexNow is tried even
 /// when robots.txt failed (they are independent). Call it once the set is
@@ -129,7 +140,8 @@ status check_announce_options(const announce_options& options,
                               bool has_changes);
 
 /// Announces every one of `sets` (generate_report::sets), in order, each at
-/// its own base URL (options.base_url is not used) with robots_path's
+/// its own base URL (options.base_url is not used; robots.txt names its
+/// files at its sitemaps_url) with robots_path's
 /// "{host}" replaced by the set's host, and IndexNow told the changes under
 /// that base (one submission per host, as IndexNow requires). One
 /// announcement per set. Sets on several hosts and a robots_path without

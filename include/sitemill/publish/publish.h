@@ -59,10 +59,14 @@ struct set_report {
   std::string base_url;               ///< normalised, ending in '/'
   std::string out_dir;                ///< where its files are
   std::string entry;                  ///< the file to submit, in out_dir
-  std::string entry_url;              ///< base_url + entry
+  std::string entry_url;              ///< sitemaps_url + entry
   bool dated = false;                 ///< see generate_report::dated
   std::uint64_t written = 0;          ///< URLs written to it
   std::vector<published_file> files;  ///< entry included, paths in out_dir
+  /// The URL its files are served at, normalised, ending in '/': base_url
+  /// unless generate_options::sitemaps_url says otherwise. Empty in a
+  /// report filled without it: announcing then takes base_url.
+  std::string sitemaps_url;
 };
 
 /// A finished temporary file waiting to be published under `file.path`.

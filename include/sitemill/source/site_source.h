@@ -155,7 +155,10 @@ struct site_source_options {
   std::vector<std::string> index_files = {"index.html", "index.htm"};
   /// False: index files keep their own URL (a/index.html).
   bool map_index_files = true;
-  lastmod_policy lastmod = lastmod_policy::mtime;
+  /// page by default: a site generator rewrites every file on every build
+  /// (and a CI checkout gives every file one time), so a file's time is
+  /// rarely when its page changed; a page's own date, or none, never lies.
+  lastmod_policy lastmod = lastmod_policy::page;
   /// noindex, canonical and robots.txt, as the crawler applies them
   /// (nofollow changes nothing here).
   page_rules rules;
@@ -219,6 +222,17 @@ result<std::unique_ptr<record_reader>> open_site_source(
 /// `options.root` must be.
 std::shared_ptr<const record_source> directory_source(
     site_source_options options);
+
+/// The URL the directory `path` is served at when it lies inside the site
+/// directory `root`, served at `base_url`, by the directory source's rule
+/// (a file's URL is the base followed by its path from the root): root
+/// "public", base https://www.example.com/ and path "public/sitemaps" give
+/// https://www.example.com/sitemaps/. Both paths are made absolute with
+/// symbolic links resolved as far as they exist (`path` need not exist
+/// yet). Empty when `path` is the root itself, is not inside it, or
+/// `base_url` is no usable URL.
+std::string site_directory_url(std::string_view root, std::string_view base_url,
+                               std::string_view path);
 
 /// Seconds since the Unix epoch as a lastmod in UTC
 /// ("2024-05-01T12:00:00Z"); "" outside years 1 to 9999.
