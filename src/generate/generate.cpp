@@ -1,16 +1,13 @@
 #include "sitemill/generate/generate.h"
 
-#include <stdlib.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <deque>
 #include <filesystem>
 #include <optional>
 #include <thread>
 #include <unordered_map>
 
-#include "detail/spill_file.h"
+#include "detail/scratch_directory.h"
 #include "detail/text.h"
 #include "generate/cluster_stage.h"
 #include "generate/entry_stage.h"
@@ -28,35 +25,6 @@ namespace sitemill {
 namespace {
 
 constexpr std::uint64_t progress_every = 65'536;
-
-// generate_options::dry_run's directory in $TMPDIR: every file the run makes
-// goes there, and it is removed with all of it when the run ends.
-class scratch_directory {
- public:
-  scratch_directory() = default;
-  scratch_directory(const scratch_directory&) = delete;
-  scratch_directory& operator=(const scratch_directory&) = delete;
-  ~scratch_directory() {
-    std::error_code ignored;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
-  }
-  status make() {
-    std::string pattern = detail::temp_directory();
-    if (!pattern.ends_with('/')) pattern += '/';
-    pattern += "sitemill-dry-run-XXXXXX";
-    if (::mkdtemp(pattern.data()) == nullptr)
-      return error{
-          "`dry_run`: cannot make a directory in " + detail::temp_directory() +
-              ": " + std::error_code(errno, std::generic_category()).message(),
-          "dry_run"};
-    path_ = std::move(pattern);
-    return {};
-  }
-  const std::string& path() const noexcept { return path_; }
-
- private:
-  std::string path_;
-};
 
 // The state of one run: the pipeline's order. Where the sets go is
 // detail::set_outputs (publish/), entries that must wait go through
@@ -286,7 +254,8 @@ class run final : public detail::cluster_stage::host {
     plan.stream = o_.output;
     plan.after_step = t_.hook;
     if (o_.dry_run) {
-      if (status s = scratch_.make(); !s) return s;
+      if (status s = scratch_.make("sitemill-dry-run-"); !s)
+        return error{"`dry_run`: " + s.err().message, "dry_run"};
       plan.scratch_dir = scratch_.path();
     }
     if (o_.shard.count > 0) {
@@ -620,7 +589,7 @@ class run final : public detail::cluster_stage::host {
   lastmod_reader dates_;
   const std::string sitemaps_url_;  // normalised; "" when the bases serve it
   std::vector<bool> zone_warned_;  // per input: zone_assumed said
-  scratch_directory scratch_;      // a dry run's; removed after outs_
+  detail::scratch_directory scratch_;  // a dry run's; removed after outs_
   // Destroyed in reverse: the parked entries and the duplicate check's
   // files, then the writers (their sinks use the pool), then the outputs,
   // whose publishers remove what they created.
