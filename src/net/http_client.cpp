@@ -305,6 +305,9 @@ result<http_response> http_client::send_once(const http_request& request,
                       std::string(requested.authority()) +
                       " is fetched for it); not followed");
         }
+        // The host judged is the host asked for: "127.0.0.1." is sent as
+        // the address it normalises to, never to DNS as a name.
+        target.assign(to.href());
       }
       ++redirects;
       // RFC 9110 15.4.4: a 303 is fetched with GET; 15.4.2/15.4.3: so are a
