@@ -94,12 +94,13 @@ void sitemap_walker::impl::remember(const std::string& key) {
   visited.insert(fingerprint(key));
 }
 
+bool sitemap_walker::impl::cancel_asked() {
+  if (!cancelled && observer.cancelled()) cancelled = true;
+  return cancelled;
+}
+
 bool sitemap_walker::impl::should_stop() {
-  if (cancelled || observer.cancelled()) {
-    cancelled = true;
-    return true;
-  }
-  return steady::now() >= deadline;
+  return cancel_asked() || steady::now() >= deadline;
 }
 
 walk_stop sitemap_walker::impl::stop_inside() {

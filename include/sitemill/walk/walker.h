@@ -87,7 +87,8 @@
 // first cap reached is told once and the walk stops. Cycles (a document
 // that lists one of its own ancestors, directly or through a redirect) are
 // not followed; a document reached twice is read once. Cancellation is
-// polled between blocks.
+// polled between blocks, and while a request waits for its answer
+// (http_request::cancelled), so a silent server does not hold it.
 //
 // Events. Everything the walker decides is told to the walk_observer, on the
 // walker's thread, in order: for each document either on_skip() (not read),
