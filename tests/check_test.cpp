@@ -1367,6 +1367,11 @@ TEST(CheckRemote, FetchesALocalIndexsMissingChildrenOnlyWhenAsked) {
   EXPECT_EQ(server.count("/remote.xml"), 0u) << "no network unless asked";
   check_options o;
   o.fetch_children = true;
+  // Issue 34: the loopback server is a private address no target names.
+  check_report refused = run({t / "index.xml"}, o);
+  EXPECT_EQ(count_code(refused, "fetch-failed"), 1u) << dump(refused);
+  EXPECT_EQ(server.count("/remote.xml"), 0u);
+  o.allow_private = true;
   check_report r = run({t / "index.xml"}, o);
   EXPECT_EQ(sources(r), (std::vector<std::string>{t / "index.xml",
                                                   server.url("/remote.xml")}))

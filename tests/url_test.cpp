@@ -339,7 +339,7 @@ TEST(Url, ConvertsInternationalHostsToPunycode) {
   const Case cases[] = {
       {"http://bücher.example/", "http://xn--bcher-kva.example/"},
       {"http://BÜCHER.Example/", "http://xn--bcher-kva.example/"},
-      {"http://bücher.example./", "http://xn--bcher-kva.example./"},
+      {"http://bücher.example./", "http://xn--bcher-kva.example/"},
       {"https://bücher.example:8443/ü",
        "https://xn--bcher-kva.example:8443/%C3%BC"},
       {"http://faß.de/", "http://xn--fa-hia.de/"},
@@ -367,10 +367,25 @@ TEST(Url, AcceptsIpv4AndIpv6Hosts) {
   for (const auto& c : cases) Accepts(c.in, c.want);
 }
 
-// Host names keep a trailing dot: "example.com." is a distinct origin.
-TEST(Url, KeepsATrailingDotInTheHost) {
-  Accepts("http://example.com./", "http://example.com./");
-  Accepts("http://EXAMPLE.com.:8080/", "http://example.com.:8080/");
+// RFC 1034 3.1: a trailing dot names the root label, so "example.com." is
+// "example.com", spelled one way, and "127.0.0.1." is the address (a
+// client then connects to it instead of asking DNS). A host that is only a
+// dot, or ends in two, is no host.
+TEST(Url, DropsATrailingDotFromTheHost) {
+  Accepts("http://example.com./", "http://example.com/");
+  Accepts("http://EXAMPLE.com.:8080/", "http://example.com:8080/");
+  Accepts("http://127.0.0.1.:18080/x", "http://127.0.0.1:18080/x");
+  Accepts("https://localhost./", "https://localhost/");
+  Accepts("https://example.com.:443/a.", "https://example.com/a.");
+  Rejects("http://./", url_problem::bad_host);
+  Rejects("http://example.com../", url_problem::bad_host);
+  normalized_url dotted, plain;
+  ASSERT_EQ(normalize_url("http://127.0.0.1.:18080/s.xml", dotted),
+            url_problem::ok);
+  ASSERT_EQ(normalize_url("http://127.0.0.1:18080/", plain), url_problem::ok);
+  EXPECT_EQ(dotted.host(), "127.0.0.1");
+  EXPECT_EQ(dotted.origin(), plain.origin());
+  EXPECT_TRUE(within_scope(dotted, plain));
 }
 
 // sitemaps.org checklist A.5: no leading or trailing whitespace in <loc>.
@@ -906,10 +921,10 @@ TEST(Url, GivesEachComponentOfANormalisedUrl) {
       {"http://example.com:81?q", "http://example.com:81/?q", "http",
        "example.com", 81, true, "http://example.com:81", "/", "?q",
        "http://example.com:81/"},
-      // a trailing dot in the host, kept
-      {"http://example.com.:8080/", "http://example.com.:8080/", "http",
-       "example.com.", 8080, true, "http://example.com.:8080", "/", "",
-       "http://example.com.:8080/"},
+      // a trailing dot in the host, dropped
+      {"http://example.com.:8080/", "http://example.com:8080/", "http",
+       "example.com", 8080, true, "http://example.com:8080", "/", "",
+       "http://example.com:8080/"},
       // IPv4
       {"http://192.0.2.1/a", "http://192.0.2.1/a", "http", "192.0.2.1", 80,
        false, "http://192.0.2.1", "/a", "", "http://192.0.2.1/"},

@@ -457,6 +457,7 @@ TEST(WalkChildLocation, MapsTwoHostsWithOneFileNameToOneFileNever) {
   EXPECT_EQ(quiet.skips[0].url, "https://www.example.com/");
   walk_options o = fast_options();
   o.fetch_missing_children = true;
+  o.allow_private = true;  // the test server's address; hosts are the point
   recorder fetched = walk_one(t / "index.xml", o);
   EXPECT_THAT(fetched.locs,
               ElementsAre("https://www.example.com/s.xml",
@@ -510,10 +511,18 @@ TEST(WalkFetchScope, HoldsALocalIndexWithAKnownUrlToItsHost) {
   EXPECT_EQ(known.events[2], "skip " + other + " off_site at 3");
   EXPECT_EQ(server.count("/a.xml"), 0u);
   EXPECT_EQ(server.count("/b.xml"), 1u);
-  // Unknown, the local index is the user's own: any host.
+  // Unknown, the local index is the user's own: any host, but no private
+  // address it names (issue 34: a downloaded index listing the cloud
+  // metadata address), unless allow_private.
   recorder unknown = walk_one(t / "index.xml", o);
+  EXPECT_EQ(server.count("/a.xml"), 0u);
+  ASSERT_EQ(unknown.skips.size(), 2u);
+  EXPECT_EQ(unknown.skips[0].reason, walk_skip_reason::out_of_scope);
+  EXPECT_EQ(unknown.skips[1].reason, walk_skip_reason::out_of_scope);
+  o.allow_private = true;
+  recorder allowed = walk_one(t / "index.xml", o);
   EXPECT_EQ(server.count("/a.xml"), 1u);
-  EXPECT_EQ(unknown.opened.size(), 3u);
+  EXPECT_EQ(allowed.opened.size(), 3u);
 }
 
 // docs/protocol.md 1.7: a robots.txt vouches for sitemaps on any host, and for
@@ -765,6 +774,9 @@ both read_both(const std::string& target, walk_caps caps = {},
   check_options co;
   static_cast<walk_caps&>(co) = caps;
   co.fetch_children = fetch_children;
+  // The test server is on the loopback, which a local index's children may
+  // not name by themselves: what is compared here is the files read.
+  co.allow_private = true;
   check_observer quiet;
   const check_report r = check({target}, co, quiet);
   for (const auto& d : r.documents) {
@@ -777,6 +789,7 @@ both read_both(const std::string& target, walk_caps caps = {},
   sitemap_source_options so;
   static_cast<walk_caps&>(so) = caps;
   so.location = target;
+  so.allow_private = true;
   auto reader = open_sitemap_source(so);
   EXPECT_TRUE(reader.has_value());
   if (!reader) return b;

@@ -13,13 +13,13 @@
 #include <optional>
 
 #include "check/checker.h"
-#include "sitemill/date/dates.h"
-#include "sitemill/date/w3c_datetime.h"
-#include "sitemill/net/fetcher.h"
-#include "sitemill/robots/robots_rules.h"
-#include "sitemill/html/html_page.h"
 #include "html/page_answer.h"
 #include "html/page_links.h"
+#include "sitemill/date/dates.h"
+#include "sitemill/date/w3c_datetime.h"
+#include "sitemill/html/html_page.h"
+#include "sitemill/net/fetcher.h"
+#include "sitemill/robots/robots_rules.h"
 
 namespace sitemill::detail {
 
@@ -40,6 +40,19 @@ void audit_list::withdraw(std::size_t slot) {
   std::erase_if(entries_, [&](const audit_entry& e) { return e.slot == slot; });
   for (audit_entry& e : entries_)
     if (e.slot > slot) --e.slot;
+  std::map<std::size_t, std::string> moved;
+  for (auto& [s, url] : scopes_)
+    if (s != slot) moved.emplace(s > slot ? s - 1 : s, std::move(url));
+  scopes_ = std::move(moved);
+}
+
+void audit_list::set_scope(std::size_t slot, std::string url) {
+  scopes_[slot] = std::move(url);
+}
+
+std::string_view audit_list::scope(std::size_t slot) const {
+  const auto it = scopes_.find(slot);
+  return it == scopes_.end() ? std::string_view() : it->second;
 }
 
 namespace {
@@ -67,10 +80,9 @@ struct audit_host {
 
 class audit_run final : public fetch_handler {
  public:
-  audit_run(const check_options& o, std::vector<audit_entry>& entries,
-            fetcher& f)
+  audit_run(const check_options& o, audit_list& audits, fetcher& f)
       : o_(o),
-        entries_(entries),
+        entries_(audits.entries()),
         fetcher_(f),
         token_(robots_product_token(o.http.user_agent.empty()
                                         ? default_user_agent()
@@ -80,6 +92,7 @@ class audit_run final : public fetch_handler {
       normalized_url u;
       if (normalize_url(entries_[i].loc, u) != url_problem::ok)
         continue;  // the parser has said so already
+      if (!in_scope(entries_[i], u, audits.scope(entries_[i].slot))) continue;
       auto [it, fresh] =
           by_origin.try_emplace(std::string(u.origin()), hosts_.size());
       if (fresh) hosts_.push_back({std::string(u.origin()), {}, {}, false});
@@ -137,6 +150,23 @@ class audit_run final : public fetch_handler {
     bool header_noindex = false, header_nofollow = false;
     bool drained = false;  // a body not wanted, read and dropped
   };
+
+  // The walker's scope for a child, applied to a listed URL: on the host
+  // and port of its sitemap's `scope` (walker.h, "Fetch scope"), so a
+  // sitemap cannot point the audit at another server; else told.
+  bool in_scope(const audit_entry& e, const normalized_url& u,
+                std::string_view scope) {
+    normalized_url at;
+    if (scope.empty() || normalize_url(scope, at) != url_problem::ok ||
+        same_host(u, at))
+      return true;
+    add(e, severity::warning, "audit-off-site",
+        "is not on " + std::string(at.authority()) +
+            ", the host and port its sitemap was read from (or the site "
+            "whose robots.txt names it), so it was not fetched: a sitemap "
+            "does not send the audit to other servers");
+    return false;
+  }
 
   diagnostic_list& list(std::size_t slot) {
     return findings_.try_emplace(slot, o_.max_listed_per_code).first->second;
@@ -296,7 +326,7 @@ void checker::report_audit() {
   }
   f.scope = &scope;
   fetcher fx(f);
-  audit_run run(options_, entries, fx);
+  audit_run run(options_, audits_, fx);
   run.start();
   if (!fx.run(run)) report_.cancelled = true;
   for (auto& [slot, list] : run.findings())

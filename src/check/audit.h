@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,12 +31,20 @@ class audit_list {
   /// A report withdrawn from slot `slot`: its URLs go, and later slots
   /// move down by one, as check_report::documents does.
   void withdraw(std::size_t slot);
+  /// The URL whose host and port the URLs of slot `slot` may be fetched
+  /// on (walker.h, "Fetch scope"): the sitemap's URL after redirects, or
+  /// the site whose robots.txt cross-submits it. Never set: any host (the
+  /// user's own file, whose URL is not known).
+  void set_scope(std::size_t slot, std::string url);
+  /// The scope set for `slot`; "" when none.
+  std::string_view scope(std::size_t slot) const;
   std::vector<audit_entry>& entries() noexcept { return entries_; }
 
  private:
   std::size_t max_;
   bool told_full_ = false;
   std::vector<audit_entry> entries_;
+  std::map<std::size_t, std::string> scopes_;  // by slot
 };
 
 }  // namespace sitemill::detail

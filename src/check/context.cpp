@@ -58,6 +58,7 @@ std::span<const context_code_info> all_context_codes() noexcept {
       {"audit-robots-unreadable", warning, "5"},
       {"audit-lastmod", warning, "2.1"},
       {"audit-fetch-failed", error, "-"},
+      {"audit-off-site", warning, "-"},
       {"audit-stopped", info, "-"},
       {"more-not-listed", info, "-"},
   };

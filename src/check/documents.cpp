@@ -63,6 +63,7 @@ parse_handler& checker::on_open(const walk_document& doc) {
   if (options_.audit) {
     cs.audit = &audits_;
     cs.slot = slot;
+    if (cs.scope) audits_.set_scope(slot, *cs.scope);
   }
   auto ctx = std::make_unique<context_checker>(std::move(cs));
   if (doc.listing.source.empty() && !doc.fetched && bad_sitemap_url_)
@@ -97,7 +98,11 @@ void checker::on_read(const walk_document& doc, const walk_read& read) {
       recheck_location(read.final_url, ctx, read.summary);
   }
   if (doc.fetched) note_content_type(read, ctx);
-  if (!read.final_url.empty()) hreflang_docs_.back().url = read.final_url;
+  if (!read.final_url.empty()) {
+    hreflang_docs_.back().url = read.final_url;
+    if (options_.audit && !doc.cross_submit)
+      audits_.set_scope(d.slot, read.final_url);
+  }
   const parse_summary& sum = read.summary;
   // A document that is not well-formed has no schema verdict: the finding
   // that says where it broke is the one to fix (a raw '&' is one error).

@@ -170,10 +170,12 @@ void checker::not_read(const walk_document& doc, const walk_skip& why) {
     case walk_skip_reason::off_site:  // an "outside-location" already
       return;
     case walk_skip_reason::bad_url:
-      // A child's <loc> that is no URL is the parser's finding.
-      if (!listed)
-        report(doc, "bad-target",
-               "not a URL that can be fetched: " + why.message, true);
+      // A child is checked or said not to be: the parser may have told
+      // what is wrong with its <loc>, not that it went unchecked.
+      report(doc, "bad-target",
+             std::string(listed ? "not checked: " : "") +
+                 "not a URL that can be fetched: " + why.message,
+             true);
       return;
     case walk_skip_reason::unsupported_scheme:
       report(doc, "bad-target",

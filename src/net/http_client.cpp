@@ -109,7 +109,8 @@ struct http_client::impl {
   // at least every http_cancel_step: curl_easy_perform() would block in a
   // connect or a silent server until libcurl's own timeouts, which a
   // progress callback does not cut short in every phase.
-  CURLcode perform(const std::atomic<bool>* cancel, bool& cancelled);
+  CURLcode perform(const std::atomic<bool>* cancel,
+                   const std::function<bool()>& asked, bool& cancelled);
 
   CURL* handle = nullptr;
   CURLM* multi = nullptr;  // holds the connection cache between requests
@@ -120,6 +121,7 @@ struct http_client::impl {
 };
 
 CURLcode http_client::impl::perform(const std::atomic<bool>* cancel,
+                                    const std::function<bool()>& asked,
                                     bool& cancelled) {
   if (curl_multi_add_handle(multi, handle) != CURLM_OK)
     return CURLE_OUT_OF_MEMORY;
@@ -137,7 +139,8 @@ CURLcode http_client::impl::perform(const std::atomic<bool>* cancel,
       }
       break;
     }
-    if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) {
+    if ((cancel != nullptr && cancel->load(std::memory_order_relaxed)) ||
+        (asked && asked())) {
       cancelled = true;
       code = CURLE_ABORTED_BY_CALLBACK;
       break;
@@ -211,8 +214,9 @@ result<http_response> http_client::send_once(const http_request& request,
   normalized_url requested;  // for the scope's same_host, parsed once
   int redirects = 0;
   for (;;) {
-    if (options_.cancel != nullptr &&
-        options_.cancel->load(std::memory_order_relaxed))
+    if ((options_.cancel != nullptr &&
+         options_.cancel->load(std::memory_order_relaxed)) ||
+        (request.cancelled && request.cancelled()))
       return fail("cancelled");
     curl_easy_reset(h);
     transfer t;
@@ -250,7 +254,8 @@ result<http_response> http_client::send_once(const http_request& request,
     }
 
     bool cancelled = false;
-    const CURLcode code = impl_->perform(options_.cancel, cancelled);
+    const CURLcode code =
+        impl_->perform(options_.cancel, request.cancelled, cancelled);
     if (t.gate.threw) std::rethrow_exception(t.gate.threw);
 
     static_cast<http_head&>(impl_->last) = std::move(t.gate.reader.head());
@@ -305,6 +310,9 @@ result<http_response> http_client::send_once(const http_request& request,
                       std::string(requested.authority()) +
                       " is fetched for it); not followed");
         }
+        // The host judged is the host asked for: "127.0.0.1." is sent as
+        // the address it normalises to, never to DNS as a name.
+        target.assign(to.href());
       }
       ++redirects;
       // RFC 9110 15.4.4: a 303 is fetched with GET; 15.4.2/15.4.3: so are a

@@ -445,12 +445,9 @@ std::string_view normalized_url::scope_directory() const noexcept {
 
 bool same_host(const normalized_url& a, const normalized_url& b) noexcept {
   if (a.empty() || b.empty()) return false;
-  const auto bare = [](std::string_view host) {
-    if (!host.empty() && host.back() == '.') host.remove_suffix(1);
-    return host;
-  };
-  // Normalisation lowercased both hosts, and dropped a scheme's default port.
-  return bare(a.host()) == bare(b.host()) &&
+  // Normalisation lowercased both hosts, dropped a trailing dot and a
+  // scheme's default port.
+  return a.host() == b.host() &&
          (a.has_port() || b.has_port() ? a.port() == b.port() : true);
 }
 

@@ -1,7 +1,7 @@
 // URL normalisation, the authority: hosts (reg-names, IPv4 and IPv6
 // literals, RFC 3986 3.2.2), internationalised names (IDNA2008 through
-// libidn2, UTS #46 as browsers do), ports (a scheme's default dropped, 6.2.3)
-// and no credentials.
+// libidn2, UTS #46 as browsers do; a trailing dot dropped), ports (a
+// scheme's default dropped, 6.2.3) and no credentials.
 #include <idn2.h>
 
 #include <cstddef>
@@ -169,6 +169,11 @@ url_problem append_authority(std::string& out, std::string_view auth,
       if (!valid_ascii_host(host)) return url_problem::bad_host;
       for (char c : host) out.push_back(detail::ascii_lower(c));
     }
+    // "example.com." is "example.com" (RFC 1034 3.1, the root label): one
+    // spelling, so every comparison of hosts (the fetch scope, the location
+    // rule) sees one host, and "127.0.0.1." is the address, not a name
+    // to ask DNS for. valid_ascii_host() refused a host that is only a dot.
+    if (out.back() == '.') out.pop_back();
   }
   at.host_end = offset(out.size());
   at.port = https ? 443 : 80;

@@ -95,7 +95,7 @@ std::optional<walk_skip> sitemap_walker::impl::fetch(const walk_document& doc,
   out.summary = parser.finish();
   // The request's timeout is cut to what is left of the walk, so a timeout
   // then is the walk's time cap, not the server's fault.
-  if (!r && hit_deadline()) interrupted = true;
+  if (!r && (cancelled || hit_deadline())) interrupted = true;
   if (!r && interrupted) {
     // Stopped by us: what was read is the document, with the headers that
     // came before the stop.
@@ -137,7 +137,7 @@ walk_text sitemap_walker::impl::fetch_text(const std::string& url,
           out.body.append(data, std::min(size, keep - out.body.size()));
         return true;
       });
-  if (!r && hit_deadline()) interrupted = true;
+  if (!r && (cancelled || hit_deadline())) interrupted = true;
   if (!r) {
     if (interrupted)
       out.stop = stop_inside();
@@ -168,7 +168,7 @@ walk_reread sitemap_walker::impl::reread(const std::string& url,
       only_a_200);
   out.summary = parser.finish();
   bytes += out.summary.bytes;
-  if (!r && hit_deadline()) interrupted = true;
+  if (!r && (cancelled || hit_deadline())) interrupted = true;
   if (interrupted) {
     out.stop = stop_inside();
     return out;
@@ -177,10 +177,11 @@ walk_reread sitemap_walker::impl::reread(const std::string& url,
   return out;
 }
 
-http_request sitemap_walker::impl::request_for(const std::string& url) const {
+http_request sitemap_walker::impl::request_for(const std::string& url) {
   http_request r;
   r.url = url;
   r.scope = &scope;
+  r.cancelled = [this] { return cancel_asked(); };
   return r;
 }
 

@@ -94,12 +94,13 @@ void sitemap_walker::impl::remember(const std::string& key) {
   visited.insert(fingerprint(key));
 }
 
+bool sitemap_walker::impl::cancel_asked() {
+  if (!cancelled && observer.cancelled()) cancelled = true;
+  return cancelled;
+}
+
 bool sitemap_walker::impl::should_stop() {
-  if (cancelled || observer.cancelled()) {
-    cancelled = true;
-    return true;
-  }
-  return steady::now() >= deadline;
+  return cancel_asked() || steady::now() >= deadline;
 }
 
 walk_stop sitemap_walker::impl::stop_inside() {
@@ -301,18 +302,21 @@ void sitemap_walker::impl::follow(
       child.fetched = true;
       child.url = std::string(child_url.href());
       child.source = child.url;
-      // The user's own index, whose URL is unknown, names its hosts as a
-      // target would.
-      if (!index.fetched && index_url.empty()) note_target(child_url);
+      // Not a target: a private address the index names is judged as a
+      // fetched index's would be (a local index is often someone else's).
       return true;
     };
 
+    // An http(s) URL that does not normalise (credentials, a port above
+    // 65535) names neither a file nor a fetch: told, never passed over.
+    // A relative <loc> of a local index still names a file.
+    if (p != url_problem::ok &&
+        (index.fetched || p != url_problem::relative_without_base)) {
+      observer.on_skip(
+          child, skip(walk_skip_reason::bad_url, std::string(describe(p))));
+      continue;
+    }
     if (index.fetched) {
-      if (p != url_problem::ok) {
-        observer.on_skip(
-            child, skip(walk_skip_reason::bad_url, std::string(describe(p))));
-        continue;
-      }
       if (!fetch_in_scope()) continue;
     } else {
       detail::local_child local =

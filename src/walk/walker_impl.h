@@ -126,6 +126,10 @@ struct sitemap_walker::impl {
   void remember(const std::string& key);
   /// Polled between blocks: the observer's cancel, or the time cap.
   bool should_stop();
+  /// The observer's cancel alone: also asked while a request waits for
+  /// its answer (http_request::cancelled), so a server that says nothing
+  /// holds a cancel no longer than a body that arrives.
+  bool cancel_asked();
   /// Ends the walk inside a document; what to tell about it.
   walk_stop stop_inside();
 
@@ -139,7 +143,7 @@ struct sitemap_walker::impl {
                      const parse_options& parse);
   http_client& http();
   /// GET `url` within the scope.
-  http_request request_for(const std::string& url) const;
+  http_request request_for(const std::string& url);
   /// A failed request's walk_skip: out_of_scope when the client refused a
   /// hop, else fetch_failed.
   walk_skip fetch_failure(const error& e) const;

@@ -124,7 +124,9 @@ struct check_options : walk_caps {
   /// host's robots.txt first (and its Crawl-delay), at most
   /// audit_concurrency requests at once, 429 and 5xx asked again. A URL
   /// on a private address is fetched only where a target names that
-  /// address, or with allow_private.
+  /// address, or with allow_private; a URL on another host or port than
+  /// its sitemap's URL (after redirects; a cross-submitted sitemap's: the
+  /// site naming it) is not fetched, and is a warning ("audit-off-site").
   bool audit = false;
   unsigned audit_concurrency = 4;
   /// URLs audited at most per run; past it, an info ("audit-stopped").

@@ -112,6 +112,10 @@ struct http_request {
   /// Where the request may go (see fetch_scope); not owned, and read only
   /// during send(). nullptr: any http(s) redirect, any address.
   const fetch_scope* scope = nullptr;
+  /// Asked on the sending thread with http_options::cancel, as often: a
+  /// caller whose stop is a question rather than a flag (a walk's
+  /// observer) ends the request the same way. Empty: never.
+  std::function<bool()> cancelled;
 };
 
 /// What a response says before its body: the status line and the headers

@@ -107,7 +107,8 @@ class normalized_url {
   bool is_https() const noexcept { return at_.scheme_end == 5; }
 
   /// The host as written in href(): lowercased, punycode for IDN, an IPv6
-  /// address with its brackets, a trailing dot kept ("example.com.").
+  /// address with its brackets, without a trailing dot ("example.com." is
+  /// "example.com", RFC 1034 3.1).
   std::string_view host() const noexcept {
     return part(at_.host_begin, at_.host_end);
   }
@@ -260,8 +261,8 @@ bool within_scope(const normalized_url& url,
                   const normalized_url& scope) noexcept;
 
 /// True when `a` and `b` name one host and port, the fetch scope's unit
-/// (walker.h): hosts equal without a trailing dot ("example.com." is
-/// "example.com", RFC 1034 3.1), and ports equal, or each the default of its
+/// (walker.h): hosts equal (normalisation dropped a trailing dot), and
+/// ports equal, or each the default of its
 /// scheme, so "http://h/" and "https://h/" are one host but "h:8080" is not.
 /// False when either is empty.
 bool same_host(const normalized_url& a, const normalized_url& b) noexcept;

@@ -66,7 +66,7 @@
 //     "off_site". A redirect is followed only to the host and port of the
 //     URL requested; another is "out_of_scope", with its target, and is
 //     never requested. Hosts are compared as normalised (without case or a
-//     trailing dot); ports exactly, except that http and https on their
+//     trailing dot, url.h); ports exactly, except that http and https on their
 //     default ports are one host (same_host(), url.h), so an upgrade to
 //     https is followed.
 //   * Addresses. Loopback, private, shared, link-local, unique-local and
@@ -76,10 +76,14 @@
 //     127.0.0.1 is refused like 127.0.0.1 ("out_of_scope", nothing is sent).
 //     Except the targets' own: the address of a target URL written as an IP
 //     literal (or of the URL a local target is served at), the loopback
-//     addresses for a target named "localhost" (RFC 6761 6.3), and for a
-//     child fetched from the user's own local index (one whose URL is not
-//     known), the child's. walk_options::allow_private lifts the address
-//     rule (an intranet site whose name resolves to 10.0.0.7).
+//     addresses for a target named "localhost" (RFC 6761 6.3). A child's
+//     address is never allowed by the index listing it, a local one
+//     included (a downloaded index must not reach 169.254.169.254).
+//     walk_options::allow_private lifts the address rule (an intranet
+//     site whose name resolves to 10.0.0.7).
+//   * Children that cannot be fetched. A child whose <loc> is an http(s)
+//     URL that does not normalise (credentials, a port above 65535) is
+//     "bad_url", for a local index too: every child is read or told.
 // Caps, one set per walker (walk_caps): depth below the target, documents
 // read, uncompressed bytes read (checked between documents; each document
 // is bounded by parse_options::max_bytes) and wall time (also checked
@@ -87,7 +91,8 @@
 // first cap reached is told once and the walk stops. Cycles (a document
 // that lists one of its own ancestors, directly or through a redirect) are
 // not followed; a document reached twice is read once. Cancellation is
-// polled between blocks.
+// polled between blocks, and while a request waits for its answer
+// (http_request::cancelled), so a silent server does not hold it.
 //
 // Events. Everything the walker decides is told to the walk_observer, on the
 // walker's thread, in order: for each document either on_skip() (not read),
