@@ -619,8 +619,15 @@ TEST_F(SiteSource, TellsErrorPagesFromPostsNumberedLikeThem) {
   write(root_ / "blog" / "500.html",
         titled("Error 500 | Internal Server Error", "<p>sorry</p>"));
   write(root_ / "notes" / "404.html", titled("Notes 404", "<p>x</p>"));
-  write(root_ / "blog" / "next.html",
+  // A bare status titles an error page at a root; deeper down, a post.
+  write(root_ / "next.html",
         titled("404: This page could not be found.", "<p>Next.js</p>"));
+  write(root_ / "de" / "oops" / "index.html", titled("404", "<p>Weg</p>"));
+  write(root_ / "blog" / "500" / "index.html",
+        titled("500 | Notes", "<p>Post 500.</p>"));
+  write(root_ / "blog" / "next.html",
+        titled("404: a post numbered like Next.js's error page",
+               "<p>A post.</p>"));
   write(root_ / "errors" / "gone" / "index.html",
         titled("Gone", "<p>This page was removed.</p>"));
   write(root_ / "lost.html", titled("Lost", "<p>Try the search.</p>"));
@@ -635,15 +642,18 @@ TEST_F(SiteSource, TellsErrorPagesFromPostsNumberedLikeThem) {
       skipped("blog/500.html",
               "error page (its title says \"Error 500 | Internal Server "
               "Error\")"),
-      skipped("blog/next.html",
-              "error page (its title says \"404: This page could not be "
-              "found.\")"),
+      page("blog/500/index.html"),
+      page("blog/next.html"),
       skipped("blog/oops.html",
               "error page (its title says \"404 Not Found\")"),
       skipped("de/404.html", "error page (404.html at the language root de/)"),
+      skipped("de/oops/index.html", "error page (its title says \"404\")"),
       skipped("errors/gone/index.html", "error page (named by `error_pages`)"),
       page("index.html"),
       skipped("lost.html", "error page (named by `error_pages`)"),
+      skipped("next.html",
+              "error page (its title says \"404: This page could not be "
+              "found.\")"),
       // Neither at a language root nor titled as an error: a page.
       page("notes/404.html"),
       skipped("pt-br/500/index.html",

@@ -26,7 +26,9 @@ constexpr std::size_t max_html_bytes = std::size_t{64} << 20;
 // counts as whole words in any case ("404 Not Found", "Page not found",
 // "Error 404", "500 Internal Server Error"), a bare status only as the
 // title's first word before a separator or nothing ("404", "404: This page
-// could not be found", "500 | Example").
+// could not be found", "500 | Example"), and only for a page at the site's
+// root or a language root: deeper down, a blog's post 500 is titled
+// "500 | Blog" too.
 constexpr std::string_view error_title_phrases[] = {"not found", "server error",
                                                     "error 404", "error 500"};
 constexpr std::string_view error_title_statuses[] = {"404", "500"};
@@ -50,11 +52,13 @@ bool has_whole_words(std::string_view title, std::string_view phrase) noexcept {
 }
 
 // True when `title` (whitespace collapsed, as scan_html() gives it) says its
-// page is an error page.
-bool is_error_title(std::string_view title) noexcept {
+// page is an error page; `at_a_root`: the page stands at the site's root or
+// a language root, where a bare status says so too.
+bool is_error_title(std::string_view title, bool at_a_root) noexcept {
   for (const std::string_view phrase : error_title_phrases) {
     if (has_whole_words(title, phrase)) return true;
   }
+  if (!at_a_root) return false;
   for (const std::string_view status : error_title_statuses) {
     if (!title.starts_with(status)) continue;
     std::string_view rest = title.substr(status.size());
@@ -65,6 +69,15 @@ bool is_error_title(std::string_view title) noexcept {
     }
   }
   return false;
+}
+
+// True when `home` ("de/", "blog/") is a language root: only a top-level
+// folder named for a language is one; a 404.html deeper down may be a post
+// numbered 404.
+bool is_language_root(std::string_view home) noexcept {
+  const std::string_view language = home.substr(0, home.size() - 1);
+  return !language.empty() && language.find('/') == std::string_view::npos &&
+         check_hreflang(language) == hreflang_problem::ok;
 }
 
 }  // namespace
@@ -124,15 +137,21 @@ std::string site_reader::is_error_page(const std::string& rel,
   if (home.empty()) {
     return "error page (" + std::string(what) + " at the site's root)";
   }
-  // Only a top-level folder named for a language is a language root: a
-  // 404.html deeper down may be a post numbered 404.
-  const std::string_view language = home.substr(0, home.size() - 1);
-  if (language.find('/') != std::string_view::npos ||
-      check_hreflang(language) != hreflang_problem::ok) {
-    return {};
-  }
+  if (!is_language_root(home)) return {};
   return "error page (" + std::string(what) + " at the language root " +
          std::string(home) + ")";
+}
+
+bool site_reader::stands_at_a_root(const std::string& rel,
+                                   std::string_view name) const {
+  std::string_view home = std::string_view(rel).substr(
+      0, rel.size() - name.size());  // "", "de/", "blog/500/"
+  if (is_index(name) && !home.empty()) {
+    // blog/500/index.html is the page blog/500/, which stands in blog/.
+    home.remove_suffix(1);
+    home = home.substr(0, home.rfind('/') + 1);  // npos + 1 == 0: the root
+  }
+  return home.empty() || is_language_root(home);
 }
 
 bool site_reader::names_itself(const normalized_url& canonical,
@@ -290,7 +309,8 @@ bool site_reader::page(const std::string& rel, std::string_view name,
     scan.images = options_.images;
     scan.dates = by_page;
     const html_facts facts = scan_html(bytes_, scan);
-    if (options_.skip_error_pages && is_error_title(facts.title)) {
+    if (options_.skip_error_pages &&
+        is_error_title(facts.title, stands_at_a_root(rel, name))) {
       return skip(out, "error page (its title says " +
                            detail::quoted_printable(facts.title) + ")");
     }

@@ -108,6 +108,11 @@ class site_reader final : public record_reader {
   // A 404.html deeper down is judged by its title (is_error_title()).
   std::string is_error_page(const std::string& rel, std::string_view name);
 
+  // True when the page at `rel` stands at the site's root or a language
+  // root (index.html, oops.html, de/oops/index.html), where a title of a
+  // bare status ("404", "500 | Example") makes it an error page.
+  bool stands_at_a_root(const std::string& rel, std::string_view name) const;
+
   // True when error_pages names the file at `rel`; each name that does is
   // marked used (an unused one is reported at the end).
   bool named_error_page(std::string_view rel, std::string_view name);
