@@ -7,7 +7,6 @@
 #include "colour.h"
 #include "command.h"
 #include "explain.h"
-#include "plural.h"
 #include "sitemill/check/check.h"
 #include "sitemill/inspect/set_input.h"
 #include "sitemill/numbers.h"

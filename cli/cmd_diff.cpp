@@ -6,7 +6,6 @@
 
 #include "command.h"
 #include "inspect_flags.h"
-#include "plural.h"
 #include "sitemill/inspect/diff.h"
 #include "sitemill/numbers.h"
 #include "sitemill/report/diff_json.h"

@@ -18,7 +18,6 @@
 #include "generate_flags.h"
 #include "generate_reporter.h"
 #include "generate_summary.h"
-#include "plural.h"
 #include "sitemill/crawl/crawl_source.h"
 #include "sitemill/generate/generate.h"
 #include "sitemill/notify/announce.h"

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "command.h"
-#include "plural.h"
 #include "sitemill/notify/indexnow.h"
 #include "sitemill/numbers.h"
 #include "sitemill/report/generate_json.h"

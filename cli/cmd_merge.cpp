@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "command.h"
-#include "plural.h"
 #include "sitemill/generate/merge.h"
 #include "sitemill/numbers.h"
 #include "sitemill/report/merge_json.h"

@@ -4,7 +4,6 @@
 
 #include "command.h"
 #include "inspect_flags.h"
-#include "plural.h"
 #include "sitemill/inspect/stats.h"
 #include "sitemill/numbers.h"
 #include "sitemill/report/stats_json.h"

@@ -7,7 +7,6 @@
 
 #include "colour.h"
 #include "command.h"
-#include "plural.h"
 #include "sitemill/numbers.h"
 #include "verbose.h"
 

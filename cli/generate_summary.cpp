@@ -7,7 +7,6 @@
 
 #include "command.h"
 #include "docs_location.h"
-#include "plural.h"
 #include "sitemill/numbers.h"
 #include "sitemill/robots/robots.h"
 #include "sitemill/url/url.h"

@@ -8,12 +8,19 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace sitemill {
 
 /// `n` in decimal with a comma between each group of three digits
 /// ("1234567" -> "1,234,567"), as every sitemill message writes counts.
 [[nodiscard]] std::string with_commas(std::uint64_t n);
+
+/// `n` grouped as with_commas() and the noun that agrees with it:
+/// counted(1, "URL", "URLs") is "1 URL", counted(12345, ...) "12,345 URLs".
+/// The one way text output writes a count and its noun.
+[[nodiscard]] std::string counted(std::uint64_t n, std::string_view one,
+                                  std::string_view many);
 
 /// `n` as a percentage of `of` with one decimal ("12.5%"); "0.0%" when `of`
 /// is 0.

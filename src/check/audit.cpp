@@ -325,6 +325,10 @@ void checker::report_audit() {
       scope.allow_target_host(u.host());
   }
   f.scope = &scope;
+  // The pages' servers may say nothing for as long as the timeout allows:
+  // the observer's cancel is asked while the fetcher waits, as the walker
+  // asks it for the documents.
+  f.cancelled = [this] { return observer_.cancelled(); };
   fetcher fx(f);
   audit_run run(options_, audits_, fx);
   run.start();

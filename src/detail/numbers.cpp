@@ -16,6 +16,14 @@ std::string with_commas(std::uint64_t n) {
   return out;
 }
 
+std::string counted(std::uint64_t n, std::string_view one,
+                    std::string_view many) {
+  std::string out = with_commas(n);
+  out += ' ';
+  out += n == 1 ? one : many;
+  return out;
+}
+
 std::string percent_of(std::uint64_t n, std::uint64_t of) {
   char buf[32];
   std::snprintf(

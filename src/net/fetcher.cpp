@@ -72,8 +72,9 @@ struct fetcher::impl {
   }
 
   bool cancelled() const {
-    return options.http.cancel != nullptr &&
-           options.http.cancel->load(std::memory_order_relaxed);
+    return (options.http.cancel != nullptr &&
+            options.http.cancel->load(std::memory_order_relaxed)) ||
+           (options.cancelled && options.cancelled());
   }
   void count_queued() {
     queued.store(hosts.queued() + refused.size(), std::memory_order_relaxed);

@@ -14,16 +14,6 @@
 namespace sitemill {
 namespace {
 
-// A count and the noun that agrees with it ("1 URL", "1,200 URLs"), as the
-// commands' text output writes them.
-std::string counted(std::uint64_t n, std::string_view one,
-                    std::string_view many) {
-  std::string out = with_commas(n);
-  out += ' ';
-  out += n == 1 ? one : many;
-  return out;
-}
-
 // Readable on screen, black on white on paper, sections kept whole when
 // they fit, and long URLs wrap instead of widening the page.
 constexpr std::string_view style =

@@ -83,6 +83,16 @@ TEST(CheckNetHardening, SigtermEndsReportWhileAServerSaysNothing) {
                                 server, "/sitemap.xml", SIGTERM);
 }
 
+TEST(CheckNetHardening, SigtermEndsAnAuditWhileAListedPageSaysNothing) {
+  http_server server;
+  server.route("/sitemap.xml",
+               text_reply(200, urlset({server.url("/slow")}),
+                          "application/xml"));
+  expect_cancelled_while_silent({"check", "--audit", "--timeout", "60",
+                                 server.url("/sitemap.xml")},
+                                server, "/slow", SIGTERM);
+}
+
 // --- item 4: --audit keeps to the sitemap's host and port --------------------
 
 const char* xml = "application/xml";

@@ -26,7 +26,10 @@ mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates"
 touch "$root/var/lib/dpkg/status"
 dpkg --root="$root" --force-not-root --force-depends --force-script-chrootless \
   -i "$deb" > "$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log" >&2; exit 1; }
-dpkg --root="$root" -s sitemill | grep -q '^Status: install ok installed'
+# Each output is read whole before it is searched: `cmd | grep -q` under
+# pipefail fails when grep exits at its match while cmd still writes (SIGPIPE).
+status=$(dpkg --root="$root" -s sitemill)
+grep -q '^Status: install ok installed' <<< "$status"
 
 version=$(dpkg-deb -f "$deb" Version)
 [[ $("$root/usr/bin/sitemill" -V) == "sitemill $version" ]]
@@ -38,7 +41,8 @@ for f in usr/include/sitemill/sitemill.h usr/include/sitemill/version.h \
   [[ -s $root/$f ]] || { echo "missing from the package: /$f" >&2; exit 1; }
 done
 # --help cites the docs where the package put them, not the source tree's docs/.
-"$root/usr/bin/sitemill" generate --help | grep -qF "$root/usr/share/doc/sitemill/scaling.md" ||
+help=$("$root/usr/bin/sitemill" generate --help)
+grep -qF "$root/usr/share/doc/sitemill/scaling.md" <<< "$help" ||
   { echo "generate --help does not cite the installed docs" >&2; exit 1; }
 [[ $("$root/usr/bin/sitemill" check --explain duplicate-url | head -n1) == "duplicate-url (warning; $root/usr/share/doc/sitemill/diagnostics-context.md)" ]] ||
   { echo "check --explain does not read the embedded findings docs" >&2; exit 1; }

@@ -27,6 +27,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -58,6 +59,11 @@ struct fetch_options {
   /// owned. nullptr: any address. Its same_host is not used: nothing is
   /// followed.
   const fetch_scope* scope = nullptr;
+  /// Asked on run()'s thread whenever http.cancel is looked at (within
+  /// http_cancel_step whatever the transfers are doing): true ends the run
+  /// as the flag does. For a caller whose cancel is a question, not a flag
+  /// (check's observer). Empty: only the flag.
+  std::function<bool()> cancelled;
 };
 
 enum class fetch_method : std::uint8_t { get, head };

@@ -1,10 +1,10 @@
-// cli/plural.h: a count and the noun that agrees with it, grouped as
-// numbers.h groups every count.
-#include "plural.h"
+// counted(): a count and the noun that agrees with it, grouped as
+// with_commas() groups every count.
+#include "sitemill/numbers.h"
 
 #include <gtest/gtest.h>
 
-namespace sitemill::cli {
+namespace sitemill {
 namespace {
 
 TEST(Counted, TheNounAgreesAndTheNumberIsGrouped) {
@@ -21,4 +21,4 @@ TEST(Counted, TheNounAgreesAndTheNumberIsGrouped) {
 }
 
 }  // namespace
-}  // namespace sitemill::cli
+}  // namespace sitemill
