@@ -21,6 +21,9 @@ pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
 # URL of untrusted inputs in time linear in its length (no backtracking).
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 find_package(ZLIB REQUIRED)
+# OpenSSL's libcrypto: SHA-256 and HMAC for signed requests (detail/digest.h),
+# and RS256 for service-account tokens.
+find_package(OpenSSL 3 REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 # Howard Hinnant's date/tz (libhowardhinnant-date-dev): IANA zone rules for
 # generate's `time_zone`, read from the OS tz database (tzdata) by the shared
@@ -42,7 +45,7 @@ endif()
 
 set(SITEMILL_PRIVATE_DEPS PkgConfig::LIBDEFLATE PkgConfig::ISAL PkgConfig::IDN2
     PkgConfig::XXHASH PkgConfig::LIBXML2 PkgConfig::LIBCURL
-    PkgConfig::SQLITE3 PkgConfig::RE2 ZLIB::ZLIB
+    PkgConfig::SQLITE3 PkgConfig::RE2 ZLIB::ZLIB OpenSSL::Crypto
     nlohmann_json::nlohmann_json date::date-tz)
 # What a consumer of the static library links besides it (sitemill.pc).
-set(SITEMILL_PC_LIBS_PRIVATE "-ldeflate -lisal -lidn2 -lxml2 -lcurl -lsqlite3 -lre2 -lz -ldate-tz")
+set(SITEMILL_PC_LIBS_PRIVATE "-ldeflate -lisal -lidn2 -lxml2 -lcurl -lsqlite3 -lre2 -lz -lcrypto -ldate-tz")

@@ -10,7 +10,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config make
   libdeflate-dev libisal-dev zlib1g-dev libidn2-dev libxxhash-dev
-  nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libcurl4-openssl-dev libgumbo-dev libsqlite3-dev libre2-dev
+  nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libcurl4-openssl-dev libssl-dev libgumbo-dev libsqlite3-dev libre2-dev
   libgtest-dev libgmock-dev libbenchmark-dev libxml2-dev libxml2-utils
   libsimdjson-dev libcsv-dev libfccp-dev
   libhowardhinnant-date-dev tzdata
