@@ -279,7 +279,7 @@ result<std::optional<cdp_message>> cdp_client::next(
     aside_.pop_front();
     return m;
   }
-  return read_one(clock::now() + timeout, cancel);
+  return read_one(clock::now() + timeout, cancel, true);
 }
 
 result<cdp_message> cdp_client::call(std::string_view method,
@@ -291,7 +291,7 @@ result<cdp_message> cdp_client::call(std::string_view method,
   auto id = send(method, params, session, timeout);
   if (!id) return id.err();
   for (;;) {
-    auto m = read_one(deadline, cancel);
+    auto m = read_one(deadline, cancel, false);
     if (!m) return m.err();
     if (!*m) {
       if (cancel != nullptr && cancel->load()) return error{"cancelled"};
@@ -310,7 +310,8 @@ result<cdp_message> cdp_client::call(std::string_view method,
 
 // One message from the pipe, or std::nullopt at the deadline or a cancel.
 result<std::optional<cdp_message>> cdp_client::read_one(
-    clock::time_point deadline, const std::atomic<bool>* cancel) {
+    clock::time_point deadline, const std::atomic<bool>* cancel,
+    bool wakeable) {
   for (;;) {
     const std::size_t nul = in_.find('\0', scanned_);
     if (nul != std::string::npos) {
@@ -364,7 +365,17 @@ result<std::optional<cdp_message>> cdp_client::read_one(
     if (broken_) return error{"the browser closed its pipe"};
     if ((cancel != nullptr && cancel->load()) || clock::now() >= deadline)
       return std::optional<cdp_message>();
-    if (!wait_readable(from_, remaining_ms(deadline))) continue;
+    if (wakeable && wake_fd_ != -1) {
+      pollfd p[2] = {{from_, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
+      if (::poll(p, 2, remaining_ms(deadline)) <= 0) continue;
+      if (p[1].revents != 0) {
+        std::uint64_t count;
+        (void)!::read(wake_fd_, &count, sizeof count);
+        return std::optional<cdp_message>();
+      }
+    } else if (!wait_readable(from_, remaining_ms(deadline))) {
+      continue;
+    }
     char buffer[65536];
     const ssize_t n = ::read(from_, buffer, sizeof buffer);
     if (n > 0) {

@@ -112,6 +112,11 @@ class cdp_client {
       std::chrono::milliseconds timeout = std::chrono::milliseconds(30'000),
       const std::atomic<bool>* cancel = nullptr);
 
+  /// An eventfd (not owned) that, when written, ends a wait of next() (not
+  /// of call()) at once with std::nullopt: another thread has work for the
+  /// reader.
+  void set_wake_fd(int fd) noexcept { wake_fd_ = fd; }
+
   /// Closes the descriptor to the browser, which then exits by itself.
   void close_pipe() noexcept;
   /// True once the browser's end was seen closed, or a write failed.
@@ -120,10 +125,11 @@ class cdp_client {
  private:
   result<std::optional<cdp_message>> read_one(
       std::chrono::steady_clock::time_point deadline,
-      const std::atomic<bool>* cancel);
+      const std::atomic<bool>* cancel, bool wakeable);
   status write_all(std::string_view data, std::chrono::milliseconds timeout);
 
   int to_ = -1, from_ = -1;
+  int wake_fd_ = -1;
   bool broken_ = false;
   std::uint64_t next_id_ = 1;
   std::string in_;           // bytes read and not yet taken

@@ -140,13 +140,18 @@ result<std::unique_ptr<chromium>> chromium::start(
     const chromium_options& options, const std::atomic<bool>* cancel) {
   const std::string program = find_chromium(options.program);
   if (program.empty()) {
-    return error{
-        options.program.empty()
-            ? std::string("no Chromium to render with: install Debian's "
-                          "`chromium` package (apt-get install chromium), "
-                          "or name the browser in $SITEMILL_CHROMIUM")
-            : "no browser at `" + options.program +
-                  "`: it is not an executable file, nor a program on PATH"};
+    const char* env = std::getenv("SITEMILL_CHROMIUM");
+    if (options.program.empty() && (env == nullptr || *env == '\0')) {
+      return error{
+          "no Chromium to render with: install Debian's `chromium` package "
+          "(apt-get install chromium), or name the browser in "
+          "$SITEMILL_CHROMIUM"};
+    }
+    return error{"no browser at `" +
+                 (options.program.empty()
+                      ? std::string(env) + "` ($SITEMILL_CHROMIUM)"
+                      : options.program + "`") +
+                 ": it is not an executable file, nor a program on PATH"};
   }
   remove_orphaned_directories();
   std::unique_ptr<chromium> b(new chromium());
