@@ -1,6 +1,8 @@
 #include "generate_flags.h"
 
 #include <algorithm>
+#include <chrono>
+#include <string>
 
 namespace sitemill::cli {
 
@@ -64,8 +66,7 @@ std::string infer_sitemaps_url(const std::vector<std::string>& from_dirs,
       run.out_dir.empty() || run.out_dir == "-")
     return {};
   for (const std::string& dir : from_dirs) {
-    std::string url =
-        site_directory_url(dir, base_urls.front(), run.out_dir);
+    std::string url = site_directory_url(dir, base_urls.front(), run.out_dir);
     if (url.empty()) continue;
     run.sitemaps_url = std::move(url);
     return dir;
@@ -202,6 +203,32 @@ void add_crawl_flags(CLI::App& cmd, std::vector<std::string>& starts,
   cmd.add_option("--user-agent", crawl.user_agent,
                  "The User-Agent the crawl sends; robots.txt is obeyed for "
                  "its product token (default: sitemill/VERSION)")
+      ->group(group);
+  cmd.add_flag("--render", crawl.render,
+               "Load each page in headless Chromium (Debian's chromium "
+               "package) and read its links, canonical, robots meta and "
+               "hreflang from the DOM its scripts built; the requests a page "
+               "makes go through the crawl, under robots.txt, to the start "
+               "URL's origin only")
+      ->group(group);
+  cmd.add_option_function<std::string>(
+         "--render-wait",
+         [&crawl](const std::string& v) {
+           crawl.render_wait =
+               v == "idle" ? std::chrono::milliseconds(0)
+                           : std::chrono::milliseconds(static_cast<long long>(
+                                 std::stod(v) * 1000 + 0.5));
+         },
+         "How long a rendered page settles after its load event: idle "
+         "(until none of its requests has been pending for 500 ms) or "
+         "seconds")
+      ->check(CLI::IsMember({"idle"}) | CLI::Range(0.001, 60.0))
+      ->default_str("idle")
+      ->group(group);
+  cmd.add_option("--render-concurrency", crawl.render_concurrency,
+                 "Pages rendered at once (browser tabs)")
+      ->check(CLI::Range(1u, 16u))
+      ->default_str("2")
       ->group(group);
 }
 

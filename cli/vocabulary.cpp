@@ -109,6 +109,9 @@ vocabulary generate_words(std::string_view indexnow_key) {
       // The crawler's (crawl_options).
       {"start_url", "--from-crawl"},
       {"honour_robots", "--ignore-robots"},
+      {"render", "--render"},
+      {"render_wait", "--render-wait"},
+      {"render_concurrency", "--render-concurrency"},
   };
 }
 

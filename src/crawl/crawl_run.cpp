@@ -51,6 +51,7 @@ void crawl_run::run() {
     while (drained && fatal_.empty()) {
       drained = fetcher_.run(*this);
       if (!drained || !fatal_.empty()) break;
+      if (await_renders()) continue;
       const bool more_coming = judges_.wait_any() != 0;
       if (!absorb_ready() && !more_coming) break;
     }
@@ -70,6 +71,7 @@ void crawl_run::run() {
 bool crawl_run::on_head(std::uint64_t tag, const http_head& head) {
   (void)absorb_ready();
   if (tag == robots_tag) return head.status == 200;
+  if (rendering(tag)) return render_head(tag, head);
   node& n = at(tag);
   n.etag = head.etag;
   n.last_modified = head.last_modified;
@@ -137,6 +139,7 @@ bool crawl_run::on_body(std::uint64_t tag, const char* data, std::size_t size) {
       robots_body_.append(data, std::min(size, keep - robots_body_.size()));
     return true;
   }
+  if (rendering(tag)) return render_body(tag, data, size);
   node& n = at(tag);
   if (n.judged) return true;  // drained
   if (n.body.size() + size > o_.max_page_bytes) {
@@ -153,6 +156,8 @@ void crawl_run::on_done(std::uint64_t tag, const fetch_outcome& outcome) {
   tell_progress(false);
   if (tag == robots_tag) {
     robots_done(outcome);
+  } else if (rendering(tag)) {
+    render_done(tag, outcome);
   } else {
     page_done(tag, outcome);
     commit();
@@ -182,6 +187,13 @@ fetch_options crawl_run::fetch_options_for(const crawl_options& o) {
   scope_.allow_private = o.allow_private;
   scope_.allow_target_host(start_.host());
   f.scope = &scope_;
+  // The render thread wakes the fetcher when it has requests for it.
+  if (o.render) {
+    f.cancelled = [this] {
+      take_renders();
+      return false;
+    };
+  }
   return f;
 }
 
@@ -229,6 +241,7 @@ void crawl_run::robots_done(const fetch_outcome& outcome) {
 // The start URL, then the seeds in document order, all at depth 0; false
 // when the crawl was cancelled meanwhile.
 bool crawl_run::begin_pages() {
+  if (o_.render) start_rendering();
   discover(start_.href(), 0);
   if (o_.seed_sitemaps && !robots_body_.empty()) {
     read_seed_sitemaps(
@@ -296,6 +309,10 @@ void crawl_run::page_done(std::uint64_t tag, const fetch_outcome& outcome) {
   job.last_modified = outcome.head.last_modified;
   job.header_noindex = n.header_noindex;
   job.header_nofollow = n.header_nofollow;
+  if (renderer_) {
+    renderer_->submit(std::move(job), outcome.head.content_type);
+    return;
+  }
   if (!judges_.submit(job)) absorb(judge_page(o_, job, links_));
 }
 

@@ -20,11 +20,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "crawl/crawl_cache.h"
 #include "crawl/crawl_frontier.h"
 #include "crawl/item_channel.h"
 #include "crawl/page_judges.h"
+#include "crawl/render_pool.h"
 #include "html/page_links.h"
 #include "sitemill/crawl/crawl_source.h"
 #include "sitemill/net/fetcher.h"
@@ -46,12 +48,20 @@ class crawl_run final : public fetch_handler {
   bool on_body(std::uint64_t tag, const char* data, std::size_t size) override;
   void on_done(std::uint64_t tag, const fetch_outcome& outcome) override;
 
+  /// With render, as of the last page rendered; safe from any thread.
+  render_counts rendering_counts() const noexcept {
+    return {render_refused_.load(), render_restarts_.load()};
+  }
+
   /// Links the frontier counted and did not keep (crawl_frontier::
   /// dropped()), as of the last page committed; safe from any thread.
   std::uint64_t dropped_links() const noexcept { return dropped_links_; }
 
  private:
   static constexpr std::uint64_t robots_tag = ~std::uint64_t{0};
+  // With `render`, the requests rendered pages make have tags from here on
+  // (render_crawl.cpp); robots_tag aside.
+  static constexpr std::uint64_t render_tags = std::uint64_t{1} << 62;
 
   struct node {
     std::string url;
@@ -91,6 +101,17 @@ class crawl_run final : public fetch_handler {
   void finish();
   void emit_skip(std::string_view url, std::string reason);
 
+  // The rendering crawl (render_crawl.cpp).
+  bool rendering(std::uint64_t tag) const noexcept {
+    return tag >= render_tags && tag != robots_tag;
+  }
+  void start_rendering();
+  bool render_head(std::uint64_t tag, const http_head& head);
+  bool render_body(std::uint64_t tag, const char* data, std::size_t size);
+  void render_done(std::uint64_t tag, const fetch_outcome& outcome);
+  void take_renders();
+  bool await_renders();
+
   const crawl_options& o_;
   normalized_url start_;
   std::string token_;
@@ -116,6 +137,10 @@ class crawl_run final : public fetch_handler {
   std::chrono::milliseconds crawl_delay_{0};  // robots.txt's, when obeyed
   std::string fatal_;
   std::atomic<std::uint64_t> dropped_links_{0};
+  // With `render`; after fetcher_, which its thread wakes, so it ends first.
+  std::unique_ptr<render_pool> renderer_;
+  std::unordered_map<std::uint64_t, render_answer> subresources_;
+  std::atomic<std::uint64_t> render_refused_{0}, render_restarts_{0};
 };
 
 }  // namespace sitemill::detail

@@ -42,6 +42,7 @@ class crawl_reader final : public record_reader {
       error_ = channel_.error();
       if (!error_.empty()) error_ = "crawl: " + error_;
       note_dropped_links();
+      note_rendering();
       return false;
     }
     item_ = std::move(taken_.front());
@@ -91,6 +92,23 @@ class crawl_reader final : public record_reader {
                 "pages were neither fetched nor reported"});
   }
 
+  // With render: the requests of pages refused, and the browser's restarts.
+  void note_rendering() {
+    const detail::render_counts c = run_.rendering_counts();
+    if (rendering_noted_ || (c.refused == 0 && c.restarts == 0)) return;
+    rendering_noted_ = true;
+    std::string text = "rendering:";
+    if (c.refused != 0)
+      text += " " + std::to_string(c.refused) +
+              " requests of rendered pages refused (another host, not a GET, "
+              "or disallowed by robots.txt)";
+    if (c.restarts != 0)
+      text += std::string(c.refused != 0 ? ";" : "") +
+              " the browser ended and was started again " +
+              std::to_string(c.restarts) + " times";
+    notes_.push_back({0, std::move(text)});
+  }
+
   // The run's own copy: a reader may outlive the source that opened it
   // (crawl_source(o)->open(context) in one expression), and the crawl
   // thread reads the options to its end.
@@ -107,6 +125,7 @@ class crawl_reader final : public record_reader {
   std::uint64_t number_ = 0;
   std::string error_;
   std::vector<note> notes_;
+  bool rendering_noted_ = false;
 };
 
 class crawl_record_source final : public record_source {

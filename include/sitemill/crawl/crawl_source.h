@@ -130,6 +130,30 @@ struct crawl_options {
   /// 200 answer that is not HTML is listed when a pattern includes its
   /// path by name ("*.pdf"). Empty: HTML only, nothing excluded.
   std::vector<site_pattern> patterns;
+  /// Load each HTML page in headless Chromium and read its links,
+  /// canonical, robots meta, hreflang and title from the DOM its scripts
+  /// built, once it settled (docs/crawl.md, "Rendering"). The page's own
+  /// answer is fetched and judged as without it (status, redirects,
+  /// X-Robots-Tag); the requests its scripts make go through the crawl's
+  /// fetcher, under robots.txt and its politeness, to the start URL's
+  /// origin only; images, fonts and media are not loaded.
+  bool render = false;
+  /// How long a rendered page settles after its load event: 0 until none
+  /// of its requests has been pending for 500 ms (the network is idle);
+  /// more waits that long.
+  std::chrono::milliseconds render_wait{0};
+  /// Pages rendered at once (browser tabs); 0 counts as 1.
+  unsigned render_concurrency = 2;
+  /// A page not settled this long after it was handed to the browser is
+  /// reported "render failed: not settled within 30 s".
+  std::chrono::milliseconds render_timeout{30'000};
+  /// Each tab's JavaScript heap at most, in MiB (V8's old space): a page
+  /// past it crashes its tab and is reported "render failed".
+  unsigned render_memory_mib = 512;
+  /// The browser to render with: a path or a program on PATH. Empty:
+  /// $SITEMILL_CHROMIUM, else chromium, chromium-browser,
+  /// google-chrome-stable or google-chrome on PATH.
+  std::string browser;
   /// Told where the crawl is about every 250 ms, and once at its end, on
   /// the crawl's own thread (not the one generate() runs on). Empty:
   /// nothing.
