@@ -230,7 +230,7 @@ void crawl_run::robots_done(const fetch_outcome& outcome) {
 // when the crawl was cancelled meanwhile.
 bool crawl_run::begin_pages() {
   discover(start_.href(), 0);
-  if (o_.seed_sitemaps && !robots_body_.empty()) {
+  if (o_.seed_sitemaps) {
     read_seed_sitemaps(
         {o_, user_agent(), start_, robots_body_, crawl_delay_, cancel_},
         [&](std::string_view loc) { discover(loc, 0); },
