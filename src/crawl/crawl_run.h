@@ -68,6 +68,9 @@ class crawl_run final : public fetch_handler {
     bool header_noindex = false, header_nofollow = false;
     std::string body;
     page_outcome outcome;
+    // The page whose link found it, shared by all its links (16 bytes per
+    // queued URL, the page's URL once while any of its links waits).
+    std::shared_ptr<const std::string> referrer;
   };
 
   std::string user_agent() const;
@@ -116,6 +119,8 @@ class crawl_run final : public fetch_handler {
   std::chrono::milliseconds crawl_delay_{0};  // robots.txt's, when obeyed
   std::string fatal_;
   std::atomic<std::uint64_t> dropped_links_{0};
+  // While commit() discovers a page's links: that page.
+  std::shared_ptr<const std::string> referring_;
 };
 
 }  // namespace sitemill::detail
