@@ -219,7 +219,7 @@ command_runner setup_audit(CLI::App& app) {
                 "Fetch from loopback and private addresses the site's URL "
                 "does not name itself (an intranet site)");
   cmd->add_option("--max-sitemap-urls", o->run.max_sitemap_urls,
-                  "Distinct sitemap URLs compared at most (about 100 bytes "
+                  "Distinct sitemap URLs compared at most (about 120 bytes "
                   "each, plus the URL, are held)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

@@ -21,7 +21,7 @@
 // sitemap leads to). A crawl that renders pages is the crawler's business:
 // whatever crawl_options asks, the audit compares what it reached.
 //
-// Memory: every distinct sitemap URL on the site (its text and about 100
+// Memory: every distinct sitemap URL on the site (its text and about 120
 // bytes, plus the linking page's URL for those the crawl found and did not
 // fetch), every finding (its URL, message and linking page), and the
 // crawl's own (crawl_source.h, crawl_pages.h); docs/scaling.md.
