@@ -337,6 +337,7 @@ int run_generate(generate_cli_options& o) {
     crawl.rules = o.site.rules;
     crawl.allow_private = o.sitemap.allow_private;
     crawl.patterns = g.url_patterns;
+    crawl.trace = verbose_trace();
     crawl.progress = [crawl_reporter](const crawl_progress& p) {
       if (*crawl_reporter != nullptr) (*crawl_reporter)->crawl_progress(p);
     };

@@ -154,7 +154,7 @@ command_runner setup_stats(CLI::App& app) {
       "file (gzip or\n"
       "not), the http(s) URL of one, or a site's root URL (the sitemaps its "
       "robots.txt\n"
-      "names, else /sitemap.xml); an index's children are read as check "
+      "names, else those at the common locations); an index's children are read as check "
       "reads them (beside\n"
       "a local index; fetched ones on the index's host only). Memory stays "
       "flat: counts,\n"

@@ -37,6 +37,7 @@ command_runner setup_indexnow(CLI::App& app);
 command_runner setup_stats(CLI::App& app);
 command_runner setup_diff(CLI::App& app);
 command_runner setup_report(CLI::App& app);
+command_runner setup_audit(CLI::App& app);
 command_runner setup_merge(CLI::App& app);
 command_runner setup_completions(CLI::App& app);
 /// Hidden from --help: the build writes the man pages with it.

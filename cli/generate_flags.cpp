@@ -166,6 +166,17 @@ void add_crawl_flags(CLI::App& cmd, std::vector<std::string>& starts,
                  "--images and --allow-private apply as for --from-dir and "
                  "--from-sitemap")
       ->group(group);
+  add_crawl_manner_flags(cmd, crawl, ignore_nofollow, group);
+  cmd.add_flag("--seed-sitemaps", crawl.seed_sitemaps,
+               "Also start from the URLs of the sitemaps robots.txt names "
+               "(when it names none, those found at the common locations: "
+               "/sitemap.xml, /sitemap_index.xml, ...), so pages no link "
+               "reaches are found")
+      ->group(group);
+}
+
+void add_crawl_manner_flags(CLI::App& cmd, crawl_options& crawl,
+                            bool& ignore_nofollow, const std::string& group) {
   cmd.add_option("--concurrency", crawl.concurrency,
                  "Requests in flight at once to the crawled host")
       ->check(CLI::Range(1u, 64u))
@@ -191,10 +202,6 @@ void add_crawl_flags(CLI::App& cmd, std::vector<std::string>& starts,
                  "reported \"too large\"")
       ->transform(CLI::AsSizeValue(false))
       ->default_str("10MiB")
-      ->group(group);
-  cmd.add_flag("--seed-sitemaps", crawl.seed_sitemaps,
-               "Also start from the URLs of the sitemaps robots.txt names, "
-               "so pages no link reaches are found")
       ->group(group);
   cmd.add_flag("--ignore-nofollow", ignore_nofollow,
                "Follow rel=\"nofollow\" links and the links of nofollow "

@@ -56,6 +56,13 @@ pattern_flags add_filter_flags(CLI::App& cmd);
 void add_crawl_flags(CLI::App& cmd, std::vector<std::string>& starts,
                      crawl_options& crawl, bool& ignore_nofollow);
 
+/// How a crawl goes, shared by generate --from-crawl and audit: its limits
+/// and manners, --concurrency, --max-pages, --max-depth,
+/// --max-query-variants, --max-page-size, --ignore-nofollow (in
+/// `ignore_nofollow`) and --user-agent, in `group` of --help.
+void add_crawl_manner_flags(CLI::App& cmd, crawl_options& crawl,
+                            bool& ignore_nofollow, const std::string& group);
+
 /// Access logs: --from-log (in `paths`), --log-keep-query, --priority (as
 /// given, in `priority`).
 void add_log_flags(CLI::App& cmd, std::vector<std::string>& paths,

@@ -262,6 +262,7 @@ int main(int argc, char** argv) {
   command_runner stats = setup_stats(app);
   command_runner diff = setup_diff(app);
   command_runner report = setup_report(app);
+  command_runner audit = setup_audit(app);
   command_runner merge = setup_merge(app);
   command_runner completions = setup_completions(app);
   command_runner man = setup_man(app);
@@ -308,6 +309,7 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("stats")) return stats();
   if (app.got_subcommand("diff")) return diff();
   if (app.got_subcommand("report")) return report();
+  if (app.got_subcommand("audit")) return audit();
   if (app.got_subcommand("merge")) return merge();
   if (app.got_subcommand("completions")) return completions();
   if (app.got_subcommand("man")) return man();

@@ -170,6 +170,16 @@ vocabulary report_words() {
   return v;
 }
 
+vocabulary audit_words() {
+  return {{"max_pages", "--max-pages"},
+          {"max_depth", "--max-depth"},
+          {"max_frontier_urls", "the crawl frontier's bound"},
+          {"max_sitemap_urls", "--max-sitemap-urls"},
+          {"site_url", "the site URL"},
+          {"honour_robots", "which audit never does"},
+          {"allow_private", "--allow-private"}};
+}
+
 vocabulary robots_words() { return {{"replace", "--replace"}}; }
 
 vocabulary merge_words() {

@@ -44,6 +44,8 @@ vocabulary inspect_words();
 vocabulary report_words();
 /// The terms of `sitemill merge`.
 vocabulary merge_words();
+/// The terms of `sitemill audit`: the crawl's, its own.
+vocabulary audit_words();
 /// The terms of `sitemill robots`.
 vocabulary robots_words();
 

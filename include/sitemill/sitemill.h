@@ -16,7 +16,9 @@
 // (compute_stats(), diff_sets()) read through one sitemap_walker
 // (walk/walker.h) and one sitemap_parser; announce_set() (announce.h) lists a
 // published set in robots.txt and tells IndexNow what changed; report/ renders
-// the reports as JSON. generate() runs the whole writing pipeline:
+// the reports as JSON. audit_site() (audit/audit.h) compares a site's
+// sitemaps with a crawl of its links. generate() runs the whole writing
+// pipeline:
 //
 //   sitemill::generate_options o;
 //   o.sources = {sitemill::list_source("urls.txt")};
@@ -31,7 +33,9 @@
 #define SITEMILL_SITEMILL_H
 
 #include "sitemill/atomic_file.h"
+#include "sitemill/audit/audit.h"
 #include "sitemill/check/check.h"
+#include "sitemill/crawl/crawl_pages.h"
 #include "sitemill/crawl/crawl_source.h"
 #include "sitemill/date/dates.h"
 #include "sitemill/date/lastmod_reading.h"
@@ -58,6 +62,8 @@
 #include "sitemill/publish/bookkeeping.h"
 #include "sitemill/publish/publish.h"
 #include "sitemill/publish/set_assembly.h"
+#include "sitemill/report/audit_html.h"
+#include "sitemill/report/audit_json.h"
 #include "sitemill/report/check_json.h"
 #include "sitemill/report/diff_json.h"
 #include "sitemill/report/finding_lines.h"

@@ -1,16 +1,59 @@
 // sitemill internals: check --audit, the URLs a run's sitemaps list,
-// fetched once every document is read (check_options::audit).
+// fetched once every document is read (check_options::audit); and
+// judge_urls(), the fetching and reading of listed URLs that it shares with
+// the site audit (audit/audit.h).
 #ifndef SITEMILL_CHECK_AUDIT_H
 #define SITEMILL_CHECK_AUDIT_H
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "sitemill/net/http.h"
+
 namespace sitemill::detail {
+
+/// What a search engine finds at one listed URL.
+struct url_verdict {
+  /// robots.txt disallows it: the rule ("Disallow: /private/"); not fetched.
+  std::string robots_rule;
+  std::string fetch_error;      ///< the request failed before a status
+  http_head head;               ///< its answer; status 0 when none came
+  bool noindex = false;         ///< robots meta or X-Robots-Tag
+  bool header_noindex = false;  ///< ... by X-Robots-Tag
+  std::string canonical;        ///< a canonical link to another URL
+};
+
+/// How judge_urls() fetches.
+struct url_judging {
+  /// Timeouts, user agent (whose product token robots.txt is read for),
+  /// resolve pins, trace, cancel flag.
+  http_options http;
+  unsigned concurrency = 4;  ///< transfers at once, per host too
+  std::uint64_t max_page_bytes = 1024 * 1024;  ///< of a page's body read
+  const fetch_scope* scope = nullptr;          ///< addresses connected to
+  std::function<bool()> cancelled;             ///< asked while it waits
+};
+
+/// Fetches `urls` (absolute http(s), normalised) the way the crawler does
+/// (net/fetcher.h: each origin's robots.txt first and its Crawl-delay, 429
+/// and 5xx asked again) and reads each answer the way it reads pages
+/// (scan_html, page_links, page_answer.h), on the calling thread. `judged`
+/// is told each URL disallowed by robots.txt or fetched, by its index, as
+/// the answers come; `unreadable` once per origin whose robots.txt cannot
+/// be read (a status other than 2xx or 4xx, a failed fetch: `why`), whose
+/// `count` URLs, the first at index `first`, are then not fetched (RFC 9309
+/// 2.3.1.4). False when cancelled.
+bool judge_urls(
+    const std::vector<std::string>& urls, const url_judging& how,
+    const std::function<void(std::size_t i, const url_verdict& v)>& judged,
+    const std::function<void(const std::string& origin, std::size_t first,
+                             std::size_t count, const std::string& why)>&
+        unreadable);
 
 /// One URL to audit, and where its <url> is.
 struct audit_entry {

@@ -55,6 +55,9 @@ struct page_outcome {
     std::string text;
   };
   std::vector<value> extensions;  ///< a listed page's hreflang and images
+  /// A redirect's target or a canonical link's URL, for those verdicts;
+  /// not cached (a page judged from the cache has none).
+  std::string target;
 };
 
 /// One page as a crawl judged it.

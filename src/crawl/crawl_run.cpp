@@ -99,6 +99,7 @@ bool crawl_run::on_head(std::uint64_t tag, const http_head& head) {
         cancel_ = true;
       }
       n.outcome.found.push_back({std::string(to.href()), true});
+      n.outcome.target = std::string(to.href());
     }
     return drain_unwanted_body(head);
   }
@@ -243,7 +244,7 @@ void crawl_run::robots_done(const fetch_outcome& outcome) {
 bool crawl_run::begin_pages() {
   if (o_.render) start_rendering();
   discover(start_.href(), 0);
-  if (o_.seed_sitemaps && !robots_body_.empty()) {
+  if (o_.seed_sitemaps) {
     read_seed_sitemaps(
         {o_, user_agent(), start_, robots_body_, crawl_delay_, cancel_},
         [&](std::string_view loc) { discover(loc, 0); },
@@ -274,6 +275,7 @@ void crawl_run::discover(std::string_view href, std::size_t depth) {
       queue_.emplace_back();
       queue_.back().url = std::string(url.href());
       queue_.back().depth = depth;
+      queue_.back().referrer = referring_;
       break;
     case discovery::robots:
       emit_skip(url.href(), "robots");
@@ -371,8 +373,11 @@ void crawl_run::commit() {
     } else if (!n.done) {
       return;
     }
+    if (!n.outcome.found.empty())
+      referring_ = std::make_shared<const std::string>(n.url);
     for (const page_outcome::link& f : n.outcome.found)
       discover(f.href, f.same_depth ? n.depth : n.depth + 1);
+    referring_.reset();
     frontier_.taken(n.url.size());
     dropped_links_ = frontier_.dropped();
     crawl_item item;
@@ -381,6 +386,8 @@ void crawl_run::commit() {
     item.lastmod = std::move(n.outcome.lastmod);
     item.extensions = std::move(n.outcome.extensions);
     item.hash = n.outcome.hash;
+    if (n.referrer) item.referrer = *n.referrer;
+    item.target = std::move(n.outcome.target);
     ++(item.skipped.empty() ? listed_ : skipped_);
     queue_.pop_front();
     ++base_;
@@ -474,6 +481,7 @@ void crawl_run::emit_skip(std::string_view url, std::string reason) {
   crawl_item item;
   item.loc = std::string(url);
   item.skipped = std::move(reason);
+  if (referring_) item.referrer = *referring_;
   if (!out_.push(std::move(item))) cancel_ = true;
 }
 

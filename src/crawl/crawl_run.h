@@ -78,6 +78,9 @@ class crawl_run final : public fetch_handler {
     bool header_noindex = false, header_nofollow = false;
     std::string body;
     page_outcome outcome;
+    // The page whose link found it, shared by all its links (16 bytes per
+    // queued URL, the page's URL once while any of its links waits).
+    std::shared_ptr<const std::string> referrer;
   };
 
   std::string user_agent() const;
@@ -141,6 +144,8 @@ class crawl_run final : public fetch_handler {
   std::unique_ptr<render_pool> renderer_;
   std::unordered_map<std::uint64_t, render_answer> subresources_;
   std::atomic<std::uint64_t> render_refused_{0}, render_restarts_{0};
+  // While commit() discovers a page's links: that page.
+  std::shared_ptr<const std::string> referring_;
 };
 
 }  // namespace sitemill::detail

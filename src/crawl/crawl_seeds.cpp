@@ -83,7 +83,7 @@ class seed_observer final : public walk_observer, public parse_handler {
     if (!index_) found_(e.loc.text);  // an index's children: the walker's
   }
 
-  const crawl_delay_pacer& pacer() const { return pacer_; }
+  crawl_delay_pacer& pacer() { return pacer_; }
 
  private:
   // A child skipped before its URL was known is named as listed.
@@ -105,6 +105,7 @@ void read_seed_sitemaps(
     const seed_request& r, const std::function<void(std::string_view)>& found,
     const std::function<void(std::string_view, std::string)>& skipped) {
   walk_options w;  // the walker's own caps: depth, documents, bytes, time
+  w.trace = r.crawl.trace;
   w.parse.schema_checks = false;
   w.http.user_agent = r.user_agent;
   w.http.cancel = &r.cancel;
@@ -119,9 +120,14 @@ void read_seed_sitemaps(
   // redirect).
   const walk_document robots = site_robots_document(r.start);
   if (walker.admit(robots)) return;  // a fresh walk admits its first document
-  walker.walk_listed(robots,
-                     listed_sitemaps(find_sitemaps(r.robots_txt, robots.url),
-                                     robots.url, r.start));
+  std::vector<walk_link> links = listed_sitemaps(
+      find_sitemaps(r.robots_txt, robots.url), robots.url, r.start);
+  if (links.empty()) {  // none named: the common locations, as check looks
+    std::vector<sitemap_probe> probes;
+    links = probe_common_sitemaps(walker, r.start, robots.url, probes,
+                                  [&] { observer.pacer().wait_turn(); });
+  }
+  walker.walk_listed(robots, links);
   observer.pacer().wait_out();
 }
 

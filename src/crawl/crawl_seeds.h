@@ -33,8 +33,10 @@ struct seed_request {
   const std::atomic<bool>& cancel;
 };
 
-/// Reads the sitemaps the Sitemap: lines of `r.robots_txt` name, and the
-/// children of the indexes among them, on the calling thread. `found` is
+/// Reads the sitemaps the Sitemap: lines of `r.robots_txt` name (when it
+/// names none, or there is none, those at the site's common locations:
+/// probe_common_sitemaps(), walk/site.h), and the children of the indexes
+/// among them, on the calling thread. `found` is
 /// called with each <loc> of a sitemap that is not an index, in document
 /// order (an index's children in its place); `skipped` with each sitemap
 /// not read or not followed, and why ("seed sitemap not followed: on

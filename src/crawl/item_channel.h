@@ -27,6 +27,9 @@ struct crawl_item {
   using value = page_outcome::value;
   std::vector<value> extensions;
   std::optional<content_hash> hash;  ///< a listed page's, for --state
+  /// The page whose link found it ("" for the start URL, seeds and "max
+  /// depth"), and a redirect's or canonical link's target (crawl_pages.h).
+  std::string referrer, target;
 };
 
 /// From the crawl thread to the reader: bounded, so a crawl cannot run far

@@ -45,6 +45,7 @@ page_verdict judge_page(const crawl_options& o, const page_job& job,
   } else if (o.rules.honour_canonical && !links.canonical().empty() &&
              links.canonical().href() != page.href()) {
     out.outcome.verdict = "canonical";
+    out.outcome.target = std::string(links.canonical().href());
   } else {
     out.outcome.lastmod = lastmod_from_http(job.last_modified);
     out.outcome.hash = facts.hash;

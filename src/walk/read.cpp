@@ -124,9 +124,10 @@ std::optional<walk_skip> sitemap_walker::impl::fetch(const walk_document& doc,
 }
 
 walk_text sitemap_walker::impl::fetch_text(const std::string& url,
-                                           std::size_t keep) {
+                                           std::size_t keep, bool peek) {
   walk_text out;
   bool interrupted = false;
+  bool enough = false;
   auto r =
       http().send(request_for(url), [&](const char* data, std::size_t size) {
         if (should_stop()) {
@@ -135,9 +136,16 @@ walk_text sitemap_walker::impl::fetch_text(const std::string& url,
         }
         if (out.body.size() < keep)
           out.body.append(data, std::min(size, keep - out.body.size()));
-        return true;
+        enough = peek && out.body.size() >= keep;
+        return !enough;
       });
   if (!r && (cancelled || hit_deadline())) interrupted = true;
+  if (!r && enough && !interrupted) {
+    // Ended by us once `keep` bytes were in: the answer is what came.
+    out.response = client->last_response();
+    bytes += out.response->body_bytes;
+    return out;
+  }
   if (!r) {
     if (interrupted)
       out.stop = stop_inside();

@@ -1,7 +1,11 @@
 #include "sitemill/walk/site.h"
 
+#include <algorithm>
+
 #include "detail/text.h"
+#include "html/page_answer.h"
 #include "sitemill/limits.h"
+#include "sitemill/parse/sitemap_parser.h"
 #include "sitemill/robots/robots.h"
 
 namespace sitemill {
@@ -24,7 +28,97 @@ diagnostic about_file(severity level, std::string_view code,
   return d;
 }
 
+// The kind the one parser sees in the first bytes of an answer, and whether
+// a text document's first line was a URL.
+class kind_sniffer final : public parse_handler {
+ public:
+  void on_document(document_kind k) override { kind = k; }
+  void on_entry(const parsed_entry&) override { ++entries; }
+  document_kind kind = document_kind::unknown;
+  std::uint64_t entries = 0;
+};
+
+// Whether the first bytes of a 200 answer are a sitemap; `verdict` says
+// what they are.
+bool sniff_sitemap(std::string_view body, std::string_view content_type,
+                   std::string& verdict) {
+  kind_sniffer k;
+  parse_options o;
+  o.schema_checks = false;
+  {
+    sitemap_parser parser(k, o);
+    (void)parser.feed(body.data(), body.size());
+    (void)parser.finish();
+  }
+  // Any text reads as a text document: only a URL on its first line makes
+  // it a sitemap ("Not found" served with 200 does not).
+  if (k.kind != document_kind::unknown &&
+      (k.kind != document_kind::text || k.entries > 0)) {
+    verdict = "a sitemap (" + std::string(to_string(k.kind)) + ")";
+    return true;
+  }
+  const std::string_view start = detail::trim(body);
+  if (detail::is_html_media_type(content_type) ||
+      detail::istarts_with(start, "<!doctype html") ||
+      detail::istarts_with(start, "<html"))
+    verdict = "an HTML page (a soft 404), not a sitemap";
+  else
+    verdict = "not a sitemap";
+  return false;
+}
+
+void trace(const sitemap_walker& walker, const std::string& line) {
+  if (walker.caps().trace) walker.caps().trace(line);
+}
+
 }  // namespace
+
+std::vector<walk_link> probe_common_sitemaps(
+    sitemap_walker& walker, const normalized_url& site,
+    const std::string& robots_url, std::vector<sitemap_probe>& probes,
+    const std::function<void()>& before_each) {
+  std::vector<walk_link> out;
+  const std::string origin(site.origin());
+  for (std::string_view path : common_sitemap_paths) {
+    if (walker.stopped()) break;
+    if (before_each) before_each();
+    sitemap_probe p;
+    p.url = origin + std::string(path);
+    walk_text got = walker.peek(p.url, sitemap_probe_bytes);
+    if (got.stop != walk_stop::none) break;
+    std::string answered = p.url;
+    if (!got.response) {
+      p.verdict = "fetch failed: " + got.error;
+    } else {
+      p.status = got.response->status;
+      normalized_url at;
+      if (!got.response->effective_url.empty() &&
+          normalize_url(got.response->effective_url, at) == url_problem::ok)
+        answered = std::string(at.href());
+      const auto same =
+          std::find_if(out.begin(), out.end(),
+                       [&](const walk_link& l) { return l.url == answered; });
+      if (p.status != 200) {
+        p.verdict = "HTTP " + std::to_string(p.status);
+      } else if (same != out.end()) {
+        p.verdict = "the same as " + same->source;
+      } else {
+        p.found =
+            sniff_sitemap(got.body, got.response->content_type, p.verdict);
+      }
+    }
+    trace(walker, "sitemap location " + p.url + ": " + p.verdict);
+    if (p.found) {
+      walk_link l;
+      l.url = answered;  // redirected: the URL that answers
+      l.source = p.url;
+      l.listing = walk_listing{robots_url, p.url, 0, 0};
+      out.push_back(std::move(l));
+    }
+    probes.push_back(std::move(p));
+  }
+  return out;
+}
 
 bool names_site(std::string_view target, normalized_url& site) {
   return has_http_scheme(detail::trim(target)) &&
@@ -73,8 +167,8 @@ site_sitemaps find_site_sitemaps(sitemap_walker& walker,
     out.diagnostics.push_back(
         about_file(severity::info, "robots-txt-missing",
                    "robots.txt answered HTTP " + std::to_string(r.status) +
-                       ", so it names no sitemap; " + origin +
-                       "/sitemap.xml is tried instead"));
+                       ", so it names no sitemap; the common locations (" +
+                       origin + "/sitemap.xml, ...) are tried instead"));
   } else {
     out.diagnostics.push_back(about_file(
         severity::error, "http-status",
@@ -90,11 +184,20 @@ site_sitemaps find_site_sitemaps(sitemap_walker& walker,
   if (normalize_url(where, answered) != url_problem::ok)
     (void)normalize_url(robots_url, answered);
   if (found.sitemaps.empty()) {
-    walk_link l;
-    l.url = origin + "/sitemap.xml";
-    l.listing = walk_listing{robots_url, l.url, 0, 0};
-    out.links.push_back(std::move(l));
     out.fallback = true;
+    out.links = probe_common_sitemaps(walker, site, robots_url, out.probes);
+    if (out.links.empty() && !walker.stopped()) {
+      std::string tried;
+      for (const sitemap_probe& p : out.probes)
+        tried += (tried.empty() ? "" : "; ") + p.url + ": " + p.verdict;
+      out.diagnostics.push_back(about_file(
+          severity::error, "no-sitemap-found",
+          "no sitemap found: robots.txt names none, and none of the common "
+          "locations answers one (" +
+              tried +
+              "); publish a sitemap and add 'Sitemap: <full URL>' lines to "
+              "robots.txt"));
+    }
   } else {
     out.links = listed_sitemaps(found, robots_url, answered);
   }

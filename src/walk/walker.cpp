@@ -459,7 +459,11 @@ std::optional<walk_skip> sitemap_walker::admit(const walk_document& doc) {
 }
 
 walk_text sitemap_walker::fetch_text(const std::string& url, std::size_t keep) {
-  return impl_->fetch_text(url, keep);
+  return impl_->fetch_text(url, keep, false);
+}
+
+walk_text sitemap_walker::peek(const std::string& url, std::size_t keep) {
+  return impl_->fetch_text(url, keep, true);
 }
 
 walk_reread sitemap_walker::reread(const std::string& url,

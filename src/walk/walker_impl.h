@@ -138,7 +138,7 @@ struct sitemap_walker::impl {
                                       parse_handler& handler, walk_read& out);
   std::optional<walk_skip> fetch(const walk_document& doc,
                                  parse_handler& handler, walk_read& out);
-  walk_text fetch_text(const std::string& url, std::size_t keep);
+  walk_text fetch_text(const std::string& url, std::size_t keep, bool peek);
   walk_reread reread(const std::string& url, parse_handler& handler,
                      const parse_options& parse);
   http_client& http();

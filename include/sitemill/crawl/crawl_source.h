@@ -41,6 +41,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sitemill/html/page_rules.h"
@@ -101,12 +102,17 @@ struct crawl_options {
   /// The directory source holds the same struct (site_source_options).
   page_rules rules;
   /// Also start from the <loc>s of the sitemaps robots.txt names (Sitemap:
-  /// lines; indexes followed), so pages no link reaches are found too. They
+  /// lines; when it names none, those found at the site's common locations,
+  /// walk/site.h; indexes followed), so pages no link reaches are found. They
   /// are read through sitemap_walker (walk/walker.h), under its scope,
   /// cycle and cap rules, one at a time with robots.txt's Crawl-delay; a
   /// sitemap not read is reported as a skipped record ("seed sitemap not
   /// followed: on another host than its index").
   bool seed_sitemaps = false;
+  /// Told one line per seed sitemap read, skipped or looked for at a common
+  /// location, and why (walk_caps::trace), on the crawl's own thread. Empty:
+  /// nothing.
+  std::function<void(std::string_view line)> trace;
   /// List each page's content images too (as --from-dir --images).
   bool images = false;
   /// The User-Agent sent; its product token is the one robots.txt is read

@@ -342,6 +342,12 @@ class sitemap_walker {
   /// first `keep` bytes of the body; its size counts against the byte cap.
   walk_text fetch_text(const std::string& url, std::size_t keep);
 
+  /// As fetch_text(), but the transfer ends once `keep` bytes of the body
+  /// are in: a look at a location that may hold a large sitemap (a site's
+  /// common sitemap locations, walk/site.h). What came counts against the
+  /// byte cap; the response is the head that answered.
+  walk_text peek(const std::string& url, std::size_t keep);
+
   /// Fetches a document again into `handler` (check reads a redirected
   /// sitemap twice); its bytes count against the byte cap.
   walk_reread reread(const std::string& url, parse_handler& handler,
