@@ -136,7 +136,7 @@ TEST(ForeignXml, DeclaresWhatNestedElementsUseWhereTheyUseIt) {
             "<v:a xmlns:v=\"https://vendor.example/ns\" v:kind=\"outer\">"
             "<v:b><w:c xmlns:w=\"urn:w\" w:x=\"1\"/></v:b>"
             "<plain xmlns=\"\">no namespace</plain>"
-            "<loc>the sitemap's own namespace, by default</loc>"
+            "<loc>the sitemap&apos;s own namespace, by default</loc>"
             "<v:d xml:lang=\"fr\">texte</v:d></v:a>");
   expect_writes_back(r.foreign[0]);
 }
@@ -156,7 +156,7 @@ TEST(ForeignXml, RenamesAPrefixTheWritersBindToAnExtension) {
   ASSERT_EQ(r.foreign.size(), 1u);
   EXPECT_EQ(r.foreign[0],
             "<image1:caption xmlns:image1=\"https://vendor.example/img\" "
-            "image1:lang=\"en\">A vendor's caption"
+            "image1:lang=\"en\">A vendor&apos;s caption"
             "<image1:loc>not an image</image1:loc></image1:caption>"
             "<v:box xmlns:v=\"https://vendor.example/ns\">"
             "<news1:news xmlns:news1=\"https://vendor.example/news\">"
@@ -355,8 +355,9 @@ TEST(ForeignXmlWriter, CountsFragmentBytesAtTheFiftyMebibyteLimit) {
   for (std::size_t i = 0; i < files.data.size(); ++i) {
     EXPECT_EQ(w.parts()[i].bytes, files.data[i].size()) << i;
     EXPECT_LE(files.data[i].size(), max_bytes_per_sitemap) << i;
-    if (i + 1 < files.data.size())
+    if (i + 1 < files.data.size()) {
       EXPECT_GT(files.data[i].size() + entry_size, max_bytes_per_sitemap) << i;
+    }
     urls += w.parts()[i].urls;
   }
   EXPECT_EQ(urls, static_cast<std::size_t>(n));

@@ -133,7 +133,7 @@ TEST(ForeignXmlCli, RoundTripsElementsOfNamespacesWithoutASchema) {
                              "<v:a xmlns:v=\"https://vendor.example/ns\"><v:b>"
                              "<w:c xmlns:w=\"urn:w\" w:x=\"1\"/></v:b></v:a>"
                              "<image1:caption xmlns:image1=\"https://"
-                             "vendor.example/img\">not Google's"
+                             "vendor.example/img\">not Google&apos;s"
                              "</image1:caption></url>\n"));
   EXPECT_THAT(out, HasSubstr("<url><loc>https://www.example.com/plain</loc>"
                              "</url>\n"));
@@ -276,7 +276,7 @@ TEST(ForeignXmlCli, ATextSitemapDropsThemWithAWarning) {
                  "<url><loc>https://www.example.com/a</loc>" + pagemap +
                  "</url>\n</urlset>\n");
   const run_result gen = run_sitemill(
-      {"generate", "--base-url", base, "--out", t / "out", "--type", "text",
+      {"generate", "--base-url", base, "--out", t / "out", "--format", "txt",
        "--from-sitemap", t / "in.xml"});
   ASSERT_EQ(gen.exit_code, 0) << gen.err;
   EXPECT_THAT(gen.err, HasSubstr("elements of namespaces without a schema "
