@@ -74,8 +74,8 @@ void expect_writes_back(const std::string& fragment) {
       "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
       "<url><loc>https://www.example.com/a</loc>" +
       fragment + "</url>\n</urlset>\n";
-  xmlDocPtr d = xmlReadMemory(doc.data(), static_cast<int>(doc.size()),
-                              nullptr, nullptr, XML_PARSE_NONET);
+  xmlDocPtr d = xmlReadMemory(doc.data(), static_cast<int>(doc.size()), nullptr,
+                              nullptr, XML_PARSE_NONET);
   EXPECT_NE(d, nullptr) << "not well-formed:\n" << doc;
   if (d != nullptr) xmlFreeDoc(d);
   const read_back again = parse(doc);
@@ -115,9 +115,9 @@ TEST(ForeignXml, EscapesAVendorElementsAttributesAndTextAgain) {
 }
 
 TEST(ForeignXml, WritesACdataSectionAsEscapedText) {
-  const read_back r = parse(urlset_of(url_with(
-      "<v:html><![CDATA[<b>bold</b> & <i>more</i> ]]]]><![CDATA[>]]>"
-      "</v:html>")));
+  const read_back r = parse(urlset_of(
+      url_with("<v:html><![CDATA[<b>bold</b> & <i>more</i> ]]]]><![CDATA[>]]>"
+               "</v:html>")));
   ASSERT_EQ(r.foreign.size(), 1u);
   EXPECT_EQ(r.foreign[0],
             "<v:html xmlns:v=\"https://vendor.example/ns\">&lt;b&gt;bold&lt;/"
@@ -168,9 +168,9 @@ TEST(ForeignXml, RenamesAPrefixTheWritersBindToAnExtension) {
 
 // A generated name never takes a prefix the element itself uses.
 TEST(ForeignXml, ARenamedPrefixAvoidsTheElementsOwnPrefixes) {
-  const read_back r = parse(urlset_of(url_with(
-      "<video:a xmlns:video=\"urn:one\" xmlns:video1=\"urn:two\" "
-      "video1:x=\"1\" video:y=\"2\"/>")));
+  const read_back r = parse(urlset_of(
+      url_with("<video:a xmlns:video=\"urn:one\" xmlns:video1=\"urn:two\" "
+               "video1:x=\"1\" video:y=\"2\"/>")));
   ASSERT_EQ(r.foreign.size(), 1u);
   EXPECT_EQ(r.foreign[0],
             "<video2:a xmlns:video2=\"urn:one\" xmlns:video1=\"urn:two\" "
@@ -181,14 +181,14 @@ TEST(ForeignXml, ARenamedPrefixAvoidsTheElementsOwnPrefixes) {
 // What a hostile sitemap could try, to make the writer emit markup of its
 // choosing: it all comes out as text or not at all.
 TEST(ForeignXml, AHostileFragmentCannotBreakOut) {
-  const read_back r = parse(urlset_of(url_with(
-      "<v:x a=\"&quot;/&gt;&lt;evil/&gt;\">"
-      "]]&gt; &lt;!-- &lt;/v:x&gt;&lt;/url&gt;&lt;url&gt; --&gt;"
-      "<!-- </v:x></url><evil/> -->"
-      "<?pi </v:x><evil/>?>"
-      "<![CDATA[</v:x></url></urlset><evil/><!--]]>"
-      "&#60;script&#62; &amp;amp; &#x26;lt;"
-      "</v:x>")));
+  const read_back r = parse(urlset_of(
+      url_with("<v:x a=\"&quot;/&gt;&lt;evil/&gt;\">"
+               "]]&gt; &lt;!-- &lt;/v:x&gt;&lt;/url&gt;&lt;url&gt; --&gt;"
+               "<!-- </v:x></url><evil/> -->"
+               "<?pi </v:x><evil/>?>"
+               "<![CDATA[</v:x></url></urlset><evil/><!--]]>"
+               "&#60;script&#62; &amp;amp; &#x26;lt;"
+               "</v:x>")));
   ASSERT_EQ(r.foreign.size(), 1u) << r.describe();
   const std::string& f = r.foreign[0];
   EXPECT_EQ(f,
@@ -217,11 +217,11 @@ TEST(ForeignXml, KeepsElementsOfEachUrlApart) {
 // means the real one) nor anything outside a <url> is kept.
 TEST(ForeignXml, KeepsNeitherANearNamespaceNorWhatIsOutsideAUrl) {
   const std::string doc =
-      std::string(head) +
-      "<v:top/>\n" +
-      url_with("<i:image xmlns:i=\"http://www.google.com/schemas/"
-               "sitemap-image/1.0\"><i:loc>https://www.example.com/a.jpg"
-               "</i:loc></i:image>") +
+      std::string(head) + "<v:top/>\n" +
+      url_with(
+          "<i:image xmlns:i=\"http://www.google.com/schemas/"
+          "sitemap-image/1.0\"><i:loc>https://www.example.com/a.jpg"
+          "</i:loc></i:image>") +
       "</urlset>\n";
   const read_back r = parse(doc);
   ASSERT_EQ(r.foreign.size(), 1u);
@@ -280,15 +280,16 @@ TEST(ForeignXml, DropsAnElementPastTheCapWithAWarning) {
   EXPECT_NE(dropped[0]->message.find("65,536 bytes"), std::string::npos);
   EXPECT_NE(dropped[1]->message.find("<v:alone>"), std::string::npos);
   // check writes nothing, so it says nothing of the cap.
-  const read_back check = parse(urlset_of(url_with(
-                                    "<v:alone>" + std::string(fits + 1, 'z') +
-                                    "</v:alone>")),
-                                true);
+  const read_back check =
+      parse(urlset_of(url_with("<v:alone>" + std::string(fits + 1, 'z') +
+                               "</v:alone>")),
+            true);
   for (const auto& d : check.diagnostics)
     EXPECT_NE(d.code, "extension-not-kept") << d.message;
 }
 
-// --- the writer ----------------------------------------------------------------
+// --- the writer
+// ----------------------------------------------------------------
 
 struct memory_files {
   std::deque<std::string> data;
@@ -313,11 +314,12 @@ TEST(ForeignXmlWriter, WritesTheFragmentAfterTheKnownExtensions) {
   ASSERT_EQ(w.add(e), add_status::added);
   ASSERT_TRUE(w.finish());
   ASSERT_EQ(files.data.size(), 1u);
-  EXPECT_NE(files.data[0].find("<url><loc>https://www.example.com/a</loc>"
-                               "<image:image><image:loc>https://www.example.com/"
-                               "a.jpg</image:loc></image:image>"
-                               "<v:x xmlns:v=\"urn:v\"/></url>\n"),
-            std::string::npos)
+  EXPECT_NE(
+      files.data[0].find("<url><loc>https://www.example.com/a</loc>"
+                         "<image:image><image:loc>https://www.example.com/"
+                         "a.jpg</image:loc></image:image>"
+                         "<v:x xmlns:v=\"urn:v\"/></url>\n"),
+      std::string::npos)
       << files.data[0];
   EXPECT_EQ(w.parts()[0].bytes, files.data[0].size());
   // A text sitemap carries URLs only.

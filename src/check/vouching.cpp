@@ -70,7 +70,7 @@ void checker::remember_robots(const std::string& origin,
 }
 
 const std::set<std::string>* checker::robots_named(const walk_document& doc,
-                                                    const std::string& origin) {
+                                                   const std::string& origin) {
   if (auto it = robots_named_.find(origin); it != robots_named_.end())
     return &it->second;
   std::set<std::string>& named = robots_named_[origin];

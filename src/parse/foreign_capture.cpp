@@ -105,8 +105,7 @@ void foreign_capture::check_size() {
 
 void foreign_capture::start_element(const unsigned char* local,
                                     const unsigned char* prefix,
-                                    const unsigned char* uri,
-                                    int nb_attributes,
+                                    const unsigned char* uri, int nb_attributes,
                                     const unsigned char** attributes) {
   if (open_.empty()) {
     root_at_ = xml_.size();
@@ -142,9 +141,9 @@ void foreign_capture::start_element(const unsigned char* local,
     const unsigned char** a = attributes + 5 * i;
     std::string& n = names[static_cast<std::size_t>(i)];
     if (a[2] != nullptr && a[1] != nullptr) {
-      n = sv(a[2]) == xml_ns ? std::string_view("xml")
-                             : choose_prefix(sv(a[1]), sv(a[2]), e.bindings,
-                                             used);
+      n = sv(a[2]) == xml_ns
+              ? std::string_view("xml")
+              : choose_prefix(sv(a[1]), sv(a[2]), e.bindings, used);
       n += ':';
     }
     n += sv(a[0]);

@@ -69,9 +69,9 @@ class foreign_capture {
     std::string prefix, uri;  // prefix "" is the default namespace
   };
   struct open_element {
-    std::string name;           // as written: "pm:Attribute"
-    std::size_t bindings = 0;   // bindings_.size() before its declarations
-    bool tag_open = false;      // "<name ..." written, '>' not yet
+    std::string name;          // as written: "pm:Attribute"
+    std::size_t bindings = 0;  // bindings_.size() before its declarations
+    bool tag_open = false;     // "<name ..." written, '>' not yet
   };
 
   const std::string* lookup(std::string_view prefix) const;

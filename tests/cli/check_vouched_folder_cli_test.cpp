@@ -32,9 +32,9 @@ std::size_t count_code(const json& report, std::string_view code) {
 // A site whose sitemaps live in /sitemaps/: an index and one child listing
 // the site's pages at its root.
 void serve_folder_set(http_server& site) {
-  site.route("/sitemaps/sitemap.xml",
-             text_reply(200, sitemapindex({site.url("/sitemaps/pages.xml")}),
-                        xml));
+  site.route(
+      "/sitemaps/sitemap.xml",
+      text_reply(200, sitemapindex({site.url("/sitemaps/pages.xml")}), xml));
   site.route("/sitemaps/pages.xml",
              text_reply(200,
                         urlset({site.url("/"), site.url("/blog/a.html"),
@@ -66,9 +66,9 @@ TEST(CheckVouchedFolder, AFetchedIndexInAFolderIsHeldToItUnlessRobotsNamesIt) {
   EXPECT_EQ(j["errors"], 0) << j.dump(2);
 
   // Naming the child itself vouches for it too.
-  site.route("/robots.txt", text_reply(200, "Sitemap: " +
-                                                site.url("/sitemaps/pages.xml") +
-                                                "\n"));
+  site.route(
+      "/robots.txt",
+      text_reply(200, "Sitemap: " + site.url("/sitemaps/pages.xml") + "\n"));
   r = run_sitemill({"check", site.url("/sitemaps/sitemap.xml")});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
 
@@ -84,14 +84,12 @@ TEST(CheckVouchedFolder, AFetchedIndexInAFolderIsHeldToItUnlessRobotsNamesIt) {
 // outside, now measured against the site's root.
 TEST(CheckVouchedFolder, AVouchedSitemapIsStillHeldToItsHost) {
   http_server site;
-  site.route("/robots.txt", text_reply(200, "Sitemap: " +
-                                                site.url("/sitemaps/s.xml") +
-                                                "\n"));
-  site.route("/sitemaps/s.xml",
-             text_reply(200,
-                        urlset({site.url("/a"),
-                                "https://elsewhere.example/b"}),
-                        xml));
+  site.route("/robots.txt",
+             text_reply(200, "Sitemap: " + site.url("/sitemaps/s.xml") + "\n"));
+  site.route(
+      "/sitemaps/s.xml",
+      text_reply(200, urlset({site.url("/a"), "https://elsewhere.example/b"}),
+                 xml));
   const run_result r =
       run_sitemill({"check", "--json", site.url("/sitemaps/s.xml")});
   const json j = parse_report(r);
@@ -117,9 +115,9 @@ TEST(CheckVouchedFolder, ReadsRobotsOnlyWhenSomethingIsOutside) {
 TEST(CheckVouchedFolder, ASiteTargetsRobotsVouchesForItsFolderSitemaps) {
   http_server site;
   serve_folder_set(site);
-  site.route("/robots.txt", text_reply(200, "Sitemap: " +
-                                                site.url("/sitemaps/sitemap.xml") +
-                                                "\n"));
+  site.route(
+      "/robots.txt",
+      text_reply(200, "Sitemap: " + site.url("/sitemaps/sitemap.xml") + "\n"));
   const run_result r = run_sitemill({"check", "--json", site.url("/")});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   const json j = parse_report(r);
@@ -150,8 +148,8 @@ TEST(CheckVouchedFolder, ALocalSetInAFolderPassesOnceRobotsNamesIt) {
   put(pub + "/index.html", page("Home"));
   put(pub + "/blog/a.html", page("A"));
   put(pub + "/robots.txt", "User-agent: *\nDisallow:\n");
-  std::vector<std::string> args = {"generate",   "--from-dir", pub,
-                                   "--base-url", base,         "--out",
+  std::vector<std::string> args = {"generate",       "--from-dir", pub,
+                                   "--base-url",     base,         "--out",
                                    pub + "/sitemaps"};
   run_result g = run_sitemill(args);
   ASSERT_EQ(g.exit_code, 0) << g.err;
@@ -177,7 +175,8 @@ TEST(CheckVouchedFolder, ALocalSetInAFolderPassesOnceRobotsNamesIt) {
 
   // Checked from a copy whose folders are not the URL's, the robots.txt
   // beside it is not the site's: the rule holds.
-  std::filesystem::copy(pub, t / "copy", std::filesystem::copy_options::recursive);
+  std::filesystem::copy(pub, t / "copy",
+                        std::filesystem::copy_options::recursive);
   std::filesystem::rename(t / "copy/sitemaps", t / "copy/elsewhere");
   c = run_sitemill({"check", "--json", t / "copy/elsewhere/sitemap.xml",
                     "--sitemap-url", base + "sitemaps/sitemap.xml"});

@@ -62,17 +62,17 @@ std::string the_index_or_sitemap(const std::string& dir) {
 void expect_well_formed(const std::string& dir) {
   for (const std::string& name : list_files(dir)) {
     if (!name.ends_with(".xml") && !name.ends_with(".xml.gz")) continue;
-    const run_result r = run_program(
-        "/usr/bin/xmllint", {"--noout", "--nonet", dir + "/" + name});
+    const run_result r = run_program("/usr/bin/xmllint",
+                                     {"--noout", "--nonet", dir + "/" + name});
     EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;
   }
 }
 
 // check finds nothing wrong: elements of unknown namespaces are infos.
 void expect_check_passes(const std::string& dir) {
-  const run_result r = run_sitemill(
-      {"check", "--json", "--sitemap-url", base + "sitemap.xml",
-       the_index_or_sitemap(dir)});
+  const run_result r =
+      run_sitemill({"check", "--json", "--sitemap-url", base + "sitemap.xml",
+                    the_index_or_sitemap(dir)});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   const json j = parse_report(r);
   EXPECT_EQ(j["errors"], 0) << j.dump(2);
@@ -94,7 +94,8 @@ TEST(ForeignXmlCli, RoundTripsElementsOfNamespacesWithoutASchema) {
           "<url><loc>https://www.example.com/restaurant</loc>"
           "<image:image><image:loc>https://www.example.com/hibachi.jpg"
           "</image:loc></image:image>\n" +
-          pagemap + "<mobile:mobile/></url>\n"
+          pagemap +
+          "<mobile:mobile/></url>\n"
           "<url><loc>https://www.example.com/vendor</loc>"
           "<v:note lang='de' title=\"a &quot;b&quot; &lt;c&gt;\">x &lt; y "
           "&amp;&amp; z</v:note>"
@@ -106,9 +107,9 @@ TEST(ForeignXmlCli, RoundTripsElementsOfNamespacesWithoutASchema) {
           "</url>\n"
           "<url><loc>https://www.example.com/plain</loc></url>\n"
           "</urlset>\n");
-  const run_result gen = run_sitemill({"generate", "--base-url", base, "--out",
-                                       t / "out", "--from-sitemap",
-                                       t / "in.xml"});
+  const run_result gen =
+      run_sitemill({"generate", "--base-url", base, "--out", t / "out",
+                    "--from-sitemap", t / "in.xml"});
   ASSERT_EQ(gen.exit_code, 0) << gen.err;
   EXPECT_THAT(gen.err, HasSubstr("is in the namespace \"" +
                                  std::string(pagemap_ns) + "\""));
@@ -161,9 +162,9 @@ TEST(ForeignXmlCli, AHostileElementCannotInjectMarkup) {
                  "&#60;evil/&#62; &amp;lt;</v:x></url>\n"
                  "<url><loc>https://www.example.com/b</loc></url>\n"
                  "</urlset>\n");
-  const run_result gen = run_sitemill({"generate", "--base-url", base, "--out",
-                                       t / "out", "--from-sitemap",
-                                       t / "in.xml"});
+  const run_result gen =
+      run_sitemill({"generate", "--base-url", base, "--out", t / "out",
+                    "--from-sitemap", t / "in.xml"});
   ASSERT_EQ(gen.exit_code, 0) << gen.err;
   const std::string out = sitemaps_in(t / "out");
   EXPECT_EQ(count(out, "<evil"), 0u) << out;
@@ -183,9 +184,9 @@ TEST(ForeignXmlCli, DropsWhatPassesTheCapPerUrlWithAWarning) {
                  std::string(70 * 1024, 'h') +
                  "</v:huge></url>\n"
                  "</urlset>\n");
-  const run_result gen = run_sitemill({"generate", "--base-url", base, "--out",
-                                       t / "out", "--from-sitemap",
-                                       t / "in.xml"});
+  const run_result gen =
+      run_sitemill({"generate", "--base-url", base, "--out", t / "out",
+                    "--from-sitemap", t / "in.xml"});
   ASSERT_EQ(gen.exit_code, 0) << gen.err;
   EXPECT_THAT(gen.err, HasSubstr("<v:huge> (a namespace without a schema) "
                                  "takes its <url> past 65,536 bytes"));
@@ -202,21 +203,20 @@ TEST(ForeignXmlCli, DropsWhatPassesTheCapPerUrlWithAWarning) {
 TEST(ForeignXmlCli, SurvivesTheClusterSpoolAndDuplicatesOnDisk) {
   temp_dir t;
   auto url = [](std::string_view path, std::string_view inside) {
-    return "<url><loc>https://www.example.com/" + std::string(path) +
-           "</loc>" + std::string(inside) + "</url>\n";
+    return "<url><loc>https://www.example.com/" + std::string(path) + "</loc>" +
+           std::string(inside) + "</url>\n";
   };
   auto alt = [](std::string_view lang, std::string_view path) {
     return "<xhtml:link rel=\"alternate\" hreflang=\"" + std::string(lang) +
            "\" href=\"https://www.example.com/" + std::string(path) + "\"/>";
   };
-  write_file(t / "in.xml",
-             decl + root + url("first", "<v:m n=\"1\"/>") +
-                 url("en/", alt("en", "en/") + alt("de", "de/") +
-                                "<v:m n=\"2\"/>") +
-                 url("de/", alt("de", "de/") + alt("en", "en/") +
-                                "<v:m n=\"3\"/>") +
-                 url("first", "<v:m n=\"repeat\"/>") +
-                 url("last", "<v:m n=\"4\"/>") + "</urlset>\n");
+  write_file(
+      t / "in.xml",
+      decl + root + url("first", "<v:m n=\"1\"/>") +
+          url("en/", alt("en", "en/") + alt("de", "de/") + "<v:m n=\"2\"/>") +
+          url("de/", alt("de", "de/") + alt("en", "en/") + "<v:m n=\"3\"/>") +
+          url("first", "<v:m n=\"repeat\"/>") + url("last", "<v:m n=\"4\"/>") +
+          "</urlset>\n");
   for (const std::string budget : {"16MiB", "0"}) {
     SCOPED_TRACE(budget);
     const std::string dir = t / ("out-" + budget);
@@ -271,13 +271,12 @@ TEST(ForeignXmlCli, CountsFragmentsTowardTheByteLimit) {
 
 TEST(ForeignXmlCli, ATextSitemapDropsThemWithAWarning) {
   temp_dir t;
-  write_file(t / "in.xml",
-             decl + root +
-                 "<url><loc>https://www.example.com/a</loc>" + pagemap +
-                 "</url>\n</urlset>\n");
-  const run_result gen = run_sitemill(
-      {"generate", "--base-url", base, "--out", t / "out", "--format", "txt",
-       "--from-sitemap", t / "in.xml"});
+  write_file(t / "in.xml", decl + root +
+                               "<url><loc>https://www.example.com/a</loc>" +
+                               pagemap + "</url>\n</urlset>\n");
+  const run_result gen =
+      run_sitemill({"generate", "--base-url", base, "--out", t / "out",
+                    "--format", "txt", "--from-sitemap", t / "in.xml"});
   ASSERT_EQ(gen.exit_code, 0) << gen.err;
   EXPECT_THAT(gen.err, HasSubstr("elements of namespaces without a schema "
                                  "dropped: a text sitemap carries URLs only"));
@@ -287,18 +286,17 @@ TEST(ForeignXmlCli, ATextSitemapDropsThemWithAWarning) {
 // <news:news>), and what follows it in the <url> stays.
 TEST(ForeignXmlCli, RemovingAnOldNewsBlockKeepsWhatFollowsIt) {
   temp_dir t;
-  write_file(
-      t / "in.xml",
-      decl + root +
-          "<url><loc>https://www.example.com/old-story</loc>"
-          "<news:news><news:publication><news:name>The Paper</news:name>"
-          "<news:language>en</news:language></news:publication>"
-          "<news:publication_date>2020-01-01</news:publication_date>"
-          "<news:title>Old</news:title></news:news>"
-          "<v:tag>kept</v:tag></url>\n</urlset>\n");
-  const run_result gen = run_sitemill(
-      {"generate", "--base-url", base, "--out", t / "out", "--news",
-       "--from-sitemap", t / "in.xml"});
+  write_file(t / "in.xml",
+             decl + root +
+                 "<url><loc>https://www.example.com/old-story</loc>"
+                 "<news:news><news:publication><news:name>The Paper</news:name>"
+                 "<news:language>en</news:language></news:publication>"
+                 "<news:publication_date>2020-01-01</news:publication_date>"
+                 "<news:title>Old</news:title></news:news>"
+                 "<v:tag>kept</v:tag></url>\n</urlset>\n");
+  const run_result gen =
+      run_sitemill({"generate", "--base-url", base, "--out", t / "out",
+                    "--news", "--from-sitemap", t / "in.xml"});
   ASSERT_EQ(gen.exit_code, 0) << gen.err;
   const std::string out = sitemaps_in(t / "out");
   EXPECT_EQ(count(out, "<news:news>"), 0u) << out;
