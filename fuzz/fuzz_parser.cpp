@@ -11,7 +11,10 @@
 //    input's lines; so do the entries;
 //  - a schema-valid document is a complete urlset or sitemapindex;
 //  - no more bytes are read than parse_options::max_bytes;
-//  - delivered locs carry no surrounding whitespace.
+//  - delivered locs carry no surrounding whitespace;
+//  - an entry's foreign_xml (elements of unknown namespaces, re-serialised)
+//    is at most 64 KiB, holds no comment, CDATA or processing instruction,
+//    and written into a <url> reads back without an error as itself.
 // ASan and UBSan (libFuzzer builds) catch the rest: leaks, overruns.
 #include <algorithm>
 #include <cstddef>
@@ -63,6 +66,7 @@ bool valid_utf8(std::string_view s) {
 struct record : parse_handler {
   std::vector<document_kind> kinds;
   std::vector<std::string> entries;  // each entry flattened
+  std::vector<std::string> foreign;  // non-empty foreign_xml, checked after
   std::vector<diagnostic> diagnostics;
   std::uint64_t next_index = 0;
   std::uint64_t max_line = 0;
@@ -87,6 +91,9 @@ struct record : parse_handler {
       flat += std::to_string(f->line) + ":" + std::to_string(f->column) + "=";
       flat.append(f->text);  // reads every byte of the view
     }
+    flat += '\x01';
+    flat.append(e.foreign_xml);
+    if (!e.foreign_xml.empty()) foreign.emplace_back(e.foreign_xml);
     entries.push_back(std::move(flat));
   }
   void on_diagnostic(const diagnostic& d) override {
@@ -140,6 +147,31 @@ void run(std::string_view data, std::size_t chunk_seed, bool checks,
           s.kind == document_kind::sitemapindex);
   }
   if (!out.handler.kinds.empty()) check(out.handler.kinds.front() == s.kind);
+}
+
+// What the writer would write: the fragment in a <url>, read back whole,
+// without an error, as the same fragment.
+void check_foreign(const std::string& f) {
+  check(f.size() <= 64 * 1024);
+  check(f.find("<!--") == std::string::npos &&
+        f.find("<?") == std::string::npos &&
+        f.find("<![CDATA[") == std::string::npos);
+  struct again final : parse_handler {
+    std::string got;
+    int entries = 0;
+    void on_entry(const parsed_entry& e) override {
+      got.assign(e.foreign_xml);
+      ++entries;
+    }
+  } h;
+  const std::string doc =
+      "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url>"
+      "<loc>https://a.example/</loc>" +
+      f + "</url></urlset>";
+  parse_options o;
+  o.schema_checks = false;
+  const parse_summary s = sitemill::parse_bytes(doc, h, o);
+  check(s.complete && s.errors == 0 && h.entries == 1 && h.got == f);
 }
 
 bool same(const parse_result& a, const parse_result& b, bool diagnostics) {
@@ -197,5 +229,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   check(same(whole, chunked, true));
   check(same(whole, unchecked, false));
   check(!unchecked.summary.schema_valid);
+  for (const std::string& f : unchecked.handler.foreign) check_foreign(f);
   return 0;
 }

@@ -12,7 +12,9 @@
 #define SITEMILL_CHECK_CHECKER_H
 
 #include <cstddef>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,11 @@ class checker final : public walk_observer {
     std::unique_ptr<diagnostic_list> robots;   // a robots.txt
     /// The robots.txt named no sitemap, so /sitemap.xml is walked instead.
     bool fallback = false;
+    /// A sitemap its host's robots.txt names (or an index above it names):
+    /// held to the site's root, and so are its children (vouching.cpp).
+    bool vouched = false;
+    /// The URL it is served at (after redirects); empty when unknown.
+    std::string url;
     diagnostic_list& diagnostics() {
       return context ? context->diagnostics() : *robots;
     }
@@ -62,6 +69,22 @@ class checker final : public walk_observer {
   void recheck_location(const std::string& final_url, context_checker& ctx,
                         const parse_summary& first);
   void note_content_type(const walk_read& read, context_checker& ctx);
+
+  // vouching.cpp: a sitemap in a folder of its site, which a Sitemap: line
+  // of the host's robots.txt vouches for (docs/protocol.md 1.7).
+  /// True when the index listing `doc` was vouched for, or it is a
+  /// same-host sitemap the site target's robots.txt names.
+  bool vouched_by_lister(const walk_document& doc) const;
+  /// After `doc` was read with entries outside its directory: reads its
+  /// host's robots.txt (once per host) and vouches for it when a Sitemap:
+  /// line names it or an index above it.
+  void vouch_if_named(const walk_document& doc, const walk_read& read,
+                      open_document& d);
+  /// Remembers the sitemaps a site target's robots.txt names.
+  void remember_robots(const std::string& origin,
+                       const std::vector<walk_link>& links);
+  const std::set<std::string>* robots_named(const walk_document& doc,
+                                            const std::string& origin);
   /// Adds the error that ends the run inside a document (a time cap; a
   /// cancel is told by check_report::cancelled alone).
   void stopped_inside(walk_stop stop, diagnostic_list& diags);
@@ -103,6 +126,9 @@ class checker final : public walk_observer {
   check_report report_;
   std::vector<open_document> open_;  // innermost last
   bool bad_sitemap_url_ = false;
+  // The sitemaps each host's robots.txt names, by origin; empty when it
+  // names none or cannot be read.
+  std::map<std::string, std::set<std::string>, std::less<>> robots_named_;
 };
 
 /// `s` in quotes, non-printable bytes escaped, cut at 300 bytes: a whole

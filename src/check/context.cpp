@@ -131,10 +131,20 @@ std::string_view host_of(std::string_view url, std::string& buffer) {
 context_checker::context_checker(context_settings settings)
     : settings_(std::move(settings)),
       diagnostics_(settings_.max_listed_per_code),
-      seen_(max_fingerprints) {
+      seen_(max_fingerprints),
+      outside_site_(settings_.max_listed_per_code) {
   // Read once, not per entry; a scope that does not normalise stays empty,
   // and nothing is within an empty scope.
   if (settings_.scope) (void)normalize_url(*settings_.scope, scope_url_);
+  if (settings_.site_scope)
+    (void)normalize_url(*settings_.site_scope, site_url_);
+}
+
+void context_checker::vouch() {
+  if (!settings_.site_scope) return;  // nothing was judged against it
+  diagnostics_.remove_code("outside-location");
+  diagnostics_.merge(std::move(outside_site_));
+  outside_site_ = diagnostic_list(settings_.max_listed_per_code);
 }
 
 void context_checker::on_document(document_kind kind) { kind_ = kind; }
@@ -150,10 +160,19 @@ void context_checker::on_entry(const parsed_entry& e) {
 
   const std::uint64_t fingerprint = seen_.prepare(loc);
   check_host(loc, e);
-  if (settings_.scope && !(settings_.waive_scope_for_index &&
-                           kind_ == document_kind::sitemapindex))
-    check_location(loc, e.loc.line, e.loc.column, scope_url_,
-                   settings_.scope_origin, normalized_, diagnostics_);
+  if (settings_.scope &&
+      !(settings_.waive_scope_for_index &&
+        kind_ == document_kind::sitemapindex) &&
+      check_location(loc, e.loc.line, e.loc.column, scope_url_,
+                     settings_.scope_origin, normalized_, diagnostics_)) {
+    ++outside_;
+    if (settings_.site_scope)
+      check_location(loc, e.loc.line, e.loc.column, site_url_,
+                     "root of the site, whose robots.txt names this sitemap "
+                     "(or an index listing it): a Sitemap: line vouches for "
+                     "URLs anywhere on its host",
+                     normalized_, outside_site_);
+  }
 
   if (settings_.hreflang != nullptr && kind_ != document_kind::sitemapindex &&
       settings_.hreflang->add_page(settings_.doc, fingerprint, e.extensions) ==
@@ -234,13 +253,13 @@ void context_checker::check_host(std::string_view loc, const parsed_entry& e) {
       });
 }
 
-void check_location(std::string_view loc, std::uint64_t line,
+bool check_location(std::string_view loc, std::uint64_t line,
                     std::uint64_t column, const normalized_url& scope,
                     std::string_view scope_origin, normalized_url& buffer,
                     diagnostic_list& out) {
   // Only a URL that normalises can be compared; the parser reports the rest.
-  if (normalize_url(loc, buffer) != url_problem::ok) return;
-  if (within_scope(buffer, scope)) return;
+  if (normalize_url(loc, buffer) != url_problem::ok) return false;
+  if (within_scope(buffer, scope)) return false;
   out.add_lazy(severity::error, "outside-location", line, column, [&] {
     std::string m = "URL " + quoted_printable(loc) + " is outside " +
                     std::string(scope.scope_directory());
@@ -249,8 +268,14 @@ void check_location(std::string_view loc, std::uint64_t line,
     m += ": search engines drop URLs that are not on the same scheme, host "
          "and port and at or below the sitemap's directory; move the sitemap "
          "up, or the URL into a sitemap of its own";
+    // On its own host, one line of robots.txt is the other way (1.7).
+    if (!scope.empty() && buffer.origin() == scope.origin() &&
+        scope.scope_directory() != std::string(scope.origin()) + "/")
+      m += ", or name the sitemap (or its index) in a Sitemap: line of the "
+           "host's robots.txt, which vouches for it";
     return m;
   });
+  return true;
 }
 
 }  // namespace sitemill::detail

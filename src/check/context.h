@@ -132,6 +132,11 @@ struct context_settings {
   /// index, docs/protocol.md 1.7); its sitemaps' URLs are still held to
   /// `scope`.
   bool waive_scope_for_index = false;
+  /// The root of the document's site ("https://www.example.com/"), when
+  /// its host's robots.txt may yet vouch for it (a sitemap in a folder,
+  /// docs/protocol.md 1.7): an entry outside `scope` is also judged against
+  /// it, so that vouch() can swap the verdicts without reading again.
+  std::optional<std::string> site_scope;
   std::size_t max_listed_per_code = 100;
   /// Where the run's hreflang links go (every <loc> of a urlset, text or
   /// feed, with its links), as document `doc`; none: not recorded.
@@ -161,6 +166,12 @@ class context_checker final : public parse_handler {
 
   diagnostic_list& diagnostics() noexcept { return diagnostics_; }
   document_kind kind() const noexcept { return kind_; }
+  /// Entries found outside the scope ("outside-location"), listed or not.
+  std::uint64_t outside() const noexcept { return outside_; }
+  /// The host's robots.txt names the document (or an index above it): its
+  /// entries are held to context_settings::site_scope instead of its
+  /// directory, and the location findings are those against it.
+  void vouch();
 
  private:
   void check_host(std::string_view loc, const parsed_entry& e);
@@ -185,13 +196,16 @@ class context_checker final : public parse_handler {
   std::string host_buffer_;    // reused buffer
   normalized_url scope_url_;   // settings_.scope with its components
   normalized_url normalized_;  // reused buffer
+  std::uint64_t outside_ = 0;
+  normalized_url site_url_;      // settings_.site_scope
+  diagnostic_list outside_site_;  // outside even the site's root
 };
 
 /// The location rule for one entry: adds "outside-location" to `out` when
-/// `loc` normalises and is not within `scope` (see within_scope()).
-/// `scope_origin` ends the message ("directory of the sitemap's URL").
-/// `buffer` is scratch space, reused across calls.
-void check_location(std::string_view loc, std::uint64_t line,
+/// `loc` normalises and is not within `scope` (see within_scope()), and
+/// then returns true. `scope_origin` ends the message ("directory of the
+/// sitemap's URL"). `buffer` is scratch space, reused across calls.
+bool check_location(std::string_view loc, std::uint64_t line,
                     std::uint64_t column, const normalized_url& scope,
                     std::string_view scope_origin, normalized_url& buffer,
                     diagnostic_list& out);

@@ -10,7 +10,11 @@ namespace sitemill::detail {
 namespace {
 
 // How the URL a document is held to is known, for "outside-location".
-std::string scope_origin(const walk_document& doc) {
+std::string scope_origin(const walk_document& doc, bool vouched) {
+  if (vouched)
+    return "root of the site, whose robots.txt names this sitemap (or the "
+           "index listing it): a Sitemap: line vouches for URLs anywhere on "
+           "its host";
   if (doc.cross_submit)
     return "site whose robots.txt names this sitemap (a cross-submit: its "
            "URLs must be on that site)";
@@ -48,6 +52,7 @@ parse_handler& checker::on_open(const walk_document& doc) {
             "served at, or publish the sitemaps where their URLs say");
   }
   const std::size_t slot = open_report(doc);
+  bool vouched = false;
   context_settings cs;
   cs.max_listed_per_code = options_.max_listed_per_code;
   if (doc.cross_submit) {
@@ -55,8 +60,20 @@ parse_handler& checker::on_open(const walk_document& doc) {
     cs.waive_scope_for_index = true;
   } else if (!doc.url.empty()) {
     cs.scope = doc.url;
+    // In a folder of its site: its host's robots.txt may vouch for it.
+    normalized_url u;
+    if (normalize_url(doc.url, u) == url_problem::ok) {
+      std::string root(u.origin());
+      root += '/';
+      if (vouched_by_lister(doc)) {
+        cs.scope = root;
+        vouched = true;
+      } else if (u.scope_directory() != root) {
+        cs.site_scope = std::move(root);
+      }
+    }
   }
-  cs.scope_origin = scope_origin(doc);
+  cs.scope_origin = scope_origin(doc, vouched);
   cs.hreflang = &hreflang_;
   cs.doc = static_cast<std::uint32_t>(hreflang_docs_.size());
   hreflang_docs_.push_back({slot, doc.path, doc.fetched ? doc.url : "", false});
@@ -71,7 +88,8 @@ parse_handler& checker::on_open(const walk_document& doc) {
         severity::error, "bad-sitemap-url", 0, 0,
         "the sitemap URL given is not an absolute http(s) URL, so the "
         "location rule was not checked");
-  open_.push_back(open_document{slot, std::move(ctx), nullptr, false});
+  open_.push_back(
+      open_document{slot, std::move(ctx), nullptr, false, vouched, doc.url});
   return *open_.back().context;
 }
 
@@ -98,6 +116,8 @@ void checker::on_read(const walk_document& doc, const walk_read& read) {
       recheck_location(read.final_url, ctx, read.summary);
   }
   if (doc.fetched) note_content_type(read, ctx);
+  if (!read.final_url.empty()) d.url = read.final_url;
+  vouch_if_named(doc, read, d);
   if (!read.final_url.empty()) {
     hreflang_docs_.back().url = read.final_url;
     if (options_.audit && !doc.cross_submit)

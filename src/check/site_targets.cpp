@@ -20,7 +20,8 @@ void checker::check_site(const std::string& target,
   report_.documents[slot].kind = document_kind::text;
   open_.push_back(open_document{
       slot, nullptr,
-      std::make_unique<diagnostic_list>(options_.max_listed_per_code), false});
+      std::make_unique<diagnostic_list>(options_.max_listed_per_code), false,
+      false, {}});
   diagnostic_list& diags = *open_.back().robots;
 
   site_sitemaps found = find_site_sitemaps(walker_, site, target);
@@ -32,6 +33,7 @@ void checker::check_site(const std::string& target,
     report_.documents[slot].bytes = found.robots.response->body_bytes;
     report_.documents[slot].urls = found.named;
     open_.back().fallback = found.fallback;
+    if (!found.fallback) remember_robots(std::string(site.origin()), found.links);
     walker_.walk_listed(robots, found.links);
   }
   open_document d = std::move(open_.back());

@@ -128,6 +128,7 @@ status cluster_stage::respool_entry(const parsed_entry& e, std::uint32_t set) {
   builder_.build_fields(e.lastmod.text, e.changefreq.text, e.priority.text,
                         entry, scratch_warnings_);
   builder_.build_extensions(e.extensions, entry, scratch_warnings_);
+  entry.foreign_xml = e.foreign_xml;  // what the file holds, written back
   scratch_xml_.clear();
   std::size_t links_at = 0;
   append_entry(scratch_xml_, entry, type_, &links_at);

@@ -27,7 +27,8 @@ enum field_index {
   priority_field,
   problem_field,
   skipped_field,
-  source_field
+  source_field,
+  foreign_field
 };
 static_assert(source_field == record_batch::source_field);
 static_assert(lastmod_field == record_batch::lastmod_field);
@@ -122,6 +123,7 @@ struct entry_stage::impl {
         copy_field(*b, r, problem_field, rec.problem);
         copy_field(*b, r, skipped_field, rec.skipped);
         copy_field(*b, r, source_field, rec.source);
+        copy_field(*b, r, foreign_field, rec.foreign_xml);
         if (!rec.extensions.empty()) {  // most records carry none
           r.ext_begin = static_cast<std::uint32_t>(b->extensions.size());
           for (const extension_value& v : rec.extensions) {
@@ -332,6 +334,15 @@ struct entry_stage::impl {
           if (res.uses & mask_of(extension_kind::news))
             res.news_published = news_publication_date(entry.extensions);
         }
+      }
+      if (const std::string_view foreign = b.field(r, foreign_field);
+          !foreign.empty()) {
+        if (type == document_type::text)
+          warnings.push_back(
+              {"elements of namespaces without a schema dropped: a text "
+               "sitemap carries URLs only"});
+        else
+          entry.foreign_xml = foreign;
       }
       res.warnings_begin = static_cast<std::uint32_t>(b.messages.size());
       res.field_warnings = static_cast<std::uint32_t>(warnings.size());

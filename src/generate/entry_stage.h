@@ -38,9 +38,10 @@ struct record_batch {
   // Filled by the reader: raw field text copied into one arena.
   struct raw_record {
     std::uint64_t line = 0;
-    // loc, lastmod, changefreq, priority, problem, skipped, source
-    std::uint32_t offset[7] = {};
-    std::uint32_t length[7] = {};
+    // loc, lastmod, changefreq, priority, problem, skipped, source,
+    // foreign_xml
+    std::uint32_t offset[8] = {};
+    std::uint32_t length[8] = {};
     std::uint32_t ext_begin = 0, ext_end = 0;  ///< into `extensions`
   };
   std::string raw;

@@ -75,11 +75,15 @@ add_status set_writers::add(std::string_view xml,
     return news_.writer->add_serialized(xml, lastmod, uses);
   }
   // Google: "Older articles must be removed, or have their <news:news>
-  // block removed." The block is the entry's last extension item.
+  // block removed." The block is the entry's last extension item; elements
+  // of other namespaces may follow it, and never use the prefix news
+  // (parsed_entry::foreign_xml).
   ++stale_news_;
+  constexpr std::string_view block_end = "</news:news>";
   const std::size_t block = xml.rfind("<news:news>");
+  const std::size_t after = xml.find(block_end, block) + block_end.size();
   scratch_.assign(xml.substr(0, block));
-  scratch_ += "</url>\n";
+  scratch_ += xml.substr(after);
   return main_.writer->add_serialized(scratch_, lastmod, uses & ~news_bit);
 }
 

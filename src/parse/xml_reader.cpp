@@ -475,6 +475,8 @@ void xml_reader::on_start(const uchar* local, const uchar* prefix,
     if (capturing_)
       capture_.start_element(sv(local), sv(uri), nb_attributes, attributes,
                              element_pos());
+    if (foreign_.active())
+      foreign_.start_element(local, prefix, uri, nb_attributes, attributes);
     return;
   }
   if (depth_ == 1) {
@@ -793,10 +795,18 @@ void xml_reader::start_foreign(const uchar* local, const uchar* prefix,
   // every element of it, so it is the author's mistake, not an extension
   // sitemill merely cannot judge.
   const extension_namespace* near = index_ ? nullptr : namespace_near_uri(ns);
+  // Inside a <url>, an element no schema here knows is kept as written
+  // (foreign_capture.h), so generate --from-sitemap writes it back.
+  const bool kept = near == nullptr && !index_ && depth_ > 2;
   if (near != nullptr)
     xsd_ok_ = false;
   else
     unknown_ns_seen_ = true;
+  if (kept) {
+    foreign_at_ = at;
+    foreign_name_ = element_name(prefix, local);
+    foreign_.start_element(local, prefix, uri, nb_attributes, attributes);
+  }
   if (std::find(unknown_ns_.begin(), unknown_ns_.end(), ns.substr(0, 512)) !=
           unknown_ns_.end() ||
       unknown_ns_.size() >= max_unknown_namespaces)
@@ -808,8 +818,9 @@ void xml_reader::start_foreign(const uchar* local, const uchar* prefix,
   if (near != nullptr) {
     m += "\", which is not the ";
     m += near->name;
-    m += " extension's: search engines ignore every element of it. Did you "
-         "mean \"";
+    m += " extension's: search engines ignore every element of it";
+    if (!doc_.checks()) m += ", and it is not kept";
+    m += ". Did you mean \"";
     m += near->uri;
     m += "\"? Declare exactly that URI";
     doc_.report(doc_code::extension_namespace_wrong, at, std::move(m));
@@ -818,6 +829,14 @@ void xml_reader::start_foreign(const uchar* local, const uchar* prefix,
   if (index_) {
     m += "\": siteindex.xsd allows no extension elements, so strict schema "
          "validation fails; search engines ignore them";
+  } else if (!doc_.checks()) {
+    // Read to be written again: say what becomes of it.
+    m += "\", which has no schema sitemill knows (image, video, news and "
+         "xhtml do): ";
+    m += kept ? "its elements are kept as written and written back into "
+                "their <url> (strict validation with sitemap.xsd fails for "
+                "them; search engines ignore what they do not know)"
+              : "elements outside a <url> are not kept";
   } else {
     m += "\", which has no schema sitemill knows (image, video, news and "
          "xhtml do), so strict validation with sitemap.xsd fails; search "
@@ -902,6 +921,7 @@ void xml_reader::begin_entry(text_pos at) {
   last_rank_ = 0;
   entry_unqualified_ = false;
   capture_.begin_entry();
+  foreign_.begin_entry();
   rules_.begin_entry();
 }
 
@@ -921,9 +941,10 @@ void xml_reader::begin_field(field f, text_pos at) {
 void xml_reader::on_characters(const uchar* text, int len, bool cdata) {
   if (skip_ != 0) {
     if (ext_) extensions_.characters(text, len);
-    if (capturing_)
-      capture_.characters(std::string_view(reinterpret_cast<const char*>(text),
-                                           static_cast<std::size_t>(len)));
+    const std::string_view t(reinterpret_cast<const char*>(text),
+                             static_cast<std::size_t>(len));
+    if (capturing_) capture_.characters(t);
+    if (foreign_.active()) foreign_.characters(t);
     return;
   }
   if (field_ != field::none) {
@@ -985,6 +1006,7 @@ void xml_reader::on_end() {
       end_item();
       report_not_kept();
     }
+    if (foreign_.active() && foreign_.end_element()) end_foreign();
     if (ext_) {
       const auto outcome = extensions_.end_element(ext_problems_);
       if (outcome != extension_validator::outcome::open) end_extension(outcome);
@@ -1068,6 +1090,17 @@ void xml_reader::report_not_kept() {
                       " is not part of the extension's schema, so it is not "
                       "kept (sitemill writes only what the schemas define)");
   missed.clear();
+}
+
+// A foreign element closed: kept in the fragment, or said to be too large.
+void xml_reader::end_foreign() {
+  if (!foreign_.dropped() || doc_.checks()) return;
+  doc_.report(doc_code::extension_not_kept, foreign_at_,
+              foreign_name_ +
+                  " (a namespace without a schema) takes its <url> past " +
+                  with_commas(foreign_capture::max_bytes) +
+                  " bytes of such XML, the most kept per <url>, so it is not "
+                  "kept: no real extension needs that much");
 }
 
 void xml_reader::end_field() {
@@ -1165,6 +1198,7 @@ void xml_reader::end_sitemap_entry() {
   set(e.priority, priority_);
   if (!index_) {
     e.extensions = capture_.values();
+    e.foreign_xml = foreign_.xml();
     if (doc_.checks() && !e.extensions.empty())
       rules_.entry(e.loc.text, e.extensions, entry_at_, doc_);
   }

@@ -27,6 +27,7 @@
 #include "parse/extension_capture.h"
 #include "parse/extension_rules.h"
 #include "parse/extension_schema.h"
+#include "parse/foreign_capture.h"
 
 namespace sitemill::detail {
 
@@ -122,6 +123,7 @@ class xml_reader {
   void end_feed_entry();
   void end_extension(extension_validator::outcome outcome);
   void report_not_kept();
+  void end_foreign();
   void end_item();
   bool same_ns(const unsigned char* uri) const noexcept;
 
@@ -175,6 +177,9 @@ class xml_reader {
   extension_validator extensions_;
   extension_capture capture_;  // the open <url>'s extension values
   bool capturing_ = false;     // the skipped subtree is an item being read
+  foreign_capture foreign_;    // the open <url>'s unknown-namespace elements
+  text_pos foreign_at_;        // where the one being read starts
+  std::string foreign_name_;   // and its name, for messages
   extension_rules rules_;      // Google's rules beyond the schemas
   text_pos item_at_;           // where the item being read starts
   // Parts of libxml2's messages about the item that a finding of rules_

@@ -40,6 +40,7 @@ struct owned_record {
   };
   std::vector<ext> exts;
   std::string ext_text;
+  std::string foreign_xml;  // the parser's, written back as is
 };
 
 // `url` with `from` replaced by `to` when it starts with it (--rewrite-base).
@@ -116,6 +117,10 @@ class collecting_handler final : public parse_handler {
       if (kind_ == document_kind::rss || kind_ == document_kind::atom)
         if (auto w3c = feed_date_to_w3c(r.lastmod)) r.lastmod = *w3c;
     }
+    // Elements no schema here knows, as the parser re-serialised them
+    // (never the input's bytes), so they survive the round trip; opaque,
+    // so --rewrite-base does not reach URLs inside them.
+    r.foreign_xml = e.foreign_xml;
     if (e.changefreq.present) r.changefreq = std::string(e.changefreq.text);
     if (e.priority.present) r.priority = std::string(e.priority.text);
     emit_(std::move(r));
@@ -260,6 +265,7 @@ class sitemap_reader final : public record_reader, walk_observer {
           {x.field, x.item,
            std::string_view(current_.ext_text).substr(x.begin, x.size)});
     out.extensions = ext_values_;
+    out.foreign_xml = current_.foreign_xml;
     return true;
   }
 

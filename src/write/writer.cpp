@@ -295,6 +295,7 @@ void append_entry(std::string& out, const url_entry& e, document_type type,
   }
   if (extensions_at != nullptr) *extensions_at = out.size();
   if (!e.extensions.empty()) append_extensions(out, e.extensions);
+  out += e.foreign_xml;  // the parser's own serialisation, counted as any byte
   out += "</url>\n";
 }
 

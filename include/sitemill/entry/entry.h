@@ -30,6 +30,11 @@ struct url_entry {
   /// hreflang alternates, images, video, news (extensions.h), in the
   /// order the writer emits: items by kind, fields in schema order.
   std::span<const extension_value> extensions;
+  /// Elements of namespaces sitemill has no schema for, written after the
+  /// extensions as they are: XML that sitemap_parser made
+  /// (parsed_entry::foreign_xml), never text from elsewhere, since the
+  /// writer does not escape it. Empty for none.
+  std::string_view foreign_xml;
 };
 
 /// Why a field was dropped from an entry (the URL itself is still written).

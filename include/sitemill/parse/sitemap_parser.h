@@ -102,6 +102,15 @@ struct parsed_entry {
   /// resolved, not trimmed or judged; sitemill/entry/extensions.h). What the
   /// extension table does not model is not here (see extension-not-kept).
   std::span<const extension_value> extensions;
+  /// A <url>'s elements of namespaces without a bundled schema (a PageMap,
+  /// a vendor's <mobile:mobile/>), one after another, re-serialised by the
+  /// parser: well-formed XML made from what was parsed, never the input's
+  /// bytes, each element declaring the namespaces it uses (none of them
+  /// under the prefixes image, video, news or xhtml), text escaped, CDATA
+  /// as text, comments left out. Empty when there are none; elements past
+  /// 64 KiB of it per <url> are left out (extension-not-kept). Written back
+  /// as is by generate --from-sitemap (url_entry::foreign_xml).
+  std::string_view foreign_xml;
 };
 
 /// Receives what the parser reads. Defaults ignore everything. The calls

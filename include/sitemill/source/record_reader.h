@@ -60,6 +60,11 @@ struct input_record {
   /// unjudged (the entry stage judges them), items numbered from 0 with
   /// their values adjacent (sitemill/entry/extensions.h).
   std::span<const extension_value> extensions;
+  /// Elements of namespaces without a schema, as the sitemap parser
+  /// re-serialised them (parsed_entry::foreign_xml): only the sitemap source
+  /// fills it, and no reader may put input text here, since it is written
+  /// into the <url> unescaped (url_entry::foreign_xml).
+  std::string_view foreign_xml;
 };
 
 /// What one tsv/csv column feeds: a core field, one field of one extension

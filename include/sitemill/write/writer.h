@@ -72,8 +72,8 @@ enum class add_status : std::uint8_t {
 };
 
 /// Appends `entry` as sitemap_writer::add() writes it: a <url> element and
-/// a newline for urlset, the URL and a newline for text (which carries no
-/// extensions). Lets callers serialise on other threads and hand the bytes
+/// a newline for urlset (its extensions, then its foreign_xml as is), the
+/// URL and a newline for text (which carries neither). Lets callers serialise on other threads and hand the bytes
 /// to add_serialized(). With `extensions_at`, stores the offset in `out`
 /// where extension elements start (or would), after the core fields.
 void append_entry(std::string& out, const url_entry& entry, document_type type,

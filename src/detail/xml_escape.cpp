@@ -1,4 +1,4 @@
-#include "sitemill/write/xml_escape.h"
+#include "sitemill/xml_escape.h"
 
 #include <array>
 #include <cstdint>
