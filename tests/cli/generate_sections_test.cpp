@@ -306,9 +306,7 @@ TEST(GenerateSections, EntriesReadBackForClustersKeepTheirSections) {
 // same files.
 TEST(GenerateSections, TheMemoryBudgetChangesNothing) {
   temp_dir t;
-  write_file(t / "urls.txt", std::string(kUrls) + "/blog/a.html
-/b
-");
+  write_file(t / "urls.txt", std::string(kUrls) + "/blog/a.html\n/b\n");
   const std::vector<std::string> flags{"--section", "blog=blog/", "--section",
                                        "help=help/", t / "urls.txt"};
   auto in_memory = generate_and_check(t / "one", flags);
