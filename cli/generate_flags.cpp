@@ -165,8 +165,8 @@ void add_section_flags(CLI::App& cmd, std::vector<std::string>& sections,
          "index (repeatable; the first match wins). A `section` column or "
          "JSONL key wins over the globs; a URL in no section keeps today's "
          "names. NAME: lowercase letters, digits, - and _")
-      ->type_name("SECTION=GLOB")
       ->expected(1)
+      ->allow_extra_args(false)  // one NAME=GLOB a flag, then the inputs
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->check(CLI::Validator(
           [](const std::string& v) {
@@ -178,7 +178,8 @@ void add_section_flags(CLI::App& cmd, std::vector<std::string>& sections,
               return "\"" + v.substr(0, equals) + "\": " + why;
             return std::string();
           },
-          "SECTION=GLOB"))
+          ""))
+      ->type_name("SECTION=GLOB")
       ->group(group);
   cmd.add_option("--section-by", section_by,
                  "first-segment: a URL no --section glob or section column "
