@@ -65,6 +65,8 @@ struct generate_cli_options {
   bool keep_error_pages = false, keep_redirects = false;
   std::vector<std::string> rewrite_base;
   pattern_flags patterns;
+  std::vector<std::string> sections;  // run.sections, as NAME=GLOB
+  std::string section_by = "none";
   CLI::App* command = nullptr;
   std::string robots_path;
   std::string indexnow_key;
@@ -293,6 +295,7 @@ int run_generate(generate_cli_options& o) {
                            patterns.end());
     g.url_patterns = std::move(patterns);
   }
+  read_section_flags(o.sections, o.section_by, g);
 
   if (o.rewrite_base.size() == 2)
     o.sitemap.rewrite_base = {o.rewrite_base[0], o.rewrite_base[1]};
@@ -519,6 +522,7 @@ command_runner setup_generate(CLI::App& app) {
   add_file_flags(*cmd, o->run, o->index);
   add_scale_flags(*cmd, o->shard, o->run);
   o->patterns = add_filter_flags(*cmd);
+  add_section_flags(*cmd, o->sections, o->section_by);
   auto* site = "Sources: a site's output directory";
   cmd->add_option(
          "--from-dir", o->from_dirs,

@@ -51,6 +51,17 @@ void print_human(const set_stats& s) {
     std::printf("%s\n", d.complete ? "" : "  (not read to its end)");
   }
 
+  if (!s.sections.empty()) {
+    std::printf("\nURLs per section (by file name):\n");
+    for (const section_stats& t : s.sections)
+      std::printf("  %-24s %12s  %6s  in %s, %s bytes\n",
+                  t.name.empty() ? "(default)" : t.name.c_str(),
+                  with_commas(t.urls).c_str(),
+                  percent_of(t.urls, s.urls).c_str(),
+                  counted(t.files, "file", "files").c_str(),
+                  with_commas(t.bytes).c_str());
+  }
+
   std::printf(
       "\nURLs per top-level path (the first %s distinct counted, the %s "
       "largest listed):\n",

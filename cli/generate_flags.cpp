@@ -155,6 +155,51 @@ std::vector<site_pattern> pattern_flags::in_order(const CLI::App& cmd) const {
   return patterns;
 }
 
+void add_section_flags(CLI::App& cmd, std::vector<std::string>& sections,
+                       std::string& section_by) {
+  auto* group = "Sections (docs/sections.md)";
+  cmd.add_option(
+         "--section", sections,
+         "Write the URLs whose path below --base-url matches GLOB (the "
+         "language of --include: \"blog/**\", \"products/\", \"*.pdf\") to "
+         "files of their own, NAME-SECTION-1-<hash>.xml.gz, listed in the one "
+         "index (repeatable; the first match wins). A `section` column or "
+         "JSONL key wins over the globs; a URL in no section keeps today's "
+         "names. NAME: lowercase letters, digits, - and _")
+      ->expected(1)
+      ->allow_extra_args(false)  // one NAME=GLOB a flag, then the inputs
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->check(CLI::Validator(
+          [](const std::string& v) {
+            const std::size_t equals = v.find('=');
+            if (equals == std::string::npos || equals + 1 == v.size())
+              return "a section is NAME=GLOB (blog='blog/**'): " + v;
+            if (std::string why = section_name_problem(v.substr(0, equals));
+                !why.empty())
+              return "\"" + v.substr(0, equals) + "\": " + why;
+            return std::string();
+          },
+          ""))
+      ->type_name("SECTION=GLOB")
+      ->group(group);
+  cmd.add_option("--section-by", section_by,
+                 "first-segment: a URL no --section glob or section column "
+                 "places goes to the section its first directory names "
+                 "(blog/a.html: blog); a page at the root stays unsectioned")
+      ->check(CLI::IsMember({"none", "first-segment"}))
+      ->capture_default_str()
+      ->group(group);
+}
+
+void read_section_flags(const std::vector<std::string>& sections,
+                        const std::string& section_by, generate_options& run) {
+  for (const std::string& s : sections) {
+    const std::size_t equals = s.find('=');
+    run.sections.push_back({s.substr(0, equals), s.substr(equals + 1)});
+  }
+  run.sections_from_first_segment = section_by == "first-segment";
+}
+
 void add_crawl_flags(CLI::App& cmd, std::vector<std::string>& starts,
                      crawl_options& crawl, bool& ignore_nofollow) {
   auto* group = "Sources: a crawl of the live site (docs/crawl.md)";

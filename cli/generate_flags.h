@@ -49,6 +49,14 @@ struct pattern_flags {
 };
 pattern_flags add_filter_flags(CLI::App& cmd);
 
+/// --section NAME=GLOB (validated as given) and --section-by.
+void add_section_flags(CLI::App& cmd, std::vector<std::string>& sections,
+                       std::string& section_by);
+/// What add_section_flags() read, into run.sections and
+/// run.sections_from_first_segment.
+void read_section_flags(const std::vector<std::string>& sections,
+                        const std::string& section_by, generate_options& run);
+
 /// A crawl: --from-crawl (its start URLs, in `starts`) and its limits and
 /// manners, --concurrency to --user-agent; --ignore-nofollow in
 /// `ignore_nofollow`, a page rule (page_rules) the command maps with the

@@ -47,6 +47,33 @@ void print_files(const set_report& set) {
         counted(set.files.size() - shown, "more file", "more files").c_str());
 }
 
+// One line per section, the default one first, then by name; a few dozen
+// at most: --json has them all.
+void print_sections(const std::vector<section_total>& sections, bool dry_run) {
+  if (sections.empty()) return;
+  constexpr std::size_t shown = 30;
+  std::size_t width = 0;
+  for (const section_total& t : sections)
+    width = std::max(width, t.name.empty() ? 9 : t.name.size());
+  std::fprintf(stderr, "sitemill: %s%s:\n",
+               counted(sections.size(), "section", "sections").c_str(),
+               dry_run ? " would be written" : "");
+  for (std::size_t i = 0; i < sections.size() && i < shown; ++i) {
+    const section_total& t = sections[i];
+    const std::string name = t.name.empty() ? "(default)" : t.name;
+    std::fprintf(stderr, "sitemill:   %-*s %s in %s, %s uncompressed\n",
+                 static_cast<int>(width), name.c_str(),
+                 counted(t.urls, "URL", "URLs").c_str(),
+                 counted(t.files, "file", "files").c_str(),
+                 human_bytes(t.bytes).c_str());
+  }
+  if (sections.size() > shown)
+    std::fprintf(
+        stderr, "sitemill:   and %s (--json lists every one)\n",
+        counted(sections.size() - shown, "more section", "more sections")
+            .c_str());
+}
+
 }  // namespace
 
 void print_summary(const generate_report& r) {
@@ -100,6 +127,7 @@ void print_summary(const generate_report& r) {
                 : "; no URL under " + undated +
                       " has a lastmod, so neither has its index";
   std::fprintf(stderr, "%s\n", line.c_str());
+  print_sections(r.sections, r.dry_run);
   if (indexes > 1)
     std::fprintf(stderr,
                  "sitemill: %s index files %s needed; submit each of them "

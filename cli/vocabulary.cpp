@@ -91,6 +91,8 @@ vocabulary generate_words(std::string_view indexnow_key) {
       {"more_date_formats", "--date-format"},
       {"patterns", "--include or --exclude"},
       {"url_patterns", "--include or --exclude"},
+      {"sections", "--section"},
+      {"sections_from_first_segment", "--section-by first-segment"},
       {"from_sitemap", "--from-sitemap URL"},
       {"from_log", "--from-log FILE"},
       {"from_dir", "--from-dir DIR"},

@@ -7,7 +7,8 @@
 namespace sitemill::detail {
 
 status cluster_stage::park(const record_batch& b, std::size_t i,
-                           std::uint64_t deferred, const std::string& where) {
+                           std::uint32_t section, std::uint64_t deferred,
+                           const std::string& where) {
   const auto& rec = b.records[i];
   const auto& res = b.results[i];
   const bool has_links = res.links_begin != res.links_end;
@@ -61,6 +62,7 @@ status cluster_stage::park(const record_batch& b, std::size_t i,
   spooled.input = static_cast<std::uint32_t>(b.input);
   spooled.line = rec.line;
   spooled.set = res.set;
+  spooled.section = section;
   spooled.deferred = deferred;
   if (deferred != spooled_entry::not_deferred) spooled.links = links_;
   return spool_->add(spooled);
@@ -78,8 +80,8 @@ status cluster_stage::start_clustering() {
   if (status s = open_spool(); !s) return s;
   clustering_ = true;
   for (std::uint32_t set = 0; set < run_.sets(); ++set) {
-    for (const std::string& path : run_.writers(set).files())
-      if (status s = respool(path, set); !s) return s;
+    for (const auto& [path, section] : run_.writers(set).files())
+      if (status s = respool(path, set, section); !s) return s;
     run_.writers(set).restart();
   }
   if (!parked) return {};
@@ -101,17 +103,20 @@ status cluster_stage::open_spool() {
 
 // Reads back a sitemap this run wrote and spools its entries (which are
 // valid and carry no hreflang links: they came before the first).
-status cluster_stage::respool(const std::string& path, std::uint32_t set) {
+status cluster_stage::respool(const std::string& path, std::uint32_t set,
+                              std::uint32_t section) {
   struct reader final : parse_handler {
     cluster_stage* self;
-    std::uint32_t set;
+    std::uint32_t set, section;
     status failed;
     void on_entry(const parsed_entry& e) override {
-      if (failed) failed = self->respool_entry(e, set);  // until one fails
+      if (failed)  // until one fails
+        failed = self->respool_entry(e, set, section);
     }
   } handler;
   handler.self = this;
   handler.set = set;
+  handler.section = section;
   parse_options po;
   po.schema_checks = false;
   auto read = parse_file(path, handler, po);
@@ -121,7 +126,8 @@ status cluster_stage::respool(const std::string& path, std::uint32_t set) {
   return handler.failed;
 }
 
-status cluster_stage::respool_entry(const parsed_entry& e, std::uint32_t set) {
+status cluster_stage::respool_entry(const parsed_entry& e, std::uint32_t set,
+                                    std::uint32_t section) {
   url_entry entry;
   if (builder_.build_loc(e.loc.text, entry).problem != url_problem::ok)
     return error{"cannot read back " + std::string(e.loc.text)};
@@ -140,6 +146,7 @@ status cluster_stage::respool_entry(const parsed_entry& e, std::uint32_t set) {
   spooled.uses = extensions_used(entry.extensions);
   spooled.news_published = news_publication_date(entry.extensions);
   spooled.set = set;
+  spooled.section = section;
   return spool_->add(spooled);
 }
 
@@ -191,7 +198,7 @@ status cluster_stage::write_parked(const std::vector<std::string>& names) {
       }
     }
     set_writers& writers = run_.writers(e->set);
-    switch (writers.add(xml, e->lastmod, uses, e->news_published)) {
+    switch (writers.add(e->section, xml, e->lastmod, uses, e->news_published)) {
       case add_status::added:
         break;
       case add_status::too_large:

@@ -78,11 +78,13 @@ class cluster_stage {
   }
 
   /// Parks record `i` of `b` (read from `where`), an entry parks() said
-  /// must wait; `deferred` is its number among the entries whose duplicate
-  /// check waits, or spooled_entry::not_deferred. The run counts it as
-  /// written; not_written() takes that back.
+  /// must wait, to be written to section `section`; `deferred` is its number
+  /// among the entries whose duplicate check waits, or
+  /// spooled_entry::not_deferred. The run counts it as written; not_written()
+  /// takes that back.
   [[nodiscard]] status park(const record_batch& b, std::size_t i,
-                            std::uint64_t deferred, const std::string& where);
+                            std::uint32_t section, std::uint64_t deferred,
+                            const std::string& where);
 
   /// True when entries wait: write_parked() must run.
   bool has_parked() const noexcept { return spool_.has_value(); }
@@ -106,8 +108,10 @@ class cluster_stage {
  private:
   status start_clustering();
   status open_spool();
-  status respool(const std::string& path, std::uint32_t set);
-  status respool_entry(const parsed_entry& e, std::uint32_t set);
+  status respool(const std::string& path, std::uint32_t set,
+                 std::uint32_t section);
+  status respool_entry(const parsed_entry& e, std::uint32_t set,
+                       std::uint32_t section);
   status join_deferred_pages();
 
   host& run_;

@@ -19,6 +19,7 @@ struct record_head {
   std::uint64_t line;
   std::uint32_t input;
   std::uint32_t set;
+  std::uint32_t section;  // fills what was padding: the head stays 40 bytes
   std::uint32_t loc_size;
   std::uint32_t xml_size;
   std::uint32_t links_at;
@@ -26,6 +27,7 @@ struct record_head {
   extension_mask uses;
   std::uint8_t flags;
 };
+static_assert(sizeof(record_head) == 40);
 constexpr std::uint8_t has_lastmod = 1, has_news = 2, is_deferred = 4;
 
 }  // namespace
@@ -72,6 +74,7 @@ status entry_spool::add(const spooled_entry& e) {
   h.line = e.line;
   h.input = e.input;
   h.set = e.set;
+  h.section = e.section;
   h.loc_size = static_cast<std::uint32_t>(e.loc.size());
   h.xml_size = static_cast<std::uint32_t>(e.xml.size());
   h.links_at = e.links_at;
@@ -183,6 +186,7 @@ std::optional<spooled_entry> entry_spool::next() {
   e.links_at = h.links_at;
   e.input = h.input;
   e.set = h.set;
+  e.section = h.section;
   e.line = h.line;
   e.uses = h.uses;
   if (h.link_count > 0) {

@@ -43,6 +43,8 @@ struct spooled_entry {
   std::uint64_t line = 0;
   /// The set it is written to (a run with several base URLs has several).
   std::uint32_t set = 0;
+  /// Its section (section_table's number; 0: the default section).
+  std::uint32_t section = 0;
   /// Its number among the records duplicate detection deferred
   /// (url_dedup.h), or not_deferred: a deferred entry is written only if
   /// it turns out not to repeat an earlier one.

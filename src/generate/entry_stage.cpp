@@ -28,9 +28,11 @@ enum field_index {
   problem_field,
   skipped_field,
   source_field,
+  section_field,
   foreign_field
 };
 static_assert(source_field == record_batch::source_field);
+static_assert(section_field == record_batch::section_field);
 static_assert(lastmod_field == record_batch::lastmod_field);
 
 }  // namespace
@@ -123,6 +125,7 @@ struct entry_stage::impl {
         copy_field(*b, r, problem_field, rec.problem);
         copy_field(*b, r, skipped_field, rec.skipped);
         copy_field(*b, r, source_field, rec.source);
+        copy_field(*b, r, section_field, rec.section);
         copy_field(*b, r, foreign_field, rec.foreign_xml);
         if (!rec.extensions.empty()) {  // most records carry none
           r.ext_begin = static_cast<std::uint32_t>(b->extensions.size());
@@ -253,6 +256,7 @@ struct entry_stage::impl {
                std::vector<extension_value>& rest) {
     b.results.resize(b.records.size());
     const site_patterns* patterns = inputs[b.input].patterns.get();
+    const section_rules* sections = inputs[b.input].sections.get();
     const std::uint32_t shards = inputs[b.input].shard_count;
     const std::uint32_t shard = inputs[b.input].shard_index;
     // A record without a URL to hash (skipped, unreadable, not a URL) is
@@ -308,12 +312,15 @@ struct entry_stage::impl {
       const url_normalizer& bases = builder.normalizer();
       if (bases.base_count() > 1)
         res.set = static_cast<std::uint32_t>(bases.scope_of(entry.loc));
-      if (patterns != nullptr &&
-          !patterns->keeps_url_path(
-              path_below_base(entry.loc, bases.base_url(res.set).href()))) {
+      const std::string_view path =
+          path_below_base(entry.loc, bases.base_url(res.set).href());
+      if (patterns != nullptr && !patterns->keeps_url_path(path)) {
         res.filtered = true;
         continue;
       }
+      const section_rules::choice section =
+          sections != nullptr ? sections->pick(b.field(r, section_field), path)
+                              : section_rules::choice{};
       res.written = true;
       res.key = url_set::hash(entry.loc);
       const lastmod_outcome lastmod = builder.build_fields(
@@ -335,6 +342,10 @@ struct entry_stage::impl {
             res.news_published = news_publication_date(entry.extensions);
         }
       }
+      if (!section.bad_field.empty())
+        warnings.push_back(
+            {"section " + quoted_printable(section.bad_field) +
+             " ignored: " + sections->problem(section.bad_field)});
       if (const std::string_view foreign = b.field(r, foreign_field);
           !foreign.empty()) {
         if (type == document_type::text)
@@ -347,6 +358,17 @@ struct entry_stage::impl {
       res.warnings_begin = static_cast<std::uint32_t>(b.messages.size());
       res.field_warnings = static_cast<std::uint32_t>(warnings.size());
       for (auto& w : warnings) b.messages.push_back(std::move(w.message));
+      if (!section.bad_segment.empty())
+        b.messages.push_back(
+            "first path segment " + quoted_printable(section.bad_segment) +
+            " is no section name (" + sections->problem(section.bad_segment) +
+            "): written to the default section; a `sections` glob can name "
+            "its section");
+      if (!section.name.empty()) {
+        res.section_offset = static_cast<std::uint32_t>(b.text.size());
+        res.section_length = static_cast<std::uint32_t>(section.name.size());
+        b.text += section.name;
+      }
       if (built.notes.fragment_removed)
         b.messages.push_back("fragment removed from " + std::string(entry.loc));
       if (lastmod.note == lastmod_note::dst_gap ||

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "detail/url_set.h"
+#include "generate/sections.h"
 #include "sitemill/date/lastmod_reading.h"
 #include "sitemill/date/w3c_datetime.h"
 #include "sitemill/entry/extensions.h"
@@ -38,10 +39,10 @@ struct record_batch {
   // Filled by the reader: raw field text copied into one arena.
   struct raw_record {
     std::uint64_t line = 0;
-    // loc, lastmod, changefreq, priority, problem, skipped, source,
+    // loc, lastmod, changefreq, priority, problem, skipped, source, section,
     // foreign_xml
-    std::uint32_t offset[8] = {};
-    std::uint32_t length[8] = {};
+    std::uint32_t offset[9] = {};
+    std::uint32_t length[9] = {};
     std::uint32_t ext_begin = 0, ext_end = 0;  ///< into `extensions`
   };
   std::string raw;
@@ -72,6 +73,9 @@ struct record_batch {
     /// The base (url_normalizer::scope_of()) the URL lies under: the set it
     /// is written to when a run has several.
     std::uint32_t set = 0;
+    /// Its section's name (generate_options::sections) in `text`; length
+    /// 0: the default section.
+    std::uint32_t section_offset = 0, section_length = 0;
     std::uint32_t xml_offset = 0, xml_length = 0;
     url_set::key key{};
     std::optional<w3c_datetime> lastmod;
@@ -111,6 +115,8 @@ struct record_batch {
   static constexpr int source_field = 6;
   /// Index of a record's lastmod text as read (see field()).
   static constexpr int lastmod_field = 1;
+  /// Index of a record's section field as read (see field()).
+  static constexpr int section_field = 7;
   std::string_view field(const raw_record& r, int i) const {
     return std::string_view(raw).substr(r.offset[i], r.length[i]);
   }
@@ -129,6 +135,10 @@ class entry_stage {
     /// When set, a record whose URL's path below its base these patterns
     /// do not keep is `filtered` (judged on the workers, in parallel).
     std::shared_ptr<const site_patterns> patterns = nullptr;
+    /// When set, each written record's section is picked by these rules
+    /// (result::section_offset); otherwise every record is in the default
+    /// section.
+    std::shared_ptr<const section_rules> sections = nullptr;
     /// When count > 1, only the records of shard `index` (shard_of() of the
     /// normalised URL; of the raw text for a record without one) are
     /// judged; the others are `other_shard`.

@@ -34,12 +34,15 @@ class run final : public detail::cluster_stage::host {
  public:
   run(const generate_options& o, const detail::generate_testing& t,
       generate_observer& obs, url_normalizer n, lastmod_reader dates,
-      std::shared_ptr<const site_patterns> patterns, std::string sitemaps_url)
+      std::shared_ptr<const site_patterns> patterns,
+      std::shared_ptr<const detail::section_rules> sections,
+      std::string sitemaps_url)
       : o_(o),
         t_(t),
         obs_(obs),
         builder_(std::move(n), dates),
         patterns_(std::move(patterns)),
+        section_rules_(std::move(sections)),
         dates_(dates),
         sitemaps_url_(std::move(sitemaps_url)) {}
 
@@ -70,7 +73,7 @@ class run final : public detail::cluster_stage::host {
         o_.report_duplicates);
     clusters_.emplace(*this, builder_, *dedup_, o_.type, o_.shard.count > 1);
     for (detail::set_output& out : outs_)
-      writers_.emplace_back(o_, out, pool_ ? &*pool_ : nullptr);
+      writers_.emplace_back(o_, out, pool_ ? &*pool_ : nullptr, sections_);
     // A cancel is honoured in every phase before the commit: while reading,
     // writing parked entries, compressing and before publishing. The
     // longest wait is the compressions already running (one file per
@@ -81,6 +84,7 @@ class run final : public detail::cluster_stage::host {
       if (status s = write_parked(); !s) return fail(s.err());
     if (stop_) return cancel_run();
     if (status s = finish_writers(); !s) return fail(s.err());
+    report_.sections = detail::section_totals(writers_, sections_);
     if (t_.hook) t_.hook(publish_step::sitemaps_finished);
     if (cancelled()) return cancel_run();
 
@@ -231,6 +235,7 @@ class run final : public detail::cluster_stage::host {
     report_.entry.clear();
     report_.entry_url.clear();
     report_.sets.clear();
+    report_.sections.clear();
     return std::move(report_);
   }
 
@@ -293,7 +298,8 @@ class run final : public detail::cluster_stage::host {
                           context.stop = stop;
                           return source->open(context);
                         },
-                        source->applies_patterns() ? nullptr : patterns_});
+                        source->applies_patterns() ? nullptr : patterns_,
+                        section_rules_});
       if (o_.shard.count > 1 && !o_.shard.presplit) {
         inputs.back().shard_index = o_.shard.index;
         inputs.back().shard_count = o_.shard.count;
@@ -418,10 +424,14 @@ class run final : public detail::cluster_stage::host {
       ++report_.written;
       return {};
     }
+    auto section = sections_.id_of(
+        b.text_at(res.section_offset, res.section_length), where, rec.line);
+    if (!section) return section.err();
     detail::set_output& out = outs_[res.set];
     if (clusters_->parks(res.links_begin != res.links_end,
                          deferred != detail::spooled_entry::not_deferred)) {
-      if (status s = clusters_->park(b, i, deferred, where); !s) return s;
+      if (status s = clusters_->park(b, i, *section, deferred, where); !s)
+        return s;
       // Counted as written now; one that turns out too large with its
       // cluster, or a repeat, is taken back when it is written.
       ++report_.written;
@@ -431,7 +441,7 @@ class run final : public detail::cluster_stage::host {
     const std::string_view xml =
         std::string_view(b.xml).substr(res.xml_offset, res.xml_length);
     detail::set_writers& w = writers_[res.set];
-    switch (w.add(xml, res.lastmod, res.uses, res.news_published)) {
+    switch (w.add(*section, xml, res.lastmod, res.uses, res.news_published)) {
       case add_status::added:
         ++report_.written;
         ++out.written;
@@ -586,6 +596,8 @@ class run final : public detail::cluster_stage::host {
   generate_observer& obs_;
   entry_builder builder_;
   std::shared_ptr<const site_patterns> patterns_;  // url_patterns; or none
+  std::shared_ptr<const detail::section_rules> section_rules_;
+  detail::section_table sections_;  // before writers_, which name by it
   lastmod_reader dates_;
   const std::string sitemaps_url_;  // normalised; "" when the bases serve it
   std::vector<bool> zone_warned_;  // per input: zone_assumed said
@@ -667,8 +679,12 @@ generate_report detail::generate(const generate_options& options,
       return refused({"`url_patterns`: " + made.err().message, "url_patterns"});
     patterns = std::make_shared<const site_patterns>(std::move(*made));
   }
+  auto sections = detail::section_rules::make(options);
+  if (!sections) return refused(sections.err());
   run r(options, testing, observer, std::move(*normalizer), *dates,
-        std::move(patterns), std::move(sitemaps_url));
+        std::move(patterns),
+        std::make_shared<const detail::section_rules>(std::move(*sections)),
+        std::move(sitemaps_url));
   return r.execute();
 }
 

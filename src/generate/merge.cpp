@@ -283,30 +283,39 @@ merge_report detail::merge_shards(
   auto pub = publisher::open(o.out_dir, o.name, o.manifest_dir);
   if (!pub) return stop(merge_outcome::failed, pub.err().message);
   detail::publisher_testing::set_after_step(**pub, hook);
-  // The order a one-process run writes: every shard's sitemaps, then
-  // every shard's news sitemaps.
+  // The order a one-process run writes: the sections by name (the
+  // default one first), each with every shard's sitemaps of it in shard
+  // order, then every shard's news sitemaps.
+  std::vector<std::pair<const shard*, const detail::shard_file*>> order;
+  for (const shard& s : *shards)
+    for (const detail::shard_file& f : s.manifest.files)
+      order.emplace_back(&s, &f);
+  std::stable_sort(order.begin(), order.end(), [](auto a, auto b) {
+    return std::pair(!a.second->group.empty(), a.second->section) <
+           std::pair(!b.second->group.empty(), b.second->section);
+  });
   std::vector<finished_sitemap> sitemaps;
-  for (const bool news : {false, true})
-    for (const shard& s : *shards)
-      for (const detail::shard_file& f : s.manifest.files) {
-        if (f.group.empty() == news) continue;
-        if (o.cancelled && o.cancelled())
-          return stop(merge_outcome::cancelled,
-                      "interrupted; nothing was published");
-        std::string temp = (*pub)->temp_path(f.path);
-        bool refused = false;
-        if (status t = take_file(s.dir, f, temp, refused); !t)
-          return stop(refused ? merge_outcome::refused : merge_outcome::failed,
-                      t.message());
-        finished_sitemap one;
-        one.temp_path = std::move(temp);
-        one.part.urls = f.urls;
-        one.part.bytes = f.bytes;
-        one.part.newest = f.newest;
-        one.digest = f.digest;
-        one.group = f.group;
-        sitemaps.push_back(std::move(one));
-      }
+  for (const auto& [s_at, f_at] : order) {
+    const shard& s = *s_at;
+    const detail::shard_file& f = *f_at;
+    if (o.cancelled && o.cancelled())
+      return stop(merge_outcome::cancelled,
+                  "interrupted; nothing was published");
+    std::string temp = (*pub)->temp_path(f.path);
+    bool refused = false;
+    if (status t = take_file(s.dir, f, temp, refused); !t)
+      return stop(refused ? merge_outcome::refused : merge_outcome::failed,
+                  t.message());
+    finished_sitemap one;
+    one.temp_path = std::move(temp);
+    one.part.urls = f.urls;
+    one.part.bytes = f.bytes;
+    one.part.newest = f.newest;
+    one.digest = f.digest;
+    one.group = f.group;
+    one.section = f.section;
+    sitemaps.push_back(std::move(one));
+  }
   const set_layout& layout = shards->front().manifest.layout;
   auto set = assemble_set(**pub, layout, std::move(sitemaps));
   if (!set) return stop(merge_outcome::failed, set.err().message);

@@ -19,6 +19,8 @@ status check_output(const generate_options& o) {
     return refuse("several base URLs make several sets");
   if (o.shard.count > 0)
     return refuse("a shard publishes nothing until its merge");
+  if (!o.sections.empty() || o.sections_from_first_segment)
+    return refuse("sections are written to files of their own");
   if (o.html_view || o.bundled_stylesheet)
     return refuse(
         "the HTML view and the bundled stylesheet write files beside the "

@@ -1,6 +1,9 @@
 // The sitemap files one generate run writes: the set's own sitemaps and,
 // with generate_options::news, its Google News sitemaps, each through its
-// own sitemap_writer into temporary files of the set's output.
+// own sitemap_writer into temporary files of the set's output. Each section
+// (generate_options::sections) has a writer sequence of its own, opened at
+// its first entry and open until the end: a section costs its writer's
+// buffers (docs/scaling.md).
 // Entries are routed here, so the direct path and the spooled one (hreflang
 // clusters) write by one rule.
 //
@@ -13,8 +16,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "generate/sections.h"
 #include "publish/set_outputs.h"
 #include "sitemill/generate/generate.h"
 #include "sitemill/publish/set_assembly.h"
@@ -40,12 +45,13 @@ class set_writers {
   static constexpr std::int64_t news_window_seconds = max_news_age_seconds;
 
   /// Writes into temporary files of `out`; `pool` (may be null) compresses
-  /// when `o.gzip`; all three outlive this.
-  set_writers(const generate_options& o, set_output& out, compress_pool* pool);
+  /// when `o.gzip`; sections are named by `sections`; all four outlive this.
+  set_writers(const generate_options& o, set_output& out, compress_pool* pool,
+              const section_table& sections);
 
   /// Where an entry goes and how: a recent article to the news sitemaps,
-  /// an older one to the set's sitemaps without its news:news block.
-  [[nodiscard]] add_status add(std::string_view xml,
+  /// an older one to its section's sitemaps without its news:news block.
+  [[nodiscard]] add_status add(std::uint32_t section, std::string_view xml,
                                const std::optional<w3c_datetime>& lastmod,
                                extension_mask uses,
                                const std::optional<w3c_datetime>& news);
@@ -55,10 +61,15 @@ class set_writers {
   /// them back first); call after finish() and the pool's wait().
   void restart();
 
-  /// Temporary files written so far, in order (the set's, then news).
-  std::vector<std::string> files() const;
-  /// The finished files for assemble_set(), after finish() and the wait.
+  /// Temporary files written so far, each with its section (the news
+  /// sitemaps' is the default section's: their entries go back to them).
+  std::vector<std::pair<std::string, std::uint32_t>> files() const;
+  /// The finished files for assemble_set(), after finish() and the wait, in
+  /// the order the index lists them: the default section's, the other
+  /// sections' by name, then the news sitemaps; each section's in order.
   std::vector<finished_sitemap> finished() const;
+  /// Adds this set's sections to `totals` (by name; news files left out).
+  void count_sections(std::vector<section_total>& totals) const;
   /// Files started so far, for progress.
   std::size_t file_count() const;
   const std::string& error() const;
@@ -67,7 +78,8 @@ class set_writers {
 
  private:
   struct slot {
-    std::string group;
+    std::string group;    // "news" for the news sitemaps
+    std::string section;  // the section's name
     std::optional<sitemap_writer> writer;
     std::deque<file_digest> digests;  // stable: sinks report into them
     std::vector<std::string> temp_paths;
@@ -79,10 +91,18 @@ class set_writers {
   set_output& out_;
   compress_pool* pool_;
   std::int64_t now_;  // unix seconds
-  slot main_, news_;
+  slot& section_slot(std::uint32_t section);
+
+  const section_table& sections_;
+  std::deque<slot> slots_;  // by section number; a deque: sinks hold slots
+  slot news_;
   std::string scratch_;
   std::uint64_t stale_news_ = 0;
 };
+
+/// The sections of every set of a run, the default one first, then by name.
+std::vector<section_total> section_totals(const std::deque<set_writers>& sets,
+                                          const section_table& sections);
 
 }  // namespace sitemill::detail
 

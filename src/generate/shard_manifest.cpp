@@ -31,6 +31,21 @@ bool plain_name(const std::string& name) {
          name.find('\0') == std::string::npos;
 }
 
+// The sections' rules in order (the first match wins, so order counts),
+// and whether first segments name sections: shards that differ would file
+// a URL in different sections.
+std::string sections_line(const generate_options& o) {
+  std::string line;
+  if (o.sections_from_first_segment) line += " sections_from_first_segment=on";
+  for (const section_rule& r : o.sections) {
+    line += " section=";
+    line += r.name;
+    line += '=';
+    append_printable(line, r.glob);
+  }
+  return line;
+}
+
 }  // namespace
 
 std::string shards_root(const std::string& bookkeeping) {
@@ -51,7 +66,7 @@ std::string shard_options_line(const generate_options& o) {
           : o.level == compression::fast ? "fast"
           : o.level == compression::best ? "best"
                                          : "normal") +
-         " news=" + (o.news ? "on" : "off") +
+         " news=" + (o.news ? "on" : "off") + sections_line(o) +
          // The layout holds where the files are served; the pages' own base
          // must agree too when that is elsewhere.
          (o.sitemaps_url.empty() ? "" : " base_url=" + o.base_url);
@@ -90,11 +105,13 @@ status publish_shard(publisher& pub, shard_manifest& m,
                      const std::vector<finished_sitemap>& sitemaps,
                      const std::function<bool()>& cancelled) {
   std::vector<staged_file> files;
-  std::map<std::string, std::size_t> numbers;  // per group
+  std::map<std::string, std::size_t> numbers;  // per stem
   for (const finished_sitemap& f : sitemaps) {
+    const std::string stem = !f.group.empty()    ? f.group
+                             : f.section.empty() ? "part"
+                                                 : "part-" + f.section;
     std::string name =
-        child_file_name(f.group.empty() ? "part" : f.group, ++numbers[f.group],
-                        f.digest, m.layout.extension);
+        child_file_name(stem, ++numbers[stem], f.digest, m.layout.extension);
     // What merge checks the file against, with the digest: its size on disk.
     struct stat st;
     if (::stat(f.temp_path.c_str(), &st) != 0)
@@ -102,9 +119,9 @@ status publish_shard(publisher& pub, shard_manifest& m,
     files.push_back(
         {f.temp_path,
          {name, m.layout.type, f.part.urls, f.part.bytes, f.digest}});
-    m.files.push_back({std::move(name), f.group, f.part.urls, f.part.bytes,
-                       f.digest, static_cast<std::uint64_t>(st.st_size),
-                       f.part.newest});
+    m.files.push_back({std::move(name), f.group, f.section, f.part.urls,
+                       f.part.bytes, f.digest,
+                       static_cast<std::uint64_t>(st.st_size), f.part.newest});
   }
   // Recorded in the shard's own manifest as an index: it is the file that
   // names the others.
@@ -141,11 +158,9 @@ std::string to_json(const shard_manifest& m) {
                  {"skipped", m.skipped}};
   json files = json::array();
   for (const shard_file& f : m.files) {
-    json one = {{"path", f.path},
-                {"group", f.group},
-                {"urls", f.urls},
-                {"bytes", f.bytes},
-                {"digest", to_hex(f.digest)}};
+    json one = {{"path", f.path},       {"group", f.group},
+                {"section", f.section}, {"urls", f.urls},
+                {"bytes", f.bytes},     {"digest", to_hex(f.digest)}};
     if (f.size) one["size"] = *f.size;
     if (f.newest) {
       char text[max_lastmod_length];
@@ -326,6 +341,13 @@ result<shard_manifest> parse_shard_manifest(std::string_view text,
       if (!one.group.empty() && one.group != "news")
         return bad("a file's group \"" + one.group +
                    "\" is neither \"\" nor news");
+      // Manifests of earlier builds have no sections.
+      if (f.contains("section"))
+        one.section = f.at("section").get<std::string>();
+      if (!one.section.empty() &&
+          (!one.group.empty() || !section_name_problem(one.section).empty()))
+        return bad("a file's section " + quoted_printable(one.section) +
+                   " is not a section name");
       const auto urls = bounded(f.at("urls"), max_urls_per_sitemap);
       if (!urls) return bad(one.path + ": its URLs are not from 0 to 50,000");
       one.urls = static_cast<std::size_t>(*urls);

@@ -41,6 +41,7 @@ inline constexpr std::uint64_t max_shard_count_value = 1'000'000'000'000;
 struct shard_file {
   std::string path;   ///< a plain name in the shard directory
   std::string group;  ///< "" or "news" (finished_sitemap::group)
+  std::string section;  ///< "" or a section's name (finished_sitemap)
   std::size_t urls = 0;
   std::uint64_t bytes = 0;   ///< uncompressed
   std::uint64_t digest = 0;  ///< XXH3-64 of the bytes on disk

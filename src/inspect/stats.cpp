@@ -168,7 +168,64 @@ class stats_visitor final : public detail::set_visitor {
   detail::url_set seen_;
 };
 
+// The stem of a set whose entry is `entry` (a path or URL):
+// "sitemap" for out/sitemap.xml and sitemap-index-2.xml.
+std::string_view stem_of(std::string_view entry) {
+  entry = entry.substr(entry.find_last_of('/') + 1);
+  if (entry.ends_with(".xml")) entry.remove_suffix(4);
+  if (const std::size_t at = entry.rfind("-index-");
+      at != std::string_view::npos &&
+      entry.find_first_not_of("0123456789", at + 7) == std::string_view::npos)
+    entry = entry.substr(0, at);
+  return entry;
+}
+
+void count_sections(set_stats& s) {
+  const std::string_view stem = stem_of(s.entry);
+  std::map<std::string, section_stats> by_name;
+  bool named = false;
+  for (const document_stats& d : s.documents) {
+    if (d.kind == document_kind::sitemapindex ||
+        d.kind == document_kind::unknown)
+      continue;
+    auto section = section_of_file(d.source, stem);
+    if (!section) continue;
+    named = named || !section->empty();
+    section_stats& t = by_name[*section];
+    t.name = *section;
+    ++t.files;
+    t.urls += d.entries;
+    t.bytes += d.bytes;
+  }
+  if (!named) return;
+  for (auto& [name, t] : by_name) s.sections.push_back(std::move(t));
+}
+
 }  // namespace
+
+std::optional<std::string> section_of_file(std::string_view name,
+                                           std::string_view stem) {
+  name = name.substr(name.find_last_of('/') + 1);
+  if (!name.starts_with(stem) || name.size() <= stem.size() ||
+      name[stem.size()] != '-')
+    return std::nullopt;
+  name.remove_prefix(stem.size() + 1);
+  name = name.substr(0, name.find('.'));  // section names hold no '.'
+  // SECTION-K-HASH, or K-HASH.
+  constexpr std::size_t hash_digits = 12;
+  const std::size_t dash = name.rfind('-');
+  if (dash == std::string_view::npos || name.size() - dash - 1 != hash_digits ||
+      name.find_first_not_of("0123456789abcdef", dash + 1) !=
+          std::string_view::npos)
+    return std::nullopt;
+  name = name.substr(0, dash);
+  const std::size_t number = name.rfind('-') + 1;  // 0 when there is none
+  if (number == name.size() ||
+      name.find_first_not_of("0123456789", number) != std::string_view::npos)
+    return std::nullopt;
+  return std::string(number == 0 ? std::string_view()
+                                 : name.substr(0, number - 1));
+}
 
 double set_stats::compression_ratio() const noexcept {
   return bytes_measured == 0 ? 0.0
@@ -197,6 +254,7 @@ result<set_stats> compute_stats(const set_input& in,
       cancelled ? std::function<bool()>(cancelled) : std::function<bool()>());
   if (!out.unreadable.empty()) return error{out.unreadable};
   v.finish();
+  count_sections(s);
   return s;
 }
 

@@ -80,18 +80,21 @@ result<assembled_set> assemble(publisher& pub, const set_layout& layout,
   // otherwise (a .xml.gz or .txt entry would be renamed the day a second
   // file is needed).
   if (sitemaps.size() == 1 && sitemaps.front().group.empty() &&
+      sitemaps.front().section.empty() &&
       layout.index == index_mode::automatic &&
       layout.type == document_type::urlset && layout.extension == ".xml") {
     out.entry = layout.name + layout.extension;
     add(sitemaps.front(), out.entry);
     return out;
   }
-  std::map<std::string, std::size_t> numbers;  // per group
+  // Numbered per stem, so no two files can share a name whatever their
+  // groups and sections are called.
+  std::map<std::string, std::size_t> numbers;
   for (const finished_sitemap& s : sitemaps) {
+    const std::string& kind = s.group.empty() ? s.section : s.group;
     const std::string stem =
-        s.group.empty() ? layout.name : layout.name + "-" + s.group;
-    add(s,
-        child_file_name(stem, ++numbers[s.group], s.digest, layout.extension));
+        kind.empty() ? layout.name : layout.name + "-" + kind;
+    add(s, child_file_name(stem, ++numbers[stem], s.digest, layout.extension));
   }
   if (status s = write_index(pub, layout, sitemaps, out); !s) return s.err();
   return out;

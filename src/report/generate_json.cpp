@@ -524,6 +524,16 @@ status write_generate_json(sink& sink_out, const generate_report& r,
   out.raw(",").key("written").count(r.written);
   out.raw(",").key("duplicates").count(r.duplicates);
   out.raw(",").key("filtered").count(r.filtered);
+  // Only when some URL had a section (generate_options::sections).
+  if (!r.sections.empty()) out.raw(",").key("sections").raw("[");
+  for (std::size_t i = 0; i < r.sections.size(); ++i) {
+    const section_total& t = r.sections[i];
+    out.raw(i ? ",{" : "{").key("name").str(t.name);
+    out.raw(",").key("urls").count(t.urls);
+    out.raw(",").key("files").count(t.files);
+    out.raw(",").key("bytes").count(t.bytes).raw("}");
+  }
+  if (!r.sections.empty()) out.raw("]");
   if (r.dry_run) out.raw(",").key("dry_run").raw("true");
   if (!r.shard_dir.empty()) {
     out.raw(",").key("shard").raw("{").key("dir").str(r.shard_dir);

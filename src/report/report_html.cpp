@@ -245,6 +245,29 @@ void files(std::string& out, const set_stats& s) {
   out += "</section>\n";
 }
 
+// Per section (generate's --section), when the files' names show sections.
+void sections(std::string& out, const set_stats& s) {
+  if (s.sections.empty()) return;
+  out +=
+      "<section id=\"per-section\"><h2>URLs per section</h2>"
+      "<p class=\"note\">Told by the files' names "
+      "(NAME-SECTION-K-&lt;hash&gt;); \u201c(default)\u201d is the files of "
+      "no section.</p>\n<table id=\"sections\"><thead><tr><th>Section</th>"
+      "<th class=\"num\">Files</th><th class=\"num\">URLs</th>"
+      "<th class=\"num\">Share</th><th class=\"num\">Bytes</th></tr>"
+      "</thead><tbody>\n";
+  for (const section_stats& t : s.sections) {
+    out += "<tr>";
+    cell(out, t.name.empty() ? "(default)" : t.name, "loc");
+    cell(out, with_commas(t.files), "num");
+    cell(out, with_commas(t.urls), "num");
+    cell(out, percent_of(t.urls, s.urls), "num");
+    cell(out, with_commas(t.bytes), "num");
+    out += "</tr>\n";
+  }
+  out += "</tbody></table></section>\n";
+}
+
 void paths(std::string& out, const set_stats& s) {
   std::vector<bar> rows;
   for (const auto& kc : s.segments)
@@ -540,6 +563,7 @@ void append_report_html(std::string& out, const set_stats& stats,
       "each heading), so the page stays small for any size of set.</p>\n";
   totals(out, stats);
   files(out, stats);
+  sections(out, stats);
   paths(out, stats);
   lastmods(out, stats);
   fields(out, stats);

@@ -30,6 +30,12 @@ status write_stats_json(sink& out, const set_stats& s) {
                     {"complete", d.complete}});
   json segments = counts(s.segments);
   if (s.segments_other > 0) segments["other"] = s.segments_other;
+  json sections = json::array();
+  for (const section_stats& t : s.sections)
+    sections.push_back({{"name", t.name},
+                        {"files", t.files},
+                        {"urls", t.urls},
+                        {"bytes", t.bytes}});
   json months = counts(s.lastmod_months);
   json changefreq = json::object();
   for (std::size_t i = 0; i < changefreq_slots; ++i)
@@ -57,6 +63,7 @@ status write_stats_json(sink& out, const set_stats& s) {
                     {"not_read", s.not_read},
                     {"not_read_examples", s.not_read_examples},
                     {"segments", std::move(segments)},
+                    {"sections", std::move(sections)},
                     {"urls_not_parsed", s.urls_not_parsed},
                     {"lastmod",
                      {{"months", std::move(months)},

@@ -17,16 +17,17 @@
 namespace sitemill::detail {
 namespace {
 
-constexpr std::size_t field_count = 4;
-constexpr std::string_view key_names[field_count] = {"loc", "lastmod",
-                                                     "changefreq", "priority"};
+constexpr std::size_t field_count = 5;
+constexpr std::string_view key_names[field_count] = {
+    "loc", "lastmod", "changefreq", "priority", "section"};
 constexpr std::string_view type_problems[field_count] = {
     "field loc must be a string", "field lastmod must be a string",
     "field changefreq must be a string",
-    "field priority must be a number or a string"};
+    "field priority must be a number or a string",
+    "field section must be a string"};
 constexpr std::string_view duplicate_problems[field_count] = {
     "duplicate key loc", "duplicate key lastmod", "duplicate key changefreq",
-    "duplicate key priority"};
+    "duplicate key priority", "duplicate key section"};
 
 // Values nested deeper are refused: recursion depth stays bounded on any line.
 constexpr int max_depth = 256;
@@ -159,6 +160,7 @@ class jsonl_reader final : public line_record_reader {
         out.lastmod = values_[1];
         out.changefreq = values_[2];
         out.priority = values_[3];
+        out.section = values_[4];
         if (has_extensions_) out.extensions = ext_;
         if (has_notes_) commit_notes(l.number);
       }

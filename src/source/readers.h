@@ -167,6 +167,9 @@ inline void assign_field(input_record& out, column::role kind,
     case column::role::priority:
       out.priority = value;
       break;
+    case column::role::section:
+      out.section = value;
+      break;
     case column::role::extension:
     case column::role::ignored:
       break;

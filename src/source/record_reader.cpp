@@ -32,7 +32,7 @@ std::string_view trim_name(std::string_view s) noexcept {
 }
 
 constexpr std::string_view core_names[] = {"loc", "lastmod", "changefreq",
-                                           "priority"};
+                                           "priority", "section"};
 
 constexpr std::string_view input_names[extension_kind_count] = {
     "alternate", "image", "video", "news"};
@@ -194,11 +194,12 @@ result<column_list> parse_column_list(std::string_view text) {
     const std::string_view name = item.substr(0, equals);
     auto c = parse_column(name);
     if (!c) {
-      return error{"unknown column " + quoted(trim_name(name)) +
-                   "; a column is loc, lastmod, changefreq, priority or an "
-                   "extension column (image, image2:caption, alternate:de, "
-                   "news:title, video:thumbnail_loc; docs/inputs.md), and "
-                   "- skips a cell of a list in order"};
+      return error{
+          "unknown column " + quoted(trim_name(name)) +
+          "; a column is loc, lastmod, changefreq, priority, section or an "
+          "extension column (image, image2:caption, alternate:de, "
+          "news:title, video:thumbnail_loc; docs/inputs.md), and "
+          "- skips a cell of a list in order"};
     }
     if (!by_name) {
       list.in_order.push_back(std::move(*c));

@@ -297,4 +297,20 @@ bool site_patterns::keeps_url_path(std::string_view path) const {
   return decide_in(path, regex_text, is_dir) != verdict::exclude;
 }
 
+bool site_patterns::matches_url_path(std::string_view path) const {
+  if (!patterns_) return false;
+  for (std::size_t slash = path.find('/');
+       slash != std::string_view::npos && slash + 1 < path.size();
+       slash = path.find('/', slash + 1)) {
+    if (decide_in(path.substr(0, slash), path.substr(0, slash + 1), true) ==
+        verdict::include)
+      return true;
+  }
+  const bool is_dir = path.ends_with('/');
+  const std::string_view regex_text = path;
+  if (is_dir) path.remove_suffix(1);
+  if (path.empty()) return false;  // the base URL itself
+  return decide_in(path, regex_text, is_dir) == verdict::include;
+}
+
 }  // namespace sitemill

@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sitemill/generate/shard.h"
@@ -35,6 +36,25 @@
 #include "sitemill/write/writer.h"
 
 namespace sitemill {
+
+/// One section of a set (generate_options::sections): the URLs whose path
+/// below the base URL `glob` matches go to files of their own, named for
+/// the section (NAME-SECTION-K-<hash>EXT) and listed in the one index.
+struct section_rule {
+  /// Lowercase ASCII letters, digits, '-' and '_', at most 64 characters
+  /// (section_name_problem()).
+  std::string name;
+  /// A pattern of site_patterns' glob language, as an include pattern
+  /// ("blog/**", "products/", "*.pdf"): a URL is in the section when the
+  /// glob matches its path below the base URL or a directory above it.
+  std::string glob;
+  friend bool operator==(const section_rule&, const section_rule&) = default;
+};
+
+/// Why `name` cannot name a section, or "" when it can: it must be 1 to 64
+/// lowercase ASCII letters, digits, '-' or '_' (it becomes part of file
+/// names and URLs, and Search Console lists it).
+std::string section_name_problem(std::string_view name);
 
 struct generate_options {
   /// Where records come from, read in this order (record_source.h:
@@ -151,6 +171,24 @@ struct generate_options {
   shard_spec shard;
   /// The time news age is measured from; the system clock when unset.
   std::optional<std::chrono::system_clock::time_point> now;
+  /// Sections (docs/sections.md): each written to sitemaps of its own,
+  /// NAME-SECTION-K-<hash>EXT, all listed in the one index (the entry stays
+  /// NAME.xml), the limits applying within each. A URL's section is, in
+  /// order: its record's `section` field (a CSV/TSV column or JSONL key),
+  /// the first rule whose glob matches, its first path segment when
+  /// sections_from_first_segment, and otherwise none: the default section,
+  /// whose files keep the names of a set without sections
+  /// (NAME-K-<hash>EXT). At most max_sections in a run; each one whose
+  /// file is open holds its writer's buffers (docs/scaling.md). Not with
+  /// `output`. With `news`, no section may be called "news".
+  std::vector<section_rule> sections;
+  /// A URL with no section from its record or the rules goes to the section
+  /// named by the first segment of its path below the base URL when that
+  /// segment is a directory ("blog" for blog/a.html and blog/); a page at
+  /// the base's root stays in the default section.
+  bool sections_from_first_segment = false;
+  /// Sections a run may have (named by rules, records or segments).
+  static constexpr std::size_t max_sections = 1000;
   /// Read every input and make the set as a run would, but publish nothing:
   /// out_dir is neither created nor locked nor changed (the files are made
   /// in a directory of $TMPDIR and removed), state_path is read when it
@@ -232,6 +270,15 @@ struct lastmod_sample {
                          const lastmod_sample&) = default;
 };
 
+/// The URLs and files of one section (generate_options::sections).
+struct section_total {
+  std::string name;  ///< "" for the default section
+  std::uint64_t urls = 0;
+  std::uint64_t files = 0;
+  std::uint64_t bytes = 0;  ///< of its sitemaps, uncompressed
+  friend bool operator==(const section_total&, const section_total&) = default;
+};
+
 /// What became of the run's lastmods, so that a problem repeated on every
 /// record reads as one line.
 struct lastmod_counts {
@@ -291,6 +338,11 @@ struct generate_report {
   std::uint64_t spilled = 0;
   std::uint64_t spill_bytes = 0;
   lastmod_counts lastmods;  ///< of the records written
+  /// Per section, the default one ("") first, then by name, summed over
+  /// the sets of a run over several bases; empty when no URL had a
+  /// section. URLs in Google News sitemaps are counted there (`files` of
+  /// the report), not in their section.
+  std::vector<section_total> sections;
   /// With a state database: URLs added, changed and removed since the last
   /// published run, as the state tracks them (directory pages).
   std::optional<state_changes> changes;

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sitemill/entry/extensions.h"
@@ -61,6 +62,23 @@ inline constexpr std::size_t changefreq_slots = 9;
 /// Priorities rounded to one decimal: 0.0 .. 1.0, then none, then invalid.
 inline constexpr std::size_t priority_slots = 13;
 
+/// The files of one section of a set sitemill generated
+/// (generate_options::sections), told by their names:
+/// STEM-SECTION-K-<12 hex digits>EXT, STEM the entry's name without .xml.
+struct section_stats {
+  std::string name;  ///< "" for the files of no section (STEM-K-<hash>EXT)
+  std::uint64_t files = 0;
+  std::uint64_t urls = 0;
+  std::uint64_t bytes = 0;  ///< uncompressed
+};
+
+/// The section a sitemap file's name puts it in, for a set whose entry is
+/// STEM.xml: "blog" for STEM-blog-2-0123456789ab.xml.gz, "" for
+/// STEM-2-0123456789ab.xml.gz (and "news" for Google News sitemaps);
+/// std::nullopt for a name not made that way. `name` may be a path or URL.
+std::optional<std::string> section_of_file(std::string_view name,
+                                           std::string_view stem);
+
 struct extension_stats {
   std::uint64_t urls = 0;   ///< URLs with at least one item
   std::uint64_t items = 0;  ///< items (<image:image>, <xhtml:link>, ...)
@@ -90,6 +108,10 @@ struct set_stats {
   /// Top-level path segment ("/blog/a" -> "blog"; "/" and "/a.html" ->
   /// "/" for URLs at the root), largest first, at most listed_segments.
   std::vector<key_count> segments;
+  /// Per section, by name (the files of no section, "", first), when at
+  /// least one file's name puts it in a section (section_of_file()); empty
+  /// otherwise.
+  std::vector<section_stats> sections;
   std::uint64_t segments_other = 0;   ///< URLs in no listed bucket
   std::uint64_t urls_not_parsed = 0;  ///< <loc>s that are not http(s) URLs
 

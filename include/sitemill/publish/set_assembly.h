@@ -36,6 +36,9 @@ struct finished_sitemap {
   /// "" for the set's sitemaps; "news" for Google News sitemaps, named
   /// NAME-news-K-<hash>EXT and numbered on their own.
   std::string group;
+  /// For the set's sitemaps: the section they hold ("" for none), named
+  /// NAME-SECTION-K-<hash>EXT and numbered on their own.
+  std::string section;
 };
 
 /// How a set's files are named and indexed.
@@ -83,11 +86,11 @@ result<staged_file> stage_file(publisher& pub, std::string_view what,
 /// index may list) into `pub`'s directory, listing the sitemaps in the order
 /// given with their newest lastmod. The entry is NAME.xml whatever the set's
 /// size: with index_mode::automatic, a single plain XML urlset (EXT ".xml")
-/// outside any group is the entry itself; any other set (gzipped, text,
-/// several files, a group) gets an index.
-/// Index files are never compressed: they are small and some consumers read
-/// only plain ones. Fails when an index file cannot be written; its temporaries
-/// are then left for publisher::discard_temporaries().
+/// outside any group and section is the entry itself; any other set (gzipped,
+/// text, several files, a group) gets an index. Index files are never
+/// compressed: they are small and some consumers read only plain ones. Fails
+/// when an index file cannot be written; its temporaries are then left for
+/// publisher::discard_temporaries().
 result<assembled_set> assemble_set(publisher& pub, const set_layout& layout,
                                    std::vector<finished_sitemap> sitemaps);
 

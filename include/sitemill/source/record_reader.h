@@ -56,6 +56,9 @@ struct input_record {
   /// Non-empty when one reader reads several documents (a sitemap index and
   /// its children): the document this record came from, for diagnostics.
   std::string_view source;
+  /// The section the URL goes to (generate_options::sections), from a
+  /// `section` column or key: untrimmed and unjudged, empty for none.
+  std::string_view section;
   /// hreflang alternates, images, video, news as the input gives them,
   /// unjudged (the entry stage judges them), items numbered from 0 with
   /// their values adjacent (sitemill/entry/extensions.h).
@@ -76,6 +79,7 @@ struct column {
     lastmod,
     changefreq,
     priority,
+    section,    ///< the URL's section (generate_options::sections)
     extension,  ///< `field` of the item `item`
     ignored,
   };
@@ -93,17 +97,18 @@ struct column {
   explicit column(role r) : what(r) {}
   bool operator==(const column&) const = default;
 
-  static const column loc, lastmod, changefreq, priority, ignored;
+  static const column loc, lastmod, changefreq, priority, section, ignored;
 };
 inline const column column::loc{column::role::loc};
 inline const column column::lastmod{column::role::lastmod};
 inline const column column::changefreq{column::role::changefreq};
 inline const column column::priority{column::role::priority};
+inline const column column::section{column::role::section};
 inline const column column::ignored{column::role::ignored};
 
 /// The column a header cell or a --columns name means, matched
 /// case-insensitively after trimming spaces, tabs and CRs: "loc",
-/// "lastmod", "changefreq", "priority"; or an extension field as
+/// "lastmod", "changefreq", "priority", "section"; or an extension field as
 /// KIND[N]:KEY, KIND one of alternate, image, video, news (also each
 /// namespace's prefix and name: xhtml, hreflang), N the item from 1 (default
 /// 1), KEY a key of the extension table ("caption", "publication.name",

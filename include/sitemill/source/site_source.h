@@ -132,6 +132,13 @@ class site_patterns {
   /// kept: for URLs the implicit default includes everything.
   bool keeps_url_path(std::string_view path) const;
 
+  /// For a URL's path below the base URL, as keeps_url_path() takes it:
+  /// true when a pattern includes the path itself or a directory above it
+  /// (each decided as decide() does), so "blog/" and "blog/**" both take
+  /// everything below blog/. A section's glob is asked this
+  /// (generate_options::sections).
+  bool matches_url_path(std::string_view path) const;
+
  private:
   struct compiled;  // one pattern as tokens; defined in site_patterns.cpp
   // decide() with the text regexes see: `path`, or for a directory the
