@@ -106,6 +106,7 @@ std::string printable(std::string_view bytes, std::size_t limit = 1500) {
 std::string show(bool b) { return b ? "true" : "false"; }
 std::string show(const std::string& s) { return printable(s, 300); }
 std::string show(std::uint32_t n) { return std::to_string(n); }
+std::string show(std::uint64_t n) { return std::to_string(n); }
 std::string show(const html_alternate& a) {
   return "{hreflang " + show(a.hreflang) + ", href " + show(a.href) + "}";
 }
@@ -179,6 +180,8 @@ std::vector<field_difference> differences(const html_facts& library,
             oracle.stated_dates[k]);
   }
   compare(out, "title", library.title, oracle.title);
+  compare(out, "scripts", library.scripts, oracle.scripts);
+  compare(out, "text_bytes", library.text_bytes, oracle.text_bytes);
   return out;
 }
 
