@@ -155,7 +155,8 @@ std::vector<site_pattern> pattern_flags::in_order(const CLI::App& cmd) const {
 }
 
 void add_crawl_flags(CLI::App& cmd, std::vector<std::string>& starts,
-                     crawl_options& crawl, bool& ignore_nofollow) {
+                     crawl_options& crawl, bool& ignore_nofollow,
+                     crawl_access_flags& access) {
   auto* group = "Sources: a crawl of the live site (docs/crawl.md)";
   cmd.add_option("--from-crawl", starts,
                  "Crawl the site from this URL (repeatable): pages in its "
@@ -203,6 +204,7 @@ void add_crawl_flags(CLI::App& cmd, std::vector<std::string>& starts,
                  "The User-Agent the crawl sends; robots.txt is obeyed for "
                  "its product token (default: sitemill/VERSION)")
       ->group(group);
+  add_crawl_access_flags(cmd, access, group);
 }
 
 void add_log_flags(CLI::App& cmd, std::vector<std::string>& paths,

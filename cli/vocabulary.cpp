@@ -109,6 +109,10 @@ vocabulary generate_words(std::string_view indexnow_key) {
       // The crawler's (crawl_options).
       {"start_url", "--from-crawl"},
       {"honour_robots", "--ignore-robots"},
+      {"user_agent", "--user-agent"},
+      {"headers", "--header"},
+      {"cookies", "--cookie or --cookie-file"},
+      {"user", "--user or --netrc"},
   };
 }
 

@@ -55,6 +55,11 @@ struct page_outcome {
     std::string text;
   };
   std::vector<value> extensions;  ///< a listed page's hreflang and images
+  /// What makes the page look built by its scripts (looks_script_built(),
+  /// page_judges.h: "2 scripts, no links, 14 bytes of text"); "" for a
+  /// page that does not. Not cached: a page read from the cache is not
+  /// read again.
+  std::string script_built;
 };
 
 /// One page as a crawl judged it.

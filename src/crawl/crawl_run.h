@@ -50,6 +50,16 @@ class crawl_run final : public fetch_handler {
   /// dropped()), as of the last page committed; safe from any thread.
   std::uint64_t dropped_links() const noexcept { return dropped_links_; }
 
+  /// The first page, in queue order, that looked built by its scripts
+  /// (page_outcome::script_built), and what made it look so; "" when none.
+  /// Read once the channel is closed: the crawl thread writes them before.
+  const std::string& script_built_url() const noexcept {
+    return script_built_url_;
+  }
+  const std::string& script_built_facts() const noexcept {
+    return script_built_facts_;
+  }
+
  private:
   static constexpr std::uint64_t robots_tag = ~std::uint64_t{0};
 
@@ -116,6 +126,7 @@ class crawl_run final : public fetch_handler {
   std::chrono::milliseconds crawl_delay_{0};  // robots.txt's, when obeyed
   std::string fatal_;
   std::atomic<std::uint64_t> dropped_links_{0};
+  std::string script_built_url_, script_built_facts_;
 };
 
 }  // namespace sitemill::detail
