@@ -28,6 +28,7 @@ struct audit_cli_options {
   std::string site;
   audit_options run;
   bool ignore_nofollow = false;
+  crawl_access_flags access;  // --header to --netrc-file
   bool json_out = false;
   bool quiet = false;
   std::string html;  // --html FILE
@@ -115,6 +116,14 @@ int run_audit(audit_cli_options& o) {
   audit_options& a = o.run;
   a.crawl.rules.honour_nofollow = !o.ignore_nofollow;
   a.crawl.trace = verbose_trace();
+  // A site behind a login is audited with the crawl's credentials, read
+  // as generate reads them (the site URL is the one start URL).
+  auto logins = crawl_credentials(o.access, {a.site_url}, o.quiet);
+  if (!logins) {
+    std::fprintf(stderr, "sitemill audit: %s\n", logins.err().message.c_str());
+    return exit_usage;
+  }
+  a.crawl.credentials = std::move(logins->front());
   http_options unused;
   trace_walk(a.walk, unused);
 
@@ -227,6 +236,8 @@ command_runner setup_audit(CLI::App& app) {
   // (rendering pages, say) is audit's too, and audit_site() passes
   // crawl_options through unchanged.
   add_crawl_manner_flags(*cmd, o->run.crawl, o->ignore_nofollow,
+                         "The crawl (as generate --from-crawl's)");
+  add_crawl_access_flags(*cmd, o->access,
                          "The crawl (as generate --from-crawl's)");
   cmd->footer(
       "Exit codes: 0 no finding of a --fail-on class (by default: every "

@@ -41,6 +41,7 @@ struct generate_cli_options {
   std::vector<std::string> inputs, from_dirs, from_sitemaps, from_logs,
       from_crawls;
   crawl_options crawl;
+  crawl_access_flags access;           // --header to --netrc-file
   std::vector<std::string> base_urls;  // run.base_url, then more_base_urls
   log_source_options logs;
   std::string log_priority;
@@ -333,9 +334,16 @@ int run_generate(generate_cli_options& o) {
   // The reporter is made below, after the sources; the crawls' progress
   // reaches it through this pointer, set before generate() runs.
   auto crawl_reporter = std::make_shared<generate_reporter*>(nullptr);
-  for (const auto& start : o.from_crawls) {
+  auto logins = crawl_credentials(o.access, o.from_crawls, o.quiet);
+  if (!logins) {
+    std::fprintf(stderr, "sitemill generate: %s\n",
+                 logins.err().message.c_str());
+    return exit_usage;
+  }
+  for (std::size_t k = 0; k < o.from_crawls.size(); ++k) {
     crawl_options crawl = o.crawl;
-    crawl.start_url = start;
+    crawl.start_url = o.from_crawls[k];
+    crawl.credentials = std::move((*logins)[k]);
     crawl.images = o.site.images;
     crawl.rules = o.site.rules;
     crawl.allow_private = o.sitemap.allow_private;
@@ -620,7 +628,8 @@ command_runner setup_generate(CLI::App& app) {
                   "(site migrations)")
       ->expected(2)
       ->group(maps);
-  add_crawl_flags(*cmd, o->from_crawls, o->crawl, o->ignore_nofollow);
+  add_crawl_flags(*cmd, o->from_crawls, o->crawl, o->ignore_nofollow,
+                  o->access);
   add_log_flags(*cmd, o->from_logs, o->logs, o->log_priority);
   auto* notify = "Announcing the published set";
   cmd->add_option("--robots", o->robots_path,

@@ -201,7 +201,8 @@ void read_section_flags(const std::vector<std::string>& sections,
 }
 
 void add_crawl_flags(CLI::App& cmd, std::vector<std::string>& starts,
-                     crawl_options& crawl, bool& ignore_nofollow) {
+                     crawl_options& crawl, bool& ignore_nofollow,
+                     crawl_access_flags& access) {
   auto* group = "Sources: a crawl of the live site (docs/crawl.md)";
   cmd.add_option("--from-crawl", starts,
                  "Crawl the site from this URL (repeatable): pages in its "
@@ -212,6 +213,7 @@ void add_crawl_flags(CLI::App& cmd, std::vector<std::string>& starts,
                  "--from-sitemap")
       ->group(group);
   add_crawl_manner_flags(cmd, crawl, ignore_nofollow, group);
+  add_crawl_access_flags(cmd, access, group);
   cmd.add_flag("--seed-sitemaps", crawl.seed_sitemaps,
                "Also start from the URLs of the sitemaps robots.txt names "
                "(when it names none, those found at the common locations: "

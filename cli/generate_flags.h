@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "crawl_access.h"
 #include "sitemill/crawl/crawl_source.h"
 #include "sitemill/generate/generate.h"
 #include "sitemill/source/log_source.h"
@@ -60,9 +61,11 @@ void read_section_flags(const std::vector<std::string>& sections,
 /// A crawl: --from-crawl (its start URLs, in `starts`) and its limits and
 /// manners, --concurrency to --user-agent; --ignore-nofollow in
 /// `ignore_nofollow`, a page rule (page_rules) the command maps with the
-/// other --ignore-* flags.
+/// other --ignore-* flags; getting in (--header to --netrc-file,
+/// crawl_access.h) in `access`.
 void add_crawl_flags(CLI::App& cmd, std::vector<std::string>& starts,
-                     crawl_options& crawl, bool& ignore_nofollow);
+                     crawl_options& crawl, bool& ignore_nofollow,
+                     crawl_access_flags& access);
 
 /// How a crawl goes, shared by generate --from-crawl and audit: its limits
 /// and manners, --concurrency, --max-pages, --max-depth,

@@ -114,6 +114,10 @@ vocabulary generate_words(std::string_view indexnow_key) {
       {"render", "--render"},
       {"render_wait", "--render-wait"},
       {"render_concurrency", "--render-concurrency"},
+      {"user_agent", "--user-agent"},
+      {"headers", "--header"},
+      {"cookies", "--cookie or --cookie-file"},
+      {"user", "--user or --netrc"},
   };
 }
 

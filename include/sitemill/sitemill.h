@@ -52,6 +52,7 @@
 #include "sitemill/inspect/set_input.h"
 #include "sitemill/inspect/stats.h"
 #include "sitemill/limits.h"
+#include "sitemill/net/credentials.h"
 #include "sitemill/net/fetcher.h"
 #include "sitemill/net/http.h"
 #include "sitemill/notify/announce.h"

@@ -58,6 +58,11 @@ struct page_outcome {
   /// A redirect's target or a canonical link's URL, for those verdicts;
   /// not cached (a page judged from the cache has none).
   std::string target;
+  /// What makes the page look built by its scripts (looks_script_built(),
+  /// page_judges.h: "2 scripts, no links, 14 bytes of text"); "" for a
+  /// page that does not. Not cached: a page read from the cache is not
+  /// read again.
+  std::string script_built;
 };
 
 /// One page as a crawl judged it.

@@ -10,6 +10,7 @@
 #include "crawl/crawl_seeds.h"
 #include "html/page_answer.h"
 #include "sitemill/limits.h"
+#include "sitemill/net/credentials.h"
 #include "sitemill/robots/robots.h"
 
 namespace sitemill::detail {
@@ -185,6 +186,7 @@ fetch_options crawl_run::fetch_options_for(const crawl_options& o) {
   f.http.user_agent = user_agent();
   f.http.cancel = &cancel_;
   f.http.resolve = o.resolve;
+  f.http.headers_for = credential_headers::hook(o.credentials, start_.origin());
   scope_.allow_private = o.allow_private;
   scope_.allow_target_host(start_.host());
   f.scope = &scope_;
@@ -380,6 +382,10 @@ void crawl_run::commit() {
     referring_.reset();
     frontier_.taken(n.url.size());
     dropped_links_ = frontier_.dropped();
+    if (!n.outcome.script_built.empty() && script_built_url_.empty()) {
+      script_built_url_ = n.url;
+      script_built_facts_ = std::move(n.outcome.script_built);
+    }
     crawl_item item;
     item.loc = std::move(n.url);
     item.skipped = std::move(n.outcome.verdict);

@@ -57,6 +57,16 @@ class crawl_run final : public fetch_handler {
   /// dropped()), as of the last page committed; safe from any thread.
   std::uint64_t dropped_links() const noexcept { return dropped_links_; }
 
+  /// The first page, in queue order, that looked built by its scripts
+  /// (page_outcome::script_built), and what made it look so; "" when none.
+  /// Read once the channel is closed: the crawl thread writes them before.
+  const std::string& script_built_url() const noexcept {
+    return script_built_url_;
+  }
+  const std::string& script_built_facts() const noexcept {
+    return script_built_facts_;
+  }
+
  private:
   static constexpr std::uint64_t robots_tag = ~std::uint64_t{0};
   // With `render`, the requests rendered pages make have tags from here on
@@ -146,6 +156,7 @@ class crawl_run final : public fetch_handler {
   std::atomic<std::uint64_t> render_refused_{0}, render_restarts_{0};
   // While commit() discovers a page's links: that page.
   std::shared_ptr<const std::string> referring_;
+  std::string script_built_url_, script_built_facts_;
 };
 
 }  // namespace sitemill::detail

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "sitemill/net/credentials.h"
 #include "sitemill/robots/robots.h"
 #include "sitemill/walk/site.h"
 #include "sitemill/walk/walker.h"
@@ -112,6 +113,10 @@ void read_seed_sitemaps(
   w.http.resolve = r.crawl.resolve;
   w.http.connect_timeout = r.crawl.connect_timeout;
   w.http.total_timeout = r.crawl.timeout;
+  // A sitemap on the crawl's origin is behind its login too; one elsewhere
+  // (robots.txt may name any host) gets nothing.
+  w.http.headers_for =
+      credential_headers::hook(r.crawl.credentials, r.start.origin());
   w.allow_private = r.crawl.allow_private;
   seed_observer observer(r, found, skipped);
   sitemap_walker walker(std::move(w), observer);

@@ -41,8 +41,12 @@ class crawl_reader final : public record_reader {
     if (taken_.empty() && !channel_.pop_all(taken_, stop_, cancel_)) {
       error_ = channel_.error();
       if (!error_.empty()) error_ = "crawl: " + error_;
-      note_dropped_links();
-      note_rendering();
+      if (!noted_) {
+        noted_ = true;
+        note_dropped_links();
+        note_script_built();
+        note_rendering();
+      }
       return false;
     }
     item_ = std::move(taken_.front());
@@ -82,7 +86,7 @@ class crawl_reader final : public record_reader {
   // The frontier's bound, when the crawl met it: a warning for the summary.
   void note_dropped_links() {
     const std::uint64_t dropped = run_.dropped_links();
-    if (dropped == 0 || !notes_.empty()) return;
+    if (dropped == 0) return;
     notes_.push_back(
         {0, std::to_string(dropped) +
                 " links found past the crawl frontier's bound (" +
@@ -109,6 +113,19 @@ class crawl_reader final : public record_reader {
     notes_.push_back({0, std::move(text)});
   }
 
+  // A page whose HTML is a script's shell, once per crawl: the crawl read
+  // what the server sent, and a single-page app sends next to nothing.
+  void note_script_built() {
+    if (run_.script_built_url().empty()) return;
+    notes_.push_back(
+        {0,
+         "looks built by scripts (its HTML has " + run_.script_built_facts() +
+             "): the crawl reads the HTML the server sends, so pages that "
+             "only its scripts link to were not found; rendering the pages "
+             "in a browser (`render`) would read them",
+         false, run_.script_built_url()});
+  }
+
   // The run's own copy: a reader may outlive the source that opened it
   // (crawl_source(o)->open(context) in one expression), and the crawl
   // thread reads the options to its end.
@@ -126,6 +143,7 @@ class crawl_reader final : public record_reader {
   std::string error_;
   std::vector<note> notes_;
   bool rendering_noted_ = false;
+  bool noted_ = false;  // the notes of the crawl's end are made
 };
 
 class crawl_record_source final : public record_source {
@@ -136,6 +154,7 @@ class crawl_record_source final : public record_source {
     normalized_url start;
     if (normalize_url(o_.start_url, start) != url_problem::ok)
       return not_a_start_url();
+    if (status s = check_credentials(o_.credentials); !s) return s.err();
     if (!o_.patterns.empty()) {
       auto made = site_patterns::make(o_.patterns);
       if (!made) return made.err();

@@ -11,6 +11,30 @@
 
 namespace sitemill::detail {
 
+bool looks_script_built(const html_facts& facts, bool self_canonical) {
+  // A shell names the app and may say "Loading..."; 200 bytes leave room
+  // for a title and a sentence, and none for a page of content.
+  constexpr std::uint64_t almost_no_text = 200;
+  return facts.scripts > 0 && facts.links.size() <= 1 &&
+         !facts.links_truncated && facts.text_bytes < almost_no_text &&
+         !facts.has_refresh && self_canonical;
+}
+
+namespace {
+
+// "3 scripts, 1 link and 14 bytes of text".
+std::string script_built_facts(const html_facts& f) {
+  auto count = [](std::uint64_t n, const char* one, const char* many) {
+    return (n == 0 ? std::string("no") : std::to_string(n)) + " " +
+           (n == 1 ? one : many);
+  };
+  return count(f.scripts, "script", "scripts") + ", " +
+         count(f.links.size(), "link", "links") + " and " +
+         count(f.text_bytes, "byte", "bytes") + " of text";
+}
+
+}  // namespace
+
 page_verdict judge_page(const crawl_options& o, const page_job& job,
                         page_links& links) {
   page_verdict out;
@@ -40,10 +64,13 @@ page_verdict judge_page(const crawl_options& o, const page_job& job,
       out.outcome.found.push_back({l.href, false});
     }
   }
+  const bool canonical_elsewhere =
+      !links.canonical().empty() && links.canonical().href() != page.href();
+  if (looks_script_built(facts, !canonical_elsewhere))
+    out.outcome.script_built = script_built_facts(facts);
   if (noindex) {
     out.outcome.verdict = "noindex";
-  } else if (o.rules.honour_canonical && !links.canonical().empty() &&
-             links.canonical().href() != page.href()) {
+  } else if (o.rules.honour_canonical && canonical_elsewhere) {
     out.outcome.verdict = "canonical";
     out.outcome.target = std::string(links.canonical().href());
   } else {

@@ -19,6 +19,7 @@
 #include "crawl/crawl_cache.h"
 #include "html/page_links.h"
 #include "sitemill/crawl/crawl_source.h"
+#include "sitemill/html/html_page.h"
 
 namespace sitemill::detail {
 
@@ -37,6 +38,15 @@ struct page_verdict {
   std::uint64_t tag = 0;
   page_outcome outcome;
 };
+
+/// Whether a page's HTML looks like the shell of a page its scripts build
+/// (a single-page app): at least one <script>, at most one link, under
+/// 200 bytes of text, and neither a meta refresh nor a canonical link to
+/// another URL (a redirect page such as Jekyll's and Hugo's aliases has a
+/// script, a link and a line of text). A page written in HTML, even a
+/// short one, has a site's navigation around it. `self_canonical`: its
+/// canonical link, if any, names the page itself.
+bool looks_script_built(const html_facts& facts, bool self_canonical);
 
 /// Reads a page with the directory source's scan (scan_html, page_links)
 /// and applies the page rules of `o`. Thread-safe given its own page_links.

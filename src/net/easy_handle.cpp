@@ -143,6 +143,15 @@ header_list make_header_list(
   return list;
 }
 
+header_list make_header_list(
+    const std::vector<std::pair<std::string, std::string>>& headers,
+    const http_options& options, std::string_view url) {
+  if (!options.headers_for) return make_header_list(headers);
+  std::vector<std::pair<std::string, std::string>> all = headers;
+  options.headers_for(url, all);
+  return make_header_list(all);
+}
+
 void guard_addresses(CURL* h, address_guard* guard) {
   if (guard->scope == nullptr) return;
   curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, &on_open_socket);

@@ -56,6 +56,12 @@ using header_list = std::unique_ptr<curl_slist, void (*)(curl_slist*)>;
 header_list make_header_list(
     const std::vector<std::pair<std::string, std::string>>& headers);
 
+/// make_header_list() of a request's own `headers` and what
+/// `options.headers_for` adds for `url`, the URL this transfer asks.
+header_list make_header_list(
+    const std::vector<std::pair<std::string, std::string>>& headers,
+    const http_options& options, std::string_view url);
+
 /// The fetch scope's check of the address a transfer connects to.
 struct address_guard {
   const fetch_scope* scope = nullptr;

@@ -187,7 +187,8 @@ void fetcher::impl::start(detail::host_queues::host& from,
   t->from = &from;
   t->easy = h;
   t->item = std::move(item);
-  t->headers = detail::make_header_list(t->item.request.headers);
+  t->headers = detail::make_header_list(t->item.request.headers, options.http,
+                                        t->item.request.url);
   if (!t->headers) {
     spare.push_back(h);
     item = std::move(t->item);

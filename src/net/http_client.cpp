@@ -200,10 +200,6 @@ result<http_response> http_client::send_once(const http_request& request,
   // has a bound.
   const int max_redirects = std::max(options_.max_redirects, 0);
 
-  const detail::header_list header_list =
-      detail::make_header_list(request.headers);
-  if (!header_list) return fail("out of memory building the request headers");
-
   // The total timeout covers every hop of a redirect chain, as it did when
   // libcurl followed them.
   const auto deadline =
@@ -218,6 +214,11 @@ result<http_response> http_client::send_once(const http_request& request,
          options_.cancel->load(std::memory_order_relaxed)) ||
         (request.cancelled && request.cancelled()))
       return fail("cancelled");
+    // Made again for each hop: what headers_for adds depends on where the
+    // hop goes.
+    const detail::header_list header_list =
+        detail::make_header_list(request.headers, options_, url);
+    if (!header_list) return fail("out of memory building the request headers");
     curl_easy_reset(h);
     transfer t;
     t.receive = &receive;

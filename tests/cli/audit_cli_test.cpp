@@ -315,3 +315,39 @@ TEST(AuditCli, IsListedInTheHelpOnOneLine) {
 
 }  // namespace
 }  // namespace sitemill::testing
+
+namespace sitemill::testing {
+namespace {
+
+// A members area: every page answers 403 unless the request carries the
+// member's header. The audit takes generate --from-crawl's access flags.
+TEST(AuditCli, AuditsASiteBehindALoginWithTheCrawlsAccessFlags) {
+  http_server s;
+  s.route("/robots.txt", text_reply(200, "User-agent: *\nAllow: /\n"));
+  s.route("/sitemap.xml",
+          text_reply(200, urlset(s, {"/", "/a"}), "application/xml"));
+  const http_reply home = page("", links({"/a"}));
+  const http_reply a = page("", links({"/"}));
+  s.fallback([&](const recorded_request& r) {
+    if (r.header("X-Member") != "yes") return text_reply(403, "members only");
+    return r.path() == "/a" ? a : home;
+  });
+  const run_result open_door = run_sitemill(
+      {"audit", "--json", "--header", "X-Member: yes", s.url("/")});
+  const json in = json::parse(open_door.out);
+  EXPECT_EQ(in["totals"]["not_indexable"], 0) << open_door.out;
+  EXPECT_EQ(in["totals"]["indexable_pages"], 2);
+  EXPECT_EQ(open_door.exit_code, 0);
+
+  const run_result shut = run_sitemill({"audit", "--json", s.url("/")});
+  EXPECT_EQ(json::parse(shut.out)["totals"]["not_indexable"], 2);
+  EXPECT_EQ(shut.exit_code, 1);
+
+  const run_result bad =
+      run_sitemill({"audit", "--header", "no colon", s.url("/")});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("--header"));
+}
+
+}  // namespace
+}  // namespace sitemill::testing

@@ -215,8 +215,8 @@ TEST(CompletionsCli, BashCompletesCommandsOptionsChoicesAndFiles) {
       {{"sitemill", "--config", "ci.toml", "gen"}, {"generate"}},
       {{"sitemill", "--con"}, {"--config"}},
       {{"sitemill", "generate", "--co"},
-       {"--columns", "--compression", "--concurrency", "--config",
-        "--color"}},
+       {"--columns", "--compression", "--concurrency", "--cookie",
+        "--cookie-file", "--config", "--color"}},
       {{"sitemill", "check", "--max-depth", ""}, {}},  // a number
   };
   for (const auto& c : cases)

@@ -107,9 +107,11 @@ class hash_stream {
 
   // Text with whitespace runs collapsed to one space; nothing for text that
   // is only whitespace.
-  void text(char kind, std::string_view raw) {
+  // Returns the bytes of `raw` that are not whitespace.
+  std::size_t text(char kind, std::string_view raw) {
     scratch_.clear();
     bool space = false;
+    std::size_t visible = 0;
     for (const char c : raw) {
       if (is_html_space(c)) {
         space = true;
@@ -118,8 +120,9 @@ class hash_stream {
       if (space) scratch_.push_back(' ');
       space = false;
       scratch_.push_back(c);
+      ++visible;
     }
-    if (scratch_.empty()) return;
+    if (scratch_.empty()) return 0;
     if (space) scratch_.push_back(' ');
     // A leading space is kept: "<b>a</b> b" reads differently from
     // "<b>a</b>b".
@@ -127,6 +130,7 @@ class hash_stream {
       scratch_.insert(scratch_.begin(), ' ');
     }
     item(kind, scratch_);
+    return visible;
   }
 
   content_hash digest() const noexcept {
@@ -598,6 +602,9 @@ html_facts gumbo_scan_html(std::string_view html,
           title_seen = true;
           facts.title = collapsed(script_text(e));
         }
+        if (e.tag == GUMBO_TAG_SCRIPT &&
+            e.tag_namespace == GUMBO_NAMESPACE_HTML)
+          ++facts.scripts;
         if (scan_options.dates) read_stated_dates(e, facts.stated_dates);
         if (scan_options.images) {
           if (e.tag == GUMBO_TAG_IMG) {
@@ -612,7 +619,7 @@ html_facts gumbo_scan_html(std::string_view html,
           for (const char* name : hashed_attributes) {
             if (const GumboAttribute* a = find_attribute(e, name)) {
               stream.item('a', name);
-              stream.text('v', a->value);
+              (void)stream.text('v', a->value);
             }
           }
         }
@@ -623,7 +630,8 @@ html_facts gumbo_scan_html(std::string_view html,
       }
       case GUMBO_NODE_TEXT:
       case GUMBO_NODE_CDATA:
-        if (parent_hashed) stream.text('t', child.v.text.text);
+        if (parent_hashed)
+          facts.text_bytes += stream.text('t', child.v.text.text);
         break;
       case GUMBO_NODE_DOCUMENT:
       case GUMBO_NODE_WHITESPACE:

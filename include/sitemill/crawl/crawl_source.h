@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "sitemill/html/page_rules.h"
+#include "sitemill/net/credentials.h"
 #include "sitemill/net/http.h"
 #include "sitemill/source/record_source.h"
 #include "sitemill/source/site_source.h"
@@ -118,6 +119,14 @@ struct crawl_options {
   /// The User-Agent sent; its product token is the one robots.txt is read
   /// for. Empty: default_user_agent() ("sitemill/VERSION (+URL)").
   std::string user_agent;
+  /// What is sent to be let in (a consent cookie, a staging token, a
+  /// login): headers, cookies and HTTP basic auth (net/credentials.h),
+  /// with every request to the start URL's origin (robots.txt, the pages,
+  /// the seed sitemaps there) and never to another origin, a redirect's
+  /// target or a seed sitemap elsewhere included. Never written into a
+  /// message, a record or the state. validate() refuses what
+  /// check_credentials() refuses.
+  site_credentials credentials;
   /// How 429 and 5xx answers are asked again: after Retry-After (at most
   /// max_wait) or a backoff from first_wait, pausing requests to the host
   /// meanwhile. A crawl asks each page at most 3 times by default.

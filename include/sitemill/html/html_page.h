@@ -44,6 +44,9 @@
 //   JSON library), <meta itemprop="dateModified" content> or
 //   <time itemprop="dateModified" datetime>, <meta property="og:updated_time">
 //   and <meta name="lastmod">. The caller reads them as dates.
+// scripts and text: how many <script> elements the page has, and how many
+//   bytes of text, whitespace aside, the content hash reads (below): a page
+//   with scripts and next to no text or links is built by its scripts.
 // title: the text of the document's first <title> in the HTML namespace
 //   (an SVG <title> names a drawing, not the page), as the HTML standard's
 //   document.title gives it: whitespace stripped and collapsed to single
@@ -174,13 +177,21 @@ struct html_facts {
   std::array<std::string, stated_date_kinds> stated_dates;
   /// The first <title>'s text, whitespace collapsed; empty when none.
   std::string title;
+  /// <script> elements in the HTML namespace, outside <template>: with
+  /// `links` and `text_bytes`, what tells a page a script builds (a
+  /// single-page app's shell) from one its HTML holds.
+  std::uint32_t scripts = 0;
+  /// Bytes of the text the content hash reads (the title's included;
+  /// never a script's, a style's or a <noscript>'s), whitespace not
+  /// counted: how much a reader of the HTML alone sees.
+  std::uint64_t text_bytes = 0;
   content_hash hash;  ///< of the content, as the header describes
 };
 
 /// Parses `html` (UTF-8; invalid bytes are read as U+FFFD) in one walk and
 /// reports its robots meta, canonical link, base, hreflang alternates,
-/// images when `options` ask, meta refresh, stated dates, title and content
-/// hash.
+/// images when `options` ask, meta refresh, stated dates, title, scripts,
+/// text bytes and content hash.
 /// Never fails: HTML5 parsing recovers from any input. Thread-safe.
 html_facts scan_html(std::string_view html,
                      const html_scan_options& options = {});

@@ -98,6 +98,15 @@ struct http_options {
   /// ("GET https://example.com/sitemap.xml: 200, 12,345 bytes in 0.21 s"):
   /// the CLI's --verbose. Empty: nothing. Called on the sending thread.
   std::function<void(std::string_view line)> trace;
+  /// Headers for one request, asked with the URL it goes to before every
+  /// try and every hop of a redirect, and sent after the request's own:
+  /// what belongs to one origin only (a crawl's cookies and login,
+  /// credential_headers::hook() in net/credentials.h), so that a redirect
+  /// elsewhere goes without them. Called on the sending thread. Empty:
+  /// none.
+  std::function<void(std::string_view url,
+                     std::vector<std::pair<std::string, std::string>>& headers)>
+      headers_for;
 };
 
 /// How long a transfer may go on before the cancel flag is looked at: the
