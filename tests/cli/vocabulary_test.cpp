@@ -153,7 +153,7 @@ TEST(CliVocabulary, EveryFlagItSaysIsDeclared) {
       {{"generate"}, generate_words("k")}, {{"indexnow"}, indexnow_words("k")},
       {{"check"}, check_words()},          {{"stats", "diff"}, inspect_words()},
       {{"report"}, report_words()},        {{"merge"}, merge_words()},
-      {{"robots"}, robots_words()},
+      {{"robots"}, robots_words()},        {{"submit"}, submit_words()},
   };
   std::map<std::string, std::set<std::string>> declared;
   auto flags_of = [&](const std::string& command) -> std::set<std::string>& {
