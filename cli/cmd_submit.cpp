@@ -228,17 +228,18 @@ command_runner setup_submit(CLI::App& app) {
   auto o = std::make_shared<submit_cli_options>();
   CLI::App* cmd = app.add_subcommand(
       "submit",
-      "Submit sitemap URLs to Google Search Console (sitemaps.submit, as a "
-      "service\n"
-      "account) and Bing Webmaster Tools (SubmitFeed, with an API key): the "
-      "engines'\n"
-      "own APIs, now that their ping endpoints are retired. Each engine whose "
-      "key is\n"
-      "given is asked (--to names them). 2xx is success, 429 and 5xx are "
-      "retried with\n"
-      "backoff, and a refusal is explained from the engine's JSON error. "
-      "Keys, tokens\n"
-      "and the private key are never printed.");
+      "Submit sitemaps to Google Search Console and Bing Webmaster Tools.\n"
+      "Through the engines' own APIs, now that their ping endpoints are "
+      "retired: Search\n"
+      "Console's sitemaps.submit as a service account (a JWT signed with its "
+      "key, for a\n"
+      "token), Bing's SubmitFeed with an API key. Each engine whose key is "
+      "given is\n"
+      "asked (--to names them). 2xx is success, 429 and 5xx are retried with "
+      "backoff,\n"
+      "and a refusal is explained from the engine's JSON error. Keys, tokens "
+      "and the\n"
+      "private key are never printed.");
   cmd->add_option("sitemap", o->sitemaps, "Sitemap URLs to submit")->required();
   o->flags.add_to(*cmd, "--to", "--site", "Engines");
   cmd->add_flag("--dry-run", o->dry_run,

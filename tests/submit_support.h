@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "notify_support.h"  // kSitemap
 #include "sitemill/url/url.h"
 #include "support/http_server.h"
 
@@ -33,6 +34,13 @@ inline constexpr const char* kAccessToken = "ya29.c.TOKEN-never-printed-4711";
 inline constexpr const char* kBingKey = "b1ngSecretKey0123456789abcdef";
 inline constexpr const char* kScope =
     "https://www.googleapis.com/auth/webmasters";
+
+/// Fails the test when `text` holds a secret: Bing's key, the access token,
+/// a PEM key, or a JWT (whose header starts "eyJ" in base64url).
+inline void expect_no_secret(const std::string& text) {
+  for (const char* secret : {kBingKey, kAccessToken, "PRIVATE KEY", "eyJ"})
+    EXPECT_EQ(text.find(secret), std::string::npos) << secret << " in " << text;
+}
 
 /// An RSA key pair made for the test run: the private half as PEM (PKCS#8,
 /// as Google's key files hold it), and the key to verify with.

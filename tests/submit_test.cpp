@@ -26,8 +26,6 @@ using ::testing::IsEmpty;
 using ::testing::Not;
 using ::testing::Pair;
 
-constexpr const char* kSitemap = "https://www.example.com/sitemap.xml";
-
 google_service_account account_for(const engines_stand_in& engines) {
   auto key = parse_google_key(key_file_json(engines.token_uri()), "sa.json");
   EXPECT_TRUE(key) << key.err().message;
@@ -55,13 +53,6 @@ std::string json_of(const submit_report& report, bool dry_run = false) {
   memory_sink out(&text);
   EXPECT_TRUE(write_submit_json(out, run));
   return text;
-}
-
-void expect_no_secret(const std::string& text) {
-  EXPECT_THAT(text, Not(HasSubstr(kBingKey)));
-  EXPECT_THAT(text, Not(HasSubstr(kAccessToken)));
-  EXPECT_THAT(text, Not(HasSubstr("PRIVATE KEY")));
-  EXPECT_THAT(text, Not(HasSubstr("eyJ")));  // a JWT's header, base64url
 }
 
 // --- the key file
