@@ -27,6 +27,7 @@
 #include "sitemill/source/log_source.h"
 #include "sitemill/source/site_source.h"
 #include "sitemill/source/sitemap_source.h"
+#include "submit_flags.h"
 #include "verbose.h"
 #include "vocabulary.h"
 
@@ -73,6 +74,8 @@ struct generate_cli_options {
   std::string indexnow_key;
   std::string indexnow_endpoint{indexnow_default_endpoint};
   std::string indexnow_key_location;
+  submit_flags submit;
+  submit_options submitting;  // --submit's, keys read before the run
   std::string now;  // --now, a W3C datetime
   // The --from-dir --out lies inside, when --sitemaps-url was inferred.
   std::string sitemaps_inferred_from;
@@ -92,10 +95,12 @@ announce_options announcing(const generate_cli_options& o) {
   a.indexnow.key = o.indexnow_key;
   a.indexnow.endpoint = o.indexnow_endpoint;
   a.indexnow.key_location = o.indexnow_key_location;
+  a.submit = o.submitting;
   const bool quiet = o.quiet;
   a.indexnow.retry.sleep = [quiet](std::chrono::milliseconds d) {
     return retry_sleep(d, "sitemill generate", quiet);
   };
+  a.submit.retry.sleep = a.indexnow.retry.sleep;
   return a;
 }
 
@@ -106,7 +111,7 @@ std::vector<announcement> announce(const generate_cli_options& o,
                                    const generate_report& r,
                                    std::span<const term> words) {
   http_options http;
-  http.trace = verbose_trace();
+  http.trace = secret_free_trace(o.submitting);
   http_client client(std::move(http));
   std::vector<announcement> all =
       announce_sets(client, r.sets, r.changes, announcing(o));
@@ -115,6 +120,7 @@ std::vector<announcement> announce(const generate_cli_options& o,
       to_cli_words(done.robots->failure->message, words);
     if (done.indexnow && done.indexnow->failure)
       to_cli_words(done.indexnow->failure->message, words);
+    if (done.submit) to_cli_words(*done.submit, words);
     if (done.indexnow && done.indexnow->report) {
       for (auto& rej : done.indexnow->report->rejected)
         to_cli_words(rej.reason, words);
@@ -187,8 +193,8 @@ std::optional<std::function<void(publish_step)>> kill_at_hook(
 // --json object and robots.txt; generate_options::output refuses the rest.
 std::string stdout_refusal(const generate_cli_options& o) {
   if (o.json_out) return "--json also prints on stdout; give --out DIR";
-  if (!o.robots_path.empty())
-    return "--robots lists files sitemill publishes; give --out DIR";
+  if (!o.robots_path.empty() || !o.submit.engines.empty())
+    return "--robots and --submit announce a published set; give --out DIR";
   return {};
 }
 
@@ -216,6 +222,9 @@ int run_generate(generate_cli_options& o) {
   g.more_base_urls.assign(o.base_urls.begin() + 1, o.base_urls.end());
   o.sitemaps_inferred_from = infer_sitemaps_url(o.from_dirs, o.base_urls, g);
   // Announcing is checked before the run, so a refusal publishes nothing.
+  if (!o.submit.engines.empty() &&
+      !o.submit.read(o.submitting, "sitemill generate", false))
+    return exit_usage;
   if (status s = check_announce_options(announcing(o), o.base_urls,
                                         /*has_changes=*/!g.state_path.empty());
       !s) {
@@ -252,10 +261,12 @@ int run_generate(generate_cli_options& o) {
     g.shard = std::move(*shard);
     g.shard.presplit = presplit;
     // A shard publishes nothing: what is announced is the merged set.
-    if (!o.robots_path.empty() || !o.indexnow_key.empty()) {
+    if (!o.robots_path.empty() || !o.indexnow_key.empty() ||
+        !o.submit.engines.empty()) {
       std::fprintf(stderr,
                    "sitemill generate: --shard publishes nothing until "
-                   "'sitemill merge': announce (--robots, --indexnow-key) "
+                   "'sitemill merge': announce (--robots, --indexnow-key, "
+                   "--submit) "
                    "after the merge, and give --out DIR\n");
       return exit_usage;
     }
@@ -650,6 +661,7 @@ command_runner setup_generate(CLI::App& app) {
   cmd->add_option("--indexnow-key-location", o->indexnow_key_location,
                   "URL of the key file when it is not https://HOST/KEY.txt")
       ->group(notify);
+  o->submit.add_to(*cmd, "--submit", "--submit-site", notify);
   cmd->add_flag("--news", o->run.news,
                 "Write Google News sitemaps: articles (entries with news:news) "
                 "of the last two days go to NAME-news-*.xml files of at most "
@@ -673,7 +685,7 @@ command_runner setup_generate(CLI::App& app) {
       "Print the run's report as one JSON object on stdout (entry, files, "
       "records, written, duplicates, rejected, warnings, skipped, lastmods, "
       "sets: one per --base-url; changes with --state; announce with "
-      "--robots or --indexnow-key; docs/report-schema.md)");
+      "--robots, --indexnow-key or --submit; docs/report-schema.md)");
   cmd->add_flag("-q,--quiet", o->quiet,
                 "Print only rejected records and errors on stderr");
   cmd->footer(

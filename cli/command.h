@@ -34,6 +34,7 @@ command_runner setup_check(CLI::App& app);
 command_runner setup_robots(CLI::App& app);
 command_runner setup_ping(CLI::App& app);
 command_runner setup_indexnow(CLI::App& app);
+command_runner setup_submit(CLI::App& app);
 command_runner setup_stats(CLI::App& app);
 command_runner setup_diff(CLI::App& app);
 command_runner setup_report(CLI::App& app);

@@ -239,6 +239,9 @@ void print_dry_run_announcing(const announce_options& asked) {
   if (!asked.indexnow.key.empty())
     untouched +=
         (untouched.empty() ? "" : ", ") + std::string("IndexNow not called");
+  if (submits_anywhere(asked.submit))
+    untouched += (untouched.empty() ? "" : ", ") +
+                 std::string("no sitemap submitted (--submit)");
   std::fprintf(stderr, "sitemill: dry run: nothing was published%s%s\n",
                untouched.empty() ? "" : "; ", untouched.c_str());
 }
@@ -256,6 +259,24 @@ int print_announcement(const announcement& done, bool quiet) {
                    robots->update->written ? "updated" : "left unchanged",
                    robots->path.c_str(),
                    counted(added, "Sitemap line", "Sitemap lines").c_str());
+    }
+  }
+  if (const auto& submit = done.submit) {
+    if (submit->failure) {
+      std::fprintf(stderr, "sitemill generate: --submit: %s\n",
+                   submit->failure->message.c_str());
+      code = exit_usage;
+    } else {
+      const submit_report& r = *submit->report;
+      if (r.token && !r.token->ok())
+        std::fprintf(stderr, "sitemill: submit: google token: %s\n",
+                     r.token->message.c_str());
+      for (const submit_request& q : r.requests)
+        if (!quiet || !q.ok())
+          std::fprintf(stderr, "sitemill: submit: %s: %s: %s\n",
+                       std::string(to_string(q.engine)).c_str(),
+                       q.sitemap.c_str(), q.message.c_str());
+      if (!r.ok()) code = std::max(code, int{exit_data});
     }
   }
   if (const auto& indexnow = done.indexnow) {

@@ -24,7 +24,8 @@ void print_lastmod_summary(const generate_report& r);
 void print_shard_summary(const generate_report& r, const shard_spec& shard,
                          const std::string& out_dir);
 
-/// A dry run's last line: what --robots and --indexnow-key would have done
+/// A dry run's last line: what --robots, --indexnow-key and --submit would
+/// have done
 /// after a publish, which it did not do. Nothing when neither was given.
 void print_dry_run_announcing(const announce_options& asked);
 
@@ -42,8 +43,8 @@ void print_sitemaps_location(const generate_report& r,
 
 /// What announcing one set did, unless `quiet` and fine; the exit code it
 /// asks for. The set is already live, so a failure takes nothing back: 2 for
-/// robots.txt or refused IndexNow options, 1 for a URL or batch IndexNow did
-/// not take.
+/// robots.txt or refused IndexNow or submit options, 1 for a URL or batch
+/// IndexNow did not take, or a sitemap an engine did not.
 int print_announcement(const announcement& done, bool quiet);
 
 }  // namespace sitemill::cli

@@ -259,6 +259,7 @@ int main(int argc, char** argv) {
   command_runner robots = setup_robots(app);
   command_runner ping = setup_ping(app);
   command_runner indexnow = setup_indexnow(app);
+  command_runner submit = setup_submit(app);
   command_runner stats = setup_stats(app);
   command_runner diff = setup_diff(app);
   command_runner report = setup_report(app);
@@ -306,6 +307,7 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("robots")) return robots();
   if (app.got_subcommand("ping")) return ping();
   if (app.got_subcommand("indexnow")) return indexnow();
+  if (app.got_subcommand("submit")) return submit();
   if (app.got_subcommand("stats")) return stats();
   if (app.got_subcommand("diff")) return diff();
   if (app.got_subcommand("report")) return report();

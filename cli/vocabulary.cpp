@@ -108,6 +108,11 @@ vocabulary generate_words(std::string_view indexnow_key) {
       {"endpoint", "--indexnow-endpoint"},
       {"key_location", "--indexnow-key-location"},
       {"write_indexnow_key", write_key_command(indexnow_key)},
+      {"google", "--google-key"},
+      {"google_api_url", "--google-api-url"},
+      {"bing_api_key", "--bing-key-file"},
+      {"bing_api_url", "--bing-api-url"},
+      {"site", "--submit-site"},
       // The crawler's (crawl_options).
       {"start_url", "--from-crawl"},
       {"honour_robots", "--ignore-robots"},
@@ -132,6 +137,14 @@ vocabulary indexnow_words(std::string_view key) {
       {"json", "--json"},
       {"urls", "--urls"},
   };
+}
+
+vocabulary submit_words() {
+  return {{"google", "--google-key"},
+          {"google_api_url", "--google-api-url"},
+          {"bing_api_key", "--bing-key-file"},
+          {"bing_api_url", "--bing-api-url"},
+          {"site", "--site"}};
 }
 
 vocabulary check_words() {

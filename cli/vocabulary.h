@@ -34,6 +34,8 @@ std::string in_cli_words(std::string_view text, std::span<const term> words);
 vocabulary generate_words(std::string_view indexnow_key);
 /// The terms of `sitemill indexnow`; `key` is the --key given.
 vocabulary indexnow_words(std::string_view key);
+/// The terms of `sitemill submit`.
+vocabulary submit_words();
 /// The terms of `sitemill check`.
 vocabulary check_words();
 /// The terms of `sitemill stats` and `sitemill diff`.

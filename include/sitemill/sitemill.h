@@ -58,6 +58,7 @@
 #include "sitemill/notify/announce.h"
 #include "sitemill/notify/indexnow.h"
 #include "sitemill/notify/ping.h"
+#include "sitemill/notify/submit.h"
 #include "sitemill/numbers.h"
 #include "sitemill/parse/sitemap_parser.h"
 #include "sitemill/publish/bookkeeping.h"

@@ -86,7 +86,8 @@ milliseconds retry_wait(const retry_policy& policy, int attempt,
 
 exchange_result send_with_retries(http_client& client,
                                   const http_request& request,
-                                  const retry_policy& policy) {
+                                  const retry_policy& policy,
+                                  bool read_success) {
   exchange_result out;
   const int max_attempts = std::max(policy.max_attempts, 1);
   for (int attempt = 1;; ++attempt) {
@@ -99,7 +100,9 @@ exchange_result send_with_retries(http_client& client,
           }
           return true;
         },
-        worth_reading);
+        [read_success](const http_head& head) {
+          return read_success || worth_reading(head);
+        });
     http_attempt tried;
     std::optional<std::string> retry_after;
     if (response) {

@@ -36,10 +36,13 @@ std::chrono::milliseconds retry_wait(
     const retry_policy& policy, int attempt,
     const std::optional<std::string>& retry_after);
 
-/// Sends `request`, retrying 429 and 5xx answers under `policy`.
+/// Sends `request`, retrying 429 and 5xx answers under `policy`. With
+/// `read_success`, a success's body is kept too (its first few KiB), stated
+/// length or not: an answer the caller reads (an OAuth token).
 exchange_result send_with_retries(http_client& client,
                                   const http_request& request,
-                                  const retry_policy& policy);
+                                  const retry_policy& policy,
+                                  bool read_success = false);
 
 /// "404 Not Found", "429 Too Many Requests", "599".
 std::string status_text(long status);

@@ -82,6 +82,8 @@ bool announcement::ok() const noexcept {
     if (indexnow->failure) return false;
     if (indexnow->report && !indexnow->report->ok()) return false;
   }
+  if (submit && (submit->failure || (submit->report && !submit->report->ok())))
+    return false;
   return true;
 }
 
@@ -152,6 +154,15 @@ announcement announce_one(http_client& client, const set_report& set,
         indexnow.failure = std::move(sent).err();
     }
   }
+  if (submits_anywhere(options.submit)) {
+    submit_announcement& submit = done.submit.emplace();
+    submit.sitemaps = sitemap_urls(entry, set.files, sitemaps_url);
+    auto sent = submit_sitemaps(client, submit.sitemaps, options.submit);
+    if (sent)
+      submit.report = std::move(*sent);
+    else
+      submit.failure = std::move(sent).err();
+  }
   return done;
 }
 
@@ -180,6 +191,8 @@ status check_announce_options(const announce_options& options,
           "since the last run are sent (as IndexNow asks)",
           "key"};
   }
+  if (submits_anywhere(options.submit))
+    if (status s = check_submit_options(options.submit); !s) return s;
   return {};
 }
 

@@ -74,8 +74,9 @@ void write_urls(json_stream& out, const std::vector<std::string>& urls) {
   out.raw("]");
 }
 
-// The robots and IndexNow objects are the ones `sitemill robots --json` and
-// `sitemill indexnow --json` print (report/notify_objects.h).
+// The robots, IndexNow and submit objects are the ones `sitemill robots
+// --json`, `sitemill indexnow --json` and `sitemill submit --json` print
+// (report/notify_objects.h).
 void write_announcement(json_stream& out, const announcement& done) {
   out.raw(",").key("announce").raw("{");
   if (done.robots)
@@ -84,6 +85,10 @@ void write_announcement(json_stream& out, const announcement& done) {
   if (done.indexnow) {
     out.raw(done.robots ? "," : "").key("indexnow");
     out.raw(detail::dump_json(detail::indexnow_object(*done.indexnow)));
+  }
+  if (done.submit) {
+    out.raw(done.robots || done.indexnow ? "," : "").key("submit");
+    out.raw(detail::dump_json(detail::submit_object(*done.submit)));
   }
   out.raw("}");
 }
@@ -485,7 +490,8 @@ void write_files(json_stream& out, const std::vector<published_file>& files) {
 
 bool asked_for_anything(std::span<const announcement> announced,
                         std::size_t i) {
-  return i < announced.size() && (announced[i].robots || announced[i].indexnow);
+  return i < announced.size() &&
+         (announced[i].robots || announced[i].indexnow || announced[i].submit);
 }
 
 // "sets":[...]: each published set with what was announced for it.

@@ -60,4 +60,9 @@ status write_indexnow_json(sink& out, const indexnow_run& run) {
   return write_line(out, top);
 }
 
+status write_submit_json(sink& out, const submit_run& run) {
+  return write_line(out, {{"dry_run", run.dry_run},
+                          {"submit", detail::submit_object(run.submission)}});
+}
+
 }  // namespace sitemill

@@ -62,6 +62,37 @@ ordered_json indexnow_object(const indexnow_announcement& indexnow) {
   return o;
 }
 
+ordered_json submit_object(const submit_announcement& submit) {
+  ordered_json o = {{"sitemaps", submit.sitemaps}};
+  if (submit.failure) {
+    o["error"] = submit.failure->message;
+    return o;
+  }
+  if (!submit.report) return o;
+  const submit_report& r = *submit.report;
+  if (const auto& t = r.token)
+    o["token"] = {{"url", t->url},
+                  {"client_email", t->client_email},
+                  {"outcome", to_string(t->outcome)},
+                  {"status", t->status},
+                  {"attempts", attempts_object(t->attempts)},
+                  {"message", t->message}};
+  ordered_json requests = ordered_json::array();
+  for (const submit_request& q : r.requests)
+    requests.push_back({{"engine", to_string(q.engine)},
+                        {"sitemap", q.sitemap},
+                        {"site", q.site},
+                        {"method", q.method},
+                        {"url", q.url},
+                        {"outcome", to_string(q.outcome)},
+                        {"status", q.status},
+                        {"attempts", attempts_object(q.attempts)},
+                        {"message", q.message}});
+  o["submitted"] = r.submitted();
+  o["requests"] = std::move(requests);
+  return o;
+}
+
 ordered_json ping_object(const ping_report& ping) {
   return {{"endpoint", ping.endpoint},
           {"request_url", ping.request_url},

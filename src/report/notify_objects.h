@@ -34,6 +34,14 @@ ordered_json robots_object(const robots_announcement& robots);
 /// left out: their URLs are the input, counted per batch.
 ordered_json indexnow_object(const indexnow_announcement& indexnow);
 
+/// {"sitemaps", then "token" (Google's exchange: "url","client_email",
+/// "outcome","status","attempts","message"; when Google was asked),
+/// "submitted","requests" (each "engine","sitemap","site","method","url",
+/// "outcome","status","attempts","message"), or "error" when the options
+/// were refused}. Holds no secret: request URLs show Bing's key as
+/// "[hidden]", and the token and JWT are never in a report.
+ordered_json submit_object(const submit_announcement& submit);
+
 /// {"endpoint","request_url","outcome","status","attempts","message"}.
 ordered_json ping_object(const ping_report& ping);
 

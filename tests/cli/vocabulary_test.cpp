@@ -154,6 +154,7 @@ TEST(CliVocabulary, EveryFlagItSaysIsDeclared) {
       {{"check"}, check_words()},          {{"stats", "diff"}, inspect_words()},
       {{"report"}, report_words()},        {{"merge"}, merge_words()},
       {{"robots"}, robots_words()},        {{"audit"}, audit_words()},
+      {{"submit"}, submit_words()},
   };
   std::map<std::string, std::set<std::string>> declared;
   auto flags_of = [&](const std::string& command) -> std::set<std::string>& {

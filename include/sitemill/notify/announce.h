@@ -1,6 +1,7 @@
 // sitemill: announcing a published set, the step after generate(): the
 // set's entry and indexes as Sitemap: lines in robots.txt (docs/protocol.md 5),
-// and the URLs that changed to IndexNow (docs/protocol.md 4.2).
+// the URLs that changed to IndexNow (docs/protocol.md 4.2), and the entry and
+// indexes submitted to Search Console and Bing Webmaster Tools (submit.h).
 //
 //   sitemill::announce_options a;
 //   a.base_url = options.base_url;          // as given to generate()
@@ -35,6 +36,7 @@
 
 #include "sitemill/net/http.h"
 #include "sitemill/notify/indexnow.h"
+#include "sitemill/notify/submit.h"
 #include "sitemill/publish/publish.h"
 #include "sitemill/result.h"
 #include "sitemill/robots/robots_edit.h"
@@ -59,6 +61,9 @@ struct announce_options {
   /// (submit_indexnow()). An empty key, or a report without changes (a run
   /// without a state database), sends nothing.
   indexnow_options indexnow;
+  /// With an engine (submits_anywhere()), the set's entry and every index,
+  /// the URLs robots.txt lists, are submitted (submit_sitemaps()).
+  submit_options submit;
 };
 
 /// What announce_set() did with robots.txt.
@@ -82,13 +87,25 @@ struct indexnow_announcement {
   std::optional<error> failure;
 };
 
+/// What announce_set() did with Search Console and Bing Webmaster Tools.
+struct submit_announcement {
+  /// The set's entry and every index, absolute (robots_sitemap_urls()).
+  std::vector<std::string> sitemaps;
+  /// The submission; empty when submit_sitemaps() refused the options.
+  std::optional<submit_report> report;
+  std::optional<error> failure;  ///< why nothing was sent
+};
+
 /// What announce_set() did; a step not asked for is empty.
 struct announcement {
   std::optional<robots_announcement> robots;  ///< robots_path was given
   /// A key was given and the report has changes.
   std::optional<indexnow_announcement> indexnow;
-  /// Every step asked for succeeded: robots.txt is updated, and IndexNow
-  /// accepted every URL or had none to take.
+  /// An engine was given to submit to.
+  std::optional<submit_announcement> submit;
+  /// Every step asked for succeeded: robots.txt is updated, IndexNow
+  /// accepted every URL or had none to take, and every engine took every
+  /// sitemap.
   bool ok() const noexcept;
 };
 
@@ -115,8 +132,9 @@ bool sitemaps_cover_urls(const set_report& set);
 /// Announces `set` (its entry and files, at set.sitemaps_url, else at
 /// options.base_url): robots.txt
 /// first, then IndexNow with the `changes` under options.base_url (every
-/// change when it is empty), each as `options` asks. IndexNow is tried even
-/// when robots.txt failed (they are independent). Call it once the set is
+/// change when it is empty), then the submission of the entry and indexes,
+/// each as `options` asks. Each step is tried even when another failed
+/// (they are independent). Call it once the set is
 /// published; `changes` is empty for a run without a state database.
 announcement announce_set(http_client& client, const set_report& set,
                           const std::optional<state_changes>& changes,
@@ -132,7 +150,9 @@ announcement announce_set(http_client& client, const set_report& set,
 /// - an IndexNow `key` must be one (is_valid_indexnow_key()), and needs the
 ///   run's changes (`has_changes`: the run keeps a state database,
 ///   generate_options::state_path), so that only the URLs added or changed
-///   since the last run are sent, as IndexNow asks.
+///   since the last run are sent, as IndexNow asks;
+/// - a submission to an engine must pass check_submit_options() (a key that
+///   can sign, API roots, `site`).
 /// announce_sets() keeps the robots.txt rule whether or not this was called;
 /// announce_set() sends nothing to IndexNow without changes.
 status check_announce_options(const announce_options& options,

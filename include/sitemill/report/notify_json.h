@@ -1,5 +1,6 @@
-// sitemill: what `sitemill robots`, `sitemill ping` and `sitemill indexnow`
-// did, as the JSON object each prints with --json (docs/report-schema.md).
+// sitemill: what `sitemill robots`, `sitemill ping`, `sitemill indexnow` and
+// `sitemill submit` did, as the JSON object each prints with --json
+// (docs/report-schema.md).
 //
 // The robots edit and the IndexNow submission inside them are the objects
 // `generate --json` carries in its "announce" (write_generate_json()),
@@ -65,6 +66,12 @@ struct indexnow_run {
   std::optional<indexnow_announcement> submission;
 };
 
+/// What `sitemill submit` did.
+struct submit_run {
+  bool dry_run = false;
+  submit_announcement submission;
+};
+
 /// Writes `run` as one JSON object on one line followed by "\n":
 /// {"dry_run","robots"} and, in a dry run with an edit, "text", the whole
 /// file as it would be written. The sink is not closed; bytes that are not
@@ -82,6 +89,11 @@ struct indexnow_run {
 /// a batch, and each batch counts them. The sink is not closed. Fails when
 /// the sink fails.
 [[nodiscard]] status write_indexnow_json(sink& out, const indexnow_run& run);
+
+/// Writes `run` as one JSON object on one line followed by "\n":
+/// {"dry_run","submit"}, "submit" as generate's "announce" carries it. No
+/// secret is written. The sink is not closed. Fails when the sink fails.
+[[nodiscard]] status write_submit_json(sink& out, const submit_run& run);
 
 }  // namespace sitemill
 
