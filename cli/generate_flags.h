@@ -29,6 +29,10 @@ std::string infer_sitemaps_url(const std::vector<std::string>& from_dirs,
                                const std::vector<std::string>& base_urls,
                                generate_options& run);
 
+/// A bucket (--out s3://BUCKET/PREFIX/): --cache-control, --keep-old
+/// (seconds, or a number with s, m, h or d).
+void add_bucket_flags(CLI::App& cmd, bucket_options& bucket);
+
 /// Scale: --shard (as given, in `shard`, for parse_shard()),
 /// --shard-presplit, --memory-budget.
 void add_scale_flags(CLI::App& cmd, std::string& shard, generate_options& run);
