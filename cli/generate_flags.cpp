@@ -62,8 +62,11 @@ void add_file_flags(CLI::App& cmd, generate_options& run, std::string& index) {
 std::string infer_sitemaps_url(const std::vector<std::string>& from_dirs,
                                const std::vector<std::string>& base_urls,
                                generate_options& run) {
+  // A URL (s3://BUCKET/PREFIX/) is no folder of a --from-dir, whatever the
+  // file system would make of its text.
   if (!run.sitemaps_url.empty() || base_urls.size() != 1 ||
-      run.out_dir.empty() || run.out_dir == "-")
+      run.out_dir.empty() || run.out_dir == "-" ||
+      run.out_dir.find("://") != std::string::npos)
     return {};
   for (const std::string& dir : from_dirs) {
     std::string url =

@@ -1,9 +1,9 @@
 // End-to-end tests of publishing to a bucket (--out s3://BUCKET/PREFIX/,
 // docs/publishing.md "Buckets") against s3rver on loopback (a real S3
 // implementation; it checks the access key, not V4 signatures, which
-// tests/s3_client_test.cpp verifies as S3 does): a publish, a republish killed at each
-// request (the live index never names a missing child, and the old set stays
-// whole), bad credentials (nothing changes, the refusal is told), an
+// tests/s3_client_test.cpp verifies as S3 does): a publish, a republish killed
+// at each request (the live index never names a missing child, and the old set
+// stays whole), bad credentials (nothing changes, the refusal is told), an
 // unchanged rerun (no object uploaded), the lock, --keep-old, a merge,
 // refusals.
 #include <gmock/gmock.h>
@@ -76,12 +76,15 @@ run_result sitemill_s3(const s3_server& server,
                        const std::vector<std::string>& args,
                        std::vector<std::string> env = {},
                        const std::string& key = "S3RVER",
-                       const std::string& secret = "S3RVER") {
+                       const std::string& secret = "S3RVER",
+                       const std::string& cwd = {}) {
   std::vector<std::string> all = server.environment(key, secret);
   all.insert(all.end(), env.begin(), env.end());
   all.push_back(SITEMILL_BINARY);
   all.insert(all.end(), args.begin(), args.end());
-  return run_program("/usr/bin/env", all);
+  run_options options;
+  options.cwd = cwd;
+  return run_program("/usr/bin/env", all, options);
 }
 
 std::vector<std::string> generate_args(const std::string& input,
@@ -372,6 +375,28 @@ TEST(S3Publish, MergePublishesShardsToTheBucket) {
       sitemill_s3(server, {"merge", "--out", "s3://sitemaps/site/"});
   EXPECT_EQ(without_book.exit_code, 2);
   EXPECT_THAT(without_book.err, HasSubstr("--manifest-dir"));
+}
+
+// A bucket is no folder of the site, even from the site's own directory:
+// the index names its children under the base URL.
+TEST(S3Publish, FromTheSitesDirectoryTheBucketIsNotTakenForAFolder) {
+  s3_server server;
+  ASSERT_TRUE(server.running());
+  temp_dir t;
+  std::filesystem::create_directories(t / "site/blog");
+  write_file(t / "site/index.html",
+             "<!doctype html><title>Home</title><p>Home</p>");
+  write_file(t / "site/blog/post.html",
+             "<!doctype html><title>Post</title><p>A post</p>");
+  auto r = sitemill_s3(server,
+                       {"generate", "--from-dir", ".", "--base-url", base,
+                        "--out", "s3://sitemaps/site/"},
+                       {}, "S3RVER", "S3RVER", t / "site");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, Not(HasSubstr("s3:/sitemaps")));
+  const auto locs = expect_whole_set(bucket_snapshot(server), "from-dir");
+  EXPECT_EQ(locs.size(), 2u);
+  EXPECT_FALSE(std::filesystem::exists(t / "site/s3:"));
 }
 
 TEST(S3Publish, OutUrlsThatAreNotABucketAndBucketFlagsAloneAreRefused) {
