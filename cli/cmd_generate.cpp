@@ -289,6 +289,7 @@ int run_generate(generate_cli_options& o) {
   }
   o.site.map_index_files = !o.keep_index_files;
   o.site.trace = verbose_trace();
+  o.run.bucket.http.trace = verbose_trace();
   o.site.rules = {.honour_noindex = !o.ignore_noindex,
                   .honour_canonical = !o.ignore_canonical,
                   .honour_robots = !o.ignore_robots,
@@ -498,11 +499,13 @@ command_runner setup_generate(CLI::App& app) {
       ->required()
       ->allow_extra_args(false);
   cmd->add_option("--out", o->run.out_dir,
-                  "Output directory (created if missing); - writes the one "
-                  "sitemap of a small set (up to 50,000 URLs and 50 MiB) to "
-                  "stdout as plain XML, and refuses a set that needs an "
-                  "index")
+                  "Output directory (created if missing); s3://BUCKET/PREFIX/ "
+                  "publishes to S3-compatible storage (AWS_* environment, "
+                  "~/.aws; docs/publishing.md); - writes the one sitemap of "
+                  "a small set (up to 50,000 URLs and 50 MiB) to stdout as "
+                  "plain XML, and refuses a set that needs an index")
       ->required();
+  add_bucket_flags(*cmd, o->run.bucket);
   cmd->add_option("--manifest-dir", o->run.manifest_dir,
                   "Where sitemill keeps the set's manifest, journal and lock "
                   "(default: .sitemill/NAME/ beside --out, NAME being "

@@ -5,9 +5,11 @@
 #include <vector>
 
 #include "command.h"
+#include "generate_flags.h"
 #include "sitemill/generate/merge.h"
 #include "sitemill/numbers.h"
 #include "sitemill/report/merge_json.h"
+#include "verbose.h"
 #include "vocabulary.h"
 
 namespace sitemill::cli {
@@ -21,6 +23,7 @@ struct merge_cli_options {
 
 int run_merge(merge_cli_options& o) {
   o.run.cancelled = [] { return interrupted(); };
+  o.run.bucket.http.trace = verbose_trace();
   const merge_report r = merge_shards(o.run);
   if (o.json_out && !json_to_stdout("merge", [&](sink& out) {
         return write_merge_json(out, r);
@@ -86,8 +89,11 @@ command_runner setup_merge(CLI::App& app) {
                   "Shard manifests (shard.json) to merge, instead of every "
                   "shard found beside --out");
   cmd->add_option("--out", o->run.out_dir,
-                  "The shards' --out: where the set is published")
+                  "The shards' --out: where the set is published; an "
+                  "s3://BUCKET/PREFIX/ bucket with --manifest-dir, the local "
+                  "directory the shards were given")
       ->required();
+  add_bucket_flags(*cmd, o->run.bucket);
   cmd->add_option("--name", o->run.name, "The set's name (generate's --name)")
       ->capture_default_str();
   cmd->add_option("--manifest-dir", o->run.manifest_dir,

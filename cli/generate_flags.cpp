@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <string>
 
 namespace sitemill::cli {
@@ -62,8 +63,11 @@ void add_file_flags(CLI::App& cmd, generate_options& run, std::string& index) {
 std::string infer_sitemaps_url(const std::vector<std::string>& from_dirs,
                                const std::vector<std::string>& base_urls,
                                generate_options& run) {
+  // A URL (s3://BUCKET/PREFIX/) is no folder of a --from-dir, whatever the
+  // file system would make of its text.
   if (!run.sitemaps_url.empty() || base_urls.size() != 1 ||
-      run.out_dir.empty() || run.out_dir == "-")
+      run.out_dir.empty() || run.out_dir == "-" ||
+      run.out_dir.find("://") != std::string::npos)
     return {};
   for (const std::string& dir : from_dirs) {
     std::string url = site_directory_url(dir, base_urls.front(), run.out_dir);
@@ -72,6 +76,26 @@ std::string infer_sitemaps_url(const std::vector<std::string>& from_dirs,
     return dir;
   }
   return {};
+}
+
+void add_bucket_flags(CLI::App& cmd, bucket_options& bucket) {
+  cmd.add_option("--cache-control", bucket.cache_control,
+                 "With --out s3://: the Cache-Control every object of the set "
+                 "is stored with (the children are named after their "
+                 "content and never change; docs/publishing.md)");
+  cmd.add_option_function<long long>(
+         "--keep-old",
+         [&bucket](long long seconds) {
+           bucket.keep_old = std::chrono::seconds(seconds);
+         },
+         "With --out s3://: keep the children a new set no longer names "
+         "this long (90s, 30m, 2h, 7d) for crawlers that read the old index, "
+         "then delete them at the first publish after (default: at once)")
+      ->transform(CLI::AsNumberWithUnit(
+          std::map<std::string, long long>{
+              {"s", 1}, {"m", 60}, {"h", 3600}, {"d", 86400}},
+          CLI::AsNumberWithUnit::CASE_SENSITIVE))
+      ->check(CLI::NonNegativeNumber);
 }
 
 void add_scale_flags(CLI::App& cmd, std::string& shard, generate_options& run) {

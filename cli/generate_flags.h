@@ -22,13 +22,17 @@ namespace sitemill::cli {
 /// --html-page-urls, --name, --threads, --sitemaps-url: the set's files.
 void add_file_flags(CLI::App& cmd, generate_options& run, std::string& index);
 
-/// When --sitemaps-url was not given, one base URL is, and run.out_dir lies
-/// inside one of `from_dirs` (sitemaps in a folder of the site), sets
+/// When --sitemaps-url was not given, one base URL is, and run.out_dir (a
+/// directory, not a URL such as s3://) lies inside one of `from_dirs` (sitemaps in a folder of the site), sets
 /// run.sitemaps_url to the URL that folder is served at and returns that
 /// --from-dir; "" otherwise.
 std::string infer_sitemaps_url(const std::vector<std::string>& from_dirs,
                                const std::vector<std::string>& base_urls,
                                generate_options& run);
+
+/// A bucket (--out s3://BUCKET/PREFIX/): --cache-control, --keep-old
+/// (seconds, or a number with s, m, h or d).
+void add_bucket_flags(CLI::App& cmd, bucket_options& bucket);
 
 /// Scale: --shard (as given, in `shard`, for parse_shard()),
 /// --shard-presplit, --memory-budget.

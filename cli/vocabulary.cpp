@@ -65,6 +65,8 @@ vocabulary generate_words(std::string_view indexnow_key) {
       {"out_dir", "--out"},
       {"output", "--out -"},
       {"manifest_dir", "--manifest-dir"},
+      {"cache_control", "--cache-control"},
+      {"keep_old", "--keep-old"},
       {"sitemaps_url", "--sitemaps-url"},
       {"memory_budget", "--memory-budget"},
       {"shard", "--shard"},
@@ -205,6 +207,8 @@ vocabulary merge_words() {
   return {{"out_dir", "--out"},
           {"name", "--name"},
           {"manifest_dir", "--manifest-dir"},
+          {"cache_control", "--cache-control"},
+          {"keep_old", "--keep-old"},
           // generate's, which a merge's advice and refusals name
           {"shard", "sitemill generate --shard"},
           {"presplit", "sitemill generate --shard-presplit"}};

@@ -6,6 +6,10 @@
 # them, into $SITEMILL_NPM_CACHE (default ~/.cache/sitemill-generators), one
 # directory per lockfile's hash: a rerun installs nothing, a changed lockfile
 # installs anew; npm keeps its downloads in its own cache (~/.npm).
+# `install-deps.sh npm-s3` installs, the same way, the S3 server the S3
+# publishing tests run on loopback (tests/s3/: s3rver, S3's semantics and its
+# access key check) into $SITEMILL_NPM_CACHE/s3rver-<lockfile hash>, where
+# tests/support/s3_server.cpp looks for it; scripts/test.sh runs it.
 set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config make
@@ -39,6 +43,21 @@ if [[ ${#missing[@]} -gt 0 ]]; then
   echo "installing: ${missing[*]}" >&2
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+if [[ ${1:-} == npm-s3 ]]; then
+  root=$(cd "$(dirname "$0")/.." && pwd)
+  cache=${SITEMILL_NPM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sitemill-generators}
+  command -v npm > /dev/null || { echo "npm-s3 needs Node.js 20 or later and npm" >&2; exit 1; }
+  mkdir -p "$cache"
+  dir=$cache/s3rver-$(sha256sum "$root/tests/s3/package-lock.json" | cut -c1-16)
+  if [[ ! -d $dir/node_modules ]]; then
+    echo "installing the npm packages of tests/s3 into $dir" >&2
+    tmp=$(mktemp -d "$cache/.s3rver.XXXXXX")
+    cp "$root/tests/s3/package.json" "$root/tests/s3/package-lock.json" "$tmp/"
+    (cd "$tmp" && npm ci --no-audit --no-fund --loglevel=error >&2)
+    mv "$tmp" "$dir"
+  fi
 fi
 
 if [[ ${1:-} == npm-generators ]]; then

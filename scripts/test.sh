@@ -6,6 +6,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
+# The S3 publishing tests' server (tests/s3), run by both passes.
+"$root/scripts/install-deps.sh" npm-s3
 jobs=$(nproc)
 
 # The hardening campaign's summary: tests tally the crash points, fault cases

@@ -62,6 +62,7 @@
 #include "sitemill/numbers.h"
 #include "sitemill/parse/sitemap_parser.h"
 #include "sitemill/publish/bookkeeping.h"
+#include "sitemill/publish/bucket.h"
 #include "sitemill/publish/publish.h"
 #include "sitemill/publish/set_assembly.h"
 #include "sitemill/report/audit_html.h"

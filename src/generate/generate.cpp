@@ -258,6 +258,7 @@ class run final : public detail::cluster_stage::host {
     plan.name = o_.name;
     plan.stream = o_.output;
     plan.after_step = t_.hook;
+    plan.bucket = o_.bucket;
     if (o_.dry_run) {
       if (status s = scratch_.make("sitemill-dry-run-"); !s)
         return error{"`dry_run`: " + s.err().message, "dry_run"};

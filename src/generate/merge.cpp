@@ -15,9 +15,11 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "detail/scratch_directory.h"
 #include "detail/text.h"
 #include "generate/shard_manifest.h"
 #include "generate/testing.h"
+#include "publish/bucket_publisher.h"
 #include "publish/testing.h"
 #include "sitemill/limits.h"
 #include "sitemill/publish/set_assembly.h"
@@ -248,6 +250,11 @@ merge_report detail::merge_shards(
   };
   if (o.out_dir.empty())
     return stop(merge_outcome::failed, "`out_dir` is required");
+  const bool to_bucket = store::is_s3_url(o.out_dir);
+  if (to_bucket && o.manifest_dir.empty())
+    return stop(merge_outcome::failed,
+                "`manifest_dir`: the shards of a bucket's set are kept in a "
+                "local directory; give the one the shards were given");
   std::string book = o.manifest_dir;
   if (book.empty()) {
     auto beside = default_bookkeeping_dir(o.out_dir);
@@ -280,7 +287,20 @@ merge_report detail::merge_shards(
                 "the shards hold no valid URL between them; nothing was "
                 "published");
 
-  auto pub = publisher::open(o.out_dir, o.name, o.manifest_dir);
+  // A bucket's set is assembled in a scratch directory and uploaded from
+  // there (publish/bucket_publisher.h); the bucket's lock is taken first.
+  detail::scratch_directory scratch;
+  std::unique_ptr<detail::bucket_publisher> bucket;
+  if (to_bucket) {
+    if (status s = scratch.make("sitemill-merge-"); !s)
+      return stop(merge_outcome::failed, s.message());
+    auto b = detail::bucket_publisher::open(o.out_dir, o.name, o.bucket, hook);
+    if (!b) return stop(merge_outcome::failed, b.err().message);
+    bucket = std::move(*b);
+  }
+  auto pub = to_bucket ? publisher::open(scratch.path() + "/set", o.name,
+                                         scratch.path() + "/set.book")
+                       : publisher::open(o.out_dir, o.name, o.manifest_dir);
   if (!pub) return stop(merge_outcome::failed, pub.err().message);
   detail::publisher_testing::set_after_step(**pub, hook);
   // The order a one-process run writes: the sections by name (the
@@ -324,7 +344,9 @@ merge_report detail::merge_shards(
   for (const auto& f : set->files) r.files.push_back(f.file);
   r.entry = set->entry;
   r.entry_url = layout.base_url + set->entry;
-  if (status s = (*pub)->publish(std::move(set->files), set->entry); !s)
+  if (status s = bucket ? bucket->publish(std::move(set->files), set->entry)
+                        : (*pub)->publish(std::move(set->files), set->entry);
+      !s)
     return stop(merge_outcome::failed, s.message());
   r.outcome = merge_outcome::published;
   return r;

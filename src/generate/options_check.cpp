@@ -1,5 +1,7 @@
 #include "generate/options_check.h"
 
+#include "store/s3_config.h"
+
 namespace sitemill::detail {
 namespace {
 
@@ -28,6 +30,51 @@ status check_output(const generate_options& o) {
   return {};
 }
 
+// An out_dir that names object storage: s3:// only, and what a bucket
+// cannot hold; bucket options only with one.
+status check_bucket(const generate_options& o) {
+  const bool bucket = store::is_s3_url(o.out_dir);
+  const std::size_t scheme = o.out_dir.find("://");
+  if (!bucket && scheme != std::string::npos && scheme > 0 &&
+      o.out_dir.find('/') == scheme + 1)
+    return error{"`out_dir` " + o.out_dir +
+                     " is a URL; the one kind of URL sitemill publishes to is "
+                     "an S3 bucket (s3://BUCKET/PREFIX/); give a directory "
+                     "or an s3:// URL",
+                 "out_dir"};
+  if (!bucket) {
+    if (!o.bucket.cache_control.empty())
+      return error{"`cache_control` is sent with the objects of a bucket; "
+                   "give an s3:// `out_dir`",
+                   "cache_control"};
+    if (o.bucket.keep_old.count() != 0)
+      return error{"`keep_old` keeps a bucket's old objects; give an s3:// "
+                   "`out_dir`",
+                   "keep_old"};
+    return {};
+  }
+  if (auto where = store::parse_s3_url(o.out_dir); !where) return where.err();
+  if (o.bucket.keep_old.count() < 0)
+    return error{"`keep_old` may not be negative", "keep_old"};
+  for (const char c : o.bucket.cache_control)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      return error{"`cache_control` may not hold control characters",
+                   "cache_control"};
+  // A shard's part waits on disk for its merge: in manifest_dir, which a
+  // bucket's set has no other use for (its manifest is in the bucket).
+  if (o.shard.count > 0 && o.manifest_dir.empty())
+    return error{"`shard`: a shard of a bucket's set is kept on disk until "
+                 "its merge: give `manifest_dir`, a local directory all "
+                 "shards and the merge share",
+                 "shard"};
+  if (o.shard.count == 0 && !o.manifest_dir.empty())
+    return error{"`manifest_dir`: a bucket's manifest is kept in the bucket, "
+                 "beside its prefix; leave it out with an s3:// `out_dir` "
+                 "(it names where shards are kept, with `shard`)",
+                 "manifest_dir"};
+  return {};
+}
+
 }  // namespace
 
 status check_options(const generate_options& o, const generate_testing& t) {
@@ -37,6 +84,8 @@ status check_options(const generate_options& o, const generate_testing& t) {
   } else if (o.out_dir.empty()) {
     return error{"`out_dir` is required", "out_dir"};
   }
+  if (o.output == nullptr)
+    if (status s = check_bucket(o); !s) return s;
   if (o.base_url.empty()) return error{"`base_url` is required", "base_url"};
   if (o.max_urls < 1 || o.max_urls > max_urls_per_sitemap)
     return error{"`max_urls` must be from 1 to 50,000 (the protocol's limit)",

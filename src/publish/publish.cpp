@@ -38,6 +38,8 @@ std::string_view to_string(publish_step step) noexcept {
       return "manifest_written";
     case publish_step::old_removed:
       return "old_removed";
+    case publish_step::bucket_request:
+      return "bucket_request";
   }
   return "";
 }

@@ -10,6 +10,7 @@
 #include "detail/spill_file.h"
 #include "publish/publish_files.h"
 #include "publish/testing.h"
+#include "store/s3_config.h"
 
 namespace sitemill::detail {
 namespace {
@@ -120,6 +121,9 @@ status set_outputs::open(const output_plan& plan, const url_normalizer& bases) {
     stream_ = plan.stream;
     return {};
   }
+  if (plan.scratch_dir.empty() && plan.shard_dir.empty() &&
+      store::is_s3_url(plan.out_dir))
+    return open_buckets(plan, bases);
   const bool several = bases.base_count() > 1;
   for (std::size_t i = 0; i < bases.base_count(); ++i) {
     set_output& out = outs_.emplace_back();
@@ -160,6 +164,35 @@ status set_outputs::open(const output_plan& plan, const url_normalizer& bases) {
   return {};
 }
 
+// A bucket's set is staged as a dry run's is, in a scratch directory with a
+// publisher of its own (assembling names and indexes the files there), and
+// its files are uploaded from there; every bucket's lock is taken first.
+status set_outputs::open_buckets(const output_plan& plan,
+                                 const url_normalizer& bases) {
+  auto where = store::parse_s3_url(plan.out_dir);
+  if (!where) return where.err();
+  if (status s = scratch_.make("sitemill-bucket-"); !s)
+    return error{"`out_dir` " + plan.out_dir + ": " + s.err().message,
+                 "out_dir"};
+  const bool several = bases.base_count() > 1;
+  for (std::size_t i = 0; i < bases.base_count(); ++i) {
+    set_output& out = outs_.emplace_back();
+    out.base = bases.base_url(i).href();
+    out.dir = "s3://" + where->bucket + "/" + where->prefix;
+    if (several) out.dir += set_directory(bases.base_url(i)) + "/";
+    const std::string made = scratch_.path() + "/" + std::to_string(i);
+    auto pub = publisher::open(made, plan.name, made + ".book");
+    if (!pub) return pub.err();
+    out.pub_ = std::move(*pub);
+    detail::publisher_testing::set_after_step(*out.pub_, plan.after_step);
+    auto bucket =
+        bucket_publisher::open(out.dir, plan.name, plan.bucket, plan.after_step);
+    if (!bucket) return bucket.err();
+    out.bucket_ = std::move(*bucket);
+  }
+  return {};
+}
+
 void set_outputs::discard_temporaries() noexcept {
   for (set_output& out : outs_) out.discard_temporaries();
 }
@@ -170,6 +203,17 @@ status set_outputs::publish(
   for (std::size_t i = 0; i < outs_.size(); ++i) {
     set_output& out = outs_[i];
     if (out.written == 0) continue;
+    if (out.bucket_) {
+      if (status st = out.bucket_->publish(std::move(staged[i].files),
+                                           staged[i].entry);
+          !st) {
+        if (published.empty()) return st;
+        return error{st.message() + " (the sets of " + bases_of(published) +
+                     " were published before this failure and stay)"};
+      }
+      published.push_back(std::move(out.report));
+      continue;
+    }
     const std::string path = out.dir + "/" + staged[i].entry;
     if (is_foreign_entry(path, *out.pub_, staged[i].entry))
       warn(path,

@@ -24,6 +24,9 @@
 #include <string_view>
 #include <vector>
 
+#include "detail/scratch_directory.h"
+#include "publish/bucket_publisher.h"
+#include "sitemill/publish/bucket.h"
 #include "sitemill/publish/publish.h"
 #include "sitemill/publish/set_assembly.h"
 #include "sitemill/result.h"
@@ -50,6 +53,8 @@ struct output_plan {
   /// scratch_dir/<i>.book, while set_output::dir still names where it would
   /// go; out_dir and manifest_dir are never touched. "" for a real run.
   std::string scratch_dir;
+  /// How objects are stored when out_dir is a bucket ("s3://...").
+  bucket_options bucket;
 };
 
 /// Each base's set goes to a directory of its own, named after it; two bases
@@ -87,13 +92,17 @@ class set_output {
   /// A fresh temporary path for a file named `what`, in its directory (a
   /// stream's: $TMPDIR), removed unless the set is published.
   std::string temp_path(std::string_view what);
-  /// Its directory's publisher; null for a stream.
+  /// Its directory's publisher; null for a stream. For a bucket, the
+  /// publisher of a scratch directory the set is staged in.
   publisher* pub() const noexcept { return pub_.get(); }
+  /// The bucket it is published to; null unless out_dir is "s3://...".
+  bucket_publisher* bucket() const noexcept { return bucket_.get(); }
   void discard_temporaries() noexcept;
 
  private:
   friend class set_outputs;
   std::unique_ptr<publisher> pub_;
+  std::unique_ptr<bucket_publisher> bucket_;
   std::unique_ptr<stream_temporaries> stream_temps_;
   std::function<void(publish_step)> after_step_;
 };
@@ -142,6 +151,10 @@ class set_outputs {
   [[nodiscard]] status write_stream(const finished_sitemap& sitemap);
 
  private:
+  status open_buckets(const output_plan& plan, const url_normalizer& bases);
+
+  // A bucket's sets are staged here (declared first: removed after outs_).
+  scratch_directory scratch_;
   std::deque<set_output> outs_;  // a deque: set_writers hold their output
   sink* stream_ = nullptr;
 };

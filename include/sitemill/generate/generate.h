@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "sitemill/generate/shard.h"
+#include "sitemill/publish/bucket.h"
 #include "sitemill/publish/publish.h"
 #include "sitemill/publish/set_assembly.h"
 #include "sitemill/source/record_reader.h"
@@ -106,6 +107,10 @@ struct generate_options {
   /// empty: .sitemill/<name of out_dir>/ beside out_dir. With several bases,
   /// each set's are in <that>/<set_directory()>/.
   std::string manifest_dir;
+  /// With an out_dir "s3://BUCKET/PREFIX/", the set is published to that
+  /// bucket (bucket.h, docs/publishing.md "Buckets"): how its objects are
+  /// stored. Refused with another out_dir.
+  bucket_options bucket;
   document_type type = document_type::urlset;  ///< urlset or text
   bool gzip = true;
   compression level = compression::normal;

@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "sitemill/publish/bucket.h"
 #include "sitemill/publish/publish.h"
 
 namespace sitemill {
@@ -44,6 +45,10 @@ struct merge_options {
   /// Asked between files and before the commit; true stops the merge
   /// (nothing is published).
   std::function<bool()> cancelled;
+  /// With an out_dir "s3://BUCKET/PREFIX/": how the set's objects are
+  /// stored (bucket.h). The shards are then found in manifest_dir, which
+  /// is required: the local directory the shards were given as theirs.
+  bucket_options bucket;
 };
 
 enum class merge_outcome : std::uint8_t {

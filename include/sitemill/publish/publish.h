@@ -96,6 +96,9 @@ enum class publish_step : std::uint8_t {
   entry_renamed,      ///< the commit point
   manifest_written,
   old_removed,
+  /// A set published to a bucket (bucket.h): one request to the bucket
+  /// answered (or failed), at every request of the run.
+  bucket_request,
 };
 
 /// The step's name as SITEMILL_TEST_KILL_AT spells it ("child_renamed").
