@@ -18,6 +18,7 @@
 #include "generate_flags.h"
 #include "generate_reporter.h"
 #include "generate_summary.h"
+#include "kill_at.h"
 #include "sitemill/crawl/crawl_source.h"
 #include "sitemill/generate/generate.h"
 #include "sitemill/notify/announce.h"
@@ -163,30 +164,6 @@ bool read_list_flags(const generate_cli_options& o,
     columns = std::move(*cols);
   }
   return true;
-}
-
-// SITEMILL_TEST_KILL_AT=STEP:N[:TERM], for the crash tests only
-// (docs/publishing.md): the process ends with SIGKILL the Nth time the run
-// reaches STEP, a publish_step's name. Exactly what a kill at that moment
-// would leave. With :TERM it sends itself SIGTERM there instead, which the
-// run handles as one from outside.
-std::optional<std::function<void(publish_step)>> kill_at_hook(
-    std::string_view spec) {
-  int sig = SIGKILL;
-  if (spec.ends_with(":TERM")) {
-    sig = SIGTERM;
-    spec.remove_suffix(5);
-  }
-  const std::size_t colon = spec.rfind(':');
-  if (colon == std::string_view::npos) return std::nullopt;
-  const std::string step(spec.substr(0, colon));
-  const unsigned long nth =
-      std::strtoul(std::string(spec.substr(colon + 1)).c_str(), nullptr, 10);
-  if (nth == 0) return std::nullopt;
-  auto reached = std::make_shared<std::atomic<unsigned long>>(0);
-  return [step, nth, reached, sig](publish_step s) {
-    if (to_string(s) == step && ++*reached == nth) ::raise(sig);
-  };
 }
 
 // --out -: what the library cannot know refuses a set on stdout, the
