@@ -363,3 +363,43 @@ TEST(RenderCli, NothingOfTheBrowserIsLeftAfterSigkill) {
 
 }  // namespace
 }  // namespace sitemill::testing
+
+namespace sitemill::testing {
+namespace {
+
+// Behind a login the page's own requests need the crawl's credentials too:
+// the app's JSON answers 403 without the member's cookie. The browser's
+// requests go through the crawl's fetcher, which adds them for the crawled
+// origin alone.
+TEST(RenderCli, ThePagesOwnRequestsCarryTheCrawlsCredentials) {
+  http_server server;
+  serve_app(server);
+  const http_reply nav = text_reply(
+      200, R"(["/", "/about", "/products"])", "application/json");
+  server.route("/api/nav.json", [nav](const recorded_request& r) {
+    if (r.header("Cookie").value_or("").find("member=1") == std::string::npos)
+      return text_reply(403, "members only");
+    return nav;
+  });
+  temp_dir t;
+  set_expectations expect;
+  expect.base_url = server.url("/");
+  std::vector<std::string> args = crawl_args(server);
+  args.insert(args.end(), {"--render", "--cookie", "member=1"});
+  const generate_run in = generate_and_check(t / "out", args, {}, expect);
+  ASSERT_EQ(in.run.exit_code, 0) << in.run.err;
+  EXPECT_THAT(all_locs(in.set), ElementsAre(server.url("/"),
+                                            server.url("/about"),
+                                            server.url("/products")));
+  EXPECT_EQ(in.run.err.find("member=1"), std::string::npos);
+
+  temp_dir t2;
+  std::vector<std::string> shut = crawl_args(server);
+  shut.push_back("--render");
+  const generate_run out = generate_and_check(t2 / "out", shut, {}, expect);
+  ASSERT_EQ(out.run.exit_code, 0) << out.run.err;
+  EXPECT_THAT(all_locs(out.set), ElementsAre(server.url("/")));
+}
+
+}  // namespace
+}  // namespace sitemill::testing
