@@ -263,23 +263,10 @@ status bucket_publisher::recover() {
 
 status bucket_publisher::publish(std::vector<staged_file> files,
                                  const std::string& entry) {
-  const staged_file* entry_file = nullptr;
-  for (const auto& f : files) {
-    if (!is_safe_name(f.file.path))
-      return error{"refusing to publish unsafe name " + f.file.path};
-    if (f.file.path == entry) entry_file = &f;
-  }
-  if (entry_file == nullptr)
-    return error{"entry " + entry + " is not among the files"};
-  std::map<std::string, const published_file*> old;
+  auto checked = check_staged_files(files, entry, current_);
+  if (!checked) return checked.err();
+  std::map<std::string, const published_file*> old;  // the live set's files
   for (const auto& f : current_) old[f.path] = &f;
-  for (const auto& f : files) {
-    auto it = old.find(f.file.path);
-    if (f.file.path != entry && !f.fixed_name && it != old.end() &&
-        it->second->digest != f.file.digest)
-      return error{"file name collision on " + f.file.path +
-                   " (same name, other bytes)"};
-  }
 
   // What is in the bucket already, byte for byte: a file the manifest
   // lists with the same digest, there with the size of the new bytes.

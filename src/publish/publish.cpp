@@ -98,26 +98,13 @@ status publisher::publish(std::vector<staged_file> files,
                           const std::string& entry) {
   dir_ops d{dir_fd_, dir_, token_};
   dir_ops b{book_fd_, book_dir_, token_};
-  const staged_file* entry_file = nullptr;
-  for (const auto& f : files) {
-    if (!is_safe_name(f.file.path))
-      return error{"refusing to publish unsafe name " + f.file.path};
-    if (f.file.path == entry) entry_file = &f;
-  }
-  if (entry_file == nullptr)
-    return error{"entry " + entry + " is not among the files"};
-
-  std::unordered_map<std::string, const published_file*> old;
-  for (const auto& f : current_) old[f.path] = &f;
   // A child keeps its name only while its bytes stay the same; a different
   // digest under an old name would change the live set before the commit.
-  for (const auto& f : files) {
-    auto it = old.find(f.file.path);
-    if (f.file.path != entry && !f.fixed_name && it != old.end() &&
-        it->second->digest != f.file.digest)
-      return error{"file name collision on " + f.file.path +
-                   " (same name, other bytes)"};
-  }
+  auto checked = detail::check_staged_files(files, entry, current_);
+  if (!checked) return checked.err();
+  const staged_file* entry_file = *checked;
+  std::unordered_map<std::string, const published_file*> old;  // the live set's files
+  for (const auto& f : current_) old[f.path] = &f;
 
   auto step = [&](publish_step s) {
     if (after_step_) after_step_(s);

@@ -1,5 +1,7 @@
 #include "publish/publish_files.h"
 
+#include <unordered_map>
+
 #include <fcntl.h>
 
 #include <cstring>
@@ -21,6 +23,29 @@ bool is_safe_name(std::string_view name) noexcept {
   for (char c : name)
     if (c == '/' || c == '\0') return false;
   return true;
+}
+
+result<const staged_file*> check_staged_files(
+    const std::vector<staged_file>& files, const std::string& entry,
+    const std::vector<published_file>& current) {
+  const staged_file* entry_file = nullptr;
+  for (const auto& f : files) {
+    if (!is_safe_name(f.file.path))
+      return error{"refusing to publish unsafe name " + f.file.path};
+    if (f.file.path == entry) entry_file = &f;
+  }
+  if (entry_file == nullptr)
+    return error{"entry " + entry + " is not among the files"};
+  std::unordered_map<std::string_view, const published_file*> old;
+  for (const auto& f : current) old[f.path] = &f;
+  for (const auto& f : files) {
+    auto it = old.find(f.file.path);
+    if (f.file.path != entry && !f.fixed_name && it != old.end() &&
+        it->second->digest != f.file.digest)
+      return error{"file name collision on " + f.file.path +
+                   " (same name, other bytes)"};
+  }
+  return entry_file;
 }
 
 json file_to_json(const published_file& f) {

@@ -29,6 +29,15 @@ std::string sys_error(std::string_view what, const std::string& path, int err);
 /// make sitemill delete ../anything.
 bool is_safe_name(std::string_view name) noexcept;
 
+/// What every publish refuses before touching anything, a directory's or a
+/// bucket's: an unsafe name, an entry that is not among `files`, and a file
+/// that would keep the name of one in `current` (the live set) with other
+/// bytes, which would change the live set before the commit (the entry and
+/// fixed-name pages aside). The entry's staged file on success.
+result<const staged_file*> check_staged_files(
+    const std::vector<staged_file>& files, const std::string& entry,
+    const std::vector<published_file>& current);
+
 json file_to_json(const published_file& f);
 /// A manifest's "files" (or a journal's "new"): an error when an entry is
 /// malformed or names a path outside the directory.
