@@ -131,6 +131,21 @@ TEST(Chromium, LoadsALoopbackPageAndReadsTheDomAfterItsScriptRan) {
 }
 
 TEST(Chromium, ABrowserThatDiesIsNoticedAndStartedAgain) {
+  // In a $TMPDIR of its own, to see what a killed browser leaves there.
+  testing::temp_dir tmp;
+  const char* was = std::getenv("TMPDIR");
+  const std::string saved = was ? was : "";
+  ::setenv("TMPDIR", tmp.path().c_str(), 1);
+  struct restore {
+    std::string value;
+    bool had;
+    ~restore() {
+      if (had)
+        ::setenv("TMPDIR", value.c_str(), 1);
+      else
+        ::unsetenv("TMPDIR");
+    }
+  } restore_tmpdir{saved, was != nullptr};
   testing::http_server server;
   server.route("/", testing::text_reply(200, script_page, "text/html"));
   auto first = chromium::start({});
@@ -165,6 +180,9 @@ TEST(Chromium, ABrowserThatDiesIsNoticedAndStartedAgain) {
   const std::string directory = b->directory();
   b->stop();
   EXPECT_EQ(browser_processes(leader, directory), 0);
+  // Nothing left in $TMPDIR: not the profiles, not the singleton socket
+  // directory (org.chromium.Chromium.*) the killed browser had made.
+  EXPECT_EQ(testing::list_all(tmp.path()), std::vector<std::string>{});
 }
 
 // A sitemill that owns a browser, killed by `sig`: a forked child of this

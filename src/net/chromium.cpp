@@ -172,15 +172,20 @@ result<std::unique_ptr<chromium>> chromium::start(
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   // Its config and cache directories (crash reports, fonts' caches) in the
-  // scratch directory too: nothing written to the user's home.
+  // scratch directory too: nothing written to the user's home. And its
+  // temporary directory: the profile's singleton socket goes there, which a
+  // browser that is killed leaves behind (one org.chromium.Chromium.* per
+  // kill in $TMPDIR); in the scratch directory it goes with it.
   std::vector<std::string> env_text;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string_view v(*e);
-    if (!v.starts_with("XDG_CONFIG_HOME=") && !v.starts_with("XDG_CACHE_HOME="))
+    if (!v.starts_with("XDG_CONFIG_HOME=") &&
+        !v.starts_with("XDG_CACHE_HOME=") && !v.starts_with("TMPDIR="))
       env_text.emplace_back(v);
   }
   env_text.push_back("XDG_CONFIG_HOME=" + dir);
   env_text.push_back("XDG_CACHE_HOME=" + dir);
+  env_text.push_back("TMPDIR=" + dir);
   std::vector<char*> envp;
   for (std::string& e : env_text) envp.push_back(e.data());
   envp.push_back(nullptr);
