@@ -123,6 +123,19 @@ class sitemap_reader final : public walk_observer, public parse_handler {
   bool index_ = false;
 };
 
+// The HTTP settings of the audit's own requests (the sitemaps' walk, the
+// URLs the crawl did not judge): the crawl's user agent, time-outs,
+// pinned addresses and stop flag, so every request of one audit is alike.
+http_options crawl_http(const audit_options& o) {
+  http_options h;
+  h.user_agent = o.crawl.user_agent;
+  h.connect_timeout = o.crawl.connect_timeout;
+  h.total_timeout = o.crawl.timeout;
+  h.resolve = o.crawl.resolve;
+  h.cancel = o.stop;
+  return h;
+}
+
 // Reads the site's sitemaps; false when the audit cannot go on.
 bool read_sitemaps(const audit_options& o, const normalized_url& site,
                    sitemap_urls& urls, std::vector<std::string>& names,
@@ -130,11 +143,7 @@ bool read_sitemaps(const audit_options& o, const normalized_url& site,
   walk_options w;
   static_cast<walk_caps&>(w) = o.walk;
   w.parse.schema_checks = false;
-  w.http.user_agent = o.crawl.user_agent;
-  w.http.connect_timeout = o.crawl.connect_timeout;
-  w.http.total_timeout = o.crawl.timeout;
-  w.http.resolve = o.crawl.resolve;
-  w.http.cancel = o.stop;
+  w.http = crawl_http(o);
   w.allow_private = o.crawl.allow_private;
   sitemap_reader reader(urls, report, names, o.stop);
   sitemap_walker walker(std::move(w), reader);
@@ -362,11 +371,7 @@ audit_report audit_site(const audit_options& o) {
   }
 
   detail::url_judging how;
-  how.http.user_agent = o.crawl.user_agent;
-  how.http.connect_timeout = o.crawl.connect_timeout;
-  how.http.total_timeout = o.crawl.timeout;
-  how.http.resolve = o.crawl.resolve;
-  how.http.cancel = o.stop;
+  how.http = crawl_http(o);
   how.concurrency = o.crawl.concurrency;
   how.max_page_bytes = o.crawl.max_page_bytes;
   fetch_scope scope;
