@@ -80,6 +80,21 @@ bool is_language_root(std::string_view home) noexcept {
          check_hreflang(language) == hreflang_problem::ok;
 }
 
+// The folder of the file at `rel` named `name`: "", "de/", "blog/500/".
+std::string_view folder_of(std::string_view rel,
+                           std::string_view name) noexcept {
+  return rel.substr(0, rel.size() - name.size());
+}
+
+// The folder `folder` stands in: "blog/" for "blog/500/", "" (the root) for
+// "de/" and for the root itself. A folder's index page (blog/500/index.html,
+// the page blog/500/) stands there.
+std::string_view folder_above(std::string_view folder) noexcept {
+  if (folder.empty()) return folder;
+  folder.remove_suffix(1);
+  return folder.substr(0, folder.rfind('/') + 1);  // npos + 1 == 0: the root
+}
+
 }  // namespace
 
 bool site_reader::is_index(std::string_view name) const {
@@ -94,7 +109,7 @@ bool site_reader::named_error_page(std::string_view rel,
       std::find(options_.index_files.begin(), options_.index_files.end(),
                 name) != options_.index_files.end();
   // The folder an index file serves: "blog/gone" for blog/gone/index.html.
-  std::string_view folder = rel.substr(0, rel.size() - name.size());
+  std::string_view folder = folder_of(rel, name);
   if (!folder.empty()) folder.remove_suffix(1);
   bool found = false;
   for (std::size_t i = 0; i < options_.error_pages.size(); ++i) {
@@ -117,22 +132,21 @@ std::string site_reader::is_error_page(const std::string& rel,
     return "error page (named by `error_pages`)";
   }
   if (!options_.skip_error_pages) return {};
-  std::string_view home = std::string_view(rel).substr(
-      0, rel.size() - name.size());  // "", "de/", "a/404/"
-  std::string_view what = name;      // "404.html" or "404/index.html"
+  const std::string_view folder = folder_of(rel, name);  // "", "de/", "a/404/"
+  std::string_view home = folder;
+  std::string_view what = name;  // "404.html" or "404/index.html"
   if (!(is_html_name(name) &&
         is_error_status(name.substr(0, name.rfind('.'))))) {
-    if (home.empty() ||
+    if (folder.empty() ||
         std::find(options_.index_files.begin(), options_.index_files.end(),
                   name) == options_.index_files.end()) {
       return {};
     }
-    home.remove_suffix(1);
-    const std::size_t slash = home.rfind('/');
-    const std::string_view status = home.substr(slash + 1);
+    home = folder_above(folder);
+    const std::string_view status =
+        folder.substr(home.size(), folder.size() - home.size() - 1);
     if (!is_error_status(status)) return {};
-    what = std::string_view(rel).substr(home.size() - status.size());
-    home = home.substr(0, slash + 1);  // npos + 1 == 0: the root
+    what = std::string_view(rel).substr(home.size());
   }
   if (home.empty()) {
     return "error page (" + std::string(what) + " at the site's root)";
@@ -144,20 +158,14 @@ std::string site_reader::is_error_page(const std::string& rel,
 
 bool site_reader::stands_at_a_root(const std::string& rel,
                                    std::string_view name) const {
-  std::string_view home = std::string_view(rel).substr(
-      0, rel.size() - name.size());  // "", "de/", "blog/500/"
-  if (is_index(name) && !home.empty()) {
-    // blog/500/index.html is the page blog/500/, which stands in blog/.
-    home.remove_suffix(1);
-    home = home.substr(0, home.rfind('/') + 1);  // npos + 1 == 0: the root
-  }
+  std::string_view home = folder_of(rel, name);  // "", "de/", "blog/500/"
+  if (is_index(name)) home = folder_above(home);
   return home.empty() || is_language_root(home);
 }
 
 bool site_reader::names_itself(const normalized_url& canonical,
                                const std::string& rel, std::string_view name) {
-  const std::string_view dir =
-      std::string_view(rel).substr(0, rel.size() - name.size());
+  const std::string_view dir = folder_of(rel, name);
   std::string forms[3];
   std::size_t count = 0;
   forms[count++] = rel;
@@ -257,8 +265,7 @@ bool site_reader::page(const std::string& rel, std::string_view name,
   // Asked first, so that a named page is known to be found whichever rule
   // then skips it.
   (void)named_error_page(rel, name);
-  const std::string_view dir =
-      std::string_view(rel).substr(0, rel.size() - name.size());
+  const std::string_view dir = folder_of(rel, name);
   if (index) {
     begin_record(out, rel, dir, false);
   } else if (options_.clean_urls &&
