@@ -407,6 +407,8 @@ int run_generate(generate_cli_options& o) {
     if (!o.quiet) print_summary(r);
     print_sitemaps_location(r, o.robots_path, o.from_dirs,
                             o.sitemaps_inferred_from, g.out_dir, o.quiet);
+    print_bookkeeping_location(r, o.from_dirs, g.out_dir, g.manifest_dir,
+                               o.quiet);
     // A signal during the publish did not stop it (the journal makes it
     // finish either way); it stops what comes after.
     if (interrupted()) {

@@ -8,7 +8,9 @@
 #include "command.h"
 #include "docs_location.h"
 #include "sitemill/numbers.h"
+#include "sitemill/publish/bookkeeping.h"
 #include "sitemill/robots/robots.h"
+#include "sitemill/source/site_source.h"
 #include "sitemill/url/url.h"
 
 namespace sitemill::cli {
@@ -193,6 +195,30 @@ void print_sitemaps_location(const generate_report& r,
                "in the site's Search Console property; docs/publishing.md)\n",
                set.sitemaps_url.c_str(), set.base_url.c_str(),
                set.entry_url.c_str());
+}
+
+void print_bookkeeping_location(const generate_report& r,
+                                const std::vector<std::string>& from_dirs,
+                                const std::string& out_dir,
+                                const std::string& manifest_dir, bool quiet) {
+  if (quiet || r.sets.empty() || !manifest_dir.empty() || out_dir.empty() ||
+      out_dir == "-" || out_dir.find("://") != std::string::npos)
+    return;
+  auto book = default_bookkeeping_dir(out_dir);
+  if (!book) return;
+  for (const std::string& dir : from_dirs) {
+    const std::string served =
+        site_directory_url(dir, r.sets.front().base_url, *book);
+    if (served.empty()) continue;
+    std::fprintf(stderr,
+                 "sitemill: warning: the set's bookkeeping (its lock, manifest "
+                 "and journal) is kept in %s, inside --from-dir %s, so a "
+                 "deploy of it serves them at %s: give --manifest-dir a "
+                 "directory outside %s (%s)\n",
+                 book->c_str(), dir.c_str(), served.c_str(), dir.c_str(),
+                 cite_docs("docs/publishing.md").c_str());
+    return;
+  }
 }
 
 void print_lastmod_summary(const generate_report& r) {

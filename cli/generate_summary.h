@@ -41,6 +41,15 @@ void print_sitemaps_location(const generate_report& r,
                              const std::string& inferred_from,
                              const std::string& out_dir, bool quiet);
 
+/// A warning when the set's bookkeeping (lock, manifest, journal: kept
+/// beside `out_dir` unless `manifest_dir` names a place) lies inside one of
+/// `from_dirs`, the site a deploy serves: it would be served too
+/// (`--out public/sitemaps` keeps it in `public/.sitemill/`).
+void print_bookkeeping_location(const generate_report& r,
+                                const std::vector<std::string>& from_dirs,
+                                const std::string& out_dir,
+                                const std::string& manifest_dir, bool quiet);
+
 /// What announcing one set did, unless `quiet` and fine; the exit code it
 /// asks for. The set is already live, so a failure takes nothing back: 2 for
 /// robots.txt or refused IndexNow or submit options, 1 for a URL or batch

@@ -354,6 +354,39 @@ TEST(GenerateDirSource, SitemapsInAFolderWithoutRobotsAreWarned) {
   EXPECT_THAT(vouched.err, Not(HasSubstr("warning: the sitemaps at")));
 }
 
+// --out inside --from-dir keeps the set's bookkeeping beside --out, in the
+// site a deploy serves: warned, with where it would be served; a
+// --manifest-dir outside the site silences it (and the bookkeeping is there).
+TEST(GenerateDirSource, BookkeepingInsideTheSiteIsWarned) {
+  temp_dir t;
+  const std::string site = t / "public";
+  jekyll_site(site, 2);
+  const run_result r = run_sitemill({"generate", "--from-dir", site,
+                                     "--base-url", base, "--out",
+                                     site + "/sitemaps"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("warning: the set's bookkeeping (its lock, "
+                               "manifest and journal) is kept in " +
+                               site + "/.sitemill/sitemaps, inside --from-dir " +
+                               site + ", so a deploy of it serves them at " +
+                               base + ".sitemill/sitemaps/"));
+  EXPECT_TRUE(std::filesystem::is_directory(site + "/.sitemill/sitemaps"));
+
+  const run_result apart = run_sitemill(
+      {"generate", "--from-dir", site, "--base-url", base, "--out",
+       site + "/sitemaps", "--manifest-dir", t / "books"});
+  ASSERT_EQ(apart.exit_code, 0) << apart.err;
+  EXPECT_THAT(apart.err, Not(HasSubstr("bookkeeping")));
+  EXPECT_FALSE(std::filesystem::is_empty(t / "books"));
+
+  // --out beside the site: nothing to say.
+  const run_result beside = run_sitemill({"generate", "--from-dir", site,
+                                          "--base-url", base, "--out",
+                                          t / "deploy"});
+  ASSERT_EQ(beside.exit_code, 0) << beside.err;
+  EXPECT_THAT(beside.err, Not(HasSubstr("bookkeeping")));
+}
+
 // --sitemaps-url given: --out anywhere (a deploy step copies it), the
 // index and entry name that URL; sitemaps served above the pages (the
 // host's root, for pages under /docs/) need no vouching.
