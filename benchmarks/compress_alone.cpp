@@ -15,8 +15,10 @@
 // What it leaves out, being sitemill's own work: making the XML, joining the
 // pieces into one DEFLATE stream (each piece is written as a gzip member of
 // its own, so OUT_DIR/NAME.gz is a valid multi-member gzip file that
-// `gzip -t` accepts) and the renames that publish. Input files are mapped,
-// so their bytes come from the page cache, as a benchmark run leaves them.
+// `gzip -t` accepts) and the renames that publish. Each worker reads its
+// piece with pread(2) into a buffer of its own, from the page cache as a
+// benchmark run leaves the files: its memory is its buffers and the
+// compressed pieces not yet written, not the input.
 //
 // OUT_DIR is made when missing. Prints one line: files, bytes in, bytes out,
 // wall seconds (from the first piece to the last close; the script times the
@@ -24,7 +26,6 @@
 // 2 on usage.
 #include <fcntl.h>
 #include <libdeflate.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -49,7 +50,7 @@ namespace {
 
 struct input_file {
   std::string path;
-  const unsigned char* data = nullptr;
+  int fd = -1;
   std::size_t size = 0;
 };
 
@@ -75,21 +76,27 @@ struct job {
   std::exit(2);
 }
 
-input_file map_file(const std::string& path) {
+input_file open_file(const std::string& path) {
   input_file f;
   f.path = path;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) die("cannot open " + path + ": " + std::strerror(errno));
+  f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (f.fd < 0) die("cannot open " + path + ": " + std::strerror(errno));
   struct stat st {};
-  if (::fstat(fd, &st) != 0) die("cannot stat " + path);
+  if (::fstat(f.fd, &st) != 0) die("cannot stat " + path);
   f.size = static_cast<std::size_t>(st.st_size);
-  if (f.size != 0) {
-    void* p = ::mmap(nullptr, f.size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) die("cannot map " + path);
-    f.data = static_cast<const unsigned char*>(p);
-  }
-  ::close(fd);
   return f;
+}
+
+void read_piece(const input_file& f, std::size_t offset, std::size_t size,
+                unsigned char* to) {
+  while (size != 0) {
+    const ssize_t n = ::pread(f.fd, to, size, static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) die("cannot read " + f.path);
+    to += n;
+    offset += static_cast<std::size_t>(n);
+    size -= static_cast<std::size_t>(n);
+  }
 }
 
 void write_all(int fd, const unsigned char* p, std::size_t n,
@@ -133,7 +140,7 @@ int main(int argc, char** argv) {
   if (::mkdir(out_dir.c_str(), 0755) != 0 && errno != EEXIST)
     die("cannot create " + out_dir + ": " + std::strerror(errno));
   std::vector<input_file> files;
-  for (; i < argc; ++i) files.push_back(map_file(argv[i]));
+  for (; i < argc; ++i) files.push_back(open_file(argv[i]));
 
   const auto started = std::chrono::steady_clock::now();
   constexpr std::size_t chunk = sitemill::gzip_chunk_bytes;
@@ -159,11 +166,13 @@ int main(int argc, char** argv) {
     if (c == nullptr) die("cannot allocate a compressor");
     // Reused and never zero-filled, as generate's per-thread buffer.
     const std::size_t bound = libdeflate_gzip_compress_bound(c, chunk);
+    std::unique_ptr<unsigned char[]> in(new unsigned char[chunk]);
     std::unique_ptr<unsigned char[]> buffer(new unsigned char[bound]);
     for (std::size_t k; (k = next++) < jobs.size();) {
       job& j = jobs[k];
-      const std::size_t n = libdeflate_gzip_compress(
-          c, files[j.file].data + j.offset, j.size, buffer.get(), bound);
+      read_piece(files[j.file], j.offset, j.size, in.get());
+      const std::size_t n =
+          libdeflate_gzip_compress(c, in.get(), j.size, buffer.get(), bound);
       if (n == 0) die("libdeflate exceeded its bound");
       std::vector<unsigned char> out(buffer.get(), buffer.get() + n);
       std::lock_guard lock(mu);
