@@ -158,5 +158,67 @@ TEST(DeflateSplice, SurvivesRandomBytes) {
   EXPECT_LT(found, 20'000);
 }
 
+// The walker's edges: codes longer than its lookup table, stored blocks of
+// every short length, streams cut at every byte.
+
+// The stream ends where its last byte ends, and that block's header bit is
+// set; made non-final, the stream followed by a final empty block inflates.
+void expect_walked(std::string raw, const std::string& plain,
+                   const std::string& what) {
+  const auto last = find_final_block(raw);
+  ASSERT_TRUE(last) << what;
+  EXPECT_EQ((last->end_bit + 7) / 8, raw.size()) << what;
+  EXPECT_TRUE((static_cast<unsigned char>(raw[last->header_bit / 8]) >>
+               (last->header_bit % 8)) &
+              1)
+      << what;
+  ASSERT_TRUE(make_non_final(raw)) << what;
+  raw += std::string("\x03\x00", 2);  // BFINAL 1, fixed codes, end of block
+  EXPECT_EQ(inflate_raw(raw), plain) << what;
+}
+
+TEST(DeflateSplice, StepsOverCodesLongerThanItsTable) {
+  // Byte frequencies halving from one value to the next give Huffman codes
+  // of every length up to deflate's 15 bits.
+  std::mt19937 rng(3);
+  std::string skewed;
+  while (skewed.size() < 300'000) {
+    int c = 0;
+    while (c < 40 && (rng() & 1) != 0) ++c;
+    skewed += static_cast<char>('A' + c);
+  }
+  for (int strategy : {Z_HUFFMAN_ONLY, Z_DEFAULT_STRATEGY, Z_RLE})
+    expect_walked(zlib_raw(skewed, 9, strategy), skewed,
+                  "strategy " + std::to_string(strategy));
+}
+
+TEST(DeflateSplice, SkipsStoredBlocksOfEveryShortLength) {
+  std::mt19937 rng(5);
+  for (std::size_t n = 0; n <= 70; ++n) {
+    std::string in(n, '\0');
+    for (char& c : in) c = static_cast<char>(rng());
+    expect_walked(zlib_raw(in, 0, Z_DEFAULT_STRATEGY), in,
+                  std::to_string(n) + " stored bytes");
+  }
+  std::string big(200'000, '\0');  // several full 65,535-byte blocks
+  for (char& c : big) c = static_cast<char>(rng());
+  expect_walked(zlib_raw(big, 0, Z_DEFAULT_STRATEGY), big,
+                "200,000 stored bytes");
+}
+
+TEST(DeflateSplice, RefusesEveryCutOfAStream) {
+  std::string text;
+  for (int i = 0; text.size() < 20'000; ++i)
+    text += "<url><loc>https://example.com/item/" + std::to_string(i * 7) +
+            "</loc></url>\n";
+  for (int level : {0, 1, 6, 9}) {
+    const std::string raw = zlib_raw(text, level, Z_DEFAULT_STRATEGY);
+    ASSERT_TRUE(find_final_block(raw)) << "level " << level;
+    for (std::size_t cut = 0; cut < raw.size(); ++cut)
+      EXPECT_FALSE(find_final_block(std::string_view(raw).substr(0, cut)))
+          << "level " << level << ", cut at " << cut << " of " << raw.size();
+  }
+}
+
 }  // namespace
 }  // namespace sitemill::detail

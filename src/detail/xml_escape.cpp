@@ -82,6 +82,15 @@ void append_xml_escaped(std::string& out, std::string_view text) {
     for (unsigned m = special_mask(p); m != 0; m &= m - 1)
       escape_at(p + __builtin_ctz(m));
   }
+  if (p != end && text.size() >= 16) {
+    // The last 16 bytes, overlapping those checked: their new lanes only,
+    // instead of a byte loop over the rest.
+    const char* const last = end - 16;
+    const unsigned seen = static_cast<unsigned>(p - last);
+    for (unsigned m = special_mask(last) >> seen << seen; m != 0; m &= m - 1)
+      escape_at(last + __builtin_ctz(m));
+    p = end;
+  }
 #else
   // Skip 8 clean bytes at a time; the byte loop below takes the rest.
   for (; end - p >= 8; p += 8) {

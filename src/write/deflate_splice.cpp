@@ -12,41 +12,91 @@
 namespace sitemill::detail {
 namespace {
 
-// Reads bits lowest first, as DEFLATE packs them. Past the end it reads
-// zeros and remembers it overran, which the walker then reports.
+// Reads bits lowest first, as DEFLATE packs them, from a 64-bit buffer
+// that holds at least 56 unread bits after refill(). Past the end it loads
+// zero bytes and counts them, which the walker then reports.
 class bit_reader {
  public:
   explicit bit_reader(std::string_view bytes)
-      : data_(reinterpret_cast<const std::uint8_t*>(bytes.data())),
-        size_(bytes.size()) {}
+      : begin_(reinterpret_cast<const std::uint8_t*>(bytes.data())),
+        next_(begin_),
+        end_(begin_ + bytes.size()) {}
 
-  // The next n bits (n <= 32), not consumed.
-  std::uint32_t peek(unsigned n) const {
-    const std::size_t byte = pos_ >> 3;
-    std::uint64_t word = 0;
-    if (byte + 8 <= size_) {
-      std::memcpy(&word, data_ + byte, 8);  // little-endian hosts only
-    } else {
-      for (std::size_t i = 0; byte + i < size_ && i < 8; ++i)
-        word |= std::uint64_t{data_[byte + i]} << (8 * i);
+  // At least 56 bits buffered; false once 8 zero bytes were loaded past the
+  // end, when at least one of them is consumed: the stream overran.
+  bool refill() {
+    if (end_ - next_ >= 8) {
+      std::uint64_t word;
+      std::memcpy(&word, next_, 8);  // little-endian hosts only
+      // Bytes beyond the whole ones that fit land where the next refill
+      // puts the same bytes again: or-ing them twice changes nothing.
+      buffer_ |= word << bits_;
+      // The whole bytes that fit, (63 - bits_) / 8, leave bits_ % 8 + 56.
+      next_ += 7 - (bits_ >> 3);
+      bits_ |= 56;
+      return true;
     }
-    return static_cast<std::uint32_t>(word >> (pos_ & 7)) &
-           ((std::uint32_t{1} << n) - 1);
+    return refill_slowly();
   }
-  void skip(std::size_t n) { pos_ += n; }
+  std::uint64_t bits() const { return buffer_; }
+  // n <= bits buffered.
+  void consume(unsigned n) {
+    buffer_ >>= n;
+    bits_ -= n;
+  }
+  // The next n bits (n <= 32), consumed.
   std::uint32_t take(unsigned n) {
-    const std::uint32_t v = peek(n);
-    pos_ += n;
+    if (bits_ < n) refill();
+    const auto v =
+        static_cast<std::uint32_t>(buffer_ & ((std::uint64_t{1} << n) - 1));
+    consume(n);
     return v;
   }
-  void align() { pos_ = (pos_ + 7) & ~std::size_t{7}; }
-  std::size_t position() const { return pos_; }
-  bool overran() const { return pos_ > size_ * 8; }
+  void align() { consume(bits_ & 7); }
+  // Skips n bytes from a byte boundary (after align()); false past the end.
+  bool skip_bytes(std::size_t n) {
+    if (n * 8 <= bits_) {
+      // consume() shifts by less than 64 only.
+      if (n != 0) consume(static_cast<unsigned>(n * 8));
+      return true;
+    }
+    const std::size_t at = loaded() - bits_ / 8;
+    buffer_ = 0;
+    bits_ = 0;
+    if (at + n > static_cast<std::size_t>(end_ - begin_)) return false;
+    next_ = begin_ + at + n;
+    zeros_ = 0;
+    return true;
+  }
+  std::size_t position() const { return loaded() * 8 - bits_; }
+  bool overran() const {
+    return position() > static_cast<std::size_t>(end_ - begin_) * 8;
+  }
 
  private:
-  const std::uint8_t* data_;
-  std::size_t size_;
-  std::size_t pos_ = 0;
+  std::size_t loaded() const {
+    return static_cast<std::size_t>(next_ - begin_) + zeros_;
+  }
+  bool refill_slowly() {
+    while (bits_ < 56) {  // ends at 56..63 bits: every shift stays below 64
+      std::uint64_t byte = 0;
+      if (next_ != end_) {
+        byte = *next_++;
+      } else {
+        ++zeros_;
+      }
+      buffer_ |= byte << bits_;
+      bits_ += 8;
+    }
+    return zeros_ < 8;
+  }
+
+  const std::uint8_t* begin_;
+  const std::uint8_t* next_;
+  const std::uint8_t* end_;
+  std::uint64_t buffer_ = 0;
+  unsigned bits_ = 0;      // valid bits in buffer_, lowest first
+  std::size_t zeros_ = 0;  // zero bytes loaded past the end
 };
 
 // Extra bits after length symbols 257..285 and distance symbols 0..29.
@@ -59,6 +109,15 @@ constexpr std::uint8_t distance_extra[30] = {
 
 enum class code_kind { plain, litlen, distance };
 
+// What a decoded symbol asks of the walker next.
+enum symbol_kind : std::uint32_t {
+  go_on = 0,      // a literal, a distance, a code length: next symbol
+  then_distance,  // a length: a distance follows
+  block_end,      // symbol 256
+  long_code,      // longer than the table: decode bit by bit
+  no_symbol,      // a reserved symbol, or bits no code starts with
+};
+
 // Extra bits that follow `symbol` of a code of `kind`; the walker skips
 // them together with the code, since it never needs their value.
 unsigned extra_bits(code_kind kind, unsigned symbol) {
@@ -69,14 +128,36 @@ unsigned extra_bits(code_kind kind, unsigned symbol) {
   return 0;
 }
 
+symbol_kind kind_of(code_kind kind, unsigned symbol) {
+  if (kind == code_kind::litlen) {
+    if (symbol < 256) return go_on;
+    if (symbol == 256) return block_end;
+    return symbol <= 285 ? then_distance : no_symbol;
+  }
+  if (kind == code_kind::distance) return symbol <= 29 ? go_on : no_symbol;
+  return go_on;
+}
+
+// One table entry: bits to consume (code and extra bits), the symbol's kind
+// and the symbol.
+constexpr std::uint32_t entry(unsigned bits, symbol_kind kind,
+                              unsigned symbol) {
+  return bits | (static_cast<std::uint32_t>(kind) << 8) | (symbol << 16);
+}
+constexpr unsigned entry_bits(std::uint32_t e) { return e & 0xff; }
+constexpr symbol_kind entry_kind(std::uint32_t e) {
+  return static_cast<symbol_kind>((e >> 8) & 0xff);
+}
+constexpr unsigned entry_symbol(std::uint32_t e) { return e >> 16; }
+
 // A canonical Huffman code. Codes of up to fast_bits bits are looked up in
-// one small table (2 KiB: it stays in L1, where a table for 15-bit codes
-// would not), each entry giving the symbol and how many bits to skip, its
-// extra bits included; the rare longer codes are decoded bit by bit, as
-// zlib's puff.c does.
+// one small table (4 KiB: it stays in L1, where a table for 15-bit codes
+// would not), each entry giving the symbol, its kind and how many bits to
+// skip, its extra bits included; the rare longer codes are decoded bit by
+// bit, as zlib's puff.c does.
 class huffman_table {
  public:
-  static constexpr unsigned fast_bits = 9;
+  static constexpr unsigned fast_bits = 10;
 
   // False when the lengths over-subscribe the code (not a prefix code).
   bool build(const std::uint8_t* lengths, unsigned count, code_kind kind) {
@@ -96,7 +177,8 @@ class huffman_table {
       if (lengths[s] != 0)
         sorted_[offset[lengths[s]]++] = static_cast<std::uint16_t>(s);
     }
-    fast_.fill(0);
+    // Bits that no short code starts with: a longer code, or none.
+    fast_.fill(entry(0, long_code, 0));
     unsigned code = 0, index = 0;
     for (unsigned len = 1; len <= fast_bits; ++len) {
       for (unsigned k = 0; k < per_length_[len]; ++k, ++code, ++index) {
@@ -104,10 +186,10 @@ class huffman_table {
         unsigned reversed = 0;
         for (unsigned i = 0, c = code; i < len; ++i, c >>= 1)
           reversed = (reversed << 1) | (c & 1);
-        const std::uint32_t entry =
-            (sym << 8) | ((len + extra_bits(kind, sym)) << 1) | 1;
+        const std::uint32_t e =
+            entry(len + extra_bits(kind, sym), kind_of(kind, sym), sym);
         for (unsigned i = reversed; i < fast_.size(); i += 1u << len)
-          fast_[i] = entry;
+          fast_[i] = e;
       }
       code <<= 1;
     }
@@ -115,54 +197,91 @@ class huffman_table {
     return true;
   }
 
-  // The next symbol, consumed with its extra bits; -1 for bits no code
-  // starts with.
-  int decode(bit_reader& in) const {
-    const std::uint32_t e = fast_[in.peek(fast_bits)];
-    if (e != 0) {
-      in.skip((e >> 1) & 127);
-      return static_cast<int>(e >> 8);
-    }
-    return decode_slowly(in);
+  // The entry of the code at the front of `bits` (at least 15 + 13 bits
+  // buffered); its long_code entries are resolved by decode_slowly().
+  std::uint32_t lookup(std::uint64_t bits) const {
+    return fast_[bits & (fast_.size() - 1)];
   }
 
- private:
-  int decode_slowly(bit_reader& in) const {
+  // A code longer than fast_bits (or none): the entry decode_slowly found,
+  // no_symbol when no code starts with these bits.
+  std::uint32_t decode_slowly(std::uint64_t bits) const {
     int code = 0, first = 0, index = 0;
     for (unsigned len = 1; len < 16; ++len) {
-      code |= static_cast<int>(in.take(1));
+      code |= static_cast<int>(bits & 1);
+      bits >>= 1;
       const int count = static_cast<int>(per_length_[len]);
       if (code - first < count) {
         const unsigned sym =
             sorted_[static_cast<std::size_t>(index + code - first)];
-        in.skip(extra_bits(kind_, sym));
-        return static_cast<int>(sym);
+        return entry(len + extra_bits(kind_, sym), kind_of(kind_, sym), sym);
       }
       index += count;
       first = (first + count) << 1;
       code <<= 1;
     }
-    return -1;
+    return entry(0, no_symbol, 0);
   }
 
+  // The next symbol's entry, consumed with its extra bits; no_symbol (and
+  // nothing consumed) for bits no code starts with.
+  std::uint32_t decode(bit_reader& in) const {
+    std::uint32_t e = lookup(in.bits());
+    if (entry_kind(e) == long_code) e = decode_slowly(in.bits());
+    in.consume(entry_bits(e));
+    return e;
+  }
+
+ private:
   std::array<std::uint32_t, std::size_t{1} << fast_bits> fast_{};
   std::array<unsigned, 16> per_length_{};
   std::array<std::uint16_t, 320> sorted_{};
   code_kind kind_ = code_kind::plain;
 };
 
-bool skip_symbols(bit_reader& in, const huffman_table& litlen,
-                  const huffman_table& dist) {
+// Steps over a block's symbols up to and including its end. One refill per
+// step: 56 bits hold the longest length and distance codes with their
+// extra bits (15 + 5 + 15 + 13), and after a literal (15 bits at most) the
+// 41 left hold a second literal, the common case taken without a refill.
+[[gnu::always_inline]] inline bool skip_to_block_end(
+    bit_reader& in, const huffman_table& litlen, const huffman_table& dist) {
   for (;;) {
-    const int sym = litlen.decode(in);
-    if (sym < 0 || sym > 285) return false;
-    if (sym == 256) return true;
-    if (sym > 256) {
-      const int d = dist.decode(in);
-      if (d < 0 || d > 29) return false;
+    if (!in.refill()) return false;
+    std::uint32_t e = litlen.lookup(in.bits());
+    if (entry_kind(e) == go_on) {
+      in.consume(entry_bits(e));
+      e = litlen.lookup(in.bits());
+      if (entry_kind(e) == go_on) in.consume(entry_bits(e));
+      continue;  // anything else is decoded after the refill
     }
-    if (in.overran()) return false;
+    if (entry_kind(e) == long_code) e = litlen.decode_slowly(in.bits());
+    in.consume(entry_bits(e));
+    switch (entry_kind(e)) {
+      case go_on:
+        continue;
+      case then_distance: {
+        std::uint32_t d = dist.lookup(in.bits());
+        if (entry_kind(d) == long_code) d = dist.decode_slowly(in.bits());
+        if (entry_kind(d) != go_on) return false;
+        in.consume(entry_bits(d));
+        continue;
+      }
+      case block_end:
+        return true;
+      default:
+        return false;
+    }
   }
+}
+
+bool skip_symbols(bit_reader& reader, const huffman_table& litlen,
+                  const huffman_table& dist) {
+  // A local copy stays in registers; through the reference every step
+  // would be stored, since a table load might alias it.
+  bit_reader in = reader;
+  const bool ended = skip_to_block_end(in, litlen, dist);
+  reader = in;
+  return ended;
 }
 
 bool read_dynamic_tables(bit_reader& in, huffman_table& litlen,
@@ -179,8 +298,10 @@ bool read_dynamic_tables(bit_reader& in, huffman_table& litlen,
   if (!lengths_code.build(clen, 19, code_kind::plain)) return false;
   std::uint8_t lengths[288 + 32] = {};
   for (unsigned i = 0; i < hlit + hdist;) {
-    const int sym = lengths_code.decode(in);
-    if (sym < 0 || in.overran()) return false;
+    if (!in.refill()) return false;
+    const std::uint32_t e = lengths_code.decode(in);
+    if (entry_kind(e) != go_on) return false;
+    const unsigned sym = entry_symbol(e);
     unsigned repeat = 1;
     std::uint8_t value = 0;
     if (sym < 16) {
@@ -227,8 +348,8 @@ std::optional<final_block> find_final_block(std::string_view raw) {
       in.align();
       const std::uint32_t len = in.take(16);
       const std::uint32_t nlen = in.take(16);
-      if ((len ^ 0xffffu) != nlen) return std::nullopt;
-      in.skip(std::size_t{len} * 8);
+      if ((len ^ 0xffffu) != nlen || in.overran() || !in.skip_bytes(len))
+        return std::nullopt;
     } else if (type == 1) {
       fixed_tables(litlen, dist);
       if (!skip_symbols(in, litlen, dist)) return std::nullopt;

@@ -8,7 +8,9 @@
 // header and one trailer are the member. So memory is a few chunks per file
 // whatever its size, the chunks of one file compress on every worker at
 // once, and the bytes depend on the data alone: gzip_compress(), the sink
-// with a pool and the sink without one write the same member.
+// with a pool and the sink without one write the same member. A pool closes
+// each finished file (a file_sink fsyncs) on a thread of its own, so the
+// wait on the disk never holds a worker that has chunks to compress.
 #include <isa-l/igzip_lib.h>
 #include <libdeflate.h>
 #include <zlib.h>
@@ -143,6 +145,9 @@ void compress_piece(std::string_view chunk, compression level, bool last,
       raw = libdeflate_raw(chunk, 6, compressors().normal);
       break;
   }
+  // Room for make_non_final()'s few bytes: appending them must not copy
+  // the piece into a new allocation.
+  out.bytes.reserve(raw.size() + 8);
   out.bytes.assign(raw);
   if (!last && ends_final && !detail::make_non_final(out.bytes))
     throw std::logic_error("the compressor wrote a stream that does not end");
@@ -153,10 +158,12 @@ void compress_piece(std::string_view chunk, compression level, bool last,
 }
 
 // Writes pieces, in order, as one member: the header before the first, the
-// trailer (CRC-32 and size modulo 2^32, little-endian) after the last.
+// trailer (CRC-32 and size modulo 2^32, little-endian) after the last, and
+// then closes `out` unless told not to (a pool closes it on a thread of its
+// own).
 class member_assembly {
  public:
-  status add(sink& out, const piece& p) {
+  status add(sink& out, const piece& p, bool close_after_last = true) {
     if (!started_) {
       started_ = true;
       if (status s = out.write(reinterpret_cast<const char*>(gzip_header),
@@ -176,7 +183,7 @@ class member_assembly {
       trailer[4 + i] = static_cast<char>(size_ >> (8 * i));
     }
     if (status s = out.write(trailer, sizeof trailer); !s) return s;
-    return out.close();
+    return close_after_last ? out.close() : status{};
   }
 
  private:
@@ -191,8 +198,9 @@ namespace detail {
 
 // One file being compressed by a pool. Fields below the "guarded" line
 // belong to compress_pool::impl::mu; `member` and `downstream` to the one
-// worker that has `writing` set (or to whoever finds the stream finished
-// with nothing outstanding, to drop it).
+// thread that has `writing` set (a worker, or the closer closing the file),
+// or to whoever finds the stream finished with nothing outstanding, to drop
+// it.
 struct deflate_stream {
   std::unique_ptr<sink> downstream;
   compression level;
@@ -237,6 +245,15 @@ struct compress_pool::impl {
   std::condition_variable work_ready, idle, room;
   std::deque<job> queue;
   std::size_t running = 0;
+  // Files whose last piece is written, waiting for the closer, and the one
+  // it is closing. A file_sink's close() fsyncs, which takes milliseconds
+  // of waiting on the disk: on a worker, that would leave a core without
+  // compression to do for each file (issue 31).
+  std::condition_variable close_ready;
+  std::deque<std::shared_ptr<detail::deflate_stream>> to_close;
+  std::size_t closing = 0;
+  bool closer_stopping = false;
+  std::thread closer;
   // Chunks pushed and not yet written or dropped, over every stream; a
   // writer waits in push_chunk() while it is at the limit.
   std::size_t in_flight = 0;
@@ -251,7 +268,9 @@ struct compress_pool::impl {
   // Nothing queued and no worker busy. A stream whose sink is still open
   // does not count: its chunks so far are done, and the rest is not yet
   // submitted (a failed run waits here before the writer drops its sink).
-  bool all_done() const { return queue.empty() && running == 0; }
+  bool all_done() const {
+    return queue.empty() && running == 0 && to_close.empty() && closing == 0;
+  }
 
   void record(const status& s) {
     if (!s && first_error) first_error = s;
@@ -316,13 +335,19 @@ struct compress_pool::impl {
       st.ready.erase(next);
       st.writing = true;
       lock.unlock();
-      status s = st.member.add(*st.downstream, p);
+      status s = st.member.add(*st.downstream, p, false);
       lock.lock();
-      st.writing = false;
       ++st.written;
       if (!s) st.error = s;
-      if (p.last || !s) st.done = true;
       release(1);
+      if (p.last && s) {
+        // Still `writing`: the closer owns the sink until it is closed.
+        to_close.push_back(stream);
+        close_ready.notify_one();
+        return;
+      }
+      st.writing = false;
+      if (p.last || !s) st.done = true;
     }
     if (!st.error) {
       st.done = true;
@@ -336,6 +361,31 @@ struct compress_pool::impl {
       release(st.ready.size());
       st.ready.clear();
       st.downstream.reset();
+    }
+  }
+
+  // Closes each file whose member is complete, then lets go of its sink as
+  // a worker would have.
+  void close_files() {
+    std::unique_lock lock(mu);
+    for (;;) {
+      close_ready.wait(lock,
+                       [&] { return closer_stopping || !to_close.empty(); });
+      if (to_close.empty()) return;  // stopping, nothing left
+      std::shared_ptr<detail::deflate_stream> stream =
+          std::move(to_close.front());
+      to_close.pop_front();
+      ++closing;
+      lock.unlock();
+      status s = stream->downstream->close();
+      lock.lock();
+      --closing;
+      detail::deflate_stream& st = *stream;
+      st.writing = false;
+      st.done = true;
+      if (!s && st.error) st.error = s;
+      write_ready(stream, lock);
+      if (all_done()) idle.notify_all();
     }
   }
 
@@ -454,6 +504,7 @@ compress_pool::compress_pool(unsigned threads)
   impl_->in_flight_limit = chunks_in_flight_limit(threads);
   for (unsigned i = 0; i < threads; ++i)
     impl_->workers.emplace_back([this] { impl_->run(); });
+  impl_->closer = std::thread([this] { impl_->close_files(); });
 }
 
 compress_pool::~compress_pool() {
@@ -463,6 +514,13 @@ compress_pool::~compress_pool() {
   }
   impl_->work_ready.notify_all();
   for (auto& t : impl_->workers) t.join();
+  // Workers hand files to the closer until they stop; it stops after them.
+  {
+    std::lock_guard lock(impl_->mu);
+    impl_->closer_stopping = true;
+  }
+  impl_->close_ready.notify_all();
+  impl_->closer.join();
 }
 
 unsigned compress_pool::threads() const noexcept {

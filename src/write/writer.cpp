@@ -1,6 +1,7 @@
 #include "sitemill/write/writer.h"
 
 #include <array>
+#include <cstring>
 #include <utility>
 
 #include "sitemill/write/xml_escape.h"
@@ -270,6 +271,31 @@ sitemap_writer::sitemap_writer(writer_options options, sink_factory make_sink)
 
 sitemap_writer::~sitemap_writer() = default;
 
+namespace {
+
+// Copies a literal's bytes (its NUL left out); constant sizes compile to a
+// few stores.
+template <std::size_t N>
+char* put(char* p, const char (&text)[N]) noexcept {
+  std::memcpy(p, text, N - 1);
+  return p + N - 1;
+}
+char* put(char* p, std::string_view text) noexcept {
+  std::memcpy(p, text.data(), text.size());
+  return p + text.size();
+}
+
+// The bytes after <loc>'s text up to the extensions, and "</url>\n" when
+// nothing follows, with every field at its longest ("monthly" the longest
+// changefreq).
+constexpr std::size_t core_tail_bytes =
+    sizeof "</loc><lastmod></lastmod>" - 1 + max_lastmod_length +
+    sizeof "<changefreq>monthly</changefreq>" - 1 +
+    sizeof "<priority></priority>" - 1 + 2 + priority::max_fraction_digits +
+    sizeof "</url>\n" - 1;
+
+}  // namespace
+
 void append_entry(std::string& out, const url_entry& e, document_type type,
                   std::size_t* extensions_at) {
   if (type == document_type::text) {
@@ -281,18 +307,33 @@ void append_entry(std::string& out, const url_entry& e, document_type type,
   }
   out += "<url><loc>";
   append_xml_escaped(out, e.loc);
-  out += "</loc>";
-  if (e.lastmod) append_lastmod(out, *e.lastmod);
+  // The rest of the core fields is built on the stack and appended once:
+  // one append instead of one per tag.
+  char tail[core_tail_bytes];
+  char* p = put(tail, "</loc>");
+  if (e.lastmod) {
+    p = put(p, "<lastmod>");
+    p += format_lastmod(*e.lastmod, p);
+    p = put(p, "</lastmod>");
+  }
   if (e.freq != changefreq::unset) {
-    out += "<changefreq>";
-    out += to_string(e.freq);
-    out += "</changefreq>";
+    p = put(p, "<changefreq>");
+    p = put(p, to_string(e.freq));
+    p = put(p, "</changefreq>");
   }
   if (e.prio) {
-    out += "<priority>";
-    out += e.prio->text();
-    out += "</priority>";
+    p = put(p, "<priority>");
+    p = put(p, e.prio->text());
+    p = put(p, "</priority>");
   }
+  if (e.extensions.empty() && e.foreign_xml.empty()) {
+    if (extensions_at != nullptr)
+      *extensions_at = out.size() + static_cast<std::size_t>(p - tail);
+    p = put(p, "</url>\n");
+    out.append(tail, p);
+    return;
+  }
+  out.append(tail, p);
   if (extensions_at != nullptr) *extensions_at = out.size();
   if (!e.extensions.empty()) append_extensions(out, e.extensions);
   out += e.foreign_xml;  // the parser's own serialisation, counted as any byte
