@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <libdeflate.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <memory>
@@ -149,6 +150,58 @@ TEST(CompressPoolClose, AFileWaitingOnItsCloseHoldsNoWorker) {
   EXPECT_TRUE(second_gate->close_entered());
   EXPECT_EQ(gunzip(first_gate->bytes(), first.size()), first);
   EXPECT_EQ(gunzip(second_gate->bytes(), second.size()), second);
+}
+
+// Counts the sinks alive (handed to the pool, not yet closed and destroyed)
+// and the most at once; each close takes a while, as an fsync does.
+struct sink_census {
+  std::mutex mu;
+  int alive = 0;
+  int peak = 0;
+};
+
+class slow_close_sink : public sink {
+ public:
+  explicit slow_close_sink(sink_census& c) : census_(c) {
+    std::lock_guard lock(census_.mu);
+    census_.peak = std::max(census_.peak, ++census_.alive);
+  }
+  ~slow_close_sink() override {
+    std::lock_guard lock(census_.mu);
+    --census_.alive;
+  }
+  status write(const char*, std::size_t) override { return {}; }
+  status close() override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    return {};
+  }
+
+ private:
+  sink_census& census_;
+};
+
+TEST(CompressPoolClose, FilesWaitingForTheirCloseAreBounded) {
+  // Tiny files (a thousand small sections) are written far faster than
+  // they are closed: were the files waiting for the closer unbounded, each
+  // would hold its descriptor and a run would open them all at once. At
+  // most 16 wait, one is being closed, and the worker, the writer and the
+  // chunks in flight hold a few more.
+  sink_census census;
+  {
+    compress_pool pool(1);
+    for (int i = 0; i < 200; ++i) {
+      gzip_sink gz(std::make_unique<slow_close_sink>(census),
+                   compression::normal, &pool);
+      const std::string xml = text(100, static_cast<unsigned>(i));
+      ASSERT_TRUE(gz.write(xml.data(), xml.size()));
+      ASSERT_TRUE(gz.close());
+    }
+    ASSERT_TRUE(pool.wait());
+  }
+  EXPECT_EQ(census.alive, 0);
+  EXPECT_LE(census.peak, 16 + 1 + 4);
+  EXPECT_GE(census.peak, 2) << "the closer kept up with every file: the "
+                               "test no longer shows files waiting";
 }
 
 TEST(CompressPoolClose, ACloseThatFailsIsReportedByWait) {

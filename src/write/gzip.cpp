@@ -249,7 +249,11 @@ struct compress_pool::impl {
   // it is closing. A file_sink's close() fsyncs, which takes milliseconds
   // of waiting on the disk: on a worker, that would leave a core without
   // compression to do for each file (issue 31).
-  std::condition_variable close_ready;
+  // At most max_to_close files wait, each holding its descriptor: a run of
+  // many tiny files (a thousand sections) must not open them all at once
+  // while the closer fsyncs; a worker with one more waits for room.
+  static constexpr std::size_t max_to_close = 16;
+  std::condition_variable close_ready, close_room;
   std::deque<std::shared_ptr<detail::deflate_stream>> to_close;
   std::size_t closing = 0;
   bool closer_stopping = false;
@@ -342,6 +346,7 @@ struct compress_pool::impl {
       release(1);
       if (p.last && s) {
         // Still `writing`: the closer owns the sink until it is closed.
+        close_room.wait(lock, [&] { return to_close.size() < max_to_close; });
         to_close.push_back(stream);
         close_ready.notify_one();
         return;
@@ -375,6 +380,7 @@ struct compress_pool::impl {
       std::shared_ptr<detail::deflate_stream> stream =
           std::move(to_close.front());
       to_close.pop_front();
+      close_room.notify_one();
       ++closing;
       lock.unlock();
       status s = stream->downstream->close();
