@@ -2,6 +2,10 @@
 
 #include <libxml/uri.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <array>
 #include <cstdint>
 #include <utility>
@@ -100,13 +104,39 @@ struct url_scan {
   char unsafe_char = 0;
 };
 
+#if defined(__SSE2__)
+// Bit i set when byte i of the 16 at `p` may have a flag in url_table: a
+// superset (it also marks $ = _ ~, rare in URLs), so that runs of letters,
+// digits and / - . ? & cost a few instructions per 16 bytes instead of a
+// lookup per byte. On the bench's 50,000-URL file scan_url was 28% of
+// sitemill check's instructions (callgrind); see the test
+// url_scan_blocks_test.cpp, which checks every byte value at every offset.
+unsigned attention_mask(const char* p) noexcept {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  // [lo, lo + span]: v - lo, unsigned, is at most span.
+  const auto in_range = [&v](char lo, char span) {
+    const __m128i d = _mm_sub_epi8(v, _mm_set1_epi8(lo));
+    return _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(span)), d);
+  };
+  // Signed: controls, the space, and every byte >= 0x80.
+  const __m128i low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x21));
+  const __m128i high = _mm_cmpgt_epi8(v, _mm_set1_epi8(0x7A));  // { | } ~ DEL
+  const __m128i marks =
+      _mm_or_si128(_mm_or_si128(in_range(0x22, 3), in_range(0x3C, 2)),  // "#$% <=>
+                   _mm_or_si128(in_range(0x5B, 3),                      // [\]^
+                                _mm_cmpeq_epi8(v, _mm_set1_epi8('`'))));
+  return static_cast<unsigned>(
+      _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(low, high), marks)));
+}
+#endif
+
 url_scan scan_url(std::string_view s) noexcept {
   url_scan r;
   std::size_t continuation = 0, repeated_space = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
+  const auto visit = [&](std::size_t i) {
     const auto c = static_cast<unsigned char>(s[i]);
     const unsigned char f = url_table[c];
-    if (f == 0) continue;
+    if (f == 0) return;
     if (f & k_cont) ++continuation;
     if (f & k_high) r.non_ascii = true;
     if (f & k_space) {
@@ -128,7 +158,14 @@ url_scan scan_url(std::string_view s) noexcept {
         r.brackets = true;
       }
     }
-  }
+  };
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  for (; i + 16 <= s.size(); i += 16)
+    for (unsigned m = attention_mask(s.data() + i); m != 0; m &= m - 1)
+      visit(i + static_cast<std::size_t>(__builtin_ctz(m)));
+#endif
+  for (; i < s.size(); ++i) visit(i);
   r.chars = s.size() - continuation;
   r.collapsed = r.chars - repeated_space;
   return r;
