@@ -74,8 +74,8 @@ std::string urls(std::size_t n) {
 TEST(GzipInflaterChecks, RefusesAWrongCrcOrLength) {
   const std::string data = urls(5'000);
   const std::string gz = testing::gzip(data);
-  for (std::size_t at : {gz.size() - 8, gz.size() - 5, gz.size() - 4,
-                         gz.size() - 1}) {
+  for (std::size_t at :
+       {gz.size() - 8, gz.size() - 5, gz.size() - 4, gz.size() - 1}) {
     std::string bad = gz;
     bad[at] ^= 0x01;
     for (std::size_t in : {std::size_t{1}, bad.size()}) {
@@ -160,8 +160,7 @@ TEST(GzipInflaterChecks, ReadsStoredBlocks) {
 // ends in a piece, the next one starts right after it.
 TEST(GzipInflaterChecks, FindsTheNextMemberAtEveryInputSplit) {
   const std::string a = urls(700), b = urls(1), c = urls(2'000);
-  const std::string gz =
-      testing::gzip(a) + testing::gzip(b) + testing::gzip(c);
+  const std::string gz = testing::gzip(a) + testing::gzip(b) + testing::gzip(c);
   for (std::size_t in = 1; in <= gz.size(); in += (in < 64 ? 1 : 37)) {
     const outcome o = inflate_all(gz, in, 256);
     EXPECT_EQ(o.result, status::ok) << in;

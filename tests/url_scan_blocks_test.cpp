@@ -72,8 +72,8 @@ TEST(UrlScanBlocks, SeesEveryCharacterAtEveryOffset) {
         if (k == 0) {
           first = got;
         } else {
-          EXPECT_EQ(got, first) << "piece \"" << piece << "\" after " << k
-                                << " letters";
+          EXPECT_EQ(got, first)
+              << "piece \"" << piece << "\" after " << k << " letters";
         }
       }
       EXPECT_TRUE(in_tail) << piece;

@@ -113,8 +113,7 @@ int gzip_inflater::read_header(const char* in, std::size_t size,
       case part::name:
       case part::comment:
         if (b == 0) {
-          header_crc_ = static_cast<std::uint32_t>(
-              crc32(header_crc_, &b, 1));
+          header_crc_ = static_cast<std::uint32_t>(crc32(header_crc_, &b, 1));
           next_part();
           continue;
         }
@@ -221,8 +220,8 @@ gzip_inflater::step gzip_inflater::inflate(const char* in, std::size_t in_size,
     const std::size_t offer = std::min(in_size - s.consumed, max_uint);
 
     inflate_state& st = *st_;
-    st.next_in = reinterpret_cast<std::uint8_t*>(
-        const_cast<char*>(in + s.consumed));
+    st.next_in =
+        reinterpret_cast<std::uint8_t*>(const_cast<char*>(in + s.consumed));
     st.avail_in = static_cast<std::uint32_t>(offer);
     st.next_out = reinterpret_cast<std::uint8_t*>(out + s.produced);
     st.avail_out = static_cast<std::uint32_t>(give);
