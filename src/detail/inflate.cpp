@@ -1,17 +1,153 @@
 #include "detail/inflate.h"
 
+#include <isa-l/igzip_lib.h>
+#include <zlib.h>  // crc32() for the header CRC
+
 #include <algorithm>
+#include <new>
 
 namespace sitemill::detail {
 
 namespace {
-// zlib counts in uInt; clamp so that a huge buffer is never misread.
-constexpr std::size_t max_uint = std::numeric_limits<uInt>::max();
+// ISA-L counts in uint32_t; clamp so that a huge buffer is never misread.
+constexpr std::size_t max_uint = std::numeric_limits<std::uint32_t>::max();
+
+// RFC 1952 2.3.1 FLG bits.
+constexpr std::uint8_t fhcrc = 0x02, fextra = 0x04, fname = 0x08,
+                       fcomment = 0x10, freserved = 0xE0;
+// Header faults ISA-L has no code for (its codes are negative).
+constexpr int bad_flags = 1, bad_header_crc = 2;
+
+// ISA-L answers with codes; these are the words zlib uses for the same
+// faults, so messages read as they did.
+const char* corrupt_words(int rc) noexcept {
+  switch (rc) {
+    case bad_flags:
+      return "unknown header flags set";
+    case bad_header_crc:
+      return "header crc mismatch";
+    case ISAL_INVALID_BLOCK:
+      return "invalid deflate block";
+    case ISAL_INVALID_SYMBOL:
+      return "invalid code in a deflate block";
+    case ISAL_INVALID_LOOKBACK:
+      return "invalid distance too far back";
+    case ISAL_INVALID_WRAPPER:
+      return "incorrect header check";
+    case ISAL_UNSUPPORTED_METHOD:
+      return "unknown compression method";
+    case ISAL_INCORRECT_CHECKSUM:
+      return "incorrect data check";
+    default:
+      return "corrupt stream";
+  }
+}
+
+// A member's deflate data: raw deflate followed by the gzip trailer, whose
+// CRC-32 and length ISA-L checks; the largest window.
+void start_body(inflate_state* s) noexcept {
+  isal_inflate_reset(s);
+  s->crc_flag = ISAL_GZIP_NO_HDR_VER;
+  s->hist_bits = 0;
+}
 }  // namespace
 
-gzip_inflater::~gzip_inflater() {
-  if (started_) inflateEnd(&zs_);
+// After a part of the header, the next one its flags call for.
+void gzip_inflater::next_part() noexcept {
+  part_seen_ = 0;
+  switch (part_) {
+    case part::fixed:
+      if ((flags_ & fextra) != 0) {
+        part_ = part::xlen;
+        return;
+      }
+      [[fallthrough]];
+    case part::xlen:
+    case part::extra:
+      if ((flags_ & fname) != 0) {
+        part_ = part::name;
+        return;
+      }
+      [[fallthrough]];
+    case part::name:
+      if ((flags_ & fcomment) != 0) {
+        part_ = part::comment;
+        return;
+      }
+      [[fallthrough]];
+    case part::comment:
+      if ((flags_ & fhcrc) != 0) {
+        part_ = part::hcrc;
+        return;
+      }
+      [[fallthrough]];
+    case part::hcrc:
+    case part::body:
+      part_ = part::body;
+      return;
+  }
 }
+
+int gzip_inflater::read_header(const char* in, std::size_t size,
+                               std::size_t& used) noexcept {
+  used = 0;
+  while (part_ != part::body && used < size) {
+    const auto b = static_cast<std::uint8_t>(in[used]);
+    ++used;
+    const std::uint32_t k = part_seen_++;
+    switch (part_) {
+      case part::fixed:
+        if ((k == 0 && b != 0x1F) || (k == 1 && b != 0x8B))
+          return ISAL_INVALID_WRAPPER;
+        if (k == 2 && b != 8) return ISAL_UNSUPPORTED_METHOD;
+        if (k == 3) {
+          if ((b & freserved) != 0) return bad_flags;
+          flags_ = b;
+        }
+        break;
+      case part::xlen:
+        extra_len_ |= static_cast<std::uint32_t>(b) << (8 * k);
+        break;
+      case part::extra:
+        break;
+      case part::name:
+      case part::comment:
+        if (b == 0) {
+          header_crc_ = static_cast<std::uint32_t>(crc32(header_crc_, &b, 1));
+          next_part();
+          continue;
+        }
+        break;
+      case part::hcrc:
+        hcrc_ = static_cast<std::uint16_t>(hcrc_ | (b << (8 * k)));
+        if (k == 1) {
+          if (hcrc_ != (header_crc_ & 0xFFFF)) return bad_header_crc;
+          next_part();
+        }
+        continue;  // the CRC16 is not part of what it covers
+      case part::body:
+        break;
+    }
+    header_crc_ = static_cast<std::uint32_t>(crc32(header_crc_, &b, 1));
+    if (part_ == part::fixed && part_seen_ == 10) {
+      next_part();
+    } else if (part_ == part::xlen && part_seen_ == 2) {
+      part_ = part::extra;
+      part_seen_ = 0;
+      if (extra_len_ == 0) next_part();
+    } else if (part_ == part::extra && part_seen_ == extra_len_) {
+      next_part();
+    }
+  }
+  if (part_ == part::body) start_body(st_.get());
+  return 0;
+}
+
+void gzip_inflater::state_deleter::operator()(inflate_state* s) const noexcept {
+  delete s;
+}
+
+gzip_inflater::~gzip_inflater() = default;
 
 const char* gzip_inflater::message() const noexcept {
   switch (state_) {
@@ -40,36 +176,40 @@ gzip_inflater::step gzip_inflater::inflate(const char* in, std::size_t in_size,
   for (;;) {
     if (!in_member_) {
       if (s.consumed == in_size) break;
-      if (!started_) {
-        // 16 + 15: gzip framing only (never zlib or raw deflate), the
-        // largest window.
-        if (inflateInit2(&zs_, 16 + MAX_WBITS) != Z_OK) {
+      if (!st_) {
+        // Zeroed: ISA-L's init leaves parts of the state as they were.
+        st_.reset(new (std::nothrow) inflate_state());
+        if (!st_) {
           state_ = status::no_memory;
           s.result = state_;
           return s;
         }
-        started_ = true;
-      } else {
-        inflateReset(&zs_);  // another member follows (cat a.gz b.gz)
-        magic_left_ = 2;
+        isal_inflate_init(st_.get());
       }
+      // A member starts (the first, or another: cat a.gz b.gz).
       in_member_ = true;
-      member_output_ = false;
+      part_ = part::fixed;
+      part_seen_ = 0;
+      flags_ = 0;
+      extra_len_ = 0;
+      header_crc_ = 0;
+      hcrc_ = 0;
     }
     const std::size_t room = out_size - s.produced;
     if (room == 0) break;
-    // After a member, what does not start with the magic bytes is trailing
-    // data at once, even a single byte (zlib would wait for a second one
-    // and then call a lone newline a cut-off member).
-    for (std::size_t k = 0; magic_left_ > 0 && s.consumed + k < in_size;
-         ++k, --magic_left_) {
-      const unsigned char want = magic_left_ == 2 ? 0x1F : 0x8B;
-      if (static_cast<unsigned char>(in[s.consumed + k]) != want) {
-        state_ = status::trailing_data;
-        in_member_ = false;
-        s.result = state_;
+    int rc = 0;
+    if (part_ != part::body) {
+      // After a member, a byte that does not start another one is trailing
+      // data at once, even a single byte (a decoder would wait for a second
+      // one and then call a lone newline a cut-off member).
+      std::size_t used = 0;
+      rc = read_header(in + s.consumed, in_size - s.consumed, used);
+      s.consumed += used;
+      if (rc != 0) {
+        fail(rc, s);
         return s;
       }
+      if (part_ != part::body) break;  // the input ended inside the header
     }
     // One byte past the limit is asked for, to tell a stream that ends at
     // the limit from one that goes beyond it.
@@ -79,16 +219,20 @@ gzip_inflater::step gzip_inflater::inflate(const char* in, std::size_t in_size,
     give = std::min(give, max_uint);
     const std::size_t offer = std::min(in_size - s.consumed, max_uint);
 
-    zs_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in + s.consumed));
-    zs_.avail_in = static_cast<uInt>(offer);
-    zs_.next_out = reinterpret_cast<Bytef*>(out + s.produced);
-    zs_.avail_out = static_cast<uInt>(give);
-    const int rc = ::inflate(&zs_, Z_NO_FLUSH);
-    const std::size_t taken = offer - zs_.avail_in;
-    std::size_t made = give - zs_.avail_out;
+    inflate_state& st = *st_;
+    st.next_in =
+        reinterpret_cast<std::uint8_t*>(const_cast<char*>(in + s.consumed));
+    st.avail_in = static_cast<std::uint32_t>(offer);
+    st.next_out = reinterpret_cast<std::uint8_t*>(out + s.produced);
+    st.avail_out = static_cast<std::uint32_t>(give);
+    rc = isal_inflate(&st);
+    // At a member's end or an error ISA-L hands back the whole bytes left
+    // in its bit buffer, which on an error may predate this call: nothing
+    // of this call was taken then.
+    const std::size_t taken = st.avail_in <= offer ? offer - st.avail_in : 0;
+    std::size_t made = give - st.avail_out;
     s.consumed += taken;
     if (made > 0) {
-      member_output_ = true;
       if (made > allowed) {
         made = static_cast<std::size_t>(allowed);
         state_ = status::output_limit;
@@ -100,33 +244,38 @@ gzip_inflater::step gzip_inflater::inflate(const char* in, std::size_t in_size,
         return s;
       }
     }
-    if (rc == Z_STREAM_END) {
+    if (rc == ISAL_DECOMP_OK && st.block_state == ISAL_BLOCK_FINISH) {
+      // The member's trailer is read and checked; ISA-L hands back the
+      // input bytes past it.
       in_member_ = false;
       ++members_done_;
       continue;
     }
-    if (rc == Z_OK) {
-      // Input used up with room to spare: zlib holds no more output.
-      if (s.consumed == in_size && zs_.avail_out != 0) break;
+    if (rc == ISAL_DECOMP_OK) {
+      // Input used up with room to spare: ISA-L holds no more output.
+      if (s.consumed == in_size && st.avail_out != 0) break;
       if (taken == 0 && made == 0) break;  // never spin
       continue;
     }
-    if (rc == Z_BUF_ERROR) break;  // needs more input
-    if (rc == Z_MEM_ERROR) {
-      state_ = status::no_memory;
-    } else if (members_done_ > 0 && !member_output_) {
-      // What gzip -d calls "trailing garbage": the member that would follow
-      // fails before giving a byte.
-      state_ = status::trailing_data;
-      in_member_ = false;
-    } else {
-      state_ = status::corrupt;
-      message_ = zs_.msg;  // zlib's messages are string literals
-    }
-    s.result = state_;
+    fail(rc, s);
     return s;
   }
   return s;
+}
+
+void gzip_inflater::fail(int rc, step& s) noexcept {
+  if (members_done_ > 0 && part_ != part::body) {
+    // What gzip -d calls "trailing garbage": after a whole member, bytes
+    // that are not a member header. (A header that holds but deflate data
+    // that does not is corrupt: where a decoder notices that, and whether
+    // it gave bytes first, depends on how the input was split.)
+    state_ = status::trailing_data;
+    in_member_ = false;
+  } else {
+    state_ = status::corrupt;
+    message_ = corrupt_words(rc);
+  }
+  s.result = state_;
 }
 
 }  // namespace sitemill::detail

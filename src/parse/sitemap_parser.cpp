@@ -6,7 +6,7 @@
 //
 // Every stage after the first sees the same blocks however the caller splits
 // its feed() calls, so feeding one byte at a time gives exactly the results
-// of one big feed (libxml2's push parser and zlib report some errors at
+// of one big feed (libxml2's push parser and the inflater report some errors at
 // positions that depend on chunking; fixed blocks make them deterministic).
 #include "sitemill/parse/sitemap_parser.h"
 
@@ -51,8 +51,8 @@ namespace {
 using detail::doc_code;
 using detail::text_pos;
 
-// 64 KiB: big enough that libxml2 and zlib run at full speed, small enough
-// to keep memory flat (two such buffers plus libxml2's own).
+// 64 KiB: big enough that libxml2 and the inflater run at full speed, small
+// enough to keep memory flat (two such buffers plus libxml2's own).
 constexpr std::size_t block_size = 64 * 1024;
 // Comments held before the first other markup, at most (see `prolog`).
 constexpr std::size_t max_prolog = 64 * 1024;
@@ -186,7 +186,7 @@ void sitemap_parser::impl::inflate_block(const char* data, std::size_t size) {
     if (stopped) return;
     switch (s.result) {
       case gz_status::ok:
-        // A full block may leave more output inside zlib.
+        // A full block may leave more output inside the inflater.
         if (s.produced == block_size) continue;
         if (size == 0 || s.consumed == 0) return;
         continue;
@@ -442,7 +442,7 @@ parse_summary sitemap_parser::impl::finish() {
     raw(stage.get(), n);
   }
   if (!stopped && kind == container::gzip && !trailing)
-    inflate_block(nullptr, 0);  // what zlib still holds
+    inflate_block(nullptr, 0);  // what the inflater still holds
   if (!stopped && kind == container::gzip && !trailing && gz->truncated()) {
     gzip_truncated = true;
     doc.report(doc_code::gzip_truncated, {},

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "detail/text.h"
+#include "parse/url_scan.h"
 #include "sitemill/date/w3c_datetime.h"
 #include "sitemill/limits.h"
 
@@ -59,79 +60,6 @@ constexpr bool libxml_tolerated(unsigned char c) noexcept {
 constexpr bool is_unreserved(char c) noexcept {
   return is_ascii_alpha(c) || is_ascii_digit(c) || c == '-' || c == '.' ||
          c == '_' || c == '~';
-}
-
-// One table lookup per byte of a URL tells everything the checks need, so a
-// loc is read once (the parser's hot path: every <loc> of a 50 MB file).
-enum : unsigned char {
-  k_space = 1,     // XML whitespace
-  k_cont = 2,      // a UTF-8 continuation byte
-  k_high = 4,      // not ASCII
-  k_unsafe = 8,    // a control byte, or one of < > " { } | \ ^ `
-  k_special = 16,  // % # [ ], which decide anyURI validity
-};
-
-constexpr std::array<unsigned char, 256> make_url_table() {
-  std::array<unsigned char, 256> t{};
-  for (int c = 0; c < 256; ++c) {
-    unsigned char f = 0;
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
-      f |= k_space;
-    else if (c < 0x20 || c == 0x7F)
-      f |= k_unsafe;
-    if (c >= 0x80) f |= k_high;
-    if (c >= 0x80 && c < 0xC0) f |= k_cont;
-    if (c == '<' || c == '>' || c == '"' || c == '{' || c == '}' || c == '|' ||
-        c == '\\' || c == '^' || c == '`')
-      f |= k_unsafe;
-    if (c == '%' || c == '#' || c == '[' || c == ']') f |= k_special;
-    t[static_cast<std::size_t>(c)] = f;
-  }
-  return t;
-}
-constexpr std::array<unsigned char, 256> url_table = make_url_table();
-
-struct url_scan {
-  std::size_t chars = 0;      // code points
-  std::size_t collapsed = 0;  // code points after XSD whitespace collapse
-  std::size_t hashes = 0;
-  bool bad_percent = false, space = false, unsafe = false, non_ascii = false,
-       brackets = false;
-  char unsafe_char = 0;
-};
-
-url_scan scan_url(std::string_view s) noexcept {
-  url_scan r;
-  std::size_t continuation = 0, repeated_space = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const unsigned char f = url_table[c];
-    if (f == 0) continue;
-    if (f & k_cont) ++continuation;
-    if (f & k_high) r.non_ascii = true;
-    if (f & k_space) {
-      r.space = true;
-      if (i > 0 && is_xml_space(s[i - 1])) ++repeated_space;
-    }
-    if ((f & k_unsafe) && !r.unsafe) {
-      r.unsafe = true;
-      r.unsafe_char = static_cast<char>(c);
-    }
-    if (f & k_special) {
-      if (c == '%') {
-        if (i + 2 >= s.size() || !is_ascii_hex(s[i + 1]) ||
-            !is_ascii_hex(s[i + 2]))
-          r.bad_percent = true;
-      } else if (c == '#') {
-        ++r.hashes;
-      } else {
-        r.brackets = true;
-      }
-    }
-  }
-  r.chars = s.size() - continuation;
-  r.collapsed = r.chars - repeated_space;
-  return r;
 }
 
 // True when libxml2 surely accepts `s` as an anyURI: http(s)://host[:port]

@@ -147,7 +147,7 @@ std::size_t decoded_stream::inflate_into(char* dst, std::size_t n) {
       return 0;
     }
     if (s.consumed == 0) {
-      // zlib always takes the input it is given unless its output is full;
+      // The inflater takes the input it is given unless its output is full;
       // never spin on a decoder that stalls.
       fail("invalid gzip data: the decoder made no progress");
       return 0;
