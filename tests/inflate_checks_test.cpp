@@ -189,15 +189,15 @@ TEST(GzipInflaterChecks, AnswersEveryCorruptionTheSameHoweverSplit) {
   const std::string data = urls(2'500);
   const std::string gz = testing::gzip(data);
   for (std::size_t at = 0; at < gz.size(); ++at)
-    for (unsigned char flip : {0x01, 0x80, 0xFF}) {
+    for (const unsigned flip : {0x01u, 0x80u, 0xFFu}) {
       std::string bad = gz;
       bad[at] = static_cast<char>(static_cast<unsigned char>(bad[at]) ^ flip);
       const outcome whole = inflate_all(bad, bad.size(), 65'536);
       const outcome split = inflate_all(bad, 1, 65'536);
-      EXPECT_EQ(whole.result, split.result) << at << " ^ " << int{flip};
+      EXPECT_EQ(whole.result, split.result) << at << " ^ " << flip;
       EXPECT_EQ(whole.truncated, split.truncated) << at;
       if (whole.result == status::ok && !whole.truncated) {
-        EXPECT_EQ(whole.out, data) << at << " ^ " << int{flip};
+        EXPECT_EQ(whole.out, data) << at << " ^ " << flip;
       }
     }
 }

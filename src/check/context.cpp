@@ -1,6 +1,7 @@
 #include "check/context.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -95,18 +96,35 @@ loc_fingerprints::outcome loc_fingerprints::insert(std::uint64_t fp,
 
 // --- host_of -----------------------------------------------------------------
 
-std::string_view host_of(std::string_view url, std::string& buffer) {
-  url = trim(url);
-  std::size_t start;
+namespace {
+
+// Where the authority of an http(s) URL starts (after "//") and ends (at
+// '/', '?', '#' or the end); {0, 0} for any other URL.
+struct authority_span {
+  std::size_t start = 0, end = 0;
+};
+authority_span authority_of(std::string_view url) {
+  authority_span a;
   if (detail::istarts_with(url, "https://"))
-    start = 8;
+    a.start = 8;
   else if (detail::istarts_with(url, "http://"))
-    start = 7;
+    a.start = 7;
   else
-    return {};
-  std::size_t end = url.find_first_of("/?#", start);
-  if (end == std::string_view::npos) end = url.size();
-  std::string_view authority = url.substr(start, end - start);
+    return a;
+  // A loop, where find_first_of() would call memchr per byte.
+  a.end = a.start;
+  while (a.end < url.size() && url[a.end] != '/' && url[a.end] != '?' &&
+         url[a.end] != '#')
+    ++a.end;
+  return a;
+}
+
+// The host of an http(s) URL as written: user info, port and a trailing dot
+// dropped, letters in their case; empty for any other URL.
+std::string_view host_as_written(std::string_view url) {
+  url = trim(url);
+  const authority_span span = authority_of(url);
+  std::string_view authority = url.substr(span.start, span.end - span.start);
   if (std::size_t at = authority.rfind('@'); at != std::string_view::npos)
     authority.remove_prefix(at + 1);
   if (!authority.empty() && authority.front() == '[') {
@@ -119,10 +137,16 @@ std::string_view host_of(std::string_view url, std::string& buffer) {
   }
   // "example.com." names the same host as "example.com".
   if (!authority.empty() && authority.back() == '.') authority.remove_suffix(1);
-  if (authority.empty()) return {};
-  buffer.assign(authority);
-  for (char& c : buffer)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return authority;
+}
+
+}  // namespace
+
+std::string_view host_of(std::string_view url, std::string& buffer) {
+  const std::string_view host = host_as_written(url);
+  if (host.empty()) return {};
+  buffer.assign(host);
+  for (char& c : buffer) c = detail::ascii_lower(c);
   return buffer;
 }
 
@@ -235,10 +259,18 @@ void context_checker::check_duplicate() {
 }
 
 void context_checker::check_host(std::string_view loc, const parsed_entry& e) {
+  // Nearly every entry starts with the first URL's scheme and authority,
+  // byte for byte: no need to take its host apart.
+  const std::size_t n = first_origin_.size();
+  if (n != 0 && loc.size() >= n &&
+      std::memcmp(loc.data(), first_origin_.data(), n) == 0 &&
+      (loc.size() == n || loc[n] == '/' || loc[n] == '?' || loc[n] == '#'))
+    return;
   const std::string_view host = host_of(loc, host_buffer_);
   if (host.empty()) return;  // not absolute: the parser reports it
   if (first_host_.empty()) {
     first_host_.assign(host);
+    first_origin_.assign(loc.substr(0, authority_of(loc).end));
     first_host_line_ = e.loc.line;
     return;
   }

@@ -192,6 +192,10 @@ class context_checker final : public parse_handler {
   } pending_;
   document_kind kind_ = document_kind::unknown;
   std::string first_host_;
+  // The first URL up to the end of its authority ("https://Example.com:8080"):
+  // a URL that starts with these very bytes, then ends or goes on with '/',
+  // '?' or '#', is on the same host without taking its host apart.
+  std::string first_origin_;
   std::uint64_t first_host_line_ = 0;
   std::string host_buffer_;    // reused buffer
   normalized_url scope_url_;   // settings_.scope with its components
