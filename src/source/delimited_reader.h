@@ -117,17 +117,22 @@ class delimited_reader : public line_record_reader {
                 const std::vector<std::string_view>& texts) {
     const std::size_t header = header_names_.size();
     const std::size_t past = cells - header;
-    std::string m = "row has " + std::to_string(cells) +
-                    " cells where the header has " + std::to_string(header);
+    auto row_has = [&] {
+      return "row has " + std::to_string(cells) +
+             " cells where the header has " + std::to_string(header);
+    };
     if (texts.empty()) {
+      // Past the cap no message is made: a file whose every row ends in a
+      // delimiter costs a count.
       long_rows_.add(line, notes_, [&] {
-        return m + (past == 1 ? "; the 1 past it is empty and ignored"
-                              : "; the " + std::to_string(past) +
-                                    " past it are empty and ignored");
+        return row_has() + (past == 1 ? "; the 1 past it is empty and ignored"
+                                      : "; the " + std::to_string(past) +
+                                            " past it are empty and ignored");
       });
       return false;
     }
     auto& self = static_cast<Reader&>(*this);
+    std::string m = row_has();
     m += past == 1
              ? ", and the 1 past it holds text ("
              : ", and the " + std::to_string(past) + " past it hold text (";
