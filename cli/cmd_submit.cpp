@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -12,6 +10,7 @@
 #include "sitemill/notify/submit.h"
 #include "sitemill/numbers.h"
 #include "sitemill/report/notify_json.h"
+#include "sitemill/small_file.h"
 #include "submit_flags.h"
 #include "verbose.h"
 #include "vocabulary.h"
@@ -72,15 +71,14 @@ bool submit_flags::read(submit_options& out, const char* who,
   };
   std::string bing_key;
   if (!bing_key_file.empty()) {
-    std::ifstream in(bing_key_file, std::ios::binary);
-    std::ostringstream text;
-    if (in) text << in.rdbuf();
-    if (!in || in.bad()) {
-      std::fprintf(stderr, "%s: --bing-key-file %s: cannot be read\n", who,
-                   bing_key_file.c_str());
+    // An API key is 32 characters; a file of 64 KiB is no key file.
+    auto text = read_small_file(bing_key_file, 64 << 10);
+    if (!text) {
+      std::fprintf(stderr, "%s: --bing-key-file %s: cannot be read: %s\n", who,
+                   bing_key_file.c_str(), text.err().message.c_str());
       return false;
     }
-    bing_key = key_text(text.str());
+    bing_key = key_text(*text);
     if (bing_key.empty()) {
       std::fprintf(stderr, "%s: --bing-key-file %s: empty, no API key\n", who,
                    bing_key_file.c_str());

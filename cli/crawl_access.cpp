@@ -6,10 +6,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
+#include "sitemill/small_file.h"
 #include "sitemill/url/url.h"
 #include "vocabulary.h"
 
@@ -20,20 +19,19 @@ namespace {
 // shows neither in the process list nor in the shell's history.
 constexpr const char* password_variable = "SITEMILL_PASSWORD";
 
+// A cookie jar or a netrc: browsers' exports of every cookie they hold run
+// to a few MiB; past this it is not such a file, and reading it all would
+// only grow memory (and its problems with it).
+constexpr std::uint64_t max_credential_file_bytes = 16 << 20;
+
 std::optional<std::string> read_whole(const std::string& path,
                                       std::string& why) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    why = "cannot read " + path + ": " + std::strerror(errno);
+  auto text = read_small_file(path, max_credential_file_bytes);
+  if (!text) {
+    why = "cannot read " + path + ": " + text.err().message;
     return std::nullopt;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    why = "cannot read " + path;
-    return std::nullopt;
-  }
-  return std::move(text).str();
+  return std::move(*text);
 }
 
 // "FILE:3: why" for each problem, the first ten of them.

@@ -3,10 +3,10 @@
 //   * lexer: without a limit, the BOM and the lines' bytes are the input;
 //     with one, the lines read are exactly those that end within it;
 //   * finder: sitemaps are normalised, unique and in line order;
-//   * editor: its output, re-read by the finder, names exactly the sitemaps
-//     asked for (with replace) or all of them (without); every line that is
-//     not a Sitemap record is kept byte for byte, in order; a second edit
-//     changes nothing;
+//   * editor: it refuses a file holding a NUL byte; otherwise its output,
+//     re-read by the finder, names exactly the sitemaps asked for (with
+//     replace) or all of them (without); every line that is not a Sitemap
+//     record is kept byte for byte, in order; a second edit changes nothing;
 //   * matcher: a path and its percent-encoded spellings get the same answer;
 //     a product token the file never names gets the `*` answer.
 //
@@ -159,9 +159,14 @@ void check_editor(std::string_view input, const collector& all, std::size_t bom,
   sitemill::robots_edit_options options;
   options.replace = replace;
   auto edit = sitemill::edit_robots_txt(input, kWanted, options);
+  // A NUL byte: no text file holds one, and the editor keeps every byte.
+  if (input.find('\0') != std::string_view::npos) {
+    require(!edit);
+    return;
+  }
   if (!edit) {
-    // The one refusal of a file that is not UTF-16: removing line 1 would
-    // leave a later line's bytes FF FE or FE FF in front.
+    // The one other refusal of a file that is not UTF-16: removing line 1
+    // would leave a later line's bytes FF FE or FE FF in front.
     bool utf16_looking = false;
     for (const robots_line& l : all.lines) {
       utf16_looking =

@@ -106,7 +106,6 @@ std::string printable(std::string_view bytes, std::size_t limit = 1500) {
 std::string show(bool b) { return b ? "true" : "false"; }
 std::string show(const std::string& s) { return printable(s, 300); }
 std::string show(std::uint32_t n) { return std::to_string(n); }
-std::string show(std::uint64_t n) { return std::to_string(n); }
 std::string show(const html_alternate& a) {
   return "{hreflang " + show(a.hreflang) + ", href " + show(a.href) + "}";
 }

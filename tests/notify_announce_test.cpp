@@ -236,14 +236,16 @@ std::vector<set_report> two_host_sets(const std::string& out) {
            false,
            2,
            {{"sitemap-1-aaaaaaaaaaaa.xml.gz", document_type::urlset, 2, 300},
-            {"sitemap.xml", document_type::sitemapindex, 1, 200}}},
+            {"sitemap.xml", document_type::sitemapindex, 1, 200}},
+           ""},
           {"https://www.shop.fr:8443/",
            out + "/www.shop.fr_8443",
            "sitemap.xml",
            "https://www.shop.fr:8443/sitemap.xml",
            false,
            1,
-           {{"sitemap.xml", document_type::urlset, 1, 200}}}};
+           {{"sitemap.xml", document_type::urlset, 1, 200}},
+           ""}};
 }
 const std::optional<state_changes> two_host_changes = state_changes{
     {"https://www.shop.de/neu", "https://www.shop.fr:8443/nouveau"},

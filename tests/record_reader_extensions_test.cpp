@@ -315,7 +315,7 @@ TEST(RecordReaderJsonl, AValueOfTheWrongTypeIsNotedAndDroppedNotTheUrl) {
             }));
 }
 
-TEST(RecordReaderJsonl, WrongTypeNotesStopAfterAHundredWithOneMore) {
+TEST(RecordReaderJsonl, WrongTypeNotesStopAfterAHundredThenOneCountsThemAll) {
   std::string data;
   for (int i = 0; i < 150; ++i)
     data += "{\"loc\": \"https://a.example/\", \"news\": 1}\n";
@@ -323,8 +323,9 @@ TEST(RecordReaderJsonl, WrongTypeNotesStopAfterAHundredWithOneMore) {
   EXPECT_EQ(o.records.size(), 150u);
   ASSERT_EQ(o.notes.size(), 101u);
   EXPECT_EQ(o.notes.back(),
-            "101: more extension values of the wrong JSON type dropped; only "
-            "the first 100 are noted");
+            "150: 150 extension values in all were of the wrong JSON type "
+            "(lines 1 to 150); they were dropped; only the first 100 are "
+            "noted");
 }
 
 TEST(RecordReaderJsonl, InvalidJsonInsideAnExtensionIsALineProblem) {

@@ -198,14 +198,15 @@ TEST(GenerateJson, LeavesChangesOutWhenTheRunKeptNoState) {
 generate_report two_host_report() {
   generate_report r = full_report();
   r.sets = {{"https://www.example.com/", "public/www.example.com", r.entry,
-             r.entry_url, true, 50'002, r.files},
+             r.entry_url, true, 50'002, r.files, ""},
             {"https://shop.example.com/",
              "public/shop.example.com",
              "sitemap.xml",
              "https://shop.example.com/sitemap.xml",
              false,
              1,
-             {{"sitemap.xml", document_type::urlset, 1, 240, 0}}}};
+             {{"sitemap.xml", document_type::urlset, 1, 240, 0}},
+             ""}};
   return r;
 }
 

@@ -112,7 +112,8 @@ TEST(SubmitGoogleKey, RefusesWhatIsNotAUsableKeyNamingFileAndLine) {
   }
   auto missing = read_google_key("/nonexistent/sa.json");
   ASSERT_FALSE(missing);
-  EXPECT_EQ(missing.err().message, "/nonexistent/sa.json: cannot be read");
+  EXPECT_EQ(missing.err().message,
+            "/nonexistent/sa.json: cannot be read: No such file or directory");
 }
 
 // RFC 7515 / 7518 3.3: the JWT verifies under the key's public half, and

@@ -80,6 +80,7 @@
 #include "sitemill/robots/robots.h"
 #include "sitemill/robots/robots_edit.h"
 #include "sitemill/robots/robots_rules.h"
+#include "sitemill/small_file.h"
 #include "sitemill/source/log_source.h"
 #include "sitemill/source/page_source.h"
 #include "sitemill/source/record_reader.h"

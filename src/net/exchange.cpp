@@ -92,17 +92,20 @@ exchange_result send_with_retries(http_client& client,
   const int max_attempts = std::max(policy.max_attempts, 1);
   for (int attempt = 1;; ++attempt) {
     std::string body;
+    bool kept_all = false;
     auto response = client.send(
         request,
-        [&body](const char* data, std::size_t size) {
-          if (body.size() < kBodyKept) {
-            body.append(data, std::min(size, kBodyKept - body.size()));
-          }
-          return true;
+        [&body, &kept_all](const char* data, std::size_t size) {
+          body.append(data, std::min(size, kBodyKept - body.size()));
+          // The rest is not wanted: a huge answer is cut here, not read on
+          // to the client's byte cap, whose error would hide its status.
+          kept_all = body.size() == kBodyKept;
+          return !kept_all;
         },
         [read_success](const http_head& head) {
           return read_success || worth_reading(head);
         });
+    if (!response && kept_all) response = client.last_response();
     http_attempt tried;
     std::optional<std::string> retry_after;
     if (response) {

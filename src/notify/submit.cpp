@@ -234,10 +234,16 @@ void get_token(http_client& client, const google_service_account& account,
     const std::string_view type =
         m ? detail::member(*m, "token_type") : std::string_view{};
     if (token.empty() || (!type.empty() && !detail::iequals(type, "Bearer"))) {
+      // What the answer held instead: an OAuth error in a 200, an HTML
+      // page, JSON cut at the bytes kept.
       step.outcome = submit_outcome::refused;
-      step.message = detail::status_text(r.status) +
-                     ": the answer holds no Bearer \"access_token\"; is the "
-                     "key's token_uri Google's token endpoint?";
+      step.message = detail::status_text(r.status) + " from " + step.url +
+                     ": the answer holds no Bearer \"access_token\"" +
+                     (said.empty() ? m ? std::string()
+                                       : "; it is not a JSON object" +
+                                             detail::quote_body(r.body)
+                                   : " (the server said: " + said + ")") +
+                     "; is the key's token_uri Google's token endpoint?";
       return;
     }
     hidden.token = std::string(token);
@@ -254,10 +260,22 @@ void get_token(http_client& client, const google_service_account& account,
         "this machine's clock is off (the JWT's iat and exp)";
 }
 
+// A 2xx whose body is an error object (a proxy's, or an API's that answers
+// every call 200): refused, for the sitemap was not taken.
+bool error_in_success(submit_request& req, const detail::exchange_result& r,
+                      const std::string& said) {
+  if (req.outcome != submit_outcome::submitted || said.empty()) return false;
+  req.outcome = submit_outcome::refused;
+  req.message =
+      detail::status_text(r.status) + ", but the answer is an error: " + said;
+  return true;
+}
+
 void explain_google(submit_request& req, const detail::exchange_result& r,
                     const google_service_account& account) {
   const std::string said = google_said(r.body);
   if (common_outcome(req, r, said)) {
+    if (error_in_success(req, r, said)) return;
     if (req.outcome == submit_outcome::submitted)
       req.message = detail::status_text(r.status) +
                     ": Search Console took the sitemap; it reads it later, "
@@ -289,6 +307,7 @@ void explain_bing(submit_request& req, const detail::exchange_result& r) {
   std::string_view code;
   const std::string said = bing_said(r.body, code);
   if (common_outcome(req, r, said)) {
+    if (error_in_success(req, r, said)) return;
     if (req.outcome == submit_outcome::submitted)
       req.message = detail::status_text(r.status) +
                     ": Bing Webmaster Tools took the sitemap";
@@ -495,8 +514,10 @@ result<submit_report> submit_sitemaps(http_client& client,
           {"feedUrl",
            req.sitemap}}.dump();
     }
-    detail::exchange_result r =
-        detail::send_with_retries(client, request, options.retry);
+    // A success's body is read too (its first few KiB): an error object in
+    // a 200 is a refusal.
+    detail::exchange_result r = detail::send_with_retries(
+        client, request, options.retry, /*read_success=*/true);
     for (http_attempt& a : r.attempts) hidden.hide(a.error);
     hidden.hide(r.error);
     if (google)

@@ -9,14 +9,13 @@
 #include <openssl/pem.h>
 
 #include <algorithm>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "detail/digest.h"
 #include "detail/json_lexer.h"
 #include "detail/text.h"
+#include "sitemill/small_file.h"
 #include "sitemill/url/url.h"
 
 namespace sitemill {
@@ -216,12 +215,11 @@ result<google_service_account> parse_google_key(std::string_view json,
 }
 
 result<google_service_account> read_google_key(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return error{path + ": cannot be read", "google"};
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (file.bad()) return error{path + ": cannot be read", "google"};
-  return parse_google_key(text.str(), path);
+  // A key file is about 2.3 KiB; a megabyte is no key file.
+  auto text = read_small_file(path, 1 << 20);
+  if (!text)
+    return error{path + ": cannot be read: " + text.err().message, "google"};
+  return parse_google_key(*text, path);
 }
 
 }  // namespace sitemill

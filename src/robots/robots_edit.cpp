@@ -10,10 +10,9 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -23,6 +22,7 @@
 #include "detail/text.h"
 #include "robots/robots_lexer.h"
 #include "sitemill/limits.h"
+#include "sitemill/small_file.h"
 #include "sitemill/url/url.h"
 
 namespace sitemill {
@@ -42,6 +42,11 @@ std::string printable(std::string_view s) {
   return out;
 }
 
+// Crawlers read the first 500 KiB (RFC 9309 2.5); the editor keeps every
+// byte, so it reads the whole file, but a robots.txt a hundred times that
+// is something else, and would be held in memory several times over.
+constexpr std::uint64_t max_robots_edit_bytes = 64 << 20;
+
 }  // namespace
 
 result<robots_edit> edit_robots_txt(std::string_view robots_txt,
@@ -55,6 +60,16 @@ result<robots_edit> edit_robots_txt(std::string_view robots_txt,
         "robots.txt is UTF-16 (it starts with a UTF-16 byte order mark); "
         "RFC 9309 requires UTF-8 and crawlers cannot read it. Save it as "
         "UTF-8 first"};
+  }
+  // Every byte is kept, so Sitemap: lines added to a binary file (an image
+  // or an archive given as robots.txt) would make it neither.
+  if (const std::size_t nul = robots_txt.find('\0');
+      nul != std::string_view::npos) {
+    const auto line =
+        1 + std::count(robots_txt.begin(), robots_txt.begin() + nul, '\n');
+    return error{"robots.txt holds a NUL byte on line " + std::to_string(line) +
+                 ", which no text file does: is it the right file? Nothing "
+                 "was changed"};
   }
   const std::vector<detail::robots_line>& lines = file.lines;
 
@@ -227,11 +242,9 @@ result<robots_update> update_robots(const std::string& path,
     if (S_ISDIR(st.st_mode)) {
       return error{path + ": is a directory; give the robots.txt file"};
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return error{path + ": cannot be read: " + std::strerror(errno)};
-    old.assign(std::istreambuf_iterator<char>(in),
-               std::istreambuf_iterator<char>());
-    if (in.bad()) return error{path + ": read error"};
+    auto text = read_small_file(path, max_robots_edit_bytes);
+    if (!text) return error{path + ": cannot be read: " + text.err().message};
+    old = std::move(*text);
   }
   auto edit = edit_robots_txt(old, sitemaps, options);
   if (!edit) return error{path + ": " + edit.err().message};

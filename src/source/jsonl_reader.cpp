@@ -12,6 +12,7 @@
 #include "detail/json_lexer.h"
 #include "detail/text.h"
 #include "sitemill/entry/entry.h"
+#include "source/capped_notes.h"
 #include "source/readers.h"
 
 namespace sitemill::detail {
@@ -32,9 +33,6 @@ constexpr std::string_view duplicate_problems[field_count] = {
 // Values nested deeper are refused: recursion depth stays bounded on any line.
 constexpr int max_depth = 256;
 
-// Notes about values of the wrong JSON type, per input: a file where every
-// line has one says so in the first ones and a count, not a million notes.
-constexpr std::size_t max_value_notes = 100;
 // Distinct unknown keys remembered per input, each noted once; a file
 // whose keys are all different (data in key position) cannot grow memory.
 constexpr std::size_t max_unknown_keys = 64;
@@ -166,6 +164,7 @@ class jsonl_reader final : public line_record_reader {
       }
       return true;
     }
+    wrong_types_.finish(notes_);
     return false;
   }
 
@@ -573,18 +572,8 @@ class jsonl_reader final : public line_record_reader {
       notes_.push_back({line, std::move(m)});
       unknown_keys_.push_back(std::move(key));
     }
-    for (auto& m : line_notes_) {
-      if (value_notes_ < max_value_notes) {
-        notes_.push_back({line, std::move(m), true});
-      } else if (value_notes_ == max_value_notes) {
-        notes_.push_back({line,
-                          "more extension values of the wrong JSON type "
-                          "dropped; only the first " +
-                              std::to_string(max_value_notes) + " are noted",
-                          true});
-      }
-      ++value_notes_;
-    }
+    for (auto& m : line_notes_)
+      wrong_types_.add(line, notes_, [&m] { return std::move(m); });
     new_keys_.clear();
     line_notes_.clear();
     has_notes_ = false;
@@ -641,7 +630,14 @@ class jsonl_reader final : public line_record_reader {
   std::vector<unknown> unknown_keys_;    // noted already in this input
   bool has_notes_ = false;               // line_notes_ or new_keys_ hold some
   bool unknown_capped_ = false;
-  std::size_t value_notes_ = 0;
+  // Values of the wrong JSON type: a file where every line has one says so
+  // in the first ones and a count, not a million notes.
+  capped_notes wrong_types_{100,
+                            "extension value",
+                            "extension values",
+                            "were of the wrong JSON type",
+                            "they were dropped",
+                            /*dropped_value=*/true};
 };
 
 }  // namespace

@@ -1,4 +1,5 @@
 // txt: one URL per line; blank lines and '#' comments are not records.
+#include "source/capped_notes.h"
 #include "source/readers.h"
 
 namespace sitemill::detail {
@@ -78,29 +79,18 @@ class txt_reader final : public line_record_reader {
   // count said once at the end, so a file of a million quoted lines does not
   // keep a million notes.
   void note_quoted(std::uint64_t line) {
-    if (quoted_++ == 0) {
-      first_quoted_ = line;
-      notes_.push_back({line, "the URL is in double quotes, which were dropped"});
-    }
-    last_quoted_ = line;
+    quoted_.add(line, notes_, [] {
+      return std::string("the URL is in double quotes, which were dropped");
+    });
   }
 
   bool finish() {
-    if (quoted_ > 1) {
-      notes_.push_back({last_quoted_,
-                        std::to_string(quoted_) +
-                            " lines in all held a URL in double quotes (lines " +
-                            std::to_string(first_quoted_) + " to " +
-                            std::to_string(last_quoted_) +
-                            "); their quotes were dropped"});
-      quoted_ = 0;
-    }
+    quoted_.finish(notes_);
     return false;
   }
 
-  std::uint64_t quoted_ = 0;
-  std::uint64_t first_quoted_ = 0;
-  std::uint64_t last_quoted_ = 0;
+  capped_notes quoted_{1, "line", "lines", "held a URL in double quotes",
+                       "their quotes were dropped"};
 };
 
 }  // namespace

@@ -139,7 +139,9 @@ site_sitemaps find_site_sitemaps(sitemap_walker& walker,
   site_sitemaps out;
   const std::string origin(site.origin());
   const std::string robots_url = robots_url_of(site);
-  out.robots = walker.fetch_text(robots_url, robots_keep_bytes);
+  // Cut at what is read: a robots.txt of gigabytes is robots-truncated,
+  // not downloaded to the byte cap and then unreadable.
+  out.robots = walker.peek(robots_url, robots_keep_bytes);
   if (!out.robots.response) {
     if (out.robots.stop == walk_stop::none) {
       out.diagnostics.push_back(

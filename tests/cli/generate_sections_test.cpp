@@ -160,7 +160,9 @@ TEST(GenerateSections, ACsvSectionColumnWinsOverTheGlobs) {
                     base, "--section", "products=products/", t / "urls.csv"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json report = parse_report(r);
-  auto set = expect_valid_set(t / "out", {.report = &report});
+  set_expectations expected;
+  expected.report = &report;
+  auto set = expect_valid_set(t / "out", expected);
   EXPECT_THAT(sitemap_names(set), ElementsAre("sitemap-1-<h>.xml.gz",
                                               "sitemap-catalog-1-<h>.xml.gz",
                                               "sitemap-products-1-<h>.xml.gz"));
