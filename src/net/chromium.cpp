@@ -60,6 +60,16 @@ constexpr const char* browser_switches[] = {
     "--password-store=basic",
     "--use-mock-keychain",
     "--blink-settings=imagesEnabled=false",
+    // The browser's own UI made of web pages, which a headless browser
+    // still loads, each in a renderer of its own, and keeps for as long as
+    // it runs: the address bar's suggestion popups (chrome://omnibox-popup
+    // and its AI mode page) and the reload button. Nobody sees them here;
+    // they were the ~50-60 MiB of PSS by which sitemill's Chromium exceeded
+    // the same Chromium driven by puppeteer (which disables them too) in
+    // benchmarks/render_bench.sh: about 80 + 20 MiB of renderers alive from
+    // start to end, with no page open.
+    "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,"
+    "WebUIReloadButton",
 };
 
 bool executable(const std::string& path) {
