@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "crawl/crawl_http.h"
 #include "detail/digest.h"
 #include "net/chromium.h"
 
@@ -133,8 +134,7 @@ struct render_pool::state {
         {}, command_timeout, &pool.stop_);
     if (!attached) return requeue(std::move(j));
     t.session = json_member(attached->body, {"sessionId"}).value_or("");
-    const std::string ua =
-        pool.o_.user_agent.empty() ? default_user_agent() : pool.o_.user_agent;
+    const std::string ua = crawl_user_agent(pool.o_);
     if (!cdp().call(
             "Fetch.enable",
             cdp_params().add_json("patterns", "[{\"urlPattern\":\"*\"}]").str(),
