@@ -40,7 +40,8 @@ void crawl_run::run() {
   try {
     if (cache_) {
       bool resuming = false;
-      auto id = cache_->begin(start_.href(), resuming);
+      auto id = cache_->begin(start_.href(), crawl_kind::of(o_), resuming,
+                              cache_changed_);
       if (!id) throw std::runtime_error(id.err().message);
       crawl_id_ = *id;
     }
