@@ -51,6 +51,12 @@ struct chromium_options {
   std::chrono::milliseconds start_timeout{30'000};
 };
 
+/// Removes the scratch directories ("sitemill-chromium-*") in `parent`
+/// whose owning sitemill is gone (the pid in their "owner" file runs no
+/// more), as start() does in $TMPDIR: only real directories (not symlinks)
+/// owned by `uid`.
+void remove_orphaned_directories(const std::string& parent, uid_t uid);
+
 /// The browser `program` names (chromium_options::program's rules), as a
 /// path; "" when there is none.
 std::string find_chromium(const std::string& program);
