@@ -115,7 +115,7 @@ std::vector<std::string> crawl_args(const etag_site& site, const temp_dir& t,
   return args;
 }
 
-TEST(CrawlCacheKind, ARenderedCrawlDoesNotTakeThePlainCrawlsFacts) {
+TEST(CrawlCacheKindCli, ARenderedCrawlDoesNotTakeThePlainCrawlsFacts) {
   etag_site site;
   temp_dir t;
   const run_result plain = run_sitemill(crawl_args(site, t, {}));
@@ -157,7 +157,7 @@ TEST(CrawlCacheKind, ARenderedCrawlDoesNotTakeThePlainCrawlsFacts) {
   EXPECT_THAT(back.err, HasSubstr("rendering was on, is off"));
 }
 
-TEST(CrawlCacheKind, ALoggedInCrawlDoesNotTakeTheAnonymousCrawlsFacts) {
+TEST(CrawlCacheKindCli, ALoggedInCrawlDoesNotTakeTheAnonymousCrawlsFacts) {
   etag_site site;
   temp_dir t;
   const run_result anonymous = run_sitemill(crawl_args(site, t, {}));
