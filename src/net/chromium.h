@@ -5,7 +5,8 @@
 // --remote-debugging-pipe on its fds 3 and 4, a throwaway profile
 // (--user-data-dir) and XDG directories in a scratch directory of its own,
 // no first run, no extensions, no background networking or component
-// updates (a crawler's browser calls no one but the site), images off, and
+// updates (a crawler's browser calls no one but the site), none of the
+// pages of the browser's own UI (its address bar's popups), images off, and
 // --no-sandbox only when sitemill runs as root, where Chromium's sandbox
 // refuses to start (docs/crawl.md says why that is acceptable there).
 //
