@@ -308,6 +308,13 @@ void add_crawl_manner_flags(CLI::App& cmd, crawl_options& crawl,
       ->check(CLI::Range(1u, 16u))
       ->default_str("2")
       ->group(group);
+  cmd.add_option("--render-memory", crawl.render_memory_mib,
+                 "Each tab's JavaScript heap at most, in MiB: a page whose "
+                 "scripts need more crashes its tab and is reported "
+                 "\"render failed\", the crawl goes on")
+      ->check(CLI::Range(16u, 65536u))
+      ->default_str("512")
+      ->group(group);
 }
 
 void add_log_flags(CLI::App& cmd, std::vector<std::string>& paths,

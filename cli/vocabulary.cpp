@@ -121,6 +121,7 @@ vocabulary generate_words(std::string_view indexnow_key) {
       {"render", "--render"},
       {"render_wait", "--render-wait"},
       {"render_concurrency", "--render-concurrency"},
+      {"render_memory_mib", "--render-memory"},
       {"user_agent", "--user-agent"},
       {"headers", "--header"},
       {"cookies", "--cookie or --cookie-file"},

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "check/audit.h"
+#include "crawl/crawl_http.h"
 #include "crawl/crawl_frontier.h"
 #include "sitemill/crawl/crawl_pages.h"
 #include "sitemill/numbers.h"
@@ -124,16 +125,11 @@ class sitemap_reader final : public walk_observer, public parse_handler {
 };
 
 // The HTTP settings of the audit's own requests (the sitemaps' walk, the
-// URLs the crawl did not judge): the crawl's user agent, time-outs,
-// pinned addresses and stop flag, so every request of one audit is alike.
-http_options crawl_http(const audit_options& o) {
-  http_options h;
-  h.user_agent = o.crawl.user_agent;
-  h.connect_timeout = o.crawl.connect_timeout;
-  h.total_timeout = o.crawl.timeout;
-  h.resolve = o.crawl.resolve;
-  h.cancel = o.stop;
-  return h;
+// URLs the crawl did not judge): the crawl's (crawl_http_options()), so
+// every request of one audit is alike, the crawl's credentials going with
+// those to the site's origin and with no other.
+http_options crawl_http(const audit_options& o, const normalized_url& site) {
+  return detail::crawl_http_options(o.crawl, site, o.stop);
 }
 
 // Reads the site's sitemaps; false when the audit cannot go on.
@@ -143,7 +139,7 @@ bool read_sitemaps(const audit_options& o, const normalized_url& site,
   walk_options w;
   static_cast<walk_caps&>(w) = o.walk;
   w.parse.schema_checks = false;
-  w.http = crawl_http(o);
+  w.http = crawl_http(o, site);
   w.allow_private = o.crawl.allow_private;
   sitemap_reader reader(urls, report, names, o.stop);
   sitemap_walker walker(std::move(w), reader);
@@ -371,7 +367,7 @@ audit_report audit_site(const audit_options& o) {
   }
 
   detail::url_judging how;
-  how.http = crawl_http(o);
+  how.http = crawl_http(o, site);
   how.concurrency = o.crawl.concurrency;
   how.max_page_bytes = o.crawl.max_page_bytes;
   fetch_scope scope;

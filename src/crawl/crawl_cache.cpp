@@ -5,13 +5,15 @@
 #include <charconv>
 #include <cstring>
 
+#include "crawl/crawl_http.h"
+#include "detail/digest.h"
 #include "detail/sqlite_file.h"
 
 namespace sitemill::detail {
 namespace {
 
 constexpr std::int64_t application_id = 0x534D4352;  // "SMCR"
-constexpr int schema_version = 1;
+constexpr int schema_version = 2;
 // Pages per transaction: a kill loses at most this many pages' work.
 constexpr std::size_t batch_pages = 200;
 
@@ -82,7 +84,93 @@ std::string column_text(sqlite3_stmt* s, int i) {
                    static_cast<std::size_t>(sqlite3_column_bytes(s, i)));
 }
 
+// LENGTH:TEXT, so no text can pass for another field.
+void add_field(std::string& out, std::string_view text) {
+  out += std::to_string(text.size());
+  out += ':';
+  out += text;
+}
+
+constexpr std::string_view render_key = "render=";
+constexpr std::string_view credentials_key = "credentials=";
+constexpr std::string_view user_agent_key = "user-agent=";
+
 }  // namespace
+
+crawl_kind crawl_kind::of(const crawl_options& o) {
+  crawl_kind k;
+  k.render = o.render;
+  k.user_agent = crawl_user_agent(o);
+  const site_credentials& c = o.credentials;
+  if (c.empty()) return k;
+  std::string all;
+  for (const auto& [name, value] : c.headers) {
+    all += 'h';
+    add_field(all, name);
+    add_field(all, value);
+  }
+  // A cookie's expiry is not what the site answers by.
+  for (const http_cookie& cookie : c.cookies) {
+    all += 'c';
+    add_field(all, cookie.domain);
+    all += cookie.include_subdomains ? '1' : '0';
+    add_field(all, cookie.path);
+    all += cookie.secure ? '1' : '0';
+    add_field(all, cookie.name);
+    add_field(all, cookie.value);
+  }
+  if (!c.user.empty()) {
+    all += 'u';
+    add_field(all, c.user);
+    add_field(all, c.password);
+  }
+  k.credentials = hex_of(as_view(sha256(all)));
+  return k;
+}
+
+std::string crawl_kind::text() const {
+  // The user agent last: whatever it holds, the rest of the text is its.
+  return std::string(render_key) + (render ? "on" : "off") + '\n' +
+         std::string(credentials_key) + credentials + '\n' +
+         std::string(user_agent_key) + user_agent;
+}
+
+crawl_kind crawl_kind::from_text(std::string_view text) {
+  crawl_kind k;
+  auto line = [&](std::string_view key) -> std::optional<std::string_view> {
+    if (!text.starts_with(key)) return std::nullopt;
+    text.remove_prefix(key.size());
+    const std::size_t nl = text.find('\n');
+    const std::string_view value = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    return value;
+  };
+  const auto render = line(render_key);
+  const auto credentials = line(credentials_key);
+  if (!render || !credentials || !text.starts_with(user_agent_key))
+    return {};
+  k.render = *render == "on";
+  k.credentials = std::string(*credentials);
+  k.user_agent = std::string(text.substr(user_agent_key.size()));
+  return k;
+}
+
+std::string crawl_kind::changes_since(const crawl_kind& before) const {
+  std::string out;
+  auto add = [&](const std::string& what) {
+    out += out.empty() ? "" : "; ";
+    out += what;
+  };
+  if (render != before.render)
+    add(render ? "rendering was off, is on" : "rendering was on, is off");
+  if (user_agent != before.user_agent)
+    add("the user agent was `" + before.user_agent + "`");
+  if (credentials != before.credentials)
+    add(before.credentials.empty() ? "no credentials were sent, some are"
+        : credentials.empty()      ? "credentials were sent, none are"
+                                   : "other credentials were sent");
+  return out;
+}
 
 error crawl_cache::db_error(std::string_view what) const {
   return error{"crawl cache " + path_ + ": " + std::string(what) + ": " +
@@ -119,25 +207,42 @@ result<std::unique_ptr<crawl_cache>> crawl_cache::open(
   sqlite3_finalize(check);
   if (app != 0 && app != application_id)
     return error{"crawl cache " + path + " belongs to another program"};
+  sqlite3_stmt* version = nullptr;
+  if (sqlite3_prepare_v2(raw, "PRAGMA user_version", -1, &version, nullptr) !=
+      SQLITE_OK)
+    return c->db_error("not a crawl cache");
+  std::int64_t was = 0;
+  if (sqlite3_step(version) == SQLITE_ROW)
+    was = sqlite3_column_int64(version, 0);
+  sqlite3_finalize(version);
+  // Version 1 had no kinds: its rows get none, so they are of no crawl's
+  // kind, and each page is fetched in full once.
+  if (app == application_id && was == 1) {
+    if (status s = c->exec("ALTER TABLE crawls ADD COLUMN kind TEXT;"
+                           "ALTER TABLE pages ADD COLUMN kind TEXT;");
+        !s)
+      return s.err();
+  }
   const std::string create =
       "CREATE TABLE IF NOT EXISTS crawls(start TEXT PRIMARY KEY, id INTEGER, "
-      "finished INTEGER);"
+      "finished INTEGER, kind TEXT);"
       "CREATE TABLE IF NOT EXISTS pages(url TEXT PRIMARY KEY, crawl INTEGER, "
       "etag TEXT, last_modified TEXT, verdict TEXT, lastmod TEXT, hash BLOB, "
-      "found TEXT, extensions TEXT);"
+      "found TEXT, extensions TEXT, kind TEXT);"
       "PRAGMA application_id=" +
       std::to_string(application_id) +
       ";PRAGMA user_version=" + std::to_string(schema_version) + ";";
   if (status s = c->exec(create.c_str()); !s) return s.err();
   if (sqlite3_prepare_v2(raw,
                          "SELECT crawl, etag, last_modified, verdict, lastmod, "
-                         "hash, found, extensions FROM pages WHERE url = ?",
+                         "hash, found, extensions, kind FROM pages "
+                         "WHERE url = ?",
                          -1, &c->find_, nullptr) != SQLITE_OK ||
       sqlite3_prepare_v2(
           raw,
           "INSERT OR REPLACE INTO pages(url, crawl, etag, last_modified, "
-          "verdict, lastmod, hash, found, extensions) "
-          "VALUES(?,?,?,?,?,?,?,?,?)",
+          "verdict, lastmod, hash, found, extensions, kind) "
+          "VALUES(?,?,?,?,?,?,?,?,?,?)",
           -1, &c->put_, nullptr) != SQLITE_OK)
     return c->db_error("cannot prepare");
   return c;
@@ -151,21 +256,32 @@ crawl_cache::~crawl_cache() {
 }
 
 result<std::uint64_t> crawl_cache::begin(std::string_view start,
-                                         bool& resuming) {
+                                         const crawl_kind& kind,
+                                         bool& resuming, std::string& changed) {
+  const std::string kind_text = kind.text();
+  // The pages' column: a digest of the kind, short (one per row).
+  kind_ = hex_of(as_view(sha256(kind_text))).substr(0, 16);
+  changed.clear();
   sqlite3_stmt* s = nullptr;
-  if (sqlite3_prepare_v2(db_, "SELECT id, finished FROM crawls WHERE start = ?",
+  if (sqlite3_prepare_v2(db_,
+                         "SELECT id, finished, kind FROM crawls WHERE start = ?",
                          -1, &s, nullptr) != SQLITE_OK)
     return db_error("cannot read crawls");
   sqlite3_bind_text(s, 1, start.data(), static_cast<int>(start.size()),
                     SQLITE_TRANSIENT);
   std::uint64_t id = 0;
-  bool finished = true;
+  bool finished = true, same_kind = true;
   if (sqlite3_step(s) == SQLITE_ROW) {
     id = static_cast<std::uint64_t>(sqlite3_column_int64(s, 0));
     finished = sqlite3_column_int64(s, 1) != 0;
+    const std::string was = column_text(s, 2);
+    same_kind = was == kind_text;
+    // A row of no kind (a version 1 file) is told nothing of.
+    if (!same_kind && !was.empty())
+      changed = kind.changes_since(crawl_kind::from_text(was));
   }
   sqlite3_finalize(s);
-  resuming = id != 0 && !finished;
+  resuming = id != 0 && !finished && same_kind;
   if (resuming) return id;
   // A new crawl's id is past every id any page holds.
   sqlite3_stmt* m = nullptr;
@@ -180,13 +296,15 @@ result<std::uint64_t> crawl_cache::begin(std::string_view start,
   const std::uint64_t next = top + 1;
   sqlite3_stmt* w = nullptr;
   if (sqlite3_prepare_v2(db_,
-                         "INSERT OR REPLACE INTO crawls(start, id, finished) "
-                         "VALUES(?, ?, 0)",
+                         "INSERT OR REPLACE INTO crawls(start, id, finished, "
+                         "kind) VALUES(?, ?, 0, ?)",
                          -1, &w, nullptr) != SQLITE_OK)
     return db_error("cannot write crawls");
   sqlite3_bind_text(w, 1, start.data(), static_cast<int>(start.size()),
                     SQLITE_TRANSIENT);
   sqlite3_bind_int64(w, 2, static_cast<sqlite3_int64>(next));
+  sqlite3_bind_text(w, 3, kind_text.data(), static_cast<int>(kind_text.size()),
+                    SQLITE_TRANSIENT);
   const int rc = sqlite3_step(w);
   sqlite3_finalize(w);
   if (rc != SQLITE_DONE) return db_error("cannot write crawls");
@@ -200,6 +318,8 @@ result<std::optional<cached_page>> crawl_cache::find(std::string_view url) {
   const int rc = sqlite3_step(find_);
   if (rc == SQLITE_DONE) return std::optional<cached_page>();
   if (rc != SQLITE_ROW) return db_error("cannot read a page");
+  // Judged by a crawl of another kind: what it said is not this crawl's.
+  if (column_text(find_, 8) != kind_) return std::optional<cached_page>();
   cached_page p;
   p.crawl = static_cast<std::uint64_t>(sqlite3_column_int64(find_, 0));
   p.etag = column_text(find_, 1);
@@ -246,6 +366,8 @@ status crawl_cache::put(std::string_view url, const cached_page& page) {
   sqlite3_bind_text(put_, 8, found.data(), static_cast<int>(found.size()),
                     SQLITE_TRANSIENT);
   sqlite3_bind_text(put_, 9, values.data(), static_cast<int>(values.size()),
+                    SQLITE_TRANSIENT);
+  sqlite3_bind_text(put_, 10, kind_.data(), static_cast<int>(kind_.size()),
                     SQLITE_TRANSIENT);
   if (sqlite3_step(put_) != SQLITE_DONE) return db_error("cannot write a page");
   if (++batched_ >= batch_pages) return flush();

@@ -13,10 +13,22 @@
 // because resuming needs what was fetched before the interruption. It is a
 // cache: deleting it costs one full crawl, never a wrong set.
 //
-// Schema (application_id "SMCR", user_version 1):
-//   crawls(start TEXT PRIMARY KEY, id INTEGER, finished INTEGER)
+// What a page says depends on more than its URL: a rendered page has the
+// links its scripts made, a logged-in page what members see, and a site may
+// answer another user agent otherwise. So each crawl is of a kind
+// (crawl_kind: rendering on or off, the user agent, a digest of the
+// credentials, never the credentials themselves), each page row holds the
+// kind of the crawl that judged it, and a page of another kind is not known
+// to this crawl: it is fetched in full, unconditionally, and its row
+// replaced. A crawl of a start URL whose last crawl was of another kind
+// neither resumes it nor asks conditionally; begin() says what differs.
+//
+// Schema (application_id "SMCR", user_version 2; a version 1 file gets the
+// two kind columns, its rows of no kind):
+//   crawls(start TEXT PRIMARY KEY, id INTEGER, finished INTEGER, kind TEXT)
 //   pages(url TEXT PRIMARY KEY, crawl INTEGER, etag TEXT, last_modified TEXT,
-//         verdict TEXT, lastmod TEXT, hash BLOB, found TEXT, extensions TEXT)
+//         verdict TEXT, lastmod TEXT, hash BLOB, found TEXT, extensions TEXT,
+//         kind TEXT)
 //
 // Not thread-safe: the crawl thread alone uses it.
 #ifndef SITEMILL_CRAWL_CACHE_H
@@ -29,6 +41,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sitemill/crawl/crawl_source.h"
 #include "sitemill/entry/extensions.h"
 #include "sitemill/html/html_page.h"
 #include "sitemill/result.h"
@@ -65,6 +78,26 @@ struct page_outcome {
   std::string script_built;
 };
 
+/// What, besides a page's URL, changes what a crawl makes of it.
+struct crawl_kind {
+  bool render = false;
+  std::string user_agent;  ///< as sent (crawl_user_agent())
+  /// SHA-256 (hex) of the credentials sent (their headers, cookies and
+  /// login; not a cookie's expiry), "" with none: never the secret itself.
+  std::string credentials;
+
+  /// The kind of a crawl with `o`.
+  static crawl_kind of(const crawl_options& o);
+  /// As stored in the crawls table (no secret in it).
+  std::string text() const;
+  /// The inverse of text(); a kind of nothing for "" or damaged text.
+  static crawl_kind from_text(std::string_view text);
+  /// What differs from `before`, in words ("rendering was off, is on; other
+  /// credentials"); "" when nothing does.
+  std::string changes_since(const crawl_kind& before) const;
+  bool operator==(const crawl_kind&) const = default;
+};
+
 /// One page as a crawl judged it.
 struct cached_page {
   std::uint64_t crawl = 0;          ///< the crawl that last judged it
@@ -80,10 +113,15 @@ class crawl_cache {
   crawl_cache(const crawl_cache&) = delete;
   crawl_cache& operator=(const crawl_cache&) = delete;
 
-  /// Begins the crawl of `start`: the id of its unfinished crawl when the
-  /// last one was interrupted (resuming), else a new id.
-  result<std::uint64_t> begin(std::string_view start, bool& resuming);
-  /// What is known of `url`, or std::nullopt.
+  /// Begins the crawl of `start`, of `kind`: the id of its unfinished crawl
+  /// when the last one was interrupted and was of the same kind (resuming),
+  /// else a new id. `changed` is set to what differs from the last crawl of
+  /// `start` when that was of another kind (crawl_kind::changes_since()),
+  /// else "".
+  result<std::uint64_t> begin(std::string_view start, const crawl_kind& kind,
+                              bool& resuming, std::string& changed);
+  /// What is known of `url` from a crawl of begin()'s kind, or
+  /// std::nullopt.
   result<std::optional<cached_page>> find(std::string_view url);
   /// Records `page` for `url` (written with the next flush).
   status put(std::string_view url, const cached_page& page);
@@ -104,6 +142,7 @@ class crawl_cache {
   sqlite3* db_ = nullptr;
   sqlite3_stmt* find_ = nullptr;
   sqlite3_stmt* put_ = nullptr;
+  std::string kind_;  // the key of begin()'s kind, as pages hold it
   bool in_batch_ = false;
   std::size_t batched_ = 0;
 };

@@ -7,10 +7,10 @@
 #include <thread>
 #include <utility>
 
+#include "crawl/crawl_http.h"
 #include "crawl/crawl_seeds.h"
 #include "html/page_answer.h"
 #include "sitemill/limits.h"
-#include "sitemill/net/credentials.h"
 #include "sitemill/robots/robots.h"
 
 namespace sitemill::detail {
@@ -40,7 +40,8 @@ void crawl_run::run() {
   try {
     if (cache_) {
       bool resuming = false;
-      auto id = cache_->begin(start_.href(), resuming);
+      auto id = cache_->begin(start_.href(), crawl_kind::of(o_), resuming,
+                              cache_changed_);
       if (!id) throw std::runtime_error(id.err().message);
       crawl_id_ = *id;
     }
@@ -168,25 +169,18 @@ void crawl_run::on_done(std::uint64_t tag, const fetch_outcome& outcome) {
   (void)absorb_ready();
 }
 
-std::string crawl_run::user_agent() const {
-  return o_.user_agent.empty() ? default_user_agent() : o_.user_agent;
-}
+std::string crawl_run::user_agent() const { return crawl_user_agent(o_); }
 
 fetch_options crawl_run::fetch_options_for(const crawl_options& o) {
   fetch_options f;
   f.concurrency = std::max(1u, o.concurrency);
   f.per_host = f.concurrency;
   f.retry = o.retry;
-  f.http.connect_timeout = o.connect_timeout;
-  f.http.total_timeout = o.timeout;
+  f.http = crawl_http_options(o, start_, &cancel_);
   // The fetcher's own cap is a backstop: on_body stops at ours, which
   // tells "too large" from a failed transfer.
   f.http.max_body_bytes =
       std::max<std::uint64_t>(o.max_page_bytes, max_bytes_per_sitemap) + 1;
-  f.http.user_agent = user_agent();
-  f.http.cancel = &cancel_;
-  f.http.resolve = o.resolve;
-  f.http.headers_for = credential_headers::hook(o.credentials, start_.origin());
   scope_.allow_private = o.allow_private;
   scope_.allow_target_host(start_.host());
   f.scope = &scope_;
@@ -248,7 +242,7 @@ bool crawl_run::begin_pages() {
   discover(start_.href(), 0);
   if (o_.seed_sitemaps) {
     read_seed_sitemaps(
-        {o_, user_agent(), start_, robots_body_, crawl_delay_, cancel_},
+        {o_, start_, robots_body_, crawl_delay_, cancel_},
         [&](std::string_view loc) { discover(loc, 0); },
         [&](std::string_view url, std::string why) {
           emit_skip(url, std::move(why));

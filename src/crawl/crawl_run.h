@@ -67,6 +67,13 @@ class crawl_run final : public fetch_handler {
     return script_built_facts_;
   }
 
+  /// With a cache whose last crawl of this start URL was of another kind
+  /// (crawl_kind: rendering, user agent, credentials), what differs
+  /// (crawl_cache::begin()); "" otherwise. Read once the channel is closed.
+  const std::string& cache_changed() const noexcept { return cache_changed_; }
+  /// The cache's file; "" without one.
+  std::string cache_path() const { return cache_ ? cache_->path() : ""; }
+
  private:
   static constexpr std::uint64_t robots_tag = ~std::uint64_t{0};
   // With `render`, the requests rendered pages make have tags from here on
@@ -157,6 +164,7 @@ class crawl_run final : public fetch_handler {
   // While commit() discovers a page's links: that page.
   std::shared_ptr<const std::string> referring_;
   std::string script_built_url_, script_built_facts_;
+  std::string cache_changed_;
 };
 
 }  // namespace sitemill::detail

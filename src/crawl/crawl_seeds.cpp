@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <thread>
 
-#include "sitemill/net/credentials.h"
+#include "crawl/crawl_http.h"
 #include "sitemill/robots/robots.h"
 #include "sitemill/walk/site.h"
 #include "sitemill/walk/walker.h"
@@ -108,15 +108,10 @@ void read_seed_sitemaps(
   walk_options w;  // the walker's own caps: depth, documents, bytes, time
   w.trace = r.crawl.trace;
   w.parse.schema_checks = false;
-  w.http.user_agent = r.user_agent;
-  w.http.cancel = &r.cancel;
-  w.http.resolve = r.crawl.resolve;
-  w.http.connect_timeout = r.crawl.connect_timeout;
-  w.http.total_timeout = r.crawl.timeout;
-  // A sitemap on the crawl's origin is behind its login too; one elsewhere
-  // (robots.txt may name any host) gets nothing.
-  w.http.headers_for =
-      credential_headers::hook(r.crawl.credentials, r.start.origin());
+  // As every request of the crawl: a sitemap on the crawl's origin is
+  // behind its login too; one elsewhere (robots.txt may name any host) gets
+  // nothing.
+  w.http = crawl_http_options(r.crawl, r.start, &r.cancel);
   w.allow_private = r.crawl.allow_private;
   seed_observer observer(r, found, skipped);
   sitemap_walker walker(std::move(w), observer);

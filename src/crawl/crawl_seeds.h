@@ -21,8 +21,8 @@ namespace sitemill::detail {
 
 /// What reading the seeds needs of the crawl.
 struct seed_request {
-  const crawl_options& crawl;   ///< timeouts, resolve pins, allow_private
-  std::string user_agent;       ///< as the crawl sends it
+  /// Its HTTP settings (crawl_http_options()) and allow_private.
+  const crawl_options& crawl;
   const normalized_url& start;  ///< its origin's robots.txt named the seeds
   std::string_view robots_txt;  ///< that robots.txt, as fetched
   /// robots.txt's Crawl-delay when it is obeyed: the least time between two

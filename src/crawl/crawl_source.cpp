@@ -46,6 +46,7 @@ class crawl_reader final : public record_reader {
         note_dropped_links();
         note_script_built();
         note_rendering();
+        note_cache_changed();
       }
       return false;
     }
@@ -111,6 +112,18 @@ class crawl_reader final : public record_reader {
               " the browser ended and was started again " +
               std::to_string(c.restarts) + " times";
     notes_.push_back({0, std::move(text)});
+  }
+
+  // With a state: the crawl remembered of its last crawl of this start URL
+  // was of another kind (rendered or not, another user agent, other
+  // credentials), whose pages say other things: none of it was used.
+  void note_cache_changed() {
+    if (run_.cache_changed().empty()) return;
+    notes_.push_back(
+        {0, "the crawl state " + run_.cache_path() +
+                " is of a crawl with other options (" + run_.cache_changed() +
+                "): its pages were fetched in full, not resumed or asked "
+                "conditionally"});
   }
 
   // A page whose HTML is a script's shell, once per crawl: the crawl read

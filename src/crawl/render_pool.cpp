@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "crawl/crawl_http.h"
 #include "detail/digest.h"
 #include "net/chromium.h"
 
@@ -133,8 +134,7 @@ struct render_pool::state {
         {}, command_timeout, &pool.stop_);
     if (!attached) return requeue(std::move(j));
     t.session = json_member(attached->body, {"sessionId"}).value_or("");
-    const std::string ua =
-        pool.o_.user_agent.empty() ? default_user_agent() : pool.o_.user_agent;
+    const std::string ua = crawl_user_agent(pool.o_);
     if (!cdp().call(
             "Fetch.enable",
             cdp_params().add_json("patterns", "[{\"urlPattern\":\"*\"}]").str(),
@@ -312,6 +312,16 @@ struct render_pool::state {
     }
   }
 
+  // Why a tab crashed is not told; a page's scripts past the heap's
+  // ceiling is the usual cause, and the one the user can change.
+  std::string crashed() const {
+    return "the page crashed its tab (its scripts needed more than the "
+           "tab's " +
+           std::to_string(pool.o_.render_memory_mib) +
+           " MiB of JavaScript heap, `render_memory_mib`, or it crashed "
+           "otherwise)";
+  }
+
   void event(const cdp_message& m) {
     if (m.id != 0) {  // an answer to a command not waited for
       auto nav = navigations.find(m.id);
@@ -329,7 +339,7 @@ struct render_pool::state {
       const std::string target = json_member(m.body, {"targetId"}).value_or("");
       for (auto& t : tabs)
         if (t.first.target_id == target)
-          t.first.failure = "the page crashed its tab";
+          t.first.failure = crashed();
       return;
     }
     auto* entry = by_session(m.session_id);
@@ -340,7 +350,7 @@ struct render_pool::state {
       entry->first.loaded = true;
       entry->first.loaded_at = clock::now();
     } else if (m.method == "Inspector.targetCrashed") {
-      entry->first.failure = "the page crashed its tab";
+      entry->first.failure = crashed();
     }
   }
 

@@ -60,6 +60,16 @@ constexpr const char* browser_switches[] = {
     "--password-store=basic",
     "--use-mock-keychain",
     "--blink-settings=imagesEnabled=false",
+    // The browser's own UI made of web pages, which a headless browser
+    // still loads, each in a renderer of its own, and keeps for as long as
+    // it runs: the address bar's suggestion popups (chrome://omnibox-popup
+    // and its AI mode page) and the reload button. Nobody sees them here;
+    // they were the ~50-60 MiB of PSS by which sitemill's Chromium exceeded
+    // the same Chromium driven by puppeteer (which disables them too) in
+    // benchmarks/render_bench.sh: about 80 + 20 MiB of renderers alive from
+    // start to end, with no page open.
+    "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,"
+    "WebUIReloadButton",
 };
 
 bool executable(const std::string& path) {
@@ -102,16 +112,24 @@ void child_move(int fd, int target) {
   if (::dup2(fd, target) == -1) ::_exit(126);
 }
 
+}  // namespace
+
 // The scratch directories of browsers whose sitemill was killed (SIGKILL
 // leaves no time to remove them): each holds its owner's pid in "owner", and
 // one whose owner is gone is removed. A pid taken again by another process
-// only leaves a directory for later.
-void remove_orphaned_directories() {
+// only leaves a directory for later. $TMPDIR is shared: only a directory
+// (not a symlink to one: lstat) that `uid` owns is touched, so a name
+// another user planted there, or a link to elsewhere, is left alone.
+void remove_orphaned_directories(const std::string& parent, uid_t uid) {
   std::error_code ec;
-  std::filesystem::directory_iterator it(temp_directory(), ec);
+  std::filesystem::directory_iterator it(parent, ec);
   for (; !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
     const std::string name = it->path().filename().string();
     if (!name.starts_with(scratch_prefix)) continue;
+    struct stat st {};
+    if (::lstat(it->path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+        st.st_uid != uid)
+      continue;
     std::ifstream in(it->path() / "owner");
     long owner = 0;
     if (!(in >> owner) || owner <= 0) continue;
@@ -121,8 +139,6 @@ void remove_orphaned_directories() {
     }
   }
 }
-
-}  // namespace
 
 std::string find_chromium(const std::string& program) {
   if (!program.empty()) return on_path(program);
@@ -153,7 +169,7 @@ result<std::unique_ptr<chromium>> chromium::start(
                       : options.program + "`") +
                  ": it is not an executable file, nor a program on PATH"};
   }
-  remove_orphaned_directories();
+  remove_orphaned_directories(temp_directory(), ::geteuid());
   std::unique_ptr<chromium> b(new chromium());
   b->scratch_ = std::make_unique<scratch_directory>();
   if (status s = b->scratch_->make(scratch_prefix); !s) return s.err();

@@ -5,7 +5,8 @@
 // --remote-debugging-pipe on its fds 3 and 4, a throwaway profile
 // (--user-data-dir) and XDG directories in a scratch directory of its own,
 // no first run, no extensions, no background networking or component
-// updates (a crawler's browser calls no one but the site), images off, and
+// updates (a crawler's browser calls no one but the site), none of the
+// pages of the browser's own UI (its address bar's popups), images off, and
 // --no-sandbox only when sitemill runs as root, where Chromium's sandbox
 // refuses to start (docs/crawl.md says why that is acceptable there).
 //
@@ -50,6 +51,12 @@ struct chromium_options {
   /// How long the browser may take to answer its first command.
   std::chrono::milliseconds start_timeout{30'000};
 };
+
+/// Removes the scratch directories ("sitemill-chromium-*") in `parent`
+/// whose owning sitemill is gone (the pid in their "owner" file runs no
+/// more), as start() does in $TMPDIR: only real directories (not symlinks)
+/// owned by `uid`.
+void remove_orphaned_directories(const std::string& parent, uid_t uid);
 
 /// The browser `program` names (chromium_options::program's rules), as a
 /// path; "" when there is none.
