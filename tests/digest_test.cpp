@@ -1,5 +1,6 @@
 // The digests against published vectors: FIPS 180-2 for SHA-256, RFC 4231
-// for HMAC-SHA-256, RFC 4648 section 10 for Base64.
+// for HMAC-SHA-256, RFC 7914 section 11 for PBKDF2-HMAC-SHA-256 (its first
+// 32 bytes), RFC 4648 section 10 for Base64.
 #include "detail/digest.h"
 
 #include <gtest/gtest.h>
@@ -26,6 +27,13 @@ TEST(Digest, HmacSha256MatchesRfc4231) {
       hex_of(as_view(hmac_sha256(
           key, "Test Using Larger Than Block-Size Key - Hash Key First"))),
       "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+}
+
+TEST(Digest, Pbkdf2Sha256MatchesRfc7914) {
+  EXPECT_EQ(hex_of(as_view(pbkdf2_sha256("passwd", "salt", 1))),
+            "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc");
+  EXPECT_EQ(hex_of(as_view(pbkdf2_sha256("Password", "NaCl", 80'000))),
+            "4ddcd8f60b98be21830cee5ef22701f9641a4418d04c0414aeff08876b34ab56");
 }
 
 TEST(Digest, Base64MatchesRfc4648) {

@@ -82,8 +82,10 @@ struct page_outcome {
 struct crawl_kind {
   bool render = false;
   std::string user_agent;  ///< as sent (crawl_user_agent())
-  /// SHA-256 (hex) of the credentials sent (their headers, cookies and
-  /// login; not a cookie's expiry), "" with none: never the secret itself.
+  /// PBKDF2-HMAC-SHA-256 (hex, 100,000 rounds) of the credentials sent
+  /// (their headers, cookies and login; not a cookie's expiry), "" with
+  /// none: never the secret itself, and slow to guess a weak password from
+  /// should the state file be copied where the netrc is not.
   std::string credentials;
 
   /// The kind of a crawl with `o`.

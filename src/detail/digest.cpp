@@ -22,6 +22,17 @@ sha256_digest hmac_sha256(std::string_view key, std::string_view data) {
   return out;
 }
 
+sha256_digest pbkdf2_sha256(std::string_view secret, std::string_view salt,
+                            unsigned iterations) {
+  sha256_digest out{};
+  PKCS5_PBKDF2_HMAC(secret.data(), static_cast<int>(secret.size()),
+                    reinterpret_cast<const unsigned char*>(salt.data()),
+                    static_cast<int>(salt.size()),
+                    static_cast<int>(iterations), EVP_sha256(),
+                    static_cast<int>(out.size()), out.data());
+  return out;
+}
+
 std::string hex_of(std::string_view bytes) {
   static constexpr char digits[] = "0123456789abcdef";
   std::string out;

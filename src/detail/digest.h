@@ -3,7 +3,7 @@
 
 // The one place sitemill computes cryptographic digests (OpenSSL's libcrypto):
 // SHA-256 and HMAC-SHA-256 for request signing (S3's Signature Version 4),
-// and the encodings signed requests and tokens write them in. Content naming
+// PBKDF2 for the trace of credentials a crawl state keeps, and the encodings signed requests and tokens write them in. Content naming
 // and fingerprints use XXH3 (not here): they need speed, not collision
 // resistance against an adversary.
 
@@ -20,6 +20,12 @@ sha256_digest sha256(std::string_view data);
 
 /// HMAC-SHA-256 of `data` under `key` (RFC 2104).
 sha256_digest hmac_sha256(std::string_view key, std::string_view data);
+
+/// PBKDF2-HMAC-SHA-256 of `secret` with `salt` (RFC 8018): a digest that
+/// takes `iterations` HMACs to compute, for what is kept of a secret where
+/// a copy of the file must not let a weak password be guessed quickly.
+sha256_digest pbkdf2_sha256(std::string_view secret, std::string_view salt,
+                            unsigned iterations);
 
 /// `bytes` as a view, to chain digests (a SigV4 signing key is an HMAC keyed by
 /// the previous HMAC).
