@@ -214,7 +214,29 @@ TEST(MergeHostileShards, AManifestThatIsALinkOrTooLargeIsRefused) {
     fs::resize_file(manifest, detail::max_shard_manifest_bytes + 1);
     expect_refused(out, manifest, "more than a shard manifest can be");
   }
-  test::campaign_tally(test::campaign_kind::hostile_input, 2);
+  // A link to nothing and a FIFO are refused by name too, not taken for a
+  // shard that never ran.
+  {
+    temp_dir d;
+    const std::string out = d / "out";
+    const auto dirs = two_shards(d, out);
+    const std::string manifest =
+        dirs[1] + "/" + std::string(detail::shard_manifest_name);
+    fs::remove(manifest);
+    fs::create_symlink(d / "nowhere.json", manifest);
+    expect_refused(out, manifest, "is a symbolic link");
+  }
+  {
+    temp_dir d;
+    const std::string out = d / "out";
+    const auto dirs = two_shards(d, out);
+    const std::string manifest =
+        dirs[0] + "/" + std::string(detail::shard_manifest_name);
+    fs::remove(manifest);
+    ASSERT_EQ(::mkfifo(manifest.c_str(), 0600), 0);
+    expect_refused(out, manifest, "is not a regular file");
+  }
+  test::campaign_tally(test::campaign_kind::hostile_input, 4);
 }
 
 // The checks refuse only what is wrong: untouched shards merge, and a

@@ -57,7 +57,11 @@ std::vector<std::string> find_shards(const std::string& book,
     if (!is_shard_directory(entry, name)) continue;
     const fs::path manifest =
         e.path() / std::string(detail::shard_manifest_name);
-    if (fs::is_regular_file(manifest, ec)) found.push_back(manifest.string());
+    // Anything under the manifest's name counts, links and FIFOs included:
+    // read_shards() refuses what is not a regular file by name, where
+    // skipping it would report the shard as missing and hide why.
+    if (fs::exists(fs::symlink_status(manifest, ec)))
+      found.push_back(manifest.string());
   }
   std::sort(found.begin(), found.end());
   return found;
