@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <map>
 #include <random>
 #include <set>
 #include <string>
@@ -110,6 +111,26 @@ TEST(LayoutSpool, ALeafKeepsItsEntriesInTheOrderTheyCame) {
   ASSERT_EQ(c.leaves.size(), 1u);
   for (std::size_t i = 0; i < fps.size(); ++i)
     EXPECT_EQ(c.leaves[0].payloads[i], payload_of(fps[i]));
+}
+
+// A leaf over many partitions (here the root, over all 256) still hands its
+// entries back in the order they came, at the first level and below it.
+TEST(LayoutSpool, ALeafOverManyPartitionsKeepsTheOrderTheyCame) {
+  testing::temp_dir d;
+  const auto fps = fingerprints(5'000, 3);
+  const collector c = replayed(fps, {5'000, 1'000'000}, d);
+  ASSERT_EQ(c.leaves.size(), 1u);
+  ASSERT_EQ(c.leaves[0].payloads.size(), fps.size());
+  for (std::size_t i = 0; i < fps.size(); ++i)
+    EXPECT_EQ(c.leaves[0].payloads[i], payload_of(fps[i])) << i;
+  // 12 bits deep: leaves below a partition parked again keep it too.
+  const auto deep = fingerprints(40'000, 4);
+  const collector cd = replayed(deep, {10, 1'000'000}, d);
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < deep.size(); ++i) index[payload_of(deep[i])] = i;
+  for (const auto& l : cd.leaves)
+    for (std::size_t k = 1; k < l.payloads.size(); ++k)
+      EXPECT_LT(index[l.payloads[k - 1]], index[l.payloads[k]]);
 }
 
 TEST(LayoutSpool, APartitionOverAFileIsParkedAgainOneLevelDown) {

@@ -1,5 +1,6 @@
 #include "generate/layout_spool.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace sitemill::detail {
@@ -8,10 +9,12 @@ namespace {
 constexpr int level_bits = 8;
 constexpr std::size_t fanout = std::size_t{1} << level_bits;
 
-// A parked entry: its fingerprint, its size in its file and the length of
-// its payload, then the payload.
+// A parked entry: its fingerprint, its number in the order entries were
+// added to the top level, its size in its file and the length of its
+// payload, then the payload.
 struct record_head {
   std::uint64_t fingerprint;
+  std::uint64_t sequence;
   std::uint32_t size;
   std::uint32_t length;
 };
@@ -42,6 +45,11 @@ std::size_t layout_spool::partition_of(
 
 status layout_spool::add(std::uint64_t fingerprint, std::uint32_t size,
                          std::string_view payload) {
+  return add(fingerprint, entries_, size, payload);
+}
+
+status layout_spool::add(std::uint64_t fingerprint, std::uint64_t sequence,
+                         std::uint32_t size, std::string_view payload) {
   const std::size_t p = partition_of(fingerprint);
   auto& file = partitions_[p];
   if (!file) {
@@ -51,7 +59,7 @@ status layout_spool::add(std::uint64_t fingerprint, std::uint32_t size,
     if (!made) return made.err();
     file = std::move(*made);
   }
-  const record_head head{fingerprint, size,
+  const record_head head{fingerprint, sequence, size,
                          static_cast<std::uint32_t>(payload.size())};
   if (status s = file->write(&head, sizeof head); !s) return s;
   if (status s = file->write(payload.data(), payload.size()); !s) return s;
@@ -63,7 +71,7 @@ status layout_spool::add(std::uint64_t fingerprint, std::uint32_t size,
 
 status layout_spool::stream(
     std::size_t partition,
-    const std::function<status(std::uint64_t, std::uint32_t,
+    const std::function<status(std::uint64_t, std::uint64_t, std::uint32_t,
                                std::string_view)>& each) {
   std::unique_ptr<buffered_temp_file> file = std::move(partitions_[partition]);
   if (!file) return {};
@@ -76,9 +84,53 @@ status layout_spool::stream(
       return error{file->path() + " ends inside a record (the stable " +
                    "layout's partition file was cut short)"};
     }
-    if (status s = each(head.fingerprint, head.size, payload_); !s) return s;
+    if (status s = each(head.fingerprint, head.sequence, head.size, payload_);
+        !s)
+      return s;
   }
   return file->read_error();
+}
+
+// Hands the entries of partitions [first, end) to `r` in the order they
+// were added: each partition is in that order already, so this is a merge
+// of sorted runs by sequence number.
+status layout_spool::merge(std::size_t first, std::size_t end, reader& r) {
+  struct run {
+    buffered_temp_file* file;
+    record_head head;
+  };
+  std::vector<run> runs;
+  for (std::size_t p = first; p < end; ++p) {
+    buffered_temp_file* file = partitions_[p].get();
+    if (file == nullptr) continue;
+    if (status s = file->rewind(); !s) return s;
+    run one{file, {}};
+    if (file->read(&one.head, sizeof one.head)) runs.push_back(one);
+    else if (status s = file->read_error(); !s) return s;
+  }
+  auto later = [](const run& a, const run& b) {
+    return a.head.sequence > b.head.sequence;
+  };
+  std::make_heap(runs.begin(), runs.end(), later);
+  while (!runs.empty()) {
+    std::pop_heap(runs.begin(), runs.end(), later);
+    run& next = runs.back();
+    payload_.resize(next.head.length);
+    if (!next.file->read(payload_.data(), next.head.length)) {
+      if (status s = next.file->read_error(); !s) return s;
+      return error{next.file->path() + " ends inside a record (the stable " +
+                   "layout's partition file was cut short)"};
+    }
+    if (status s = r.entry(payload_); !s) return s;
+    if (next.file->read(&next.head, sizeof next.head)) {
+      std::push_heap(runs.begin(), runs.end(), later);
+    } else {
+      if (status s = next.file->read_error(); !s) return s;
+      runs.pop_back();
+    }
+  }
+  for (std::size_t p = first; p < end; ++p) partitions_[p].reset();
+  return {};
 }
 
 status layout_spool::replay(const layout_limits& limits, reader& r) {
@@ -93,9 +145,9 @@ status layout_spool::replay(const layout_limits& limits, reader& r) {
       layout_spool below(names_, buffer_bytes_, leaf.depth, leaf.prefix,
                          disk_bytes_);
       if (status s = stream(local.first_bucket,
-                            [&](std::uint64_t fp, std::uint32_t size,
-                                std::string_view payload) {
-                              return below.add(fp, size, payload);
+                            [&](std::uint64_t fp, std::uint64_t sequence,
+                                std::uint32_t size, std::string_view payload) {
+                              return below.add(fp, sequence, size, payload);
                             });
           !s)
         return s;
@@ -103,15 +155,8 @@ status layout_spool::replay(const layout_limits& limits, reader& r) {
       continue;
     }
     if (status s = r.begin(leaf); !s) return s;
-    for (std::uint64_t p = local.first_bucket; p < local.end_bucket; ++p) {
-      if (status s = stream(p,
-                            [&](std::uint64_t, std::uint32_t,
-                                std::string_view payload) {
-                              return r.entry(payload);
-                            });
-          !s)
-        return s;
-    }
+    if (status s = merge(local.first_bucket, local.end_bucket, r); !s)
+      return s;
     if (status s = r.end(leaf); !s) return s;
   }
   return {};

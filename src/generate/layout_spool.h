@@ -5,8 +5,9 @@
 //
 // Each entry goes to one of 256 partition files by the next 8 bits of its
 // fingerprint, and that partition's tally (URLs, bytes) grows. replay()
-// plans the leaves from the 256 tallies and reads each leaf's partitions in
-// order, each partition's entries in the order they were added. A partition
+// plans the leaves from the 256 tallies and reads each leaf's partitions
+// back together, its entries in the order they were added (a merge by
+// their sequence numbers), so a file's order is the input's. A partition
 // that alone holds more than a file (more than 256 files' worth of URLs in
 // the section, about 12.8 million) is parked again one level down by its
 // next 8 bits and planned on its own, as often as needed; 8 levels use up
@@ -15,7 +16,7 @@
 //
 // Memory: 256 write buffers of `buffer_bytes` while adding (4 MiB at the
 // default), and as much again for the level below while one partition is
-// parked again. Disk: each entry's payload and 16 bytes, once per level.
+// parked again. Disk: each entry's payload and 24 bytes, once per level.
 //
 // Not thread-safe; generate's consumer thread owns it.
 #ifndef SITEMILL_GENERATE_LAYOUT_SPOOL_H
@@ -76,9 +77,14 @@ class layout_spool {
                std::shared_ptr<std::uint64_t> disk_bytes);
   // The next 8 bits of a fingerprint below this level's depth.
   std::size_t partition_of(std::uint64_t fingerprint) const noexcept;
+  // add() with the entry's number among those the top level was given.
+  status add(std::uint64_t fingerprint, std::uint64_t sequence,
+             std::uint32_t size, std::string_view payload);
   status stream(std::size_t partition,
-                const std::function<status(std::uint64_t, std::uint32_t,
-                                           std::string_view)>& each);
+                const std::function<status(std::uint64_t, std::uint64_t,
+                                           std::uint32_t, std::string_view)>&
+                    each);
+  status merge(std::size_t first, std::size_t end, reader& r);
 
   temp_namer names_;
   std::size_t buffer_bytes_;

@@ -91,7 +91,7 @@ std::vector<std::string> generate_args(const std::string& input,
                                        std::vector<std::string> more = {}) {
   std::vector<std::string> a = {"generate",   input,   "--base-url",
                                 base,         "--out", "s3://sitemaps/site/",
-                                "--max-urls", "50"};
+                                "--max-urls", "50", "--layout", "sequential"};
   a.insert(a.end(), more.begin(), more.end());
   return a;
 }
