@@ -330,7 +330,8 @@ TEST(S3Publish, AForeignObjectUnderAChildsNameIsNeverReplaced) {
   // Learn the child's name from a dry run, then put another file there.
   auto dry =
       run_sitemill({"generate", t / "urls.txt", "--base-url", base, "--out",
-                    "s3://sitemaps/site/", "--dry-run", "--json"});
+                    "s3://sitemaps/site/", "--dry-run", "--json", "--max-urls",
+                    "50", "--layout", "sequential"});
   ASSERT_EQ(dry.exit_code, 0) << dry.err;
   const auto report = parse_report(dry);
   std::string child;
