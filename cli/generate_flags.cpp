@@ -125,6 +125,22 @@ void add_scale_flags(CLI::App& cmd, std::string& shard, generate_options& run) {
           "SIZE"))
       ->transform(CLI::AsSizeValue(false))
       ->default_str("16MiB");
+  // Read as text: CLI11 would print the enum's values as characters.
+  cmd.add_option_function<std::string>(
+         "--layout",
+         [&run](const std::string& v) {
+           run.layout = v == "sequential" ? file_layout::sequential
+                                          : file_layout::stable;
+         },
+         "How URLs are cut into files. stable: by URL hash, so one "
+         "URL added or removed changes one or two files and their "
+         "index entries, whatever its place in the input; files hold "
+         "a quarter to all of --max-urls (NAME-0110-<hash>.xml.gz). "
+         "sequential: in input order, full files (NAME-3-<hash>...); "
+         "one URL inserted near the head changes every file")
+      ->check(CLI::IsMember({"stable", "sequential"}))
+      ->default_str("stable")
+      ->group(scale);
 }
 
 pattern_flags add_filter_flags(CLI::App& cmd) {
@@ -186,7 +202,7 @@ void add_section_flags(CLI::App& cmd, std::vector<std::string>& sections,
          "--section", sections,
          "Write the URLs whose path below --base-url matches GLOB (the "
          "language of --include: \"blog/**\", \"products/\", \"*.pdf\") to "
-         "files of their own, NAME-SECTION-1-<hash>.xml.gz, listed in the one "
+         "files of their own, NAME-SECTION-...-<hash>.xml.gz, listed in the one "
          "index (repeatable; the first match wins). A `section` column or "
          "JSONL key wins over the globs; a URL in no section keeps today's "
          "names. NAME: lowercase letters, digits, - and _")

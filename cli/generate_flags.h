@@ -35,7 +35,7 @@ std::string infer_sitemaps_url(const std::vector<std::string>& from_dirs,
 void add_bucket_flags(CLI::App& cmd, bucket_options& bucket);
 
 /// Scale: --shard (as given, in `shard`, for parse_shard()),
-/// --shard-presplit, --memory-budget.
+/// --shard-presplit, --memory-budget, --layout.
 void add_scale_flags(CLI::App& cmd, std::string& shard, generate_options& run);
 
 /// --include, --exclude, --include-regex, --exclude-regex: one ordered list,

@@ -94,6 +94,7 @@ vocabulary generate_words(std::string_view indexnow_key) {
       {"patterns", "--include or --exclude"},
       {"url_patterns", "--include or --exclude"},
       {"sections", "--section"},
+      {"layout", "--layout"},
       {"sections_from_first_segment", "--section-by first-segment"},
       {"from_sitemap", "--from-sitemap URL"},
       {"from_log", "--from-log FILE"},

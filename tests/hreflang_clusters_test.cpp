@@ -93,6 +93,7 @@ run_result run(const temp_dir& d, const std::string& body,
   o.out_dir = d / out_name;
   o.gzip = gzip;
   o.max_urls = max_urls;
+  o.layout = file_layout::sequential;  // the tests read files in input order
   run_result r;
   r.report = generate(o, r.obs);
   if (r.report.outcome != generate_outcome::published) return r;

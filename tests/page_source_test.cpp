@@ -27,6 +27,7 @@ TEST(PageSource, OneCallPublishesAnIndexOfStreamedPages) {
   g.base_url = "https://www.example.com/";
   g.out_dir = t / "public";
   g.gzip = false;
+  g.layout = file_layout::sequential;  // full files: three of them
   constexpr std::size_t pages = 120'001;
   std::size_t asked = 0;
   g.sources = {page_source("catalogue", [&](page& p) {

@@ -63,6 +63,7 @@ status cluster_stage::park(const record_batch& b, std::size_t i,
   spooled.line = rec.line;
   spooled.set = res.set;
   spooled.section = section;
+  spooled.fingerprint = res.key.fingerprint;
   spooled.deferred = deferred;
   if (deferred != spooled_entry::not_deferred) spooled.links = links_;
   return spool_->add(spooled);
@@ -147,6 +148,8 @@ status cluster_stage::respool_entry(const parsed_entry& e, std::uint32_t set,
   spooled.news_published = news_publication_date(entry.extensions);
   spooled.set = set;
   spooled.section = section;
+  // Read back from a file, it has no key: hashed again, as when read.
+  spooled.fingerprint = url_set::hash(entry.loc).fingerprint;
   return spool_->add(spooled);
 }
 
@@ -198,7 +201,8 @@ status cluster_stage::write_parked(const std::vector<std::string>& names) {
       }
     }
     set_writers& writers = run_.writers(e->set);
-    switch (writers.add(e->section, xml, e->lastmod, uses, e->news_published)) {
+    switch (writers.add(e->section, e->fingerprint, xml, e->lastmod, uses,
+                        e->news_published)) {
       case add_status::added:
         break;
       case add_status::too_large:

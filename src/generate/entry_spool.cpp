@@ -17,9 +17,10 @@ static_assert(std::is_trivially_copyable_v<w3c_datetime>);
 // is written and read once each, so its bytes are its cost.
 struct record_head {
   std::uint64_t line;
+  std::uint64_t fingerprint;
   std::uint32_t input;
   std::uint32_t set;
-  std::uint32_t section;  // fills what was padding: the head stays 40 bytes
+  std::uint32_t section;
   std::uint32_t loc_size;
   std::uint32_t xml_size;
   std::uint32_t links_at;
@@ -27,7 +28,7 @@ struct record_head {
   extension_mask uses;
   std::uint8_t flags;
 };
-static_assert(sizeof(record_head) == 40);
+static_assert(sizeof(record_head) == 48);
 constexpr std::uint8_t has_lastmod = 1, has_news = 2, is_deferred = 4;
 
 }  // namespace
@@ -72,6 +73,7 @@ bool entry_spool::read(void* data, std::size_t size, bool first) {
 status entry_spool::add(const spooled_entry& e) {
   record_head h{};
   h.line = e.line;
+  h.fingerprint = e.fingerprint;
   h.input = e.input;
   h.set = e.set;
   h.section = e.section;
@@ -188,6 +190,7 @@ std::optional<spooled_entry> entry_spool::next() {
   e.set = h.set;
   e.section = h.section;
   e.line = h.line;
+  e.fingerprint = h.fingerprint;
   e.uses = h.uses;
   if (h.link_count > 0) {
     // The links go on growing buffer_: view it only once they are in.

@@ -45,6 +45,9 @@ struct spooled_entry {
   std::uint32_t set = 0;
   /// Its section (section_table's number; 0: the default section).
   std::uint32_t section = 0;
+  /// Its URL's fingerprint (url_set::key), which places it under the
+  /// stable layout (set_writers::add).
+  std::uint64_t fingerprint = 0;
   /// Its number among the records duplicate detection deferred
   /// (url_dedup.h), or not_deferred: a deferred entry is written only if
   /// it turns out not to repeat an earlier one.

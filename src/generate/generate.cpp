@@ -442,7 +442,8 @@ class run final : public detail::cluster_stage::host {
     const std::string_view xml =
         std::string_view(b.xml).substr(res.xml_offset, res.xml_length);
     detail::set_writers& w = writers_[res.set];
-    switch (w.add(*section, xml, res.lastmod, res.uses, res.news_published)) {
+    switch (w.add(*section, res.key.fingerprint, xml, res.lastmod, res.uses,
+                  res.news_published)) {
       case add_status::added:
         ++report_.written;
         ++out.written;

@@ -334,6 +334,15 @@ merge_report detail::merge_shards(
     one.digest = f.digest;
     one.group = f.group;
     one.section = f.section;
+    // Under the stable layout each shard's files are the leaves of its
+    // own trie: the shard's number keeps two shards' leaves apart (one
+    // shard alone is named as one run). '_' joins them: no section name
+    // ends in it, so stats reads "1_0110" as one file number.
+    if (f.label && s.manifest.count == 1)
+      one.label = f.label;
+    else if (f.label)
+      one.label = std::to_string(s.manifest.index) +
+                  (f.label->empty() ? "" : "_" + *f.label);
     sitemaps.push_back(std::move(one));
   }
   const set_layout& layout = shards->front().manifest.layout;

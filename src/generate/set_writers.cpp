@@ -43,9 +43,8 @@ set_writers::slot& set_writers::section_slot(std::uint32_t section) {
     slot& s = slots_.emplace_back();
     s.section = sections_.name(static_cast<std::uint32_t>(slots_.size() - 1));
   }
-  slot& s = slots_[section];
-  if (!s.writer) open(s, o_.max_urls);
-  return s;
+  if (!direct_) direct_ = section;
+  return slots_[section];
 }
 
 void set_writers::open(slot& s, std::size_t max_urls) {
@@ -65,24 +64,55 @@ result<std::unique_ptr<sink>> set_writers::make_sink(slot& s,
   std::string what = !s.group.empty()    ? s.group + "-"
                      : s.section.empty() ? "part-"
                                          : "part-" + s.section + "-";
-  std::string path = out_.temp_path(what + std::to_string(part));
+  std::string path = out_.temp_path(what + std::to_string(s.temp_paths.size()));
   auto file = file_sink::create(path);
   if (!file) return file.err();
   s.digests.emplace_back();
   (*file)->report_to(&s.digests.back());
   s.temp_paths.push_back(std::move(path));
+  if (!s.group.empty() || !stable()) {
+    s.labels.emplace_back();
+  } else if (part == 0) {
+    s.labels.emplace_back(s.leaf);
+  } else {
+    // A leaf the writer still had to cut (see finish_section()): its
+    // further files are numbered after the leaf's path.
+    s.labels.emplace_back((s.leaf.empty() ? "" : s.leaf + "-") +
+                          std::to_string(part + 1));
+  }
   if (!o_.gzip) return std::unique_ptr<sink>(std::move(*file));
   return std::unique_ptr<sink>(
       std::make_unique<gzip_sink>(std::move(*file), o_.level, pool_));
 }
 
-add_status set_writers::add(std::uint32_t section, std::string_view xml,
+std::uint64_t set_writers::overhead(extension_mask uses) {
+  if (o_.type == document_type::text) uses = 0;
+  std::optional<std::uint64_t>& known = overheads_[uses];
+  if (!known) {
+    // Measured, not computed: the writer alone knows its header's bytes.
+    writer_options wo;
+    wo.type = o_.type;
+    wo.xsl_href = xsl_href_of(o_);
+    std::string bytes;
+    sitemap_writer probe(wo, [&bytes](std::size_t) {
+      return result<std::unique_ptr<sink>>(
+          std::make_unique<memory_sink>(&bytes));
+    });
+    (void)probe.add_serialized("", std::nullopt, uses);
+    (void)probe.finish();
+    known = bytes.size();
+  }
+  return *known;
+}
+
+add_status set_writers::add(std::uint32_t section, std::uint64_t fingerprint,
+                            std::string_view xml,
                             const std::optional<w3c_datetime>& lastmod,
                             extension_mask uses,
                             const std::optional<w3c_datetime>& news) {
   constexpr extension_mask news_bit = mask_of(extension_kind::news);
   if (!o_.news || (uses & news_bit) == 0 || !news)
-    return section_slot(section).writer->add_serialized(xml, lastmod, uses);
+    return put(section_slot(section), fingerprint, xml, lastmod, uses);
   if (now_ - news->unix_seconds() <= news_window_seconds) {
     if (!news_.writer) open(news_, std::min(o_.max_urls, max_news_urls));
     return news_.writer->add_serialized(xml, lastmod, uses);
@@ -97,17 +127,166 @@ add_status set_writers::add(std::uint32_t section, std::string_view xml,
   const std::size_t after = xml.find(block_end, block) + block_end.size();
   scratch_.assign(xml.substr(0, block));
   scratch_ += xml.substr(after);
-  return section_slot(section).writer->add_serialized(scratch_, lastmod,
-                                                      uses & ~news_bit);
+  return put(section_slot(section), fingerprint, scratch_, lastmod,
+             uses & ~news_bit);
+}
+
+add_status set_writers::put(slot& s, std::uint64_t fingerprint,
+                            std::string_view xml,
+                            const std::optional<w3c_datetime>& lastmod,
+                            extension_mask uses) {
+  const bool direct = &s == &slots_[*direct_];
+  if (direct && !stable()) {
+    if (!s.writer) open(s, o_.max_urls);
+    return s.writer->add_serialized(xml, lastmod, uses);
+  }
+  // A parked entry must be one the writer will take: the writer's own test.
+  if (overhead(uses) + xml.size() > o_.max_bytes) return add_status::too_large;
+  record_.clear();
+  append_parked(record_, {xml, lastmod, uses});
+  status st;
+  if (direct) {
+    if (!s.spool) s.spool = new_spool();
+    st = s.spool->add(fingerprint, static_cast<std::uint32_t>(xml.size()),
+                      record_);
+  } else {
+    if (!s.park)
+      s.park = std::make_unique<section_park>(out_.temp_path(
+          "park-" + (s.section.empty() ? std::string("default") : s.section)));
+    st = s.park->add(fingerprint, record_);
+  }
+  if (!st) {
+    if (s.error.empty()) s.error = st.message();
+    return add_status::failed;
+  }
+  return add_status::added;
+}
+
+std::unique_ptr<layout_spool> set_writers::new_spool() {
+  return std::make_unique<layout_spool>(
+      [this](std::string_view what) { return out_.temp_path(what); });
+}
+
+// Closes the writer's last file and keeps what it wrote.
+status set_writers::close_writer(slot& s) {
+  if (!s.writer) return {};
+  status st = s.writer->finish();
+  const auto& parts = s.writer->parts();
+  s.parts.insert(s.parts.end(), parts.begin(), parts.end());
+  if (!st && s.error.empty()) s.error = st.message();
+  s.writer.reset();
+  return st;
+}
+
+// Replays a layout: each leaf one writer, so one file; a leaf over the
+// limits (URLs sharing all 64 fingerprint bits, or entries needing a
+// namespace the file's first 4 MiB did not declare) is cut by the writer.
+class set_writers::leaf_writer final : public layout_spool::reader {
+ public:
+  leaf_writer(set_writers& w, slot& s) : w_(w), s_(s) {}
+  status begin(const layout_leaf& leaf) override {
+    s_.leaf = leaf_path(leaf);
+    w_.open(s_, w_.o_.max_urls);
+    return {};
+  }
+  status entry(std::string_view record) override {
+    const parked_entry e = read_parked(record);
+    switch (s_.writer->add_serialized(e.xml, e.lastmod, e.uses)) {
+      case add_status::added:
+        return {};
+      case add_status::too_large:  // put() took only what fits
+        return sitemill::error{"internal: a parked entry no longer fits a file"};
+      case add_status::failed:
+        break;
+    }
+    return sitemill::error{s_.writer->error()};
+  }
+  status end(const layout_leaf&) override { return w_.close_writer(s_); }
+
+ private:
+  set_writers& w_;
+  slot& s_;
+};
+
+layout_limits set_writers::leaf_limits() {
+  layout_limits limits;
+  limits.max_urls = o_.max_urls;
+  // Room for every namespace, so that a leaf that fits is one file; under
+  // limits too small for that (tests), the leaves are cut by the writer.
+  std::uint64_t fixed = overhead(static_cast<extension_mask>(
+      (1u << extension_kind_count) - 1));
+  if (2 * fixed > o_.max_bytes) fixed = overhead(0);
+  limits.max_bytes = o_.max_bytes > fixed ? o_.max_bytes - fixed : 0;
+  return limits;
+}
+
+status set_writers::write_stable(slot& s, layout_spool& spool) {
+  leaf_writer r(*this, s);
+  status st = spool.replay(leaf_limits(), r);
+  if (s.writer) (void)close_writer(s);  // a failed replay's open leaf
+  parked_bytes_ += spool.disk_bytes();  // every level
+  return st;
+}
+
+status set_writers::write_in_order(slot& s, section_park& park) {
+  // The park's bytes are all on disk once its replay starts.
+  struct count_at_end {
+    section_park& park;
+    std::uint64_t& total;
+    ~count_at_end() { total += park.disk_bytes(); }
+  } counted{park, parked_bytes_};
+  if (stable() && !leaf_limits().fits({park.entries(), park.xml_bytes()})) {
+    // Parked by fingerprint now, one section at a time, so that no more
+    // than one spool's partition files are open.
+    std::unique_ptr<layout_spool> spool = new_spool();
+    status st = park.replay([&](std::uint64_t fp, std::string_view record) {
+      return spool->add(fp, parked_xml_size(record), record);
+    });
+    if (!st) return st;
+    return write_stable(s, *spool);
+  }
+  // In input order: the sequential layout, or the stable layout's root leaf
+  // (a section that fits one file), which is the same file.
+  s.leaf.clear();
+  open(s, o_.max_urls);
+  status st = park.replay([&](std::uint64_t, std::string_view record) {
+    const parked_entry e = read_parked(record);
+    switch (s.writer->add_serialized(e.xml, e.lastmod, e.uses)) {
+      case add_status::added:
+        return status{};
+      case add_status::too_large:
+        return status{sitemill::error{"internal: a parked entry no longer fits a file"}};
+      case add_status::failed:
+        break;
+    }
+    return status{sitemill::error{s.writer->error()}};
+  });
+  status closed = close_writer(s);
+  return st ? closed : st;
+}
+
+status set_writers::finish_section(slot& s) {
+  if (s.writer) return close_writer(s);
+  if (s.spool) {
+    std::unique_ptr<layout_spool> spool = std::move(s.spool);
+    return write_stable(s, *spool);
+  }
+  if (s.park) {
+    std::unique_ptr<section_park> park = std::move(s.park);
+    return write_in_order(s, *park);
+  }
+  return {};
 }
 
 status set_writers::finish() {
-  for (slot& s : slots_)
-    if (s.writer)
-      if (status st = s.writer->finish(); !st) return st;
-  if (news_.writer)
-    if (status s = news_.writer->finish(); !s) return s;
-  return {};
+  // The direct section first: its spool's partition files are closed as
+  // they are read, before a parked section's spool opens its own.
+  if (direct_)
+    if (status st = finish_section(slots_[*direct_]); !st) return st;
+  for (std::uint32_t i = 0; i < slots_.size(); ++i)
+    if (i != direct_)
+      if (status st = finish_section(slots_[i]); !st) return st;
+  return close_writer(news_);
 }
 
 void set_writers::restart() {
@@ -115,10 +294,16 @@ void set_writers::restart() {
     for (const std::string& path : s.temp_paths) ::unlink(path.c_str());
     s.temp_paths.clear();
     s.digests.clear();
+    s.labels.clear();
+    s.parts.clear();
     s.writer.reset();
+    s.spool.reset();
+    s.park.reset();
+    s.error.clear();
   };
   for (slot& s : slots_) clear(s);
   clear(news_);
+  direct_.reset();
 }
 
 std::vector<std::pair<std::string, std::uint32_t>> set_writers::files() const {
@@ -141,23 +326,21 @@ std::vector<finished_sitemap> set_writers::finished() const {
   order.push_back(&news_);
   std::vector<finished_sitemap> out;
   for (const slot* s : order) {
-    if (!s->writer) continue;
-    const auto& parts = s->writer->parts();
-    for (std::size_t i = 0; i < parts.size(); ++i)
-      out.push_back({s->temp_paths[i], parts[i], s->digests[i].xxh3, s->group,
-                     s->section});
+    for (std::size_t i = 0; i < s->parts.size(); ++i)
+      out.push_back({s->temp_paths[i], s->parts[i], s->digests[i].xxh3,
+                     s->group, s->section, s->labels[i]});
   }
   return out;
 }
 
 void set_writers::count_sections(std::vector<section_total>& totals) const {
   for (const slot& s : slots_) {
-    if (!s.writer || s.writer->parts().empty()) continue;
+    if (s.parts.empty()) continue;
     auto at = std::find_if(
         totals.begin(), totals.end(),
         [&](const section_total& t) { return t.name == s.section; });
     if (at == totals.end()) at = totals.insert(totals.end(), {s.section});
-    for (const part_info& p : s.writer->parts()) {
+    for (const part_info& p : s.parts) {
       at->urls += p.urls;
       at->bytes += p.bytes;
       ++at->files;
@@ -173,8 +356,11 @@ std::size_t set_writers::file_count() const {
 
 const std::string& set_writers::error() const {
   static const std::string none;
-  for (const slot& s : slots_)
+  for (const slot& s : slots_) {
+    if (!s.error.empty()) return s.error;
     if (s.writer && !s.writer->error().empty()) return s.writer->error();
+  }
+  if (!news_.error.empty()) return news_.error;
   if (news_.writer) return news_.writer->error();
   return none;
 }

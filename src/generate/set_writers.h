@@ -1,9 +1,20 @@
 // The sitemap files one generate run writes: the set's own sitemaps and,
 // with generate_options::news, its Google News sitemaps, each through its
 // own sitemap_writer into temporary files of the set's output. Each section
-// (generate_options::sections) has a writer sequence of its own, opened at
-// its first entry and open until the end: a section costs its writer's
-// buffers (docs/scaling.md).
+// (generate_options::sections) has files of its own.
+//
+// How a section's entries reach its files (docs/scaling.md):
+// - the first section an entry goes to is written as entries come: in
+//   order through its writer (file_layout::sequential), or parked in a
+//   layout_spool by fingerprint (file_layout::stable) and written leaf by
+//   leaf of the stable layout at finish();
+// - every other section is parked in arrival order in a section_park (a
+//   file and a buffer of at most 32 KiB, no open descriptor), and written
+//   at finish(), one section at a time, as the first would have been (a
+//   stable one through a layout_spool of its own).
+// So a section costs tens of KiB whatever the layout, and at most one
+// layout_spool's 256 partition files are open at a time. Google News
+// sitemaps are written as entries come, in order, whatever the layout.
 // Entries are routed here, so the direct path and the spooled one (hreflang
 // clusters) write by one rule.
 //
@@ -12,13 +23,17 @@
 #define SITEMILL_GENERATE_SET_WRITERS_H
 
 #include <cstdint>
+#include <array>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "generate/layout_spool.h"
+#include "generate/section_park.h"
 #include "generate/sections.h"
 #include "publish/set_outputs.h"
 #include "sitemill/generate/generate.h"
@@ -51,11 +66,15 @@ class set_writers {
 
   /// Where an entry goes and how: a recent article to the news sitemaps,
   /// an older one to its section's sitemaps without its news:news block.
-  [[nodiscard]] add_status add(std::uint32_t section, std::string_view xml,
+  /// `fingerprint` is its URL's (url_set::key::fingerprint, the duplicate
+  /// check's): it places the entry under the stable layout.
+  [[nodiscard]] add_status add(std::uint32_t section,
+                               std::uint64_t fingerprint, std::string_view xml,
                                const std::optional<w3c_datetime>& lastmod,
                                extension_mask uses,
                                const std::optional<w3c_datetime>& news);
-  /// Closes the last files. Compression may still run: wait on the pool.
+  /// Writes the parked sections and closes the last files. Compression may
+  /// still run: wait on the pool.
   [[nodiscard]] status finish();
   /// Removes every file written so far and starts again (generate reads
   /// them back first); call after finish() and the pool's wait().
@@ -75,29 +94,59 @@ class set_writers {
   const std::string& error() const;
   /// Entries whose news block was dropped as older than two days.
   std::uint64_t stale_news() const noexcept { return stale_news_; }
+  /// Bytes the layout wrote to temporary files before the sitemaps
+  /// (parked sections, the stable layout's partitions), after finish().
+  std::uint64_t parked_bytes() const noexcept { return parked_bytes_; }
 
  private:
   struct slot {
     std::string group;    // "news" for the news sitemaps
     std::string section;  // the section's name
-    std::optional<sitemap_writer> writer;
+    std::optional<sitemap_writer> writer;  // the files being written
+    std::string leaf;  // stable: the path of the leaf being written
+    std::vector<part_info> parts;  // its finished files, in order
     std::deque<file_digest> digests;  // stable: sinks report into them
     std::vector<std::string> temp_paths;
+    std::vector<std::optional<std::string>> labels;  // finished_sitemap's
+    std::unique_ptr<layout_spool> spool;  // stable, the direct section
+    std::unique_ptr<section_park> park;   // the other sections
+    std::string error;  // a failure outside the writer
   };
+  class leaf_writer;
+  slot& section_slot(std::uint32_t section);
+  add_status put(slot& s, std::uint64_t fingerprint, std::string_view xml,
+                 const std::optional<w3c_datetime>& lastmod,
+                 extension_mask uses);
   void open(slot& s, std::size_t max_urls);
   result<std::unique_ptr<sink>> make_sink(slot& s, std::size_t part);
+  status close_writer(slot& s);
+  status finish_section(slot& s);
+  status write_in_order(slot& s, section_park& park);
+  status write_stable(slot& s, layout_spool& spool);
+  std::unique_ptr<layout_spool> new_spool();
+  // What one file of the stable layout may hold.
+  layout_limits leaf_limits();
+  // The bytes of a file's header, namespace declarations for `uses` and
+  // footer, as the writer counts them.
+  std::uint64_t overhead(extension_mask uses);
+  bool stable() const noexcept { return o_.layout == file_layout::stable; }
 
   const generate_options& o_;
   set_output& out_;
   compress_pool* pool_;
   std::int64_t now_;  // unix seconds
-  slot& section_slot(std::uint32_t section);
 
   const section_table& sections_;
   std::deque<slot> slots_;  // by section number; a deque: sinks hold slots
   slot news_;
+  // The section written as it comes (or parked by fingerprint); the others
+  // wait in section_parks. None before the first entry.
+  std::optional<std::uint32_t> direct_;
+  std::array<std::optional<std::uint64_t>, 256> overheads_;  // by uses
   std::string scratch_;
+  std::string record_;
   std::uint64_t stale_news_ = 0;
+  std::uint64_t parked_bytes_ = 0;
 };
 
 /// The sections of every set of a run, the default one first, then by name.

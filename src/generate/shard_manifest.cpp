@@ -59,6 +59,28 @@ std::string shard_directory(const std::string& bookkeeping,
          "-of-" + std::to_string(count);
 }
 
+bool valid_layout_label(std::string_view label) {
+  // At most 64 digits: a fingerprint has 64 bits.
+  const std::size_t dash = label.find('-');
+  const std::string_view path =
+      dash == std::string_view::npos ? label : label.substr(0, dash);
+  std::string_view number =
+      dash == std::string_view::npos ? "" : label.substr(dash + 1);
+  if (path.size() > 64) return false;
+  if (dash == std::string_view::npos && !path.empty() &&
+      path.find_first_not_of("01") != std::string_view::npos) {
+    number = path;  // the root leaf's second file and on: "2"
+  } else if (path.find_first_not_of("01") != std::string_view::npos ||
+             (dash != std::string_view::npos && path.empty())) {
+    return false;
+  }
+  if (number.empty()) return dash == std::string_view::npos;
+  if (number.size() > 9 || number.front() == '0' ||
+      number.find_first_not_of("0123456789") != std::string_view::npos)
+    return false;
+  return number != "1";
+}
+
 std::string shard_options_line(const generate_options& o) {
   return "max_urls=" + std::to_string(o.max_urls) +
          " max_bytes=" + std::to_string(o.max_bytes) + " gzip=" +
@@ -67,6 +89,8 @@ std::string shard_options_line(const generate_options& o) {
           : o.level == compression::best ? "best"
                                          : "normal") +
          " news=" + (o.news ? "on" : "off") + sections_line(o) +
+         " layout=" +
+         (o.layout == file_layout::stable ? "stable" : "sequential") +
          // The layout holds where the files are served; the pages' own base
          // must agree too when that is elsewhere.
          (o.sitemaps_url.empty() ? "" : " base_url=" + o.base_url);
@@ -111,7 +135,9 @@ status publish_shard(publisher& pub, shard_manifest& m,
                              : f.section.empty() ? "part"
                                                  : "part-" + f.section;
     std::string name =
-        child_file_name(stem, ++numbers[stem], f.digest, m.layout.extension);
+        f.label ? child_file_name(stem, *f.label, f.digest, m.layout.extension)
+                : child_file_name(stem, ++numbers[stem], f.digest,
+                                  m.layout.extension);
     // What merge checks the file against, with the digest: its size on disk.
     struct stat st;
     if (::stat(f.temp_path.c_str(), &st) != 0)
@@ -119,7 +145,8 @@ status publish_shard(publisher& pub, shard_manifest& m,
     files.push_back(
         {f.temp_path,
          {name, m.layout.type, f.part.urls, f.part.bytes, f.digest}});
-    m.files.push_back({std::move(name), f.group, f.section, f.part.urls,
+    m.files.push_back({std::move(name), f.group, f.section, f.label,
+                       f.part.urls,
                        f.part.bytes, f.digest,
                        static_cast<std::uint64_t>(st.st_size), f.part.newest});
   }
@@ -162,6 +189,7 @@ std::string to_json(const shard_manifest& m) {
                 {"section", f.section}, {"urls", f.urls},
                 {"bytes", f.bytes},     {"digest", to_hex(f.digest)}};
     if (f.size) one["size"] = *f.size;
+    if (f.label) one["label"] = *f.label;
     if (f.newest) {
       char text[max_lastmod_length];
       one["newest"] = std::string(text, format_lastmod(*f.newest, text));
@@ -348,6 +376,12 @@ result<shard_manifest> parse_shard_manifest(std::string_view text,
           (!one.group.empty() || !section_name_problem(one.section).empty()))
         return bad("a file's section " + quoted_printable(one.section) +
                    " is not a section name");
+      if (f.contains("label")) {
+        one.label = f.at("label").get<std::string>();
+        if (!valid_layout_label(*one.label) || !one.group.empty())
+          return bad("a file's label " + quoted_printable(*one.label) +
+                     " is not a stable layout's label");
+      }
       const auto urls = bounded(f.at("urls"), max_urls_per_sitemap);
       if (!urls) return bad(one.path + ": its URLs are not from 0 to 50,000");
       one.urls = static_cast<std::size_t>(*urls);

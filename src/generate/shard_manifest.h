@@ -42,6 +42,10 @@ struct shard_file {
   std::string path;   ///< a plain name in the shard directory
   std::string group;  ///< "" or "news" (finished_sitemap::group)
   std::string section;  ///< "" or a section's name (finished_sitemap)
+  /// Its stable layout label (finished_sitemap::label): binary digits,
+  /// then "-K" when its leaf needed K files; none under the sequential
+  /// layout and in manifests of earlier builds.
+  std::optional<std::string> label;
   std::size_t urls = 0;
   std::uint64_t bytes = 0;   ///< uncompressed
   std::uint64_t digest = 0;  ///< XXH3-64 of the bytes on disk
@@ -71,6 +75,10 @@ std::string shard_directory(const std::string& bookkeeping,
                             std::uint32_t count);
 /// Where a set's shard directories are: `bookkeeping`/shards.
 std::string shards_root(const std::string& bookkeeping);
+
+/// Whether `label` is one the stable layout makes: "", binary digits, and
+/// optionally "-K" (K a file number from 2), or K alone for the root.
+bool valid_layout_label(std::string_view label);
 
 /// The options every shard must share to make one set, as shard_manifest's
 /// options line. An option that changes a set's files goes here, so that

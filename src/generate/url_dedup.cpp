@@ -47,35 +47,6 @@ std::size_t slots_for(std::uint64_t n) {
 
 }  // namespace
 
-// A temporary file, removed when destroyed.
-struct url_dedup::file {
-  std::string path;
-  std::FILE* f = nullptr;
-  std::uint64_t bytes = 0;  // written
-  std::unique_ptr<char[]> buffer;
-
-  ~file() {
-    if (f != nullptr) std::fclose(f);
-    if (!path.empty()) ::unlink(path.c_str());
-  }
-  status fail(const char* what) const {
-    return error{std::string("cannot ") + what + " " + path +
-                 " (duplicate detection's spill file): " +
-                 std::strerror(errno ? errno : EIO)};
-  }
-  status write(const void* p, std::size_t n) {
-    // Unlocked: one thread writes a file at a time, 16 bytes a call.
-    if (fwrite_unlocked(p, 1, n, f) != n) return fail("write");
-    bytes += n;
-    return {};
-  }
-  status rewind() {
-    if (std::fflush(f) != 0 || std::fseek(f, 0, SEEK_SET) != 0)
-      return fail("rewind");
-    return {};
-  }
-};
-
 // The next few numbers of one sorted run of repeats.
 // A repeat is its number, then with positions its first's position.
 struct url_dedup::cursor {
@@ -113,29 +84,13 @@ url_dedup::~url_dedup() = default;
 
 result<std::unique_ptr<url_dedup::file>> url_dedup::create(
     std::string_view what) {
-  auto made = std::make_unique<file>();
+  std::string path;
   {
     std::lock_guard lock(create_mu_);
-    made->path =
-        temp_path_(std::string(what) + "-" + std::to_string(files_made_++));
+    path = temp_path_(std::string(what) + "-" + std::to_string(files_made_++));
   }
-  const int fd =
-      ::open(made->path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0) {
-    const int err = errno;
-    std::string path = std::move(made->path);
-    made->path.clear();  // not ours to remove
-    return error{"cannot create " + path +
-                 " (duplicate detection's spill file): " + std::strerror(err)};
-  }
-  made->f = ::fdopen(fd, "w+b");
-  if (made->f == nullptr) {
-    ::close(fd);
-    return made->fail("open").err();
-  }
-  made->buffer = std::make_unique<char[]>(write_buffer);
-  std::setvbuf(made->f, made->buffer.get(), _IOFBF, write_buffer);
-  return made;
+  return file::create(std::move(path), "duplicate detection's spill file",
+                      write_buffer);
 }
 
 result<url_dedup::verdict> url_dedup::add(url_set::key k,
@@ -236,7 +191,7 @@ status url_dedup::resolve(bool keep_set) {
 // partition whose table would pass the budget is split first.
 result<std::unique_ptr<url_dedup::file>> url_dedup::resolve_partition(
     std::unique_ptr<file> part, int depth) {
-  const std::uint64_t records = part->bytes / record_bytes_;
+  const std::uint64_t records = part->bytes() / record_bytes_;
   // A slot holds a fingerprint, and with positions one more number.
   const std::size_t slot_bytes = sizeof(std::uint64_t) * run_width_;
   const std::size_t table = slots_for(records) * slot_bytes;
@@ -253,7 +208,7 @@ result<std::unique_ptr<url_dedup::file>> url_dedup::resolve_partition(
         std::is_same_v<std::remove_reference_t<decltype(seen)>, placed_table>;
     table_bytes_ += seen.memory_bytes();
     deferred_record r{};
-    while (fread_unlocked(&r, record_bytes_, 1, part->f) == 1) {
+    while (part->read(&r, record_bytes_)) {
       const auto [slot, added] = seen.insert(r.fingerprint);
       std::uint64_t repeat[2] = {r.number, 0};
       if constexpr (placed) {
@@ -281,7 +236,7 @@ result<std::unique_ptr<url_dedup::file>> url_dedup::resolve_partition(
     fingerprint_table<> seen(slots);
     if (status s = scan(seen); !s) return s.err();
   }
-  if (std::ferror(part->f)) return part->fail("read").err();
+  if (status s = part->read_error(); !s) return s.err();
   return run;
 }
 
@@ -294,7 +249,7 @@ result<std::unique_ptr<url_dedup::file>> url_dedup::split(file& part,
   if (status s = part.rewind(); !s) return s.err();
   std::vector<std::unique_ptr<file>> parts(split_ways);
   deferred_record r{};
-  while (fread_unlocked(&r, record_bytes_, 1, part.f) == 1) {
+  while (part.read(&r, record_bytes_)) {
     auto& to = parts[(r.fingerprint >> (4 * depth)) % split_ways];
     if (!to) {
       auto made = create("dedup");
@@ -304,7 +259,7 @@ result<std::unique_ptr<url_dedup::file>> url_dedup::split(file& part,
     if (status s = to->write(&r, record_bytes_); !s) return s.err();
     disk_bytes_ += record_bytes_;
   }
-  if (std::ferror(part.f)) return part.fail("read").err();
+  if (status s = part.read_error(); !s) return s.err();
   std::vector<std::unique_ptr<file>> runs;
   for (auto& p : parts) {
     if (!p) continue;
@@ -328,7 +283,7 @@ result<std::unique_ptr<url_dedup::file>> url_dedup::merge(
   std::vector<bool> left(runs.size());
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (status s = runs[i]->rewind(); !s) return s.err();
-    left[i] = std::fread(heads[i].data(), bytes, 1, runs[i]->f) == 1;
+    left[i] = runs[i]->read(heads[i].data(), bytes);
   }
   for (;;) {
     std::size_t low = runs.size();
@@ -338,19 +293,20 @@ result<std::unique_ptr<url_dedup::file>> url_dedup::merge(
     if (low == runs.size()) break;
     if (status s = (*out)->write(heads[low].data(), bytes); !s) return s.err();
     disk_bytes_ += bytes;
-    left[low] = std::fread(heads[low].data(), bytes, 1, runs[low]->f) == 1;
+    left[low] = runs[low]->read(heads[low].data(), bytes);
   }
   for (const auto& run : runs)
-    if (std::ferror(run->f)) return run->fail("read").err();
+    if (status s = run->read_error(); !s) return s.err();
   return out;
 }
 
 status url_dedup::refill(cursor& c) {
   c.buffer.resize(cursor_numbers * run_width_);
+  const std::size_t width = sizeof(std::uint64_t) * run_width_;
   const std::size_t n =
-      std::fread(c.buffer.data(), sizeof(std::uint64_t) * run_width_,
-                 cursor_numbers, c.run->f);
-  if (n == 0 && std::ferror(c.run->f)) return c.run->fail("read");
+      c.run->read_some(c.buffer.data(), width * cursor_numbers) / width;
+  if (n == 0)
+    if (status s = c.run->read_error(); !s) return s;
   c.buffer.resize(n * run_width_);
   c.at = 0;
   c.done = n == 0;

@@ -48,6 +48,7 @@
 #include <string_view>
 #include <vector>
 
+#include "detail/buffered_temp_file.h"
 #include "detail/fingerprint_table.h"
 #include "detail/url_set.h"
 #include "sitemill/result.h"
@@ -122,7 +123,7 @@ class url_dedup {
   std::size_t memory_bytes() const noexcept;
 
  private:
-  struct file;    // a temporary file of records, written then read
+  using file = buffered_temp_file;  // records, written then read
   struct cursor;  // a run of repeats being read
   result<std::unique_ptr<file>> create(std::string_view what);
   result<std::unique_ptr<file>> resolve_partition(std::unique_ptr<file> part,

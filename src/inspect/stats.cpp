@@ -211,17 +211,27 @@ std::optional<std::string> section_of_file(std::string_view name,
     return std::nullopt;
   name.remove_prefix(stem.size() + 1);
   name = name.substr(0, name.find('.'));  // section names hold no '.'
-  // SECTION-K-HASH, or K-HASH.
+  // SECTION-K-HASH, or K-HASH; under the stable layout K is the leaf's
+  // path ("0110"), and a section's root leaf is SECTION-HASH
+  // (docs/scaling.md).
   constexpr std::size_t hash_digits = 12;
+  if (name.size() == hash_digits &&
+      name.find_first_not_of("0123456789abcdef") == std::string_view::npos)
+    return std::string();  // the default section's root leaf: HASH
   const std::size_t dash = name.rfind('-');
   if (dash == std::string_view::npos || name.size() - dash - 1 != hash_digits ||
       name.find_first_not_of("0123456789abcdef", dash + 1) !=
           std::string_view::npos)
     return std::nullopt;
   name = name.substr(0, dash);
+  // K: digits, and a merged shard's number before a leaf's path ("1_0110").
+  constexpr std::string_view number_chars = "0123456789_";
+  if (name.find('-') == std::string_view::npos &&
+      name.find_first_not_of(number_chars) != std::string_view::npos)
+    return std::string(name);
   const std::size_t number = name.rfind('-') + 1;  // 0 when there is none
   if (number == name.size() ||
-      name.find_first_not_of("0123456789", number) != std::string_view::npos)
+      name.find_first_not_of(number_chars, number) != std::string_view::npos)
     return std::nullopt;
   return std::string(number == 0 ? std::string_view()
                                  : name.substr(0, number - 1));

@@ -94,7 +94,10 @@ result<assembled_set> assemble(publisher& pub, const set_layout& layout,
     const std::string& kind = s.group.empty() ? s.section : s.group;
     const std::string stem =
         kind.empty() ? layout.name : layout.name + "-" + kind;
-    add(s, child_file_name(stem, ++numbers[stem], s.digest, layout.extension));
+    add(s, s.label ? child_file_name(stem, *s.label, s.digest,
+                                     layout.extension)
+                   : child_file_name(stem, ++numbers[stem], s.digest,
+                                     layout.extension));
   }
   if (status s = write_index(pub, layout, sitemaps, out); !s) return s.err();
   return out;
@@ -106,6 +109,16 @@ std::string child_file_name(std::string_view stem, std::size_t number,
                             std::uint64_t digest, std::string_view extension) {
   std::string name(stem);
   ((name += '-') += std::to_string(number)) += '-';
+  name += detail::to_hex(digest, name_hash_digits);
+  name += extension;
+  return name;
+}
+
+std::string child_file_name(std::string_view stem, std::string_view label,
+                            std::uint64_t digest, std::string_view extension) {
+  std::string name(stem);
+  if (!label.empty()) (name += '-') += label;
+  name += '-';
   name += detail::to_hex(digest, name_hash_digits);
   name += extension;
   return name;

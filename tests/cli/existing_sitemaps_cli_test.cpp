@@ -94,7 +94,7 @@ TEST(ExistingSitemaps, ReportsAnIndexWhoseChildrenAreNotWhereItSays) {
   run_result gen =
       run_sitemill({"generate", "--from-dir", pub, "--out", pub + "/sitemaps",
                     "--base-url", base, "--sitemaps-url", base, "--max-urls",
-                    "2"});
+                    "2", "--layout", "sequential"});
   ASSERT_EQ(gen.exit_code, 0) << gen.err;
   const std::string index = pub + "/sitemaps/sitemap.xml";
   const std::string listed = read_file(index);
@@ -115,7 +115,7 @@ TEST(ExistingSitemaps, ReportsAnIndexWhoseChildrenAreNotWhereItSays) {
   EXPECT_EQ(count(c, "child-misplaced"), 3u) << j.dump(2);  // 6 pages, 2 each
   EXPECT_EQ(j["documents"].size(), 4u) << "the children are still checked";
   // Read as a source, nothing is lost, and the run says the same.
-  run_result from = run_sitemill({"generate", "--base-url", base, "--out",
+  run_result from = run_sitemill({"generate", "--layout", "sequential", "--base-url", base, "--out",
                                   t / "copy", "--from-sitemap", index});
   EXPECT_EQ(from.exit_code, 0) << from.err;
   EXPECT_EQ(expect_valid_set(t / "copy").urls, 6u);
@@ -188,7 +188,7 @@ TEST(ExistingSitemaps, FromSitemapRecoversWhatCheckStillReports) {
     SCOPED_TRACE(c.name);
     temp_dir t;
     write_file(t / "in.xml", c.xml);
-    run_result gen = run_sitemill({"generate", "--base-url", base, "--out",
+    run_result gen = run_sitemill({"generate", "--layout", "sequential", "--base-url", base, "--out",
                                    t / "out", "--from-sitemap", t / "in.xml"});
     EXPECT_EQ(gen.exit_code, 0) << gen.err;
     const published_set set = expect_valid_set(t / "out");
@@ -235,7 +235,7 @@ TEST(ExistingSitemaps, ResolvesARelativeAlternateAgainstItsPage) {
       "<xhtml:link rel=\"alternate\" hreflang=\"de\" "
       "href=\"https://www.example.com/de/laden/\"/>\n"
       "</url>\n</urlset>\n");
-  run_result gen = run_sitemill({"generate", "--base-url", base, "--out",
+  run_result gen = run_sitemill({"generate", "--layout", "sequential", "--base-url", base, "--out",
                                  t / "out", "--from-sitemap", t / "in.xml"});
   ASSERT_EQ(gen.exit_code, 0) << gen.err;
   EXPECT_THAT(gen.err,

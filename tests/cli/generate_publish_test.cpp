@@ -62,7 +62,7 @@ void expect_same_files(const files& got, const files& want,
 std::vector<std::string> generate_args(const std::string& out,
                                        std::vector<std::string> rest) {
   std::vector<std::string> args = {"generate", "--base-url", base, "--out",
-                                   out};
+                                   out, "--layout", "sequential"};
   args.insert(args.end(), rest.begin(), rest.end());
   return args;
 }

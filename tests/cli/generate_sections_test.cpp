@@ -20,6 +20,15 @@ using json = nlohmann::json;
 
 const std::string base = "https://www.example.com/";
 
+// These tests pin names and order under --layout sequential (numbered per
+// section); the stable layout's names are tested in
+// stable_layout_generate_test.cpp and generate_layout_cli_test.cpp.
+generate_run sequential_check(const std::string& out,
+                              std::vector<std::string> args) {
+  args.insert(args.begin(), {"--layout", "sequential"});
+  return generate_and_check(out, args);
+}
+
 // The sitemaps' names with the 12 hex digits of their hash as <h>, in the
 // index's order.
 std::vector<std::string> sitemap_names(const published_set& set) {
@@ -65,7 +74,7 @@ const char* const kUrls =
 TEST(GenerateSections, EachSectionHasFilesOfItsOwnInTheOneIndex) {
   temp_dir t;
   write_file(t / "urls.txt", kUrls);
-  auto g = generate_and_check(
+  auto g = sequential_check(
       t / "out", {"--section", "products=products/**", "--section",
                   "blog=blog/", "--section", "manuals=help/manuals/**",
                   "--section", "help=help/**", t / "urls.txt"});
@@ -110,7 +119,7 @@ TEST(GenerateSections, EachSectionHasFilesOfItsOwnInTheOneIndex) {
 TEST(GenerateSections, WithoutSectionsNothingChanges) {
   temp_dir t;
   write_file(t / "urls.txt", kUrls);
-  auto g = generate_and_check(t / "out", {t / "urls.txt"});
+  auto g = sequential_check(t / "out", {t / "urls.txt"});
   EXPECT_THAT(sitemap_names(g.set), ElementsAre("sitemap-1-<h>.xml.gz"));
   EXPECT_FALSE(g.report.contains("sections"));
   EXPECT_THAT(g.run.err, ::testing::Not(HasSubstr("section")));
@@ -122,7 +131,7 @@ TEST(GenerateSections, ASectionSplitsAtTheUrlLimitOnItsOwn) {
   for (int i = 0; i < 7; ++i) urls += "/products/" + std::to_string(i) + "\n";
   urls += "/blog/a\n/b\n";
   write_file(t / "urls.txt", urls);
-  auto g = generate_and_check(
+  auto g = sequential_check(
       t / "out", {"--max-urls", "3", "--section", "products=products/",
                   "--section", "blog=blog/", t / "urls.txt"});
   EXPECT_THAT(sitemap_names(g.set),
@@ -140,7 +149,7 @@ TEST(GenerateSections, ASectionSplitsAtTheUrlLimitOnItsOwn) {
 TEST(GenerateSections, OneSectionAloneIsStillIndexed) {
   temp_dir t;
   write_file(t / "urls.txt", "/blog/a\n/blog/b\n");
-  auto g = generate_and_check(
+  auto g = sequential_check(
       t / "out", {"--no-gzip", "--section", "blog=blog/", t / "urls.txt"});
   EXPECT_EQ(g.set.entry, "sitemap.xml");
   ASSERT_EQ(g.set.indexes().size(), 1u);
@@ -157,7 +166,8 @@ TEST(GenerateSections, ACsvSectionColumnWinsOverTheGlobs) {
              "/about,,\n");
   auto r =
       run_sitemill({"generate", "--json", "--out", t / "out", "--base-url",
-                    base, "--section", "products=products/", t / "urls.csv"});
+                    base, "--layout", "sequential", "--section",
+                    "products=products/", t / "urls.csv"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json report = parse_report(r);
   set_expectations expected;
@@ -191,14 +201,14 @@ TEST(GenerateSections, AJsonlSectionKeyAndAColumnByAnotherName) {
              "{\"loc\": \"/a\", \"section\": \"docs\"}\n"
              "{\"loc\": \"/b\"}\n"
              "{\"loc\": \"/c\", \"section\": \"docs\"}\n");
-  auto g = generate_and_check(t / "out", {t / "urls.jsonl"});
+  auto g = sequential_check(t / "out", {t / "urls.jsonl"});
   EXPECT_THAT(sitemap_names(g.set),
               ElementsAre("sitemap-1-<h>.xml.gz", "sitemap-docs-1-<h>.xml.gz"));
   EXPECT_THAT(locs_of(file_named(g.set, "sitemap-docs-")),
               ElementsAre("a", "c"));
 
   write_file(t / "export.csv", "url,type\n/x,shop\n/y,blog\n");
-  auto h = generate_and_check(
+  auto h = sequential_check(
       t / "out2", {"--columns", "loc=url,section=type", t / "export.csv"});
   EXPECT_THAT(sitemap_names(h.set), ElementsAre("sitemap-blog-1-<h>.xml.gz",
                                                 "sitemap-shop-1-<h>.xml.gz"));
@@ -214,7 +224,7 @@ TEST(GenerateSections, ADirectoryTreeBySection) {
        {"index.html", "about.html", "blog/index.html", "blog/2026/a.html",
         "docs/guide.html", "Legacy/old.html"})
     write_file(site + "/" + file, page);
-  auto g = generate_and_check(
+  auto g = sequential_check(
       t / "out", {"--from-dir", site, "--section-by", "first-segment"});
   EXPECT_THAT(sitemap_names(g.set),
               ElementsAre("sitemap-1-<h>.xml.gz", "sitemap-blog-1-<h>.xml.gz",
@@ -232,7 +242,7 @@ TEST(GenerateSections, ADirectoryTreeBySection) {
       HasSubstr("first path segment \\\"Legacy\\\" is no section name"));
 
   // A glob names what the first segment cannot, and wins over it.
-  auto h = generate_and_check(
+  auto h = sequential_check(
       t / "out2",
       {"--from-dir", site, "--section-by", "first-segment", "--section",
        "legacy=Legacy/", "--section", "articles=blog/2026/"});
@@ -258,8 +268,8 @@ TEST(GenerateSections, RerunsAreByteIdentical) {
   const std::vector<std::string> flags{
       "--max-urls", "4",         "--section-by", "first-segment",
       "--section",  "bees=b/**", t / "urls.txt"};
-  auto one = generate_and_check(t / "one", flags);
-  auto two = generate_and_check(t / "two", flags);
+  auto one = sequential_check(t / "one", flags);
+  auto two = sequential_check(t / "two", flags);
   EXPECT_EQ(snapshot(t / "one"), snapshot(t / "two"));
   EXPECT_EQ(one.report["sections"], two.report["sections"]);
   EXPECT_EQ(one.report["sections"].size(), 3u);  // a, bees, c
@@ -273,7 +283,7 @@ TEST(GenerateSections, HreflangClustersSpanSections) {
       "\"/en/a\", \"de\": \"/de/a\"}}\n"
       "{\"loc\": \"/de/a\", \"section\": \"de\"}\n"
       "{\"loc\": \"/en/a\", \"section\": \"de\"}\n");
-  auto g = generate_and_check(t / "out", {t / "urls.jsonl"});
+  auto g = sequential_check(t / "out", {t / "urls.jsonl"});
   EXPECT_EQ(g.report["duplicates"], 1);
   EXPECT_THAT(sitemap_names(g.set), ElementsAre("sitemap-de-1-<h>.xml.gz",
                                                 "sitemap-en-1-<h>.xml.gz"));
@@ -294,7 +304,7 @@ TEST(GenerateSections, EntriesReadBackForClustersKeepTheirSections) {
              "{\"loc\": \"/en/a\", \"section\": \"en\", \"alternates\": "
              "{\"en\": \"/en/a\", \"de\": \"/de/a\"}}\n"
              "{\"loc\": \"/de/a\", \"section\": \"de\"}\n");
-  auto g = generate_and_check(t / "out", {"--max-urls", "1", t / "urls.jsonl"});
+  auto g = sequential_check(t / "out", {"--max-urls", "1", t / "urls.jsonl"});
   EXPECT_THAT(sitemap_names(g.set),
               ElementsAre("sitemap-1-<h>.xml.gz", "sitemap-blog-1-<h>.xml.gz",
                           "sitemap-de-1-<h>.xml.gz", "sitemap-en-1-<h>.xml.gz",
@@ -311,10 +321,10 @@ TEST(GenerateSections, TheMemoryBudgetChangesNothing) {
   write_file(t / "urls.txt", std::string(kUrls) + "/blog/a.html\n/b\n");
   const std::vector<std::string> flags{"--section", "blog=blog/", "--section",
                                        "help=help/", t / "urls.txt"};
-  auto in_memory = generate_and_check(t / "one", flags);
+  auto in_memory = sequential_check(t / "one", flags);
   std::vector<std::string> on_disk{"--memory-budget", "0"};
   on_disk.insert(on_disk.end(), flags.begin(), flags.end());
-  auto spilled = generate_and_check(t / "two", on_disk);
+  auto spilled = sequential_check(t / "two", on_disk);
   EXPECT_GT(spilled.report["spilled"].get<int>(), 0);
   EXPECT_EQ(snapshot(t / "one"), snapshot(t / "two"));
   EXPECT_EQ(in_memory.report["sections"], spilled.report["sections"]);
@@ -354,7 +364,7 @@ TEST(GenerateSections, BadSectionsAreRefused) {
 TEST(GenerateSections, StatsAndTheReportCountPerSection) {
   temp_dir t;
   write_file(t / "urls.txt", kUrls);
-  auto g = generate_and_check(
+  auto g = sequential_check(
       t / "out", {"--section", "products=products/", "--section", "blog=blog/",
                   t / "urls.txt"});
   auto stats = run_sitemill({"stats", "--json", t / "out"});
@@ -382,8 +392,9 @@ TEST(GenerateSections, StatsAndTheReportCountPerSection) {
 
 std::vector<std::string> shard_args(const temp_dir& t, const char* shard,
                                     std::vector<std::string> extra) {
-  std::vector<std::string> args{"generate", "--base-url", base, "--out",
-                                t / "out",  "--shard",    shard};
+  std::vector<std::string> args{"generate", "--base-url", base,
+                                "--out",    t / "out",    "--shard",
+                                shard,      "--layout",   "sequential"};
   args.insert(args.end(), extra.begin(), extra.end());
   args.push_back(t / "urls.txt");
   return args;

@@ -161,7 +161,8 @@ TEST(DiffCli, ComparesTwoPublishedSetsAndTheirFiles) {
   for (const char* which : {"old", "new"}) {
     const run_result g =
         run_sitemill({"generate", "--base-url", site, "--out", t / which,
-                      "--max-urls", "2", t / (std::string(which) + ".txt")});
+                      "--max-urls", "2", "--layout", "sequential",
+                      t / (std::string(which) + ".txt")});
     ASSERT_EQ(g.exit_code, 0) << g.err;
   }
   const run_result r = run_sitemill({"diff", "--json", t / "old", t / "new"});

@@ -91,7 +91,7 @@ std::vector<std::string> generate_args(const std::string& input,
                                        std::vector<std::string> more = {}) {
   std::vector<std::string> a = {"generate",   input,   "--base-url",
                                 base,         "--out", "s3://sitemaps/site/",
-                                "--max-urls", "50"};
+                                "--max-urls", "50", "--layout", "sequential"};
   a.insert(a.end(), more.begin(), more.end());
   return a;
 }
@@ -330,7 +330,8 @@ TEST(S3Publish, AForeignObjectUnderAChildsNameIsNeverReplaced) {
   // Learn the child's name from a dry run, then put another file there.
   auto dry =
       run_sitemill({"generate", t / "urls.txt", "--base-url", base, "--out",
-                    "s3://sitemaps/site/", "--dry-run", "--json"});
+                    "s3://sitemaps/site/", "--dry-run", "--json", "--max-urls",
+                    "50", "--layout", "sequential"});
   ASSERT_EQ(dry.exit_code, 0) << dry.err;
   const auto report = parse_report(dry);
   std::string child;

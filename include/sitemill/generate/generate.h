@@ -38,6 +38,12 @@
 
 namespace sitemill {
 
+/// How generate cuts a section's URLs into files (generate_options::layout).
+enum class file_layout : std::uint8_t {
+  stable,      ///< by URL fingerprint: few files change when a URL does
+  sequential,  ///< in input order: full files
+};
+
 /// One section of a set (generate_options::sections): the URLs whose path
 /// below the base URL `glob` matches go to files of their own, named for
 /// the section (NAME-SECTION-K-<hash>EXT) and listed in the one index.
@@ -183,8 +189,8 @@ struct generate_options {
   /// the first rule whose glob matches, its first path segment when
   /// sections_from_first_segment, and otherwise none: the default section,
   /// whose files keep the names of a set without sections
-  /// (NAME-K-<hash>EXT). At most max_sections in a run; each one whose
-  /// file is open holds its writer's buffers (docs/scaling.md). Not with
+  /// (NAME-K-<hash>EXT). At most max_sections in a run; each costs at most
+  /// 32 KiB while the input is read (docs/scaling.md). Not with
   /// `output`. With `news`, no section may be called "news".
   std::vector<section_rule> sections;
   /// A URL with no section from its record or the rules goes to the section
@@ -194,6 +200,17 @@ struct generate_options {
   bool sections_from_first_segment = false;
   /// Sections a run may have (named by rules, records or segments).
   static constexpr std::size_t max_sections = 1000;
+  /// How a section's URLs are cut into files (docs/scaling.md, "Stable
+  /// layout"). stable: by their fingerprint (XXH3 of the normalised loc),
+  /// into the leaves of a binary trie that splits only where a node
+  /// outgrows a file, so a URL added or removed changes one or two files
+  /// whatever its place in the input, and reruns are byte-identical; files
+  /// are named NAME[-SECTION][-PATH]-<hash>EXT (PATH the leaf's binary
+  /// digits) and hold between a quarter and all of a file's limit.
+  /// sequential: in input order, full files, NAME[-SECTION]-K-<hash>EXT;
+  /// one URL inserted near the head then changes every file. Google News
+  /// sitemaps are sequential either way.
+  file_layout layout = file_layout::stable;
   /// Read every input and make the set as a run would, but publish nothing:
   /// out_dir is neither created nor locked nor changed (the files are made
   /// in a directory of $TMPDIR and removed), state_path is read when it

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,11 @@ struct finished_sitemap {
   /// For the set's sitemaps: the section they hold ("" for none), named
   /// NAME-SECTION-K-<hash>EXT and numbered on their own.
   std::string section;
+  /// Under the stable layout (generate_options::layout): the file's own
+  /// label ("0110", its trie leaf's path; "" for the root leaf), which
+  /// names it NAME[-SECTION][-LABEL]-<hash>EXT instead of a number, so a
+  /// file's name does not depend on how many files come before it.
+  std::optional<std::string> label;
 };
 
 /// How a set's files are named and indexed.
@@ -69,6 +75,10 @@ struct assembled_set {
 /// ("sitemap-3-0123456789ab.xml.gz"): after its content, so that a changed
 /// file gets a new name and never overwrites one a published index lists.
 std::string child_file_name(std::string_view stem, std::size_t number,
+                            std::uint64_t digest, std::string_view extension);
+/// A labelled child's name: STEM[-LABEL]-<the low 12 hex digits of its
+/// digest>EXT (finished_sitemap::label).
+std::string child_file_name(std::string_view stem, std::string_view label,
                             std::uint64_t digest, std::string_view extension);
 
 /// `bytes` written, synced and digested in a new temporary file of `pub`

@@ -1,0 +1,102 @@
+// The stable layout's parking (stable_layout.h): one section's entries kept
+// on disk by the top bits of their fingerprint, then read back file by file
+// of the layout, so that what goes into which file depends on the set alone
+// while memory stays flat.
+//
+// Each entry goes to one of 256 partition files by the next 8 bits of its
+// fingerprint, and that partition's tally (URLs, bytes) grows. replay()
+// plans the leaves from the 256 tallies and reads each leaf's partitions
+// back together, its entries in the order they were added (a merge by
+// their sequence numbers), so a file's order is the input's. A partition
+// that alone holds more than a file (more than 256 files' worth of URLs in
+// the section, about 12.8 million) is parked again one level down by its
+// next 8 bits and planned on its own, as often as needed; 8 levels use up
+// the fingerprint, and a node still over the limits there (URLs that share
+// all 64 bits) is handed over as one leaf over the limits.
+//
+// Memory: 256 write buffers of `buffer_bytes` while adding (4 MiB at the
+// default), and as much again for the level below while one partition is
+// parked again. Disk: each entry's payload and 24 bytes, once per level.
+//
+// Not thread-safe; generate's consumer thread owns it.
+#ifndef SITEMILL_GENERATE_LAYOUT_SPOOL_H
+#define SITEMILL_GENERATE_LAYOUT_SPOOL_H
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "detail/buffered_temp_file.h"
+#include "generate/stable_layout.h"
+#include "sitemill/result.h"
+
+namespace sitemill::detail {
+
+class layout_spool {
+ public:
+  /// Names a fresh temporary file for `what` (where the run's other
+  /// temporaries go).
+  using temp_namer = std::function<std::string(std::string_view what)>;
+  static constexpr std::size_t default_buffer_bytes = 16 * 1024;
+
+  explicit layout_spool(temp_namer names,
+                        std::size_t buffer_bytes = default_buffer_bytes);
+  ~layout_spool();
+
+  /// Parks one entry: `size` is what it adds to its file (the bytes its
+  /// `<url>` element takes), `payload` the caller's record, handed back as
+  /// is by replay().
+  [[nodiscard]] status add(std::uint64_t fingerprint, std::uint32_t size,
+                           std::string_view payload);
+
+  /// What replay() hands over: each leaf's begin, its entries, its end, in
+  /// prefix order. A failed status stops the replay and is returned.
+  class reader {
+   public:
+    virtual ~reader() = default;
+    virtual status begin(const layout_leaf& leaf) = 0;
+    /// The payload, valid until the next call.
+    virtual status entry(std::string_view payload) = 0;
+    virtual status end(const layout_leaf& leaf) = 0;
+  };
+  /// Reads every entry back, leaf by leaf, once; the files are removed as
+  /// they are read. A leaf's `prefix`/`depth` are its path from the root.
+  [[nodiscard]] status replay(const layout_limits& limits, reader& r);
+
+  std::uint64_t entries() const noexcept { return entries_; }
+  /// Bytes written to partition files so far, all levels.
+  std::uint64_t disk_bytes() const noexcept { return *disk_bytes_; }
+
+ private:
+  layout_spool(temp_namer names, std::size_t buffer_bytes, int depth,
+               std::uint64_t prefix,
+               std::shared_ptr<std::uint64_t> disk_bytes);
+  // The next 8 bits of a fingerprint below this level's depth.
+  std::size_t partition_of(std::uint64_t fingerprint) const noexcept;
+  // add() with the entry's number among those the top level was given.
+  status add(std::uint64_t fingerprint, std::uint64_t sequence,
+             std::uint32_t size, std::string_view payload);
+  status stream(std::size_t partition,
+                const std::function<status(std::uint64_t, std::uint64_t,
+                                           std::uint32_t, std::string_view)>&
+                    each);
+  status merge(std::size_t first, std::size_t end, reader& r);
+
+  temp_namer names_;
+  std::size_t buffer_bytes_;
+  int depth_;             // fingerprint bits the levels above used
+  std::uint64_t prefix_;  // their value
+  std::shared_ptr<std::uint64_t> disk_bytes_;  // shared by the levels
+  std::uint64_t entries_ = 0;
+  std::array<prefix_tally, 256> tallies_{};
+  std::vector<std::unique_ptr<buffered_temp_file>> partitions_;
+  std::string payload_;  // reused while streaming
+};
+
+}  // namespace sitemill::detail
+
+#endif  // SITEMILL_GENERATE_LAYOUT_SPOOL_H

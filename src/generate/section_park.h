@@ -1,0 +1,78 @@
+// A section's entries parked until generate's input ends (set_writers.h):
+// the record of one entry as the writers need it, and a file of such
+// records kept in the order they came.
+//
+// Why a file of its own per section and no open descriptor: a run may have
+// up to generate_options::max_sections sections, and a writer (or a stable
+// layout's 256 partition files) held open for each would cost tens of MiB
+// and thousands of descriptors. A parked section costs its path and a
+// buffer of at most park_buffer_bytes, which is appended to the file
+// (opened, written, closed) when full; read back once at the end.
+//
+// Not thread-safe; generate's consumer thread owns it.
+#ifndef SITEMILL_GENERATE_SECTION_PARK_H
+#define SITEMILL_GENERATE_SECTION_PARK_H
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "sitemill/date/w3c_datetime.h"
+#include "sitemill/entry/extensions.h"
+#include "sitemill/result.h"
+
+namespace sitemill::detail {
+
+/// An entry as the writer takes it (sitemap_writer::add_serialized).
+struct parked_entry {
+  std::string_view xml;
+  std::optional<w3c_datetime> lastmod;
+  extension_mask uses = 0;
+};
+
+/// Appends `e`'s record to `out`: its extensions, whether it has a lastmod
+/// and that lastmod, then its xml.
+void append_parked(std::string& out, const parked_entry& e);
+/// The entry of a record append_parked() made (views into `record`).
+parked_entry read_parked(std::string_view record);
+/// The bytes of a record's xml, without reading the record.
+std::uint32_t parked_xml_size(std::string_view record);
+
+class section_park {
+ public:
+  static constexpr std::size_t park_buffer_bytes = 32 * 1024;
+
+  /// Parks into `path` (created at the first flush, which fails if it
+  /// exists); the destructor removes it.
+  explicit section_park(std::string path);
+  ~section_park();
+  section_park(const section_park&) = delete;
+  section_park& operator=(const section_park&) = delete;
+
+  /// Parks one record (append_parked()) with its URL's fingerprint.
+  [[nodiscard]] status add(std::uint64_t fingerprint, std::string_view record);
+  /// Hands every record back in the order added, once.
+  [[nodiscard]] status replay(
+      const std::function<status(std::uint64_t, std::string_view)>& each);
+
+  std::uint64_t entries() const noexcept { return entries_; }
+  /// The bytes of the entries' xml, all told.
+  std::uint64_t xml_bytes() const noexcept { return xml_bytes_; }
+  /// Bytes written to the file so far.
+  std::uint64_t disk_bytes() const noexcept { return disk_bytes_; }
+
+ private:
+  status flush();
+  std::string path_;
+  std::string buffer_;
+  bool created_ = false;
+  std::uint64_t entries_ = 0;
+  std::uint64_t xml_bytes_ = 0;
+  std::uint64_t disk_bytes_ = 0;
+};
+
+}  // namespace sitemill::detail
+
+#endif  // SITEMILL_GENERATE_SECTION_PARK_H
