@@ -8,6 +8,7 @@
 #include "colour.h"
 #include "command.h"
 #include "explain.h"
+#include "inspect_flags.h"
 #include "sitemill/check/check.h"
 #include "sitemill/inspect/set_input.h"
 #include "sitemill/numbers.h"
@@ -244,20 +245,10 @@ command_runner setup_check(CLI::App& app) {
       "[code], grouped\n"
       "by document after a header line, then a summary; every code is "
       "listed in\ndocs/diagnostics-*.md, and --explain CODE prints one's "
-      "documentation.\n"
-      "A set published to a bucket is read back from s3://BUCKET/PREFIX/ (its "
-      "manifest\n"
-      "beside the prefix names the entry) or one object from s3://BUCKET/KEY, "
-      "with\n"
-      "requests signed as generate --out s3:// signs them (AWS_* environment,\n"
-      "~/.aws): a private bucket too. An index's children are the objects "
-      "beside it\n"
-      "that their URLs name (below the index's URL directory, never outside "
-      "its\n"
-      "prefix); what S3 refuses (NoSuchKey, AccessDenied, NoSuchBucket) is "
-      "said.\n"
-      "A child there that cannot be read is an error of the index "
-      "(read-failed).");
+      "documentation.\n" +
+          std::string(bucket_input_help) +
+          "A child there that cannot be read is an error of the index "
+          "(read-failed).");
   cmd->add_option("targets", o->targets,
                   "Files, directories holding a published set (its entry is "
                   "checked), - for stdin, sitemap URLs, site URLs, "

@@ -254,20 +254,10 @@ command_runner setup_diff(CLI::App& app) {
       "mass removal.\n"
       "Memory: 30-45 bytes per OLD URL (no URL text is kept; OLD is read "
       "twice to name\n"
-      "removed URLs).\n"
-      "A set published to a bucket is read back from s3://BUCKET/PREFIX/ (its "
-      "manifest\n"
-      "beside the prefix names the entry) or one object from s3://BUCKET/KEY, "
-      "with\n"
-      "requests signed as generate --out s3:// signs them (AWS_* environment,\n"
-      "~/.aws): a private bucket too. An index's children are the objects "
-      "beside it\n"
-      "that their URLs name (below the index's URL directory, never outside "
-      "its\n"
-      "prefix); what S3 refuses (NoSuchKey, AccessDenied, NoSuchBucket) is "
-      "said.\n"
-      "Two sets with manifests (directories, buckets) are compared file by "
-      "file too.");
+      "removed URLs).\n" +
+          std::string(bucket_input_help) +
+          "Two sets with manifests (directories, buckets) are compared file by "
+          "file too.");
   cmd->add_option("old", o->old_input,
                   "The set before (a directory, manifest, file, URL or "
                   "s3://BUCKET/PREFIX/)")

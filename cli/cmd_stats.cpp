@@ -177,19 +177,9 @@ command_runner setup_stats(CLI::App& app) {
       "The findings are those one document shows (with the XSD comparison, "
       "unless\n"
       "--no-schema; no cross-file rules): run sitemill check for every "
-      "rule.\n"
-      "A set published to a bucket is read back from s3://BUCKET/PREFIX/ (its "
-      "manifest\n"
-      "beside the prefix names the entry) or one object from s3://BUCKET/KEY, "
-      "with\n"
-      "requests signed as generate --out s3:// signs them (AWS_* environment,\n"
-      "~/.aws): a private bucket too. An index's children are the objects "
-      "beside it\n"
-      "that their URLs name (below the index's URL directory, never outside "
-      "its\n"
-      "prefix); what S3 refuses (NoSuchKey, AccessDenied, NoSuchBucket) is "
-      "said.\n"
-      "Its objects' stored sizes count as bytes on disk.");
+      "rule.\n" +
+          std::string(bucket_input_help) +
+          "Its objects' stored sizes count as bytes on disk.");
   cmd->add_option(
          "input", o->input,
          "A directory with a set, a manifest, a sitemap file, a sitemap's "

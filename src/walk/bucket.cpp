@@ -59,40 +59,51 @@ result<store::s3_client*> sitemap_walker::impl::bucket_client(
   return s3.get();
 }
 
-std::optional<walk_skip> sitemap_walker::impl::read_bucket(
-    const walk_document& doc, parse_handler& handler, walk_read& out) {
-  auto where = store::parse_s3_object(doc.path);
-  if (!where) return read_failure(where.err().message);
+sitemap_walker::impl::object_read sitemap_walker::impl::stream_object(
+    const std::string& location, sitemap_parser& parser) {
+  object_read out;
+  auto where = store::parse_s3_object(location);
+  if (!where) {
+    out.answer = where.err();
+    return out;
+  }
   auto client = bucket_client(where->bucket);
-  if (!client) return read_failure(doc.path + ": " + client.err().message);
-  sitemap_parser parser(handler, options.parse);
-  bool cut_off = false, interrupted = false;
-  std::uint64_t received = 0;
-  auto r = (*client)->read(
+  if (!client) {
+    out.answer = error{location + ": " + client.err().message};
+    return out;
+  }
+  out.answer = (*client)->read(
       where->key,
       [&](const char* data, std::size_t size) {
         if (should_stop()) {
-          interrupted = true;
+          out.interrupted = true;
           return false;
         }
-        received += size;
-        cut_off = !parser.feed(data, size);
-        return !cut_off;
+        out.received += size;
+        out.cut_off = !parser.feed(data, size);
+        return !out.cut_off;
       },
       [this] { return cancel_asked(); });
+  if (!out.answer && (cancelled || steady::now() + deadline_margin >= deadline))
+    out.interrupted = true;
+  return out;
+}
+
+std::optional<walk_skip> sitemap_walker::impl::read_bucket(
+    const walk_document& doc, parse_handler& handler, walk_read& out) {
+  sitemap_parser parser(handler, options.parse);
+  const object_read r = stream_object(doc.path, parser);
   out.summary = parser.finish();
-  if (!r && (cancelled || steady::now() + deadline_margin >= deadline))
-    interrupted = true;
-  if (!r && interrupted) {
+  if (!r.answer && r.interrupted) {
     out.stop = stop_inside();
     return std::nullopt;
   }
-  // A refusal (NoSuchKey, AccessDenied, NoSuchBucket) or a transport
-  // failure; an answer cut off where the parser stopped is the document it
-  // was.
-  if (!r && !cut_off) return read_failure(r.err().message);
-  if (r) out.content_type = r->content_type;
-  out.stored_bytes = r ? r->size : received;
+  // A refusal (NoSuchKey, AccessDenied, NoSuchBucket), a transport failure
+  // or no configuration; an answer cut off where the parser stopped is the
+  // document it was.
+  if (!r.answer && !r.cut_off) return read_failure(r.answer.err().message);
+  if (r.answer) out.content_type = r.answer->content_type;
+  out.stored_bytes = r.answer ? r.answer->size : r.received;
   return std::nullopt;
 }
 
@@ -100,31 +111,15 @@ walk_reread sitemap_walker::impl::reread_bucket(const std::string& location,
                                                 parse_handler& handler,
                                                 const parse_options& parse) {
   walk_reread out;
-  auto where = store::parse_s3_object(location);
-  if (!where) return out;
-  auto client = bucket_client(where->bucket);
-  if (!client) return out;
   sitemap_parser parser(handler, parse);
-  bool interrupted = false;
-  auto r = (*client)->read(
-      where->key,
-      [&](const char* data, std::size_t size) {
-        if (should_stop()) {
-          interrupted = true;
-          return false;
-        }
-        return parser.feed(data, size);
-      },
-      [this] { return cancel_asked(); });
+  const object_read r = stream_object(location, parser);
   out.summary = parser.finish();
   bytes += out.summary.bytes;
-  if (!r && (cancelled || steady::now() + deadline_margin >= deadline))
-    interrupted = true;
-  if (interrupted) {
+  if (r.interrupted) {
     out.stop = stop_inside();
     return out;
   }
-  out.ok = r.has_value();
+  out.ok = r.answer.has_value();
   return out;
 }
 

@@ -159,6 +159,17 @@ struct sitemap_walker::impl {
   http_client& http();
 
   // bucket.cpp
+  /// How streaming an object into a parser ended.
+  struct object_read {
+    result<store::s3_object> answer = error{};
+    bool interrupted = false;  ///< a cancel or the time cap ended it
+    bool cut_off = false;      ///< the parser stopped (a fatal error)
+    std::uint64_t received = 0;
+  };
+  /// Streams the object at `location` ("s3://BUCKET/KEY") into `parser`,
+  /// polling the stop between blocks.
+  object_read stream_object(const std::string& location,
+                            sitemap_parser& parser);
   /// Reads the object doc.path ("s3://BUCKET/KEY") with a signed GET.
   std::optional<walk_skip> read_bucket(const walk_document& doc,
                                        parse_handler& handler, walk_read& out);
