@@ -1,4 +1,5 @@
 // sitemill check: does a sitemap (or a site's sitemaps) pass every rule?
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -7,6 +8,7 @@
 #include "colour.h"
 #include "command.h"
 #include "explain.h"
+#include "inspect_flags.h"
 #include "sitemill/check/check.h"
 #include "sitemill/inspect/set_input.h"
 #include "sitemill/numbers.h"
@@ -31,6 +33,14 @@ struct check_cli_options {
   std::string explain;  // --explain's code
   const CLI::Option* explain_option = nullptr;
 };
+
+// "s3://...", in any case: a bucket's prefix or one of its objects.
+bool names_bucket(std::string_view target) {
+  if (target.size() < 5) return false;
+  std::string scheme(target.substr(0, 5));
+  for (char& ch : scheme) ch = static_cast<char>(std::tolower(ch));
+  return scheme == "s3://";
+}
 
 class cli_observer final : public check_observer {
  public:
@@ -106,13 +116,23 @@ int run_check(check_cli_options& o) {
     return exit_usage;
   }
   check_options& c = o.run;
+  c.follow_indexes = !o.no_follow;
+  c.http.total_timeout = std::chrono::milliseconds(
+      static_cast<std::int64_t>(o.timeout_s * 1000.0));
+  c.http.connect_timeout =
+      std::min(c.http.connect_timeout, c.http.total_timeout);
+  c.max_time = std::chrono::seconds(static_cast<std::int64_t>(o.max_time_s));
+  trace_walk(c, c.http);
   // A directory stands for the set published in it, as for stats, diff
-  // and report: its manifest's entry, else its sitemap.xml(.gz).
+  // and report: its manifest's entry, else its sitemap.xml(.gz); so does a
+  // bucket's prefix (s3://BUCKET/PREFIX/), read with the same signed
+  // requests as publishing.
   for (std::string& target : o.targets) {
     std::error_code ec;
-    if (has_http_scheme(target) || !std::filesystem::is_directory(target, ec))
+    if (!names_bucket(target) &&
+        (has_http_scheme(target) || !std::filesystem::is_directory(target, ec)))
       continue;
-    auto in = resolve_set_input(target);
+    auto in = resolve_set_input(target, {}, c.http);
     if (!in) {
       std::string why = in.err().message;
       if (in.err().field == "set_name")  // check has no --set: name a file
@@ -139,13 +159,6 @@ int run_check(check_cli_options& o) {
     }
     c.sitemap_url = normalized;
   }
-  c.follow_indexes = !o.no_follow;
-  c.http.total_timeout = std::chrono::milliseconds(
-      static_cast<std::int64_t>(o.timeout_s * 1000.0));
-  c.http.connect_timeout =
-      std::min(c.http.connect_timeout, c.http.total_timeout);
-  c.max_time = std::chrono::seconds(static_cast<std::int64_t>(o.max_time_s));
-  trace_walk(c, c.http);
   if (!parse_now_flag(o.now, "check", c.parse.now)) return exit_usage;
 
   cli_observer observer;
@@ -232,11 +245,15 @@ command_runner setup_check(CLI::App& app) {
       "[code], grouped\n"
       "by document after a header line, then a summary; every code is "
       "listed in\ndocs/diagnostics-*.md, and --explain CODE prints one's "
-      "documentation.");
+      "documentation.\n" +
+          std::string(bucket_input_help) +
+          "A child there that cannot be read is an error of the index "
+          "(read-failed).");
   cmd->add_option("targets", o->targets,
                   "Files, directories holding a published set (its entry is "
-                  "checked), - for stdin, sitemap URLs or site URLs "
-                  "(required, unless --explain)");
+                  "checked), - for stdin, sitemap URLs, site URLs, "
+                  "s3://BUCKET/PREFIX/ (a set in a bucket) or "
+                  "s3://BUCKET/KEY (required, unless --explain)");
   o->explain_option =
       cmd->add_option("--explain", o->explain,
                       "Print what a finding's CODE means, how to fix it and "
@@ -328,9 +345,10 @@ command_runner setup_check(CLI::App& app) {
       "an error\n"
       "(schema-invalid, exit 1) unless --lenient-schema. 2 a target could "
       "not be read\n"
-      "at all (missing file, network failure, HTTP status other than 200), "
-      "or a usage\n"
-      "error; 130 interrupted. A child of an index that cannot be read is an "
+      "at all (missing file, network failure, HTTP status other than 200, "
+      "an object\n"
+      "or bucket S3 refuses), or a usage error; 130 interrupted. A child of an "
+      "index that cannot be read is an "
       "error of\n"
       "the index (exit 1).\n"
       "Examples:\n"
@@ -343,7 +361,8 @@ command_runner setup_check(CLI::App& app) {
       "across all three\n"
       "  sitemill check --lenient-schema --now 2026-11-23T12:00:00Z "
       "news.xml\n"
-      "  sitemill check --explain hreflang-no-return");
+      "  sitemill check --explain hreflang-no-return\n"
+      "  sitemill check s3://sitemaps/site/   # the set published there");
   return [o] { return run_check(*o); };
 }
 

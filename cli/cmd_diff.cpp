@@ -178,9 +178,10 @@ int run_diff(diff_cli_options& o) {
     guards = std::move(*parsed);
   }
   const inspect_options options = o.flags.options();
-  auto old_set = resolve_set_input(o.old_input, options.set_name);
+  auto old_set = resolve_set_input(o.old_input, options.set_name, options.http);
   auto new_set =
-      old_set ? resolve_set_input(o.new_input, options.set_name) : old_set;
+      old_set ? resolve_set_input(o.new_input, options.set_name, options.http)
+              : old_set;
   for (const auto* in : {&old_set, &new_set})
     if (!*in) {
       std::fprintf(stderr, "sitemill diff: %s\n",
@@ -253,9 +254,15 @@ command_runner setup_diff(CLI::App& app) {
       "mass removal.\n"
       "Memory: 30-45 bytes per OLD URL (no URL text is kept; OLD is read "
       "twice to name\n"
-      "removed URLs).");
-  cmd->add_option("old", o->old_input, "The set before")->required();
-  cmd->add_option("new", o->new_input, "The set after")->required();
+      "removed URLs).\n" +
+          std::string(bucket_input_help) +
+          "Two sets with manifests (directories, buckets) are compared file by "
+          "file too.");
+  cmd->add_option("old", o->old_input,
+                  "The set before (a directory, manifest, file, URL or "
+                  "s3://BUCKET/PREFIX/)")
+      ->required();
+  cmd->add_option("new", o->new_input, "The set after (as OLD)")->required();
   cmd->add_flag("--json", o->json_out,
                 "Print every difference as one JSON object, streamed: {old, "
                 "new, files: [...], urls: [{url, changes, old_lastmod, "
@@ -285,7 +292,8 @@ command_runner setup_diff(CLI::App& app) {
       "  sitemill diff --fail-on 'removed>10%,lastmod-backward>0' \\\n"
       "      https://www.example.com/sitemap.xml staging/   # in CI, before "
       "publishing\n"
-      "  sitemill diff --limit 50 old/sitemap.xml new/sitemap.xml");
+      "  sitemill diff --limit 50 old/sitemap.xml new/sitemap.xml\n"
+      "  sitemill diff public/ s3://sitemaps/site/   # built vs published");
   return [o] { return run_diff(*o); };
 }
 

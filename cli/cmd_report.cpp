@@ -81,7 +81,7 @@ int run_report(report_cli_options& o) {
                   "the file with -o (-o " +
                   o.output + " replaces it)");
   }
-  auto in = resolve_set_input(o.input, options.set_name);
+  auto in = resolve_set_input(o.input, options.set_name, options.http);
   if (!in) return fail(in_cli_words(in.err().message, words));
   // The two reads run side by side: each is one thread's, and they share
   // nothing but the files. check compares with the schemas; counting need
@@ -146,13 +146,16 @@ command_runner setup_report(CLI::App& app) {
       "is what\n"
       "sitemill stats reads: a directory with a published set, a manifest, "
       "a sitemap\n"
-      "or index file, its http(s) URL, or a site's root URL. The set is read "
-      "twice\n"
-      "(stats, then check).");
+      "or index file, its http(s) URL, a site's root URL, or a set in a "
+      "bucket\n"
+      "(s3://BUCKET/PREFIX/, read with signed requests as stats reads it). "
+      "The set is\n"
+      "read twice (stats, then check).");
   cmd->add_option(
          "input", o->input,
          "A directory with a set, a manifest, a sitemap file, a sitemap's "
-         "URL or a site's root URL")
+         "URL, a site's root URL, or s3://BUCKET/PREFIX/ (a set in a bucket) "
+         "or s3://BUCKET/KEY")
       ->required();
   cmd->add_option("-o,--output", o->output,
                   "The HTML file to write (replaced atomically); - for "
@@ -175,7 +178,8 @@ command_runner setup_report(CLI::App& app) {
       "  sitemill report public/ -o report.html\n"
       "  sitemill report https://www.example.com/sitemap.xml -o - > "
       "report.html\n"
-      "  sitemill report --set products public/ -o products.html");
+      "  sitemill report --set products public/ -o products.html\n"
+      "  sitemill report s3://sitemaps/site/ -o report.html");
   return [o] { return run_report(*o); };
 }
 

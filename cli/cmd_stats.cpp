@@ -37,7 +37,7 @@ void print_human(const set_stats& s) {
               with_commas(s.gzipped_documents).c_str());
   std::printf("bytes: %s uncompressed", with_commas(s.bytes).c_str());
   if (s.bytes_measured > 0)
-    std::printf(", %s on disk (ratio %.3f over the local files)",
+    std::printf(", %s on disk (ratio %.3f over the files and objects read)",
                 with_commas(s.bytes_on_disk).c_str(), s.compression_ratio());
   std::printf("\n");
 
@@ -119,7 +119,7 @@ int run_stats(stats_cli_options& o) {
   // codes, so it is on unless asked off.
   options.parse.schema_checks = !o.no_schema;
   const vocabulary words = inspect_words();
-  auto in = resolve_set_input(o.input, options.set_name);
+  auto in = resolve_set_input(o.input, options.set_name, options.http);
   if (!in) {
     std::fprintf(stderr, "sitemill stats: %s\n",
                  in_cli_words(in.err().message, words).c_str());
@@ -165,7 +165,8 @@ command_runner setup_stats(CLI::App& app) {
       "file (gzip or\n"
       "not), the http(s) URL of one, or a site's root URL (the sitemaps its "
       "robots.txt\n"
-      "names, else those at the common locations); an index's children are read as check "
+      "names, else those at the common locations); an index's children are "
+      "read as check "
       "reads them (beside\n"
       "a local index; fetched ones on the index's host only). Memory stays "
       "flat: counts,\n"
@@ -176,11 +177,14 @@ command_runner setup_stats(CLI::App& app) {
       "The findings are those one document shows (with the XSD comparison, "
       "unless\n"
       "--no-schema; no cross-file rules): run sitemill check for every "
-      "rule.");
+      "rule.\n" +
+          std::string(bucket_input_help) +
+          "Its objects' stored sizes count as bytes on disk.");
   cmd->add_option(
          "input", o->input,
          "A directory with a set, a manifest, a sitemap file, a sitemap's "
-         "URL or a site's root URL")
+         "URL, a site's root URL, or s3://BUCKET/PREFIX/ (a set in a bucket) "
+         "or s3://BUCKET/KEY")
       ->required();
   cmd->add_flag("--json", o->json_out,
                 "Print one JSON object on stdout (keys: docs/stats-diff.md)");
@@ -203,7 +207,8 @@ command_runner setup_stats(CLI::App& app) {
       ".lastmod\n"
       "  sitemill stats --set products public/  # one of several sets\n"
       "  sitemill stats https://www.example.com/  # the sitemaps robots.txt "
-      "names");
+      "names\n"
+      "  sitemill stats s3://sitemaps/site/      # the set published there");
   return [o] { return run_stats(*o); };
 }
 

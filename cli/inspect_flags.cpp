@@ -6,11 +6,26 @@
 
 namespace sitemill::cli {
 
+const char* const bucket_input_help =
+    "A set published to a bucket is read back from s3://BUCKET/PREFIX/ (its "
+    "manifest\n"
+    "beside the prefix names the entry) or one object from s3://BUCKET/KEY, "
+    "with\n"
+    "requests signed as generate --out s3:// signs them (AWS_* environment,\n"
+    "~/.aws): a private bucket too. An index's children are the objects "
+    "beside it\n"
+    "that their URLs name (below the index's URL directory, never outside "
+    "its\n"
+    "prefix); what S3 refuses (NoSuchKey, AccessDenied, NoSuchBucket) is "
+    "said.\n";
+
 void inspect_flags::add_to(CLI::App& cmd) {
-  cmd.add_option("--set", run.set_name,
-                 "The set to read in a directory holding several "
-                 "(its manifest-SET.json; default: the only one, else "
-                 "\"sitemap\")");
+  cmd.add_option(
+      "--set", run.set_name,
+      "The set to read in a directory (or s3://BUCKET/PREFIX/) holding "
+      "several "
+      "(its manifest-SET.json; default: the only one, else "
+      "\"sitemap\")");
   cmd.add_flag("--fetch-children", run.fetch_children,
                "Fetch a local index's children that are not found beside it");
   cmd.add_flag("--allow-private", run.allow_private,

@@ -8,6 +8,10 @@
 
 namespace sitemill::cli {
 
+/// What every command reading sets says of a bucket in its --help, lines
+/// ending in '\n'.
+extern const char* const bucket_input_help;
+
 struct inspect_flags {
   inspect_options run;
   double timeout_s = 60;

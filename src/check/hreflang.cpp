@@ -54,6 +54,8 @@ bool checker::reread(std::uint32_t doc, parse_handler& handler) {
   parse_options po = options_.parse;
   po.schema_checks = false;
   if (!src.url.empty()) return walker_.reread(src.url, handler, po).ok;
+  if (src.path.starts_with("s3://"))  // an object of a bucket
+    return walker_.reread(src.path, handler, po).ok;
   if (src.path.empty() || src.path == "-") return false;  // stdin: read once
   const result<parse_summary> r = parse_file(src.path, handler, po);
   return r.has_value() && r->complete;

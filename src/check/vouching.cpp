@@ -81,6 +81,8 @@ const std::set<std::string>* checker::robots_named(const walk_document& doc,
     if (!got.response || got.response->status != 200) return &named;
     body = got.body;
   } else {
+    // An object of a bucket: no site root on disk to read a robots.txt from.
+    if (doc.path.starts_with("s3://")) return &named;
     normalized_url url;
     if (normalize_url(doc.url, url) != url_problem::ok) return &named;
     const fs::path root = local_site_root(doc.path, url);

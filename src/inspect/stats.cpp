@@ -49,9 +49,14 @@ class stats_visitor final : public detail::set_visitor {
     d.gzipped = r.summary.gzipped;
     d.complete = r.summary.complete;
     struct stat st {};
-    if (!doc.fetched && !doc.path.empty() && doc.path != "-" &&
-        ::stat(doc.path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+    // An object of a bucket: its size as stored, as a file's on disk.
+    if (r.stored_bytes) {
+      d.bytes_on_disk = *r.stored_bytes;
+    } else if (!doc.fetched && !doc.path.empty() && doc.path != "-" &&
+               ::stat(doc.path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
       d.bytes_on_disk = static_cast<std::uint64_t>(st.st_size);
+    }
+    if (d.bytes_on_disk) {
       s_.bytes_on_disk += *d.bytes_on_disk;
       s_.bytes_measured += d.bytes;
     }

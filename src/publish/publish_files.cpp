@@ -125,11 +125,16 @@ result<published_manifest> read_manifest(const std::string& path) {
   if (fd < 0) return error{sys_error("cannot open", path, errno)};
   auto text = read_and_close(fd, path);
   if (!text) return text.err();
-  json j = json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  return parse_manifest(*text, path);
+}
+
+result<published_manifest> parse_manifest(std::string_view text,
+                                          const std::string& where) {
+  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object() || !j.contains("sitemill_manifest"))
-    return error{path + " is not a sitemill manifest"};
+    return error{where + " is not a sitemill manifest"};
   auto files = files_from_json(j["files"]);
-  if (!files) return error{path + ": " + files.err().message};
+  if (!files) return error{where + ": " + files.err().message};
   return published_manifest{j.value("entry", std::string()), std::move(*files)};
 }
 

@@ -78,7 +78,9 @@ s3_client::s3_client(s3_config config, s3_location where, http_options http,
     : config_(std::move(config)),
       where_(std::move(where)),
       retry_(std::move(retry)),
-      http_(std::move(http)) {}
+      http_(std::move(http)) {
+  scope_.allow_private = true;
+}
 
 std::string s3_client::url_of(std::string_view key) const {
   return "s3://" + where_.bucket + "/" + std::string(key);
@@ -88,7 +90,8 @@ result<s3_client::reply> s3_client::send(
     const std::string& method, const std::string& key,
     std::vector<std::pair<std::string, std::string>> query,
     std::string_view body,
-    std::vector<std::pair<std::string, std::string>> headers, bool keep_body) {
+    std::vector<std::pair<std::string, std::string>> headers, bool keep_body,
+    const body_receiver* stream, std::function<bool()> cancelled) {
   std::string host = host_of(config_.endpoint);
   std::string path;
   if (virtual_host_ok(config_, where_.bucket)) {
@@ -128,6 +131,8 @@ result<s3_client::reply> s3_client::send(
     request.method = method;
     request.url = url;
     request.body = std::string(body);
+    request.scope = &scope_;
+    request.cancelled = cancelled;
     for (const auto& h : in.headers)
       if (h.first != "host") request.headers.push_back(h);
     request.headers.emplace_back("Authorization", signed_request.authorization);
@@ -137,6 +142,7 @@ result<s3_client::reply> s3_client::send(
         request,
         [&](const char* data, std::size_t size) {
           const bool ok_status = r.head.status >= 200 && r.head.status <= 299;
+          if (stream != nullptr && ok_status) return (*stream)(data, size);
           if (keep_body && ok_status) {
             r.body.append(data, size);
           } else if (r.body.size() < kRefusalKept) {
@@ -170,7 +176,9 @@ error s3_client::refusal(const std::string& method, const std::string& key,
   const std::string code = xml_text_of(r.body, "Code");
   const std::string text = xml_text_of(r.body, "Message");
   if (!code.empty()) {
-    msg += ", " + code;
+    // The server's words, quoted as untrusted text: printable, and short.
+    msg += ", ";
+    detail::append_printable(msg, code, 64);
     if (!text.empty()) {
       msg += ": ";
       detail::append_printable(msg, text, 300);
@@ -210,6 +218,25 @@ result<std::optional<std::string>> s3_client::get(const std::string& key) {
   return std::optional<std::string>{std::move(r->body)};
 }
 
+result<s3_object> s3_client::read(const std::string& key,
+                                  const body_receiver& receive,
+                                  std::function<bool()> cancelled) {
+  std::uint64_t received = 0;
+  const body_receiver counted = [&](const char* data, std::size_t size) {
+    received += size;
+    return receive(data, size);
+  };
+  auto r = send("GET", key, {}, {}, {}, false, &counted, std::move(cancelled));
+  if (!r) return r.err();
+  if (r->status < 200 || r->status > 299) return refusal("GET", key, *r);
+  s3_object o;
+  o.key = key;
+  o.size = received;
+  o.etag = r->head.etag;
+  o.content_type = r->head.content_type;
+  return o;
+}
+
 result<std::optional<s3_object>> s3_client::head(const std::string& key) {
   auto r = send("HEAD", key, {}, {}, {}, false);
   if (!r) return r.err();
@@ -230,9 +257,11 @@ status s3_client::remove(const std::string& key) {
   return refusal("DELETE", key, *r);
 }
 
-result<std::vector<s3_object>> s3_client::list(const std::string& prefix) {
+result<std::vector<s3_object>> s3_client::list(const std::string& prefix,
+                                               std::size_t max_objects) {
   std::vector<s3_object> all;
   std::string token;
+  std::size_t pages = 0;
   for (;;) {
     std::vector<std::pair<std::string, std::string>> query = {
         {"list-type", "2"}, {"prefix", prefix}};
@@ -246,7 +275,20 @@ result<std::vector<s3_object>> s3_client::list(const std::string& prefix) {
       return refusal("GET", "?list-type=2&prefix=" + prefix, *r);
     s3_list_page page = parse_list_page(r->body);
     for (auto& o : page.objects) all.push_back(std::move(o));
+    if (max_objects > 0 && all.size() > max_objects)
+      return error{"GET " + url_of("?list-type=2&prefix=" + prefix) +
+                   ": the listing holds more than " +
+                   std::to_string(max_objects) + " objects"};
+    // A page may come back short or empty (S3 sends up to 1,000 keys); a
+    // server that sends such pages for ever meets a cap in pages.
+    if (max_objects > 0 && ++pages > 1 + max_objects / 100)
+      return error{"GET " + url_of("?list-type=2&prefix=" + prefix) +
+                   ": the listing goes on past " + std::to_string(pages - 1) +
+                   " pages"};
     if (page.next_token.empty()) return all;
+    if (page.next_token == token)
+      return error{"GET " + url_of("?list-type=2&prefix=" + prefix) +
+                   ": the server repeated its continuation token"};
     token = std::move(page.next_token);
   }
 }

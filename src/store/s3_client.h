@@ -4,6 +4,12 @@
 // conditional create (If-None-Match: *). Every request is signed anew
 // (a retry carries a fresh x-amz-date), with the payload's SHA-256.
 //
+// A request goes to the configured endpoint only: a redirect is followed
+// on its host alone (the signature is the endpoint's; S3 never asks a
+// client to carry it elsewhere), another is an error naming its target.
+// The endpoint is the user's own configuration, so it may be a loopback or
+// private address (MinIO on 127.0.0.1, a test server).
+//
 // Answers 429 and 5xx (503 SlowDown included) are retried under the
 // retry_policy, with net/'s backoff and Retry-After (exchange.h); transport
 // failures are not. A refusal becomes an error naming the request, the
@@ -75,12 +81,24 @@ class s3_client {
                              const s3_put_options& options);
   /// The object's bytes; std::nullopt when there is no such key.
   result<std::optional<std::string>> get(const std::string& key);
+  /// Streams the object's bytes to `receive` as they arrive (a reader's
+  /// GET: nothing is held). The object as its answer tells it (size: the
+  /// bytes received), or an error: S3's refusal, 404 NoSuchKey included
+  /// ("GET s3://b/k: 404 Not Found, NoSuchKey: The specified key does not
+  /// exist."), a transport failure, or the transfer ended by `receive`
+  /// returning false or by `cancelled` (asked as http_request::cancelled).
+  result<s3_object> read(const std::string& key, const body_receiver& receive,
+                         std::function<bool()> cancelled = {});
   /// The object's size and ETag; std::nullopt when there is no such key.
   result<std::optional<s3_object>> head(const std::string& key);
   /// Deletes `key`; absent is no error (S3 answers 204 either way).
   status remove(const std::string& key);
-  /// Every object whose key starts with `prefix`, across pages.
-  result<std::vector<s3_object>> list(const std::string& prefix);
+  /// Every object whose key starts with `prefix`, across pages; with
+  /// `max_objects` (0: no cap), an error once a listing holds more, or
+  /// runs past 1 + max_objects / 100 pages, so a server that never ends
+  /// its pages cannot hold a reader.
+  result<std::vector<s3_object>> list(const std::string& prefix,
+                                      std::size_t max_objects = 0);
 
   /// Keys per listing page (max-keys); 0: the server's default (1,000).
   /// Tests lower it to cross pages with a few objects.
@@ -97,17 +115,21 @@ class s3_client {
     std::string body;
     http_response head;
   };
+  /// A 2xx body goes to `stream` when given, else is kept when
+  /// `keep_body`; a refusal's start is always kept.
   result<reply> send(const std::string& method, const std::string& key,
                      std::vector<std::pair<std::string, std::string>> query,
                      std::string_view body,
                      std::vector<std::pair<std::string, std::string>> headers,
-                     bool keep_body);
+                     bool keep_body, const body_receiver* stream = nullptr,
+                     std::function<bool()> cancelled = {});
   error refusal(const std::string& method, const std::string& key,
                 const reply& r) const;
 
   s3_config config_;
   s3_location where_;
   retry_policy retry_;
+  fetch_scope scope_;
   http_client http_;
 };
 

@@ -1,5 +1,6 @@
 #include "store/s3_config.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -40,34 +41,77 @@ bool is_s3_url(std::string_view out) noexcept {
   return detail::istarts_with(out, "s3://");
 }
 
-result<s3_location> parse_s3_url(std::string_view out) {
+namespace {
+
+// Why `path` (the part after the bucket's '/') is no prefix or key S3
+// tools would write; "" when it is one.
+std::string_view bad_path(std::string_view path) {
+  for (std::size_t at = 0; at < path.size();) {
+    std::size_t end = std::min(path.find('/', at), path.size());
+    const std::string_view segment = path.substr(at, end - at);
+    if (segment.empty() || segment == "." || segment == "..")
+      return "may not hold an empty, \".\" or \"..\" segment";
+    for (const char c : segment)
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f || c == '\\')
+        return "may not hold control characters or '\\'";
+    at = end + 1;
+  }
+  return {};
+}
+
+constexpr std::string_view bucket_rule =
+    "the bucket name must be 3 to 63 characters of a-z, 0-9, '.' "
+    "and '-', starting and ending with a letter or digit";
+
+}  // namespace
+
+result<s3_location> parse_s3_prefix(std::string_view location) {
   auto bad = [&](std::string_view why) {
-    return error{"`out_dir` " + std::string(out) + ": " + std::string(why),
-                 "out_dir"};
+    return error{std::string(location) + ": " + std::string(why)};
   };
-  if (!is_s3_url(out)) return bad("not an s3:// URL");
-  std::string_view rest = out.substr(5);
+  if (!is_s3_url(location)) return bad("not an s3:// URL");
+  std::string_view rest = location.substr(5);
   const std::size_t slash = rest.find('/');
   s3_location loc;
   loc.bucket = std::string(rest.substr(0, slash));
-  if (!valid_bucket(loc.bucket))
-    return bad(
-        "the bucket name must be 3 to 63 characters of a-z, 0-9, '.' "
-        "and '-', starting and ending with a letter or digit");
+  if (!valid_bucket(loc.bucket)) return bad(bucket_rule);
   if (slash == std::string_view::npos) return loc;
   std::string_view prefix = rest.substr(slash + 1);
-  for (std::size_t at = 0; at < prefix.size();) {
-    std::size_t end = std::min(prefix.find('/', at), prefix.size());
-    const std::string_view segment = prefix.substr(at, end - at);
-    if (segment.empty() || segment == "." || segment == "..")
-      return bad("the prefix may not hold an empty, \".\" or \"..\" segment");
-    for (const char c : segment)
-      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f || c == '\\')
-        return bad("the prefix may not hold control characters or '\\'");
-    at = end + 1;
-  }
+  if (const std::string_view why = bad_path(prefix); !why.empty())
+    return bad("the prefix " + std::string(why));
   loc.prefix = std::string(prefix);
   if (!loc.prefix.empty() && !loc.prefix.ends_with('/')) loc.prefix += '/';
+  return loc;
+}
+
+result<s3_location> parse_s3_url(std::string_view out) {
+  auto loc = parse_s3_prefix(out);
+  if (!loc) return error{"`out_dir` " + loc.err().message, "out_dir"};
+  return loc;
+}
+
+bool names_s3_prefix(std::string_view location) noexcept {
+  if (!is_s3_url(location)) return false;
+  const std::string_view rest = location.substr(5);
+  return rest.find('/') == std::string_view::npos || rest.ends_with('/');
+}
+
+result<s3_object_location> parse_s3_object(std::string_view location) {
+  auto bad = [&](std::string_view why) {
+    return error{std::string(location) + ": " + std::string(why)};
+  };
+  if (!is_s3_url(location)) return bad("not an s3:// URL");
+  const std::string_view rest = location.substr(5);
+  const std::size_t slash = rest.find('/');
+  s3_object_location loc;
+  loc.bucket = std::string(rest.substr(0, slash));
+  if (!valid_bucket(loc.bucket)) return bad(bucket_rule);
+  if (slash == std::string_view::npos || slash + 1 == rest.size() ||
+      rest.ends_with('/'))
+    return bad("names a prefix, not an object");
+  loc.key = std::string(rest.substr(slash + 1));
+  if (const std::string_view why = bad_path(loc.key); !why.empty())
+    return bad("the key " + std::string(why));
   return loc;
 }
 

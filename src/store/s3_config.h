@@ -42,6 +42,24 @@ bool is_s3_url(std::string_view out) noexcept;
 /// allows (3 to 63 of a-z 0-9 . -), a prefix without empty, "." or ".."
 /// segments; a prefix gets its trailing '/'. The error says what is wrong.
 result<s3_location> parse_s3_url(std::string_view out);
+/// As parse_s3_url(), for a location to read: the error names `location`,
+/// not an option.
+result<s3_location> parse_s3_prefix(std::string_view location);
+
+/// One object: "s3://BUCKET/KEY".
+struct s3_object_location {
+  std::string bucket;
+  std::string key;  ///< not empty, not ending in '/'
+};
+
+/// Whether a location to read names a set ("s3://BUCKET/PREFIX/", with its
+/// trailing '/', or the bucket alone) rather than one object.
+bool names_s3_prefix(std::string_view location) noexcept;
+
+/// Parses "s3://BUCKET/KEY" as parse_s3_url() judges a prefix (the same
+/// bucket names, no empty, "." or ".." segment, no control character);
+/// the error names `location` and says what is wrong.
+result<s3_object_location> parse_s3_object(std::string_view location);
 
 /// Everything a request to the bucket needs.
 struct s3_config {

@@ -11,14 +11,9 @@ namespace sitemill::detail {
 
 namespace fs = std::filesystem;
 
-local_child local_child_path(const std::string& index_path,
-                             const normalized_url& index_dir,
-                             const normalized_url& child,
-                             std::string_view loc) {
-  // An index in the working directory (or stdin) has its children there,
-  // named as they are, without "./".
-  const fs::path dir =
-      index_path == "-" ? fs::path() : fs::path(index_path).parent_path();
+local_child child_relative_path(const normalized_url& index_dir,
+                                const normalized_url& child,
+                                std::string_view loc) {
   std::string_view rel;
   if (!child.empty()) {
     if (!within_scope(child, index_dir))
@@ -29,16 +24,30 @@ local_child local_child_path(const std::string& index_path,
     if (has_http_scheme(rel)) return {};  // a URL that does not normalise
   }
   rel = rel.substr(0, std::min(rel.find_first_of("?#"), rel.size()));
-  const std::string decoded = percent_decode(rel);
+  std::string decoded = percent_decode(rel);
   if (decoded.empty() || decoded.back() == '/' ||
       decoded.find('\0') != std::string::npos)
     return {};
   // Never leave the index's directory: a hostile index must not make a
-  // reader open (and quote) /etc/passwd.
+  // reader open (and quote) /etc/passwd, or another prefix's objects.
   if (fs::path(decoded).is_absolute()) return {};
   for (const auto& part : fs::path(decoded))
     if (part == "..") return {};
-  return {(dir / decoded).string(), {}};
+  return {std::move(decoded), {}};
+}
+
+local_child local_child_path(const std::string& index_path,
+                             const normalized_url& index_dir,
+                             const normalized_url& child,
+                             std::string_view loc) {
+  local_child c = child_relative_path(index_dir, child, loc);
+  if (c.path.empty()) return c;
+  // An index in the working directory (or stdin) has its children there,
+  // named as they are, without "./".
+  const fs::path dir =
+      index_path == "-" ? fs::path() : fs::path(index_path).parent_path();
+  c.path = (dir / c.path).string();
+  return c;
 }
 
 namespace {
@@ -102,22 +111,23 @@ constexpr std::size_t max_children_sampled = 64;
 
 }  // namespace
 
-local_placement place_local_index(const std::string& index_path,
-                                  const std::vector<child_ref>& children) {
-  local_placement out;
-  std::vector<normalized_url> urls;  // on the first absolute child's origin
+namespace {
+
+// The absolute children's URLs on the first one's origin.
+std::vector<normalized_url> children_on_first_origin(
+    const std::vector<child_ref>& children) {
+  std::vector<normalized_url> urls;
   for (const child_ref& c : children) {
     normalized_url u;
     if (normalize_url(c.loc, u) != url_problem::ok) continue;
     if (!urls.empty() && u.origin() != urls.front().origin()) continue;
     urls.push_back(std::move(u));
   }
-  if (urls.empty()) return out;
-  const std::string origin(urls.front().origin());
+  return urls;
+}
 
-  // Where the children's URLs put the index: their common directory, or the
-  // directory above it under which the most of their files are found (a
-  // root index lists en/sitemap.xml and de/sitemap.xml, or en/ alone).
+// The deepest directory every URL of `urls` (not empty) is at or below.
+std::string_view common_directory(const std::vector<normalized_url>& urls) {
   std::string_view common = urls.front().scope_directory();
   for (const normalized_url& u : urls) {
     const std::string_view d = u.scope_directory();
@@ -125,6 +135,33 @@ local_placement place_local_index(const std::string& index_path,
     while (n < common.size() && n < d.size() && common[n] == d[n]) ++n;
     common = common.substr(0, common.rfind('/', n - 1) + 1);
   }
+  return common;
+}
+
+}  // namespace
+
+local_placement place_bucket_index(std::string_view index_name,
+                                   const std::vector<child_ref>& children) {
+  local_placement out;
+  const std::vector<normalized_url> urls = children_on_first_origin(children);
+  if (urls.empty()) return out;
+  (void)normalize_url(
+      std::string(common_directory(urls)) + as_url_path(index_name),
+      out.index_url);
+  return out;
+}
+
+local_placement place_local_index(const std::string& index_path,
+                                  const std::vector<child_ref>& children) {
+  local_placement out;
+  const std::vector<normalized_url> urls = children_on_first_origin(children);
+  if (urls.empty()) return out;
+  const std::string origin(urls.front().origin());
+
+  // Where the children's URLs put the index: their common directory, or the
+  // directory above it under which the most of their files are found (a
+  // root index lists en/sitemap.xml and de/sitemap.xml, or en/ alone).
+  const std::string_view common = common_directory(urls);
   const std::size_t sample = std::min(urls.size(), max_children_sampled);
   std::string best(common);
   int best_found = -1;

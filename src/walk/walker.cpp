@@ -76,7 +76,7 @@ walk_skip skip(walk_skip_reason reason, std::string message = {}) {
 
 std::string sitemap_walker::impl::key_of(const walk_document& doc) {
   if (doc.fetched) return "url:" + doc.url;
-  if (doc.path == "-") return "-";
+  if (doc.path == "-" || store::is_s3_url(doc.path)) return doc.path;
   std::error_code ec;
   const fs::path p = fs::weakly_canonical(doc.path, ec);
   return "file:" + (ec ? doc.path : p.string());
@@ -154,6 +154,15 @@ void sitemap_walker::impl::walk_target(const std::string& target,
     doc.fetched = true;
     doc.url = std::string(url.href());
     note_target(url);
+  } else if (store::is_s3_url(detail::trim(target))) {
+    auto where = store::parse_s3_object(detail::trim(target));
+    if (!where) {
+      observer.on_skip(
+          doc, skip(walk_skip_reason::bad_url, std::move(where.err().message)));
+      return;
+    }
+    doc.path = "s3://" + where->bucket + "/" + where->key;
+    doc.url = std::string(served_at);
   } else if (detail::has_other_scheme(target)) {
     observer.on_skip(doc, skip(walk_skip_reason::unsupported_scheme));
     return;
@@ -191,8 +200,10 @@ void sitemap_walker::impl::visit(walk_document& doc) {
   }
   child_collector handler(observer.on_open(doc), options.follow_indexes);
   walk_read read;
-  std::optional<walk_skip> failed =
-      doc.fetched ? fetch(doc, handler, read) : read_local(doc, handler, read);
+  std::optional<walk_skip> failed = doc.fetched ? fetch(doc, handler, read)
+                                    : store::is_s3_url(doc.path)
+                                        ? read_bucket(doc, handler, read)
+                                        : read_local(doc, handler, read);
   if (failed) {
     observer.on_failed(doc, *failed);
     return;
@@ -257,9 +268,20 @@ void sitemap_walker::impl::follow(
   normalized_url index_url;
   (void)normalize_url(read.final_url.empty() ? index.url : read.final_url,
                       index_url);
+  // An object of a bucket: its children are the objects beside it that
+  // their URLs name (walker.h, "Buckets").
+  const bool in_bucket = !index.fetched && store::is_s3_url(index.path);
+  const std::string_view bucket_dir =
+      in_bucket
+          ? std::string_view(index.path).substr(0, index.path.rfind('/') + 1)
+          : std::string_view();
   detail::local_placement place;
   if (!index.fetched && index_url.empty()) {
-    place = detail::place_local_index(index.path, children);
+    place = in_bucket
+                ? detail::place_bucket_index(
+                      std::string_view(index.path).substr(bucket_dir.size()),
+                      children)
+                : detail::place_local_index(index.path, children);
     if (options.trace && !place.index_url.empty())
       options.trace("placed " + index.source + " at " +
                     std::string(place.index_url.href()) +
@@ -318,6 +340,21 @@ void sitemap_walker::impl::follow(
     }
     if (index.fetched) {
       if (!fetch_in_scope()) continue;
+    } else if (in_bucket) {
+      detail::local_child object =
+          detail::child_relative_path(local_dir, child_url, c.loc);
+      if (!object.path.empty()) {
+        child.path = std::string(bucket_dir) + object.path;
+        child.source = child.path;
+        child.url = std::string(child_url.href());
+      } else if (options.fetch_missing_children && p == url_problem::ok) {
+        if (!fetch_in_scope()) continue;
+      } else {
+        walk_skip s = skip(walk_skip_reason::child_not_found);
+        s.url = std::move(object.outside_of);
+        observer.on_skip(child, s);
+        continue;
+      }
     } else {
       detail::local_child local =
           detail::local_child_path(index.path, local_dir, child_url, c.loc);
@@ -469,6 +506,7 @@ walk_text sitemap_walker::peek(const std::string& url, std::size_t keep) {
 walk_reread sitemap_walker::reread(const std::string& url,
                                    parse_handler& handler,
                                    const parse_options& options) {
+  if (store::is_s3_url(url)) return impl_->reread_bucket(url, handler, options);
   return impl_->reread(url, handler, options);
 }
 

@@ -1,6 +1,7 @@
-// sitemill internals: the walker's state, shared by its three files:
+// sitemill internals: the walker's state, shared by its four files:
 // walker.cpp (admission, events, following), children.cpp (the child
-// location rule and the fetch scope) and read.cpp (files, stdin, HTTP).
+// location rule and the fetch scope), read.cpp (files, stdin, HTTP) and
+// bucket.cpp (objects of a bucket).
 #ifndef SITEMILL_WALK_WALKER_IMPL_H
 #define SITEMILL_WALK_WALKER_IMPL_H
 
@@ -15,6 +16,7 @@
 
 #include "sitemill/url/url.h"
 #include "sitemill/walk/walker.h"
+#include "store/s3_client.h"
 
 namespace sitemill {
 
@@ -35,6 +37,13 @@ struct local_child {
   /// directory the index is served from: that directory.
   std::string outside_of;
 };
+
+/// The child location rule (walker.h) without the index's directory: the
+/// child's path relative to it, percent-decoded (empty when it names none:
+/// outside it, "..", an absolute path, a NUL byte, a directory).
+local_child child_relative_path(const normalized_url& index_dir,
+                                const normalized_url& child,
+                                std::string_view loc);
 
 /// The child location rule (walker.h): `index_path` is the local index ("-"
 /// for stdin), `index_dir` the URL whose directory it is served from (known
@@ -63,6 +72,12 @@ struct local_placement {
 /// children's <loc>s and the directory tree around it.
 local_placement place_local_index(const std::string& index_path,
                                   const std::vector<child_ref>& children);
+
+/// Where an index in a bucket whose own URL is not known is taken to be
+/// served (walker.h, "Buckets"): its name (`index_name`, the key's last
+/// segment) in the directory its children's URLs have in common.
+local_placement place_bucket_index(std::string_view index_name,
+                                   const std::vector<child_ref>& children);
 
 /// The fetch scope for an index's child (walker.h): `index_url` is the URL
 /// the index was read from, after redirects (empty for a local index whose
@@ -142,6 +157,27 @@ struct sitemap_walker::impl {
   walk_reread reread(const std::string& url, parse_handler& handler,
                      const parse_options& parse);
   http_client& http();
+
+  // bucket.cpp
+  /// How streaming an object into a parser ended.
+  struct object_read {
+    result<store::s3_object> answer = error{};
+    bool interrupted = false;  ///< a cancel or the time cap ended it
+    bool cut_off = false;      ///< the parser stopped (a fatal error)
+    std::uint64_t received = 0;
+  };
+  /// Streams the object at `location` ("s3://BUCKET/KEY") into `parser`,
+  /// polling the stop between blocks.
+  object_read stream_object(const std::string& location,
+                            sitemap_parser& parser);
+  /// Reads the object doc.path ("s3://BUCKET/KEY") with a signed GET.
+  std::optional<walk_skip> read_bucket(const walk_document& doc,
+                                       parse_handler& handler, walk_read& out);
+  walk_reread reread_bucket(const std::string& location, parse_handler& handler,
+                            const parse_options& parse);
+  /// The client for `bucket`, its timeouts cut to what is left of the
+  /// walk; an error when no S3 configuration is found.
+  result<store::s3_client*> bucket_client(const std::string& bucket);
   /// GET `url` within the scope.
   http_request request_for(const std::string& url);
   /// A failed request's walk_skip: out_of_scope when the client refused a
@@ -160,6 +196,13 @@ struct sitemap_walker::impl {
   std::unique_ptr<http_client> client;
   bool client_capped = false;  // client's timeout is the time left
   std::unique_ptr<char[]> buffer;
+  // The S3 configuration, read at the first object (or why there is none),
+  // and one client, for the bucket last read.
+  bool s3_config_read = false;
+  std::optional<store::s3_config> s3_config;
+  std::string s3_config_error;
+  std::unique_ptr<store::s3_client> s3;
+  std::chrono::milliseconds s3_timeout{0};
   // 64-bit fingerprints of every key read: at 1,000 documents the odds of
   // two keys sharing one are about 1 in 10^13.
   std::unordered_set<std::uint64_t> visited;

@@ -10,7 +10,14 @@
 //   * a sitemap file (an index or a urlset, gzip or not, sniffed);
 //   * an http(s) URL of a sitemap (fetched by the walker, under its fetch
 //     scope), or of a site ("https://www.example.com/": the sitemaps its
-//     robots.txt names, or /sitemap.xml, as check finds them; walk/site.h).
+//     robots.txt names, or /sitemap.xml, as check finds them; walk/site.h);
+//   * a set published to a bucket, "s3://BUCKET/PREFIX/" (the trailing '/',
+//     or the bucket alone): its manifest, kept beside the prefix as the
+//     bucket publisher keeps it (a/b/ -> a/.sitemill/b/manifest-SET.json,
+//     docs/publishing.md), names the entry object; with no manifest,
+//     PREFIX + sitemap.xml or sitemap.xml.gz is the entry. The requests are
+//     signed as publishing signs them (the AWS_* environment, ~/.aws);
+//   * one object of a bucket, "s3://BUCKET/KEY" (walker.h, "Buckets").
 // Every document is then read through the one sitemap_walker and parser.
 #ifndef SITEMILL_INSPECT_SET_INPUT_H
 #define SITEMILL_INSPECT_SET_INPUT_H
@@ -53,15 +60,22 @@ struct set_input {
   std::string target;  ///< the path or URL the walker starts from
   /// The manifest, when the input is a directory with one (or a manifest).
   std::optional<published_manifest> manifest;
-  std::string directory;  ///< the set's directory, for a directory or manifest
+  /// The set's directory, for a directory or manifest; "s3://BUCKET/PREFIX/"
+  /// for a set in a bucket.
+  std::string directory;
 };
 
-/// Resolves `given`; an error naming it when it is a directory without a
-/// set, an unreadable manifest, or a directory with several sets and no
-/// `set_name` to choose ("sitemap" is chosen when it is one of them).
-/// Whether a file or URL can be read is found out by walking it.
+/// Resolves `given`; an error naming it when it is a directory (or a
+/// bucket's prefix) without a set, an unreadable manifest, or a directory
+/// with several sets and no `set_name` to choose ("sitemap" is chosen when
+/// it is one of them). For a prefix, an error also when there is no S3
+/// configuration or the bucket refuses the listing or the manifest (what S3
+/// said: AccessDenied, NoSuchBucket, InvalidAccessKeyId), sent with `http`'s
+/// timeouts, trace and cancel flag. Whether a file, URL or object can be
+/// read is found out by walking it.
 result<set_input> resolve_set_input(const std::string& given,
-                                    std::string_view set_name = {});
+                                    std::string_view set_name = {},
+                                    const http_options& http = {});
 
 }  // namespace sitemill
 

@@ -41,8 +41,8 @@ struct document_stats {
   document_kind kind = document_kind::unknown;
   std::uint64_t entries = 0;  ///< URLs (an index: sitemaps listed)
   std::uint64_t bytes = 0;    ///< uncompressed
-  /// Size of the local file; none for a fetched document (its transfer
-  /// size is not the file's).
+  /// Size of the local file, or of the object read from a bucket; none for
+  /// a fetched document (its transfer size is not the file's).
   std::optional<std::uint64_t> bytes_on_disk;
   bool gzipped = false;
   bool complete = true;  ///< read to its end without a fatal error
@@ -92,7 +92,8 @@ struct set_stats {
   std::uint64_t files = 0;    ///< documents holding URLs
   std::uint64_t indexes = 0;  ///< sitemap indexes
   std::uint64_t bytes = 0;    ///< uncompressed, every document
-  /// On disk, over the documents whose size is known (local files).
+  /// On disk, over the documents whose size is known (local files, objects
+  /// of a bucket).
   std::uint64_t bytes_on_disk = 0;
   /// Uncompressed bytes of those same documents: bytes_on_disk over this
   /// is the compression ratio.

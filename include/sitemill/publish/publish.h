@@ -200,6 +200,10 @@ struct published_manifest {
 /// Reads the manifest file at `path`; an error naming the file when it
 /// cannot be read or is not a sitemill manifest.
 result<published_manifest> read_manifest(const std::string& path);
+/// A manifest's text, read from `where` (a file, an object: named in the
+/// error when it is not a sitemill manifest).
+result<published_manifest> parse_manifest(std::string_view text,
+                                          const std::string& where);
 
 /// XXH3-64 of a file's bytes; an error when it cannot be read.
 result<std::uint64_t> file_digest_of(const std::string& path);

@@ -2,7 +2,8 @@
 // sitemaps (check, generate --from-sitemap, and later stats, diff and the
 // crawler's seeding).
 //
-// Reading. A location is a local file, "-" (stdin) or an http(s) URL. Its
+// Reading. A location is a local file, "-" (stdin), an http(s) URL or an
+// object of a bucket ("s3://BUCKET/KEY", below). Its
 // bytes stream in blocks into the one sitemap_parser, which sniffs gzip by
 // its magic bytes, inflates it through the one inflater (concatenated
 // members; parse_options::max_bytes caps the decompressed size) and calls
@@ -53,6 +54,28 @@
 // index whose URL is unknown is a path relative to the index's directory.
 // A local path never leaves the index's directory: "..", absolute paths and
 // NUL bytes (decoded or not) name no file.
+//
+// Buckets. An object "s3://BUCKET/KEY" is read with a GET signed as
+// publishing signs (AWS Signature Version 4; keys, region and endpoint from
+// the AWS_* environment and ~/.aws, docs/publishing.md), its body streamed
+// into the parser under the same caps, time cap and cancellation as an
+// HTTP body; 429 and 5xx are asked again with backoff, never past the time
+// cap. A refusal fails the document (read_failed) with S3's status, code
+// and message ("GET s3://b/k: 404 Not Found, NoSuchKey: The specified key
+// does not exist."); no configuration fails it saying where it looked. An
+// index read from a bucket is a local index whose directory is the key's:
+// its children are the objects beside it that the child location rule
+// names (the child's URL below the index's URL directory, percent-decoded,
+// never "..", so never outside the index's prefix or bucket), read from
+// the bucket the same way, so a private bucket reads whole. The index's URL
+// is the one it is known at (walk()'s `served_at`, a <loc> listing it),
+// else the directory its absolute children's URLs have in common on the
+// first one's origin (a set sitemill published lists its children beside
+// its entry). A child its URL puts elsewhere is "child_not_found", or
+// fetched over HTTP(S) within the fetch scope with fetch_missing_children,
+// as a local index's. Requests go to the configured endpoint only (a
+// redirect elsewhere is refused): the endpoint is the user's configuration,
+// so it may be a loopback or private address.
 //
 // Fetch scope: the walker alone decides whether a location may be fetched,
 // and every request it makes carries the scope (http.h, fetch_scope), which
@@ -180,7 +203,9 @@ struct walk_document {
   /// A target as given; a child's local path, or its normalised URL (for a
   /// child skipped before its location was known: its <loc> text).
   std::string source;
-  std::string path;  ///< the file read, "-" for stdin; empty when fetched
+  /// The file read, "-" for stdin, "s3://BUCKET/KEY" for an object of a
+  /// bucket; empty when fetched.
+  std::string path;
   /// Fetched: the normalised URL requested. Local: the normalised URL it is
   /// served at when known (walk()'s `served_at`, or the <loc> listing it),
   /// else empty.
@@ -258,7 +283,9 @@ struct walk_read {
   /// from then on); empty otherwise.
   std::string final_url;
   int redirects = 0;
-  std::string content_type;          ///< fetched: as sent
+  std::string content_type;  ///< fetched (or read from a bucket): as sent
+  /// Read from a bucket: the object's bytes as stored (before any gunzip).
+  std::optional<std::uint64_t> stored_bytes;
   walk_stop stop = walk_stop::none;  ///< the walk stopped inside it
   /// A local read error after some bytes ("reading stopped after 1,024
   /// bytes: Input/output error"); what came before was parsed.
@@ -320,8 +347,9 @@ class sitemap_walker {
   sitemap_walker(const sitemap_walker&) = delete;
   sitemap_walker& operator=(const sitemap_walker&) = delete;
 
-  /// Walks a target: a path, "-" for stdin, or an http(s) URL. `served_at`
-  /// is the normalised URL a local target is served at, when known.
+  /// Walks a target: a path, "-" for stdin, an http(s) URL, or an object
+  /// "s3://BUCKET/KEY". `served_at` is the normalised URL a local target
+  /// (or an object) is served at, when known.
   void walk(const std::string& target, std::string_view served_at = {});
 
   /// Walks the sitemaps `lister` names (a robots.txt that admit() let in
@@ -349,7 +377,8 @@ class sitemap_walker {
   walk_text peek(const std::string& url, std::size_t keep);
 
   /// Fetches a document again into `handler` (check reads a redirected
-  /// sitemap twice); its bytes count against the byte cap.
+  /// sitemap twice): a URL, or an object "s3://BUCKET/KEY"; its bytes
+  /// count against the byte cap.
   walk_reread reread(const std::string& url, parse_handler& handler,
                      const parse_options& options);
 
