@@ -183,9 +183,11 @@ TEST(WalkBucket, AChildIsReadOnlyBesideItsIndexNeverOutsideIt) {
   EXPECT_EQ(r.events.size(), 6u) << ::testing::PrintToString(r.events);
   EXPECT_THAT(r.events,
               ::testing::Contains("read s3://private-maps/site/in.xml urlset"));
-  for (const auto& e : r.events)
-    if (!e.starts_with("read "))
+  for (const auto& e : r.events) {
+    if (!e.starts_with("read ")) {
       EXPECT_THAT(e, HasSubstr("no file beside the index")) << e;
+    }
+  }
   EXPECT_THAT(asked(b), ElementsAre("GET /private-maps/site/sitemap.xml",
                                     "GET /private-maps/site/in.xml"))
       << "no object outside the index's prefix is asked for";

@@ -67,12 +67,12 @@ sitemap_walker::impl::object_read sitemap_walker::impl::stream_object(
     out.answer = where.err();
     return out;
   }
-  auto client = bucket_client(where->bucket);
-  if (!client) {
-    out.answer = error{location + ": " + client.err().message};
+  auto bucket = bucket_client(where->bucket);
+  if (!bucket) {
+    out.answer = error{location + ": " + bucket.err().message};
     return out;
   }
-  out.answer = (*client)->read(
+  out.answer = (*bucket)->read(
       where->key,
       [&](const char* data, std::size_t size) {
         if (should_stop()) {
