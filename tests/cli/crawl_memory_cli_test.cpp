@@ -16,17 +16,14 @@
 #include "support/campaign.h"
 #include "support/http_server.h"
 #include "support/run.h"
+#include "support/sanitized.h"
 
 namespace sitemill::testing {
 namespace {
 
 constexpr int links_per_page = 10'000;
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool sanitized = true;
-#else
-constexpr bool sanitized = false;
-#endif
+constexpr bool sanitized = sanitized_build;
 
 // Page K links to pages K*10,000+1 .. K*10,000+10,000: every link new.
 http_reply page_with_new_links(const recorded_request& r) {

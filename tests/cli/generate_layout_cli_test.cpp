@@ -14,14 +14,7 @@
 #include <vector>
 
 #include "support/run.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define SITEMILL_TEST_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SITEMILL_TEST_SANITIZED 1
-#endif
-#endif
+#include "support/sanitized.h"
 
 namespace sitemill::testing {
 namespace {
