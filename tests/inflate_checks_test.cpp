@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "detail/inflate.h"
+#include "support/inflate_all.h"
 #include "support/run.h"
 
 namespace sitemill::detail {
@@ -17,32 +18,7 @@ namespace {
 
 using status = gzip_inflater::status;
 
-struct outcome {
-  std::string out;
-  status result = status::ok;
-  bool truncated = false;
-  std::string message;
-};
-
-outcome inflate_all(std::string_view gz, std::size_t in_block,
-                    std::size_t out_block) {
-  gzip_inflater inflater;
-  outcome o;
-  std::vector<char> buf(out_block);
-  std::size_t pos = 0;
-  for (;;) {
-    const std::size_t n = std::min(in_block, gz.size() - pos);
-    const auto s = inflater.inflate(gz.data() + pos, n, buf.data(), buf.size());
-    pos += s.consumed;
-    o.out.append(buf.data(), s.produced);
-    o.result = s.result;
-    if (s.result != status::ok) break;
-    if (pos == gz.size() && s.produced < buf.size()) break;
-  }
-  o.truncated = inflater.truncated();
-  o.message = inflater.message();
-  return o;
-}
+using outcome = inflate_outcome;
 
 // gzip at a chosen level (testing::gzip uses the default).
 std::string gzip_level(std::string_view bytes, int level) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "support/inflate_all.h"
 #include "support/run.h"
 
 namespace sitemill::detail {
@@ -15,33 +16,7 @@ namespace {
 
 using status = gzip_inflater::status;
 
-struct outcome {
-  std::string out;
-  status result = status::ok;
-  bool truncated = false;
-};
-
-// Inflates `gz` pushed `in_block` bytes at a time into an `out_block`-byte
-// buffer, draining at the end as a reader does.
-outcome inflate_all(std::string_view gz, std::size_t in_block,
-                    std::size_t out_block,
-                    std::uint64_t limit = gzip_inflater::no_limit) {
-  gzip_inflater inflater(limit);
-  outcome o;
-  std::vector<char> buf(out_block);
-  std::size_t pos = 0;
-  for (;;) {
-    const std::size_t n = std::min(in_block, gz.size() - pos);
-    const auto s = inflater.inflate(gz.data() + pos, n, buf.data(), buf.size());
-    pos += s.consumed;
-    o.out.append(buf.data(), s.produced);
-    o.result = s.result;
-    if (s.result != status::ok) break;
-    if (pos == gz.size() && s.produced < buf.size()) break;
-  }
-  o.truncated = inflater.truncated();
-  return o;
-}
+using outcome = inflate_outcome;
 
 std::string sample(std::size_t n) {
   std::string s;
