@@ -178,8 +178,14 @@ void checker::not_read(const walk_document& doc, const walk_skip& why) {
              true);
       return;
     case walk_skip_reason::unsupported_scheme:
+      // An index's children are fetched; only the top target may also be
+      // a bucket's set or object.
       report(doc, "bad-target",
-             "only local files and http(s) URLs can be checked", true);
+             listed ? "not checked: only local files and http(s) URLs can "
+                      "be fetched"
+                    : "only local files, http(s) URLs and s3://BUCKET/PREFIX/ "
+                      "or s3://BUCKET/KEY can be checked",
+             true);
       return;
     case walk_skip_reason::cycle:
       report(doc, "index-cycle",
