@@ -52,7 +52,9 @@ void print_human(const set_stats& s) {
   }
 
   if (!s.sections.empty()) {
-    std::printf("\nURLs per section (by file name):\n");
+    std::printf("\nURLs per section (%s):\n",
+                s.sections_recorded ? "as the manifest records them"
+                                    : "by file name");
     for (const section_stats& t : s.sections)
       std::printf("  %-24s %12s  %6s  in %s, %s bytes\n",
                   t.name.empty() ? "(default)" : t.name.c_str(),

@@ -2,25 +2,7 @@
 
 #include "detail/text.h"
 
-namespace sitemill {
-
-std::string section_name_problem(std::string_view name) {
-  // The name becomes part of file names and of the index's URLs, so it
-  // keeps to characters no file system or URL treats specially, and to one
-  // case, so that two sections never differ by case alone.
-  constexpr std::size_t max_length = 64;
-  if (name.empty()) return "a section name cannot be empty";
-  if (name.size() > max_length)
-    return "a section name is at most 64 characters";
-  for (const char c : name)
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-          c == '_'))
-      return "a section name uses only lowercase letters a-z, digits, '-' "
-             "and '_'";
-  return {};
-}
-
-namespace detail {
+namespace sitemill::detail {
 
 std::string section_rules::problem(std::string_view name) const {
   if (std::string why = section_name_problem(name); !why.empty()) return why;
@@ -106,5 +88,4 @@ result<std::uint32_t> section_table::id_of(std::string_view name,
   return last_;
 }
 
-}  // namespace detail
-}  // namespace sitemill
+}  // namespace sitemill::detail

@@ -185,15 +185,44 @@ std::string_view stem_of(std::string_view entry) {
   return entry;
 }
 
-void count_sections(set_stats& s) {
+// The section of each sitemap the manifest records, by file name; empty
+// when it records none (a set without sections, or a manifest written
+// before sections were recorded).
+std::map<std::string_view, std::string_view> recorded_sections(
+    const std::optional<published_manifest>& manifest) {
+  std::map<std::string_view, std::string_view> out;
+  if (!manifest) return out;
+  bool named = false;
+  for (const published_file& f : manifest->files)
+    if (f.section) {
+      out.emplace(f.path, *f.section);
+      named = named || !f.section->empty();
+    }
+  if (!named) out.clear();
+  return out;
+}
+
+// Each sitemap's section as the manifest records it, else as its name
+// says (section_of_file()).
+void count_sections(set_stats& s,
+                    const std::optional<published_manifest>& manifest) {
   const std::string_view stem = stem_of(s.entry);
+  const auto recorded = recorded_sections(manifest);
+  s.sections_recorded = !recorded.empty();
   std::map<std::string, section_stats> by_name;
   bool named = false;
   for (const document_stats& d : s.documents) {
     if (d.kind == document_kind::sitemapindex ||
         d.kind == document_kind::unknown)
       continue;
-    auto section = section_of_file(d.source, stem);
+    // A file the manifest gives no section (a news sitemap) is read by
+    // its name, as without a manifest.
+    const std::string_view name =
+        std::string_view(d.source).substr(d.source.find_last_of('/') + 1);
+    const auto it = recorded.find(name);
+    const std::optional<std::string> section =
+        it != recorded.end() ? std::string(it->second)
+                             : section_of_file(d.source, stem);
     if (!section) continue;
     named = named || !section->empty();
     section_stats& t = by_name[*section];
@@ -269,7 +298,7 @@ result<set_stats> compute_stats(const set_input& in,
       cancelled ? std::function<bool()>(cancelled) : std::function<bool()>());
   if (!out.unreadable.empty()) return error{out.unreadable};
   v.finish();
-  count_sections(s);
+  count_sections(s, in.manifest);
   return s;
 }
 

@@ -10,6 +10,7 @@
 #include <xxhash.h>
 
 #include "detail/text.h"
+#include "sitemill/publish/set_assembly.h"
 
 namespace sitemill {
 namespace detail {
@@ -49,11 +50,13 @@ result<const staged_file*> check_staged_files(
 }
 
 json file_to_json(const published_file& f) {
-  return {{"path", f.path},
-          {"type", std::string(to_string(f.type))},
-          {"urls", f.urls},
-          {"bytes", f.bytes},
-          {"digest", detail::to_hex(f.digest)}};
+  json j = {{"path", f.path},
+            {"type", std::string(to_string(f.type))},
+            {"urls", f.urls},
+            {"bytes", f.bytes},
+            {"digest", detail::to_hex(f.digest)}};
+  if (f.section) j["section"] = *f.section;
+  return j;
 }
 
 namespace {
@@ -73,6 +76,13 @@ std::optional<published_file> file_from_json(const json& j) {
   f.bytes = j.value("bytes", std::uint64_t{0});
   f.digest =
       std::strtoull(j.value("digest", std::string("0")).c_str(), nullptr, 16);
+  // A section no run could have written (a manifest is read as untrusted)
+  // is left out, and the file's name is read instead.
+  if (auto it = j.find("section"); it != j.end() && it->is_string()) {
+    const std::string& section = it->get_ref<const std::string&>();
+    if (section.empty() || section_name_problem(section).empty())
+      f.section = section;
+  }
   return f;
 }
 

@@ -9,6 +9,23 @@
 #include "sitemill/write/stylesheet.h"
 
 namespace sitemill {
+
+std::string section_name_problem(std::string_view name) {
+  // The name becomes part of file names and of the index's URLs, so it
+  // keeps to characters no file system or URL treats specially, and to one
+  // case, so that two sections never differ by case alone.
+  constexpr std::size_t max_length = 64;
+  if (name.empty()) return "a section name cannot be empty";
+  if (name.size() > max_length)
+    return "a section name is at most 64 characters";
+  for (const char c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+          c == '_'))
+      return "a section name uses only lowercase letters a-z, digits, '-' "
+             "and '_'";
+  return {};
+}
+
 namespace {
 
 // Digits of the content hash in a child's name: 48 bits make a collision
@@ -69,9 +86,13 @@ result<assembled_set> assemble(publisher& pub, const set_layout& layout,
   if (sitemaps.empty()) return error{"a set needs at least one sitemap"};
   assembled_set out;
   auto add = [&](const finished_sitemap& s, std::string name) {
-    out.files.push_back(
-        {s.temp_path,
-         {std::move(name), layout.type, s.part.urls, s.part.bytes, s.digest}});
+    published_file file{std::move(name), layout.type, s.part.urls,
+                        s.part.bytes, s.digest};
+    // The manifest says which section a file holds, so `stats` need not
+    // guess it from a name that can read two ways ("dept-1-<hash>": the
+    // root file of section dept-1, or leaf 1 of section dept).
+    if (s.group.empty()) file.section = s.section;
+    out.files.push_back({s.temp_path, std::move(file)});
   };
 
   // The entry is always NAME.xml, so the URL that robots.txt and Search

@@ -380,7 +380,8 @@ TEST(GenerateSections, StatsAndTheReportCountPerSection) {
                   {"bytes", g.report["sections"][1]["bytes"]}}));
   EXPECT_EQ(s["sections"][2]["name"], "products");
   auto text = run_sitemill({"stats", t / "out"});
-  EXPECT_THAT(text.out, HasSubstr("URLs per section (by file name):"));
+  EXPECT_THAT(text.out,
+              HasSubstr("URLs per section (as the manifest records them):"));
   EXPECT_THAT(text.out, HasSubstr("  products"));
 
   auto report = run_sitemill({"report", t / "out", "-o", t / "report.html"});

@@ -58,11 +58,6 @@ struct section_rule {
   friend bool operator==(const section_rule&, const section_rule&) = default;
 };
 
-/// Why `name` cannot name a section, or "" when it can: it must be 1 to 64
-/// lowercase ASCII letters, digits, '-' or '_' (it becomes part of file
-/// names and URLs, and Search Console lists it).
-std::string section_name_problem(std::string_view name);
-
 struct generate_options {
   /// Where records come from, read in this order (record_source.h:
   /// list_source, directory_source, sitemap_source, or your own). Every

@@ -63,8 +63,8 @@ inline constexpr std::size_t changefreq_slots = 9;
 inline constexpr std::size_t priority_slots = 13;
 
 /// The files of one section of a set sitemill generated
-/// (generate_options::sections), told by their names:
-/// STEM-SECTION-K-<12 hex digits>EXT, STEM the entry's name without .xml.
+/// (generate_options::sections), told by the set's manifest or, without
+/// one, by their names (section_of_file()).
 struct section_stats {
   std::string name;  ///< "" for the files of no section (STEM-K-<hash>EXT)
   std::uint64_t files = 0;
@@ -110,9 +110,11 @@ struct set_stats {
   /// "/" for URLs at the root), largest first, at most listed_segments.
   std::vector<key_count> segments;
   /// Per section, by name (the files of no section, "", first), when at
-  /// least one file's name puts it in a section (section_of_file()); empty
-  /// otherwise.
+  /// least one file is in a section; empty otherwise. A file's section is
+  /// what the set's manifest records (sections_recorded) or, without one,
+  /// what its name says (section_of_file()).
   std::vector<section_stats> sections;
+  bool sections_recorded = false;
   std::uint64_t segments_other = 0;   ///< URLs in no listed bucket
   std::uint64_t urls_not_parsed = 0;  ///< <loc>s that are not http(s) URLs
 

@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +51,11 @@ struct published_file {
   std::size_t urls = 0;      ///< entries in it
   std::uint64_t bytes = 0;   ///< uncompressed size
   std::uint64_t digest = 0;  ///< XXH3-64 of the bytes on disk
+  /// For a sitemap of the set's own (not a news sitemap, index or page):
+  /// the section it holds, "" for the default one. None for other files
+  /// and in manifests written before sections were recorded, where
+  /// `stats` falls back to reading the section from the file's name.
+  std::optional<std::string> section;
 };
 
 /// One set a run published: where it is served and what it holds. What

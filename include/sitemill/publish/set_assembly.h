@@ -29,6 +29,11 @@ enum class index_mode : std::uint8_t {
   always,     ///< even for one plain XML sitemap
 };
 
+/// Why `name` cannot name a section, or "" when it can: it must be 1 to 64
+/// lowercase ASCII letters, digits, '-' or '_' (it becomes part of file
+/// names and URLs, and Search Console lists it).
+std::string section_name_problem(std::string_view name);
+
 /// A finished sitemap file in the publisher's directory, not yet named.
 struct finished_sitemap {
   std::string temp_path;     ///< from publisher::temp_path, closed and synced
