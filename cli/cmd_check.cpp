@@ -1,8 +1,6 @@
 // sitemill check: does a sitemap (or a site's sitemaps) pass every rule?
-#include <cctype>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <string>
 
 #include "colour.h"
@@ -10,7 +8,6 @@
 #include "explain.h"
 #include "inspect_flags.h"
 #include "sitemill/check/check.h"
-#include "sitemill/inspect/set_input.h"
 #include "sitemill/numbers.h"
 #include "sitemill/report/check_json.h"
 #include "sitemill/url/url.h"
@@ -33,14 +30,6 @@ struct check_cli_options {
   std::string explain;  // --explain's code
   const CLI::Option* explain_option = nullptr;
 };
-
-// "s3://...", in any case: a bucket's prefix or one of its objects.
-bool names_bucket(std::string_view target) {
-  if (target.size() < 5) return false;
-  std::string scheme(target.substr(0, 5));
-  for (char& ch : scheme) ch = static_cast<char>(std::tolower(ch));
-  return scheme == "s3://";
-}
 
 class cli_observer final : public check_observer {
  public:
@@ -127,22 +116,11 @@ int run_check(check_cli_options& o) {
   // and report: its manifest's entry, else its sitemap.xml(.gz); so does a
   // bucket's prefix (s3://BUCKET/PREFIX/), read with the same signed
   // requests as publishing.
-  for (std::string& target : o.targets) {
-    std::error_code ec;
-    if (!names_bucket(target) &&
-        (has_http_scheme(target) || !std::filesystem::is_directory(target, ec)))
-      continue;
-    auto in = resolve_set_input(target, {}, c.http);
-    if (!in) {
-      std::string why = in.err().message;
-      if (in.err().field == "set_name")  // check has no --set: name a file
-        why = why.substr(0, why.find("; choose")) +
-              "; check a set by its entry file";
-      std::fprintf(stderr, "sitemill check: %s\n", why.c_str());
+  for (std::string& target : o.targets)
+    if (status s = resolve_set_target(target, c.http); !s) {
+      std::fprintf(stderr, "sitemill check: %s\n", s.message().c_str());
       return exit_usage;
     }
-    target = in->target;
-  }
   if (!o.sitemap_url.empty()) {
     if (o.targets.size() != 1 || has_http_scheme(o.targets[0])) {
       std::fprintf(stderr,

@@ -18,6 +18,7 @@
 #include "generate_flags.h"
 #include "generate_reporter.h"
 #include "generate_summary.h"
+#include "inspect_flags.h"
 #include "kill_at.h"
 #include "sitemill/crawl/crawl_source.h"
 #include "sitemill/generate/generate.h"
@@ -305,6 +306,11 @@ int run_generate(generate_cli_options& o) {
     sitemap_source_options sitemap = o.sitemap;
     trace_walk(sitemap, sitemap.http);
     sitemap.location = location;
+    // A published set's directory or bucket prefix reads as its entry.
+    if (status s = resolve_set_target(sitemap.location, sitemap.http); !s) {
+      std::fprintf(stderr, "sitemill generate: %s\n", s.message().c_str());
+      return exit_usage;
+    }
     g.sources.push_back(sitemap_source(std::move(sitemap)));
   }
 
@@ -607,9 +613,11 @@ command_runner setup_generate(CLI::App& app) {
                   "sitemap or feed, "
                   "local or http(s), gzipped or not; its lastmod, changefreq "
                   "and priority carry "
-                  "over. Fetches stay on its host and port, and off "
-                  "loopback and private addresses it does not name itself "
-                  "(as check's fetch scope)")
+                  "over. A directory or s3://BUCKET/PREFIX/ reads the set "
+                  "published there, s3://BUCKET/KEY one object (signed as "
+                  "--out s3:// signs). Fetches stay on its host and port, "
+                  "and off loopback and private addresses it does not name "
+                  "itself (as check's fetch scope)")
       ->group(maps);
   cmd->add_flag("--allow-private", o->sitemap.allow_private,
                 "With --from-sitemap: fetch from loopback and private "

@@ -1,7 +1,10 @@
 #include "inspect_flags.h"
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 
+#include "sitemill/url/url.h"
 #include "verbose.h"
 
 namespace sitemill::cli {
@@ -56,6 +59,34 @@ inspect_options inspect_flags::options() const {
   o.max_time = std::chrono::seconds(static_cast<std::int64_t>(max_time_s));
   trace_walk(o, o.http);
   return o;
+}
+
+namespace {
+
+// "s3://...", in any case: a bucket's prefix or one of its objects.
+bool names_bucket(std::string_view target) {
+  if (target.size() < 5) return false;
+  std::string scheme(target.substr(0, 5));
+  for (char& ch : scheme) ch = static_cast<char>(std::tolower(ch));
+  return scheme == "s3://";
+}
+
+}  // namespace
+
+status resolve_set_target(std::string& target, const http_options& http) {
+  std::error_code ec;
+  if (!names_bucket(target) &&
+      (has_http_scheme(target) || !std::filesystem::is_directory(target, ec)))
+    return {};
+  auto in = resolve_set_input(target, {}, http);
+  if (!in) {
+    std::string why = in.err().message;
+    if (in.err().field == "set_name")  // no --set here: name a file
+      why = why.substr(0, why.find("; choose")) + "; name the set's entry file";
+    return error{std::move(why)};
+  }
+  target = in->target;
+  return {};
 }
 
 }  // namespace sitemill::cli

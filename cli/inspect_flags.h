@@ -24,6 +24,14 @@ struct inspect_flags {
   inspect_options options() const;
 };
 
+/// For a command that reads one document or one set (check, generate
+/// --from-sitemap): a directory or a bucket's prefix (s3://BUCKET/PREFIX/)
+/// stands for the set published there, as for stats, diff and report, and
+/// `target` becomes its entry (a file, "s3://BUCKET/KEY"); anything else
+/// is left as it is. The error says why no set was found; there is no
+/// --set to choose one of several, so it says to name an entry file.
+status resolve_set_target(std::string& target, const http_options& http);
+
 }  // namespace sitemill::cli
 
 #endif  // SITEMILL_CLI_INSPECT_FLAGS_H

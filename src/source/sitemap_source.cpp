@@ -21,6 +21,7 @@
 #include "sitemill/date/dates.h"
 #include "sitemill/entry/entry.h"
 #include "sitemill/url/url.h"
+#include "store/s3_config.h"
 
 namespace sitemill {
 namespace {
@@ -434,7 +435,8 @@ result<std::unique_ptr<record_reader>> open_sitemap_source(
     const sitemap_source_options& options) {
   if (options.location.empty())
     return sitemill::error{"`location` needs a path or URL", "location"};
-  if (options.location != "-" && !has_http_scheme(options.location)) {
+  if (options.location != "-" && !has_http_scheme(options.location) &&
+      !store::is_s3_url(options.location)) {  // the walker reads objects
     struct stat st;
     if (::stat(options.location.c_str(), &st) != 0)
       return sitemill::error{"cannot open " + options.location + ": " +

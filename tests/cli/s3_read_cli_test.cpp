@@ -247,5 +247,31 @@ TEST(S3Read,
   EXPECT_EQ(sitemill_s3(server, {"check", "s3://sitemaps/site/"}).exit_code, 0);
 }
 
+// generate --from-sitemap reads a published set back from a bucket through
+// the same walker: the index object (its children read beside it) and the
+// set's prefix, as check takes them; and a set's directory likewise.
+TEST(S3Read, GenerateFromASitemapInABucket) {
+  s3_server server;
+  ASSERT_TRUE(server.running());
+  temp_dir t;
+  write_file(t / "urls.tsv", urls("p", 0, 120));
+  publish(server, t / "urls.tsv", "s3://sitemaps/site/");
+  publish(server, t / "urls.tsv", t / "public");
+
+  for (const std::string from : {std::string("s3://sitemaps/site/sitemap.xml"),
+                                 std::string("s3://sitemaps/site/"),
+                                 std::string(t / "public")}) {
+    const std::string out = t / ("again-" + std::to_string(from.size()));
+    SCOPED_TRACE(from);
+    auto r = sitemill_s3(server, {"generate", "--json", "--from-sitemap", from,
+                                  "--base-url", base, "--out", out});
+    ASSERT_EQ(r.exit_code, 0) << from << ": " << r.err;
+    const json report = parsed(r);
+    EXPECT_EQ(report["written"], 120) << from << ": " << r.out;
+    auto stats = sitemill_s3(server, {"stats", "--json", out});
+    EXPECT_EQ(parsed(stats)["urls"], 120) << from;
+  }
+}
+
 }  // namespace
 }  // namespace sitemill::testing
