@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 #include "support/run.h"
 
@@ -51,12 +52,17 @@ json names_and_urls(const json& sections) {
 TEST(StatsSections, TheManifestRecordsEachSitemapsSection) {
   temp_dir t;
   write_file(t / "urls.txt", kUrls);
-  // The default (stable) layout: each section fits one file, named
+  // The stable layout: each section fits one file, named
   // sitemap-dept-1-<hash>.xml.gz and sitemap-2024-<hash>.xml.gz.
-  auto g = generate_and_check(t / "out", {"--section", "dept-1=dept/",
-                                          "--section", "2024=blog/",
-                                          t / "urls.txt"});
+  auto g = generate_and_check(
+      t / "out", {"--layout", "stable", "--section", "dept-1=dept/",
+                  "--section", "2024=blog/", t / "urls.txt"});
   ASSERT_EQ(g.run.exit_code, 0) << g.run.err;
+  const std::regex root_leaf("sitemap-dept-1-[0-9a-f]{12}\\.xml\\.gz");
+  int root_leaves = 0;
+  for (const set_file* f : g.set.sitemaps())
+    root_leaves += std::regex_match(f->path, root_leaf);
+  ASSERT_EQ(root_leaves, 1) << "a name that reads two ways";
 
   const json manifest = json::parse(read_file(manifest_of(t / "out")));
   int recorded = 0;
