@@ -101,7 +101,9 @@ TEST(GenerateCli, XslDefaultWritesTheBundledStylesheetAndEveryXmlFileNamesIt) {
       EXPECT_THAT(html, HasSubstr("<th>Change frequency</th>"));
     }
   }
-  EXPECT_EQ(xml_files, 3u) << "two sitemaps and the index";
+  EXPECT_GE(g.set.sitemaps().size(), 2u);
+  EXPECT_EQ(xml_files, g.set.sitemaps().size() + 1)
+      << "the sitemaps and the index";
 
   // A rerun publishes the same stylesheet again (same name, same bytes); a
   // run without the flag removes it with the rest of the old set.
@@ -132,7 +134,10 @@ TEST(GenerateCli, XslDefaultStylesheetCountsImages) {
 
 TEST(GenerateCli, HtmlWritesAPagedViewPublishedWithTheSet) {
   temp_dir t;
-  auto g = generate_and_check(t / "out", with({five_urls(t)}, small_set_flags));
+  // Input-order files (3 + 2 URLs), so the pages' ranges are known.
+  auto g = generate_and_check(
+      t / "out",
+      with({"--layout", "sequential", five_urls(t)}, small_set_flags));
   const set_file* front = g.set.find("sitemap.html");
   ASSERT_NE(front, nullptr) << "the front page is in the manifest";
   EXPECT_EQ(front->type, "html");
@@ -204,8 +209,10 @@ class BrowserView : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = std::make_unique<temp_dir>();
+    // Input-order files (3 + 2 URLs): the pages' counts are known.
     set_ = std::make_unique<generate_run>(generate_and_check(
-        *dir_ / "out", with({five_urls(*dir_)}, small_set_flags)));
+        *dir_ / "out",
+        with({"--layout", "sequential", five_urls(*dir_)}, small_set_flags)));
   }
   static void TearDownTestSuite() {
     set_.reset();

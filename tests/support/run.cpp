@@ -836,13 +836,6 @@ generate_run generate_and_check(const std::string& out,
     full.push_back("--base-url");
     full.push_back(expect.base_url);
   }
-  // The tests that pin file names, counts and fill were written for
-  // input-order files: --layout sequential unless they name a layout (the
-  // stable layout's own tests do).
-  if (std::find(args.begin(), args.end(), "--layout") == args.end()) {
-    full.push_back("--layout");
-    full.push_back("sequential");
-  }
   full.insert(full.end(), args.begin(), args.end());
   g.run = run_sitemill(full, options);
   EXPECT_EQ(g.run.exit_code, 0) << "stderr:\n" << g.run.err;
