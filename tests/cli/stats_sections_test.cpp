@@ -85,13 +85,18 @@ TEST(StatsSections, TheManifestRecordsEachSitemapsSection) {
   EXPECT_THAT(text.out, HasSubstr("  dept-1 "));
 }
 
-TEST(StatsSections, WithoutAManifestTheNamesAreRead) {
-  temp_dir t;
+// kUrls in sections shop and blog, published to t/out.
+void publish_shop_and_blog(const temp_dir& t) {
   write_file(t / "urls.txt", kUrls);
   auto g = generate_and_check(t / "out", {"--section", "shop=dept/",
                                           "--section", "blog=blog/",
                                           t / "urls.txt"});
   ASSERT_EQ(g.run.exit_code, 0) << g.run.err;
+}
+
+TEST(StatsSections, WithoutAManifestTheNamesAreRead) {
+  temp_dir t;
+  ASSERT_NO_FATAL_FAILURE(publish_shop_and_blog(t));
   // The index file alone: no manifest beside a file given by path.
   const std::string index = t / "out/sitemap.xml";
   EXPECT_EQ(names_and_urls(sections_of(index)),
@@ -103,11 +108,7 @@ TEST(StatsSections, WithoutAManifestTheNamesAreRead) {
 
 TEST(StatsSections, ASectionNoRunCouldWriteIsNotBelieved) {
   temp_dir t;
-  write_file(t / "urls.txt", kUrls);
-  auto g = generate_and_check(t / "out", {"--section", "shop=dept/",
-                                          "--section", "blog=blog/",
-                                          t / "urls.txt"});
-  ASSERT_EQ(g.run.exit_code, 0) << g.run.err;
+  ASSERT_NO_FATAL_FAILURE(publish_shop_and_blog(t));
   const std::string path = manifest_of(t / "out");
   json manifest = json::parse(read_file(path));
   for (json& f : manifest["files"])
