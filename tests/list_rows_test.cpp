@@ -251,5 +251,15 @@ TEST(ListRows, ACsvListIsCopiedFieldByField) {
   EXPECT_EQ(rows[1].loc, "https://a.example/2?a=1,2");
 }
 
+TEST(ListRows, ABatchEstimatesTheRecordsOfAnInputLikeIt) {
+  record_batch b;
+  EXPECT_EQ(b.records_in(1000000), 0u);
+  // 4 records of 99 bytes each (a line ending makes 100): 10,000 in 1 MB.
+  b.records.resize(4);
+  b.raw.assign(4 * 99, 'x');
+  EXPECT_EQ(b.records_in(1000000), 10000u);
+  EXPECT_EQ(b.records_in(0), 0u);
+}
+
 }  // namespace
 }  // namespace sitemill

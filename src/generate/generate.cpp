@@ -322,7 +322,8 @@ class run final : public detail::cluster_stage::host {
     while (detail::record_batch* b =
                stage.next([this] { return cancelled(); })) {
       const std::string& name = names_[b->input];
-      if (!sized_dedup_) size_dedup(*b);
+      if (report_.records == 0 && input_sizes_known_)  // url_dedup::expect()
+        dedup_->expect(b->records_in(input_bytes_total_));
       // Prefetch a few records ahead of the probe: far enough to hide a
       // cache miss, near enough that the line is still in L1 when used.
       constexpr std::size_t ahead = 16;
@@ -363,21 +364,6 @@ class run final : public detail::cluster_stage::host {
     }
     if (std::string why = stage.error(); !why.empty()) return error{why};
     return {};
-  }
-
-  // Sizes duplicate detection's set once, from the first batch: the
-  // inputs' bytes over the bytes its records took (each read with a line
-  // ending). An estimate, and only a saving: a compressed input or a
-  // stream's unknown size leaves the set to grow as it fills.
-  void size_dedup(const detail::record_batch& b) {
-    if (b.records.empty()) return;
-    sized_dedup_ = true;
-    if (!input_sizes_known_) return;
-    const double per_record =
-        static_cast<double>(b.raw.size() + b.records.size()) /
-        static_cast<double>(b.records.size());
-    dedup_->expect(static_cast<std::uint64_t>(
-        static_cast<double>(input_bytes_total_) / per_record));
   }
 
   // One record of a batch: reported, counted, and written (now, or parked
@@ -635,7 +621,6 @@ class run final : public detail::cluster_stage::host {
   std::vector<std::uint64_t> inputs_before_;
   std::uint64_t input_bytes_total_ = 0;
   bool input_sizes_known_ = true;
-  bool sized_dedup_ = false;  // size_dedup() has seen a batch
   std::unique_ptr<state_db> state_;
   std::string source_name_;  // scratch for a record's source document
   // report_duplicates: the documents positions name, and their numbers.
