@@ -23,9 +23,10 @@ path_class definition(std::string_view s) {
       high = true;
       continue;
     }
-    const bool kept = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                      (c >= '0' && c <= '9') ||
-                      extra.find(static_cast<char>(c)) != std::string_view::npos;
+    const bool kept =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+        (c >= '0' && c <= '9') ||
+        extra.find(static_cast<char>(c)) != std::string_view::npos;
     if (!kept) return path_class::other;
     if (c == '.' && i > 0 && s[i - 1] == '/') return path_class::other;
   }

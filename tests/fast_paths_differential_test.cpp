@@ -102,25 +102,24 @@ void expect_same_text(const w3c_datetime& v) {
   const std::size_t n = format_lastmod(v, got);
   const std::size_t m = old_format_lastmod(v, want);
   ASSERT_EQ(std::string_view(got, n), std::string_view(want, m))
-      << "year " << v.year << " month " << int{v.month} << " day "
-      << int{v.day} << " " << int{v.hour} << ":" << int{v.minute} << ":"
-      << int{v.second} << " offset " << v.offset_minutes << " form "
-      << int(v.form);
+      << "year " << v.year << " month " << int{v.month} << " day " << int{v.day}
+      << " " << int{v.hour} << ":" << int{v.minute} << ":" << int{v.second}
+      << " offset " << v.offset_minutes << " form " << int(v.form);
 }
 
 TEST(LastmodFastPath, WritesWhatTheOldWriterWroteForEveryParsedValue) {
   // Every value the parser can give, sampled over all its fields: each form,
   // every month and day, hours, minutes and seconds at their ends, zones.
   std::mt19937_64 rng(2026);
-  const char* zones[] = {"Z", "+00:00", "-00:00", "+14:00", "-14:00",
-                         "+05:30", "-09:59", "+01:00"};
+  const char* zones[] = {"Z",      "+00:00", "-00:00", "+14:00",
+                         "-14:00", "+05:30", "-09:59", "+01:00"};
   int checked = 0;
   for (int year : {1, 9, 10, 99, 100, 999, 1000, 1999, 2024, 9999}) {
     for (int month = 1; month <= 12; ++month) {
       for (int day = 1; day <= 31; ++day) {
         char text[64];
-        const int len = std::snprintf(text, sizeof text, "%04d-%02d-%02d",
-                                      year, month, day);
+        const int len = std::snprintf(text, sizeof text, "%04d-%02d-%02d", year,
+                                      month, day);
         w3c_datetime v;
         if (parse_w3c_datetime({text, std::size_t(len)}, v) !=
             datetime_problem::ok)
@@ -131,7 +130,8 @@ TEST(LastmodFastPath, WritesWhatTheOldWriterWroteForEveryParsedValue) {
         const auto second = static_cast<int>(rng() % 60);
         const char* zone = zones[rng() % std::size(zones)];
         const std::string forms[] = {
-            std::string(text, 4), std::string(text, 7),
+            std::string(text, 4),
+            std::string(text, 7),
             std::string(text) + "T" + std::to_string(100 + hour).substr(1) +
                 ":" + std::to_string(100 + minute).substr(1) + zone,
             std::string(text) + "T" + std::to_string(100 + hour).substr(1) +
@@ -220,7 +220,8 @@ TEST(ChangefreqFastPath, ReadsWhatTheOldParserReadForEverySpelling) {
   for (int i = 0; i < 100000; ++i) {
     std::string s;
     const std::size_t len = rng() % 10;
-    for (std::size_t k = 0; k < len; ++k) s += alphabet[rng() % alphabet.size()];
+    for (std::size_t k = 0; k < len; ++k)
+      s += alphabet[rng() % alphabet.size()];
     expect_same_changefreq(s);
   }
 }

@@ -25,8 +25,8 @@ namespace {
 using detail::entry_stage;
 using detail::line_record_reader;
 using detail::memory_source;
-using detail::record_batch;
 using detail::reader_tuning;
+using detail::record_batch;
 
 struct fields {
   std::string loc, lastmod, changefreq, priority, problem;
@@ -56,17 +56,17 @@ reader_options tsv_columns(std::initializer_list<std::string_view> names) {
 // Every record of `data`, each checked to lie in the row the reader names.
 std::vector<fields> read_all(std::string_view data, const reader_options& o,
                              reader_tuning tuning = {}) {
-  auto reader = detail::make_reader(std::make_unique<memory_source>(data),
-                                    "in", o, tuning);
+  auto reader = detail::make_reader(std::make_unique<memory_source>(data), "in",
+                                    o, tuning);
   EXPECT_TRUE(reader);
   if (!reader) return {};
   const auto* lines = dynamic_cast<const line_record_reader*>(reader->get());
   std::vector<fields> out;
   input_record r;
   while ((*reader)->next(r)) {
-    fields f{std::string(r.loc), std::string(r.lastmod),
+    fields f{std::string(r.loc),        std::string(r.lastmod),
              std::string(r.changefreq), std::string(r.priority),
-             std::string(r.problem), {}};
+             std::string(r.problem),    {}};
     for (const extension_value& v : r.extensions)
       f.extensions.emplace_back(v.text);
     out.push_back(std::move(f));
@@ -166,9 +166,9 @@ TEST(TsvRows, ALongRowIsStillJudgedByTheCellsPastTheHeader) {
 // the batch holds them, in order.
 std::vector<fields> through_stage(std::string data, reader_options o) {
   std::vector<entry_stage::input> inputs(1);
-  inputs[0].open = [data = std::move(data),
-                    o](const std::atomic<bool>*)
-      -> result<std::unique_ptr<record_reader>> {
+  inputs[0].open =
+      [data = std::move(data),
+       o](const std::atomic<bool>*) -> result<std::unique_ptr<record_reader>> {
     return detail::make_reader(std::make_unique<memory_source>(data), "in", o,
                                {});
   };
@@ -205,8 +205,8 @@ TEST(ListRows, TheBatchHoldsEveryFieldAsTheReaderReadIt) {
   }
   // The alternate:de column's hreflang is the column's name, not row text:
   // it is copied on its own, beside the row.
-  const auto o = tsv_columns({"loc", "lastmod", "changefreq", "priority",
-                              "alternate:de", "image"});
+  const auto o = tsv_columns(
+      {"loc", "lastmod", "changefreq", "priority", "alternate:de", "image"});
   const auto stage_rows = through_stage(data, o);
   EXPECT_EQ(stage_rows, read_all(data, o));
   ASSERT_GT(stage_rows.size(), 3000u);

@@ -53,8 +53,8 @@ TEST(UrlDedupExpect, GivesTheSameVerdictsAsASetLeftToGrow) {
   const auto urls = urls_with_repeats(60000);
   temp_dir dir;
   for (bool positions : {false, true}) {
-    for (std::uint64_t estimate : {0ull, 1000ull, 48000ull, 60000ull,
-                                   10000000ull}) {
+    for (std::uint64_t estimate :
+         {0ull, 1000ull, 48000ull, 60000ull, 10000000ull}) {
       url_dedup grown(std::size_t{16} << 20, namer(dir), positions);
       url_dedup sized(std::size_t{16} << 20, namer(dir), positions);
       sized.expect(estimate);

@@ -9,9 +9,9 @@
 #include <thread>
 
 #include "detail/text.h"
-#include "source/readers.h"
 #include "sitemill/entry/entry.h"
 #include "sitemill/generate/shard.h"
+#include "source/readers.h"
 
 namespace sitemill::detail {
 namespace {

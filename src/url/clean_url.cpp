@@ -76,10 +76,11 @@ template <int (*Dirty)(__m128i)>
 // ones hold the bytes before them, so "/." across a boundary is seen
 // without carrying state.
 template <int (*Dirty)(__m128i)>
-[[gnu::always_inline]] inline path_class scan_blocks(std::string_view s) noexcept {
+[[gnu::always_inline]] inline path_class scan_blocks(
+    std::string_view s) noexcept {
   const char* p = s.data();
   const std::size_t size = s.size();
-  unsigned high = 0;  // any byte >= 0x80 so far
+  unsigned high = 0;   // any byte >= 0x80 so far
   unsigned carry = 0;  // 1 when the block before ended with '/'
   bool clean = true;
   std::size_t at = 0;
@@ -94,7 +95,8 @@ template <int (*Dirty)(__m128i)>
       // The last 16 bytes, overlapping what was checked: no copy needed.
       const __m128i v =
           _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + size - 16));
-      clean = block_is_clean<Dirty>(v, 0xFFFFu << (16 - rest) & 0xFFFF, 0, high);
+      clean =
+          block_is_clean<Dirty>(v, 0xFFFFu << (16 - rest) & 0xFFFF, 0, high);
     } else {
       // Shorter than a block: pad with a clean byte that is neither '/' nor
       // '.'.
@@ -115,13 +117,12 @@ template <int (*Dirty)(__m128i)>
 [[gnu::target("ssse3")]] int dirty_mask_ssse3(__m128i v) noexcept {
   // By low nibble, the high nibbles (bit n: 0xn_) of the dirty bytes:
   // 0x00-0x1F all, then 0x20 space " # %, < >, [ \ ] ^, `, { | } and DEL.
-  const __m128i by_low = _mm_setr_epi8(
-      0x47, 0x03, 0x07, 0x07, 0x03, 0x07, 0x03, 0x03, 0x03, 0x03, 0x03,
-      static_cast<char>(0xA3), static_cast<char>(0xAB), static_cast<char>(0xA3),
-      0x2B, static_cast<char>(0x83));
-  const __m128i by_high = _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64,
-                                        static_cast<char>(0x80), 0, 0, 0, 0,
-                                        0, 0, 0, 0);
+  const __m128i by_low =
+      _mm_setr_epi8(0x47, 0x03, 0x07, 0x07, 0x03, 0x07, 0x03, 0x03, 0x03, 0x03,
+                    0x03, static_cast<char>(0xA3), static_cast<char>(0xAB),
+                    static_cast<char>(0xA3), 0x2B, static_cast<char>(0x83));
+  const __m128i by_high = _mm_setr_epi8(
+      1, 2, 4, 8, 16, 32, 64, static_cast<char>(0x80), 0, 0, 0, 0, 0, 0, 0, 0);
   const __m128i nibble = _mm_set1_epi8(0x0F);
   const __m128i low = _mm_and_si128(v, nibble);
   const __m128i high = _mm_and_si128(_mm_srli_epi16(v, 4), nibble);
