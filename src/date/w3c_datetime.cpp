@@ -3,7 +3,9 @@
 // libxml2's sitemap.xsd check accepts (docs/protocol.md section 2).
 #include "sitemill/date/w3c_datetime.h"
 
+#include <array>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 namespace sitemill {
@@ -65,9 +67,23 @@ constexpr std::int64_t days_from_civil(std::int64_t y, int m, int d) noexcept {
   return era * 146'097 + doe - 719'468;
 }
 
+// The last two decimal digits of every byte value, so that writing a field
+// is one two-byte copy where dividing by ten twice cost about ten
+// instructions (format_lastmod() runs once per <url>).
+constexpr auto make_digit_pairs() noexcept {
+  std::array<char, 512> t{};
+  for (unsigned v = 0; v < 256; ++v) {
+    t[2 * v] = static_cast<char>('0' + v / 10 % 10);
+    t[2 * v + 1] = static_cast<char>('0' + v % 10);
+  }
+  return t;
+}
+constexpr std::array<char, 512> digit_pairs = make_digit_pairs();
+
+// Writes v's last two decimal digits.
 inline char* put2(char* p, unsigned v) noexcept {
-  p[0] = static_cast<char>('0' + v / 10 % 10);
-  p[1] = static_cast<char>('0' + v % 10);
+  if (v > 255) v %= 100;
+  std::memcpy(p, digit_pairs.data() + 2 * v, 2);
   return p + 2;
 }
 

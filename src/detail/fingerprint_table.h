@@ -68,6 +68,14 @@ class fingerprint_table {
     return r;
   }
 
+  /// Makes room for `entries` fingerprints in all, so that inserting up to
+  /// that many never grows the array again: one rehash now instead of one
+  /// per 1.5x. Does nothing when the array is already that large.
+  void reserve(std::size_t entries) {
+    const std::size_t wanted = entries + entries / 4 + 2;  // under 80% load
+    if (wanted > slots_.size()) resize(wanted);
+  }
+
   /// The payload of slot `i` (from find() or insert()).
   template <class P = Payload>
   requires(!std::is_void_v<P>) P& payload(std::size_t i) noexcept {
@@ -102,8 +110,10 @@ class fingerprint_table {
   }
 
   // Rare (a few dozen times per table), so kept out of insert()'s code.
-  [[gnu::noinline]] void grow() {
-    std::vector<std::uint64_t> bigger(slots_.size() + slots_.size() / 2, 0);
+  [[gnu::noinline]] void grow() { resize(slots_.size() + slots_.size() / 2); }
+
+  void resize(std::size_t slots) {
+    std::vector<std::uint64_t> bigger(slots, 0);
     payload_array moved{};
     if constexpr (has_payload) moved.resize(bigger.size());
     for (std::size_t j = 0; j < slots_.size(); ++j) {

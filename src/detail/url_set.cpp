@@ -30,6 +30,10 @@ bool url_set::contains(key k) const {
   return shards_[k.shard].find(k.fingerprint) != fingerprint_table<>::npos;
 }
 
+void url_set::reserve(std::uint64_t urls) {
+  for (auto& s : shards_) s.reserve(shard_share(urls));
+}
+
 std::size_t url_set::memory_bytes() const noexcept {
   std::size_t n = 0;
   for (const auto& s : shards_) n += s.memory_bytes();

@@ -4,6 +4,7 @@
 #define SITEMILL_DETAIL_URL_SET_H
 
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -11,6 +12,15 @@
 #include "detail/fingerprint_table.h"
 
 namespace sitemill::detail {
+
+/// Of `urls` URLs spread over 256 shards by hash bits, how many one shard
+/// should make room for: its share and three standard deviations of the
+/// binomial spread around it, so that about one shard in 700 outgrows it
+/// (and then grows as usual).
+inline std::size_t shard_share(std::uint64_t urls) noexcept {
+  const double share = static_cast<double>(urls) / 256;
+  return static_cast<std::size_t>(share + 3 * std::sqrt(share) + 8);
+}
 
 /// Remembers 64-bit fingerprints of a 128-bit hash (XXH3-128) of each URL in
 /// 256 shards chosen by 8 other bits of the hash, so two different URLs are
@@ -49,6 +59,11 @@ class url_set {
   /// inserted.
   bool contains(std::string_view url) const { return contains(hash(url)); }
   bool contains(key k) const;
+  /// Makes room for `urls` URLs in all, spread over the shards as the hash
+  /// spreads them (with room for the spread's usual unevenness), so that
+  /// adding that many grows no shard: for a caller that can tell the
+  /// input's size. Never shrinks.
+  void reserve(std::uint64_t urls);
   std::size_t size() const noexcept { return size_; }
   /// Bytes of table memory in use.
   std::size_t memory_bytes() const noexcept;

@@ -20,9 +20,50 @@ constexpr bool is_digit(char c) noexcept {
 constexpr std::string_view changefreq_names[] = {
     "", "always", "hourly", "daily", "weekly", "monthly", "yearly", "never"};
 
+// The index in changefreq_names of `text` spelled exactly so, or 0.
+std::size_t exact_changefreq(std::string_view text) noexcept {
+  if (text.size() < 5 || text.size() > 7) return 0;
+  std::size_t i = 0;
+  switch (text[0]) {
+    case 'a':
+      i = 1;
+      break;
+    case 'h':
+      i = 2;
+      break;
+    case 'd':
+      i = 3;
+      break;
+    case 'w':
+      i = 4;
+      break;
+    case 'm':
+      i = 5;
+      break;
+    case 'y':
+      i = 6;
+      break;
+    case 'n':
+      i = 7;
+      break;
+    default:
+      return 0;
+  }
+  // A byte loop: at most 7 bytes, where operator== calls memcmp.
+  const std::string_view name = changefreq_names[i];
+  if (text.size() != name.size()) return 0;
+  for (std::size_t k = 1; k < name.size(); ++k)
+    if (text[k] != name[k]) return 0;
+  return i;
+}
+
 }  // namespace
 
 std::optional<changefreq> parse_changefreq(std::string_view text) noexcept {
+  // The spelling every export writes, lowercase and untrimmed, is told by its
+  // length and first letter with one compare, before any folding.
+  if (const std::size_t i = exact_changefreq(text); i != 0)
+    return static_cast<changefreq>(i);
   text = detail::trim(text);
   // The longest token is "monthly"; anything longer cannot match, and the
   // fixed buffer keeps this allocation-free.

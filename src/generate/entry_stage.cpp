@@ -11,6 +11,7 @@
 #include "detail/text.h"
 #include "sitemill/entry/entry.h"
 #include "sitemill/generate/shard.h"
+#include "source/readers.h"
 
 namespace sitemill::detail {
 namespace {
@@ -99,12 +100,55 @@ struct entry_stage::impl {
     done_ready.notify_all();
   }
 
-  static void copy_field(record_batch& b, record_batch::raw_record& r, int i,
-                         std::string_view text) {
-    r.offset[i] = static_cast<std::uint32_t>(b.raw.size());
-    r.length[i] = static_cast<std::uint32_t>(text.size());
+  // Where the text of a record's field goes in the batch's arena: inside
+  // the row already copied there (at `row_at`) when it lies in `row`, else
+  // appended. Returns its offset.
+  static std::uint32_t place(record_batch& b, std::string_view row,
+                             std::uint32_t row_at, std::string_view text) {
     // Most of a record's nine fields are empty: no call for those.
-    if (!text.empty()) b.raw.append(text.data(), text.size());
+    if (text.empty()) return 0;
+    // One unsigned compare: a view before the row wraps to a huge offset.
+    const std::uintptr_t in_row =
+        reinterpret_cast<std::uintptr_t>(text.data()) -
+        reinterpret_cast<std::uintptr_t>(row.data());
+    if (text.size() <= row.size() && in_row <= row.size() - text.size())
+      return row_at + static_cast<std::uint32_t>(in_row);
+    const auto at = static_cast<std::uint32_t>(b.raw.size());
+    b.raw.append(text.data(), text.size());
+    return at;
+  }
+
+  static void copy_field(record_batch& b, record_batch::raw_record& r, int i,
+                         std::string_view row, std::uint32_t row_at,
+                         std::string_view text) {
+    r.offset[i] = place(b, row, row_at, text);
+    r.length[i] = static_cast<std::uint32_t>(text.size());
+  }
+
+  // A record's text into the batch: a list's row in one copy (its fields
+  // are views of it), anything else field by field.
+  static void copy_record(record_batch& b, const input_record& rec,
+                          std::string_view row) {
+    auto& r = b.records.emplace_back();
+    r.line = rec.line;
+    const auto row_at = static_cast<std::uint32_t>(b.raw.size());
+    b.raw.append(row.data(), row.size());
+    copy_field(b, r, loc_field, row, row_at, rec.loc);
+    copy_field(b, r, lastmod_field, row, row_at, rec.lastmod);
+    copy_field(b, r, changefreq_field, row, row_at, rec.changefreq);
+    copy_field(b, r, priority_field, row, row_at, rec.priority);
+    copy_field(b, r, problem_field, row, row_at, rec.problem);
+    copy_field(b, r, skipped_field, row, row_at, rec.skipped);
+    copy_field(b, r, source_field, row, row_at, rec.source);
+    copy_field(b, r, section_field, row, row_at, rec.section);
+    copy_field(b, r, foreign_field, row, row_at, rec.foreign_xml);
+    if (!rec.extensions.empty()) {  // most records carry none
+      r.ext_begin = static_cast<std::uint32_t>(b.extensions.size());
+      for (const extension_value& v : rec.extensions)
+        b.extensions.push_back({v.field, v.item, place(b, row, row_at, v.text),
+                                static_cast<std::uint32_t>(v.text.size())});
+      r.ext_end = static_cast<std::uint32_t>(b.extensions.size());
+    }
   }
 
   void read_all() {
@@ -115,29 +159,12 @@ struct entry_stage::impl {
       record_batch* b = take_free();
       if (b == nullptr) return finish_reading({});
       b->input = i;
+      // The list readers say which line a record's fields are views of.
+      const auto* lines = dynamic_cast<const line_record_reader*>(&reader);
       input_record rec;
       while (reader.next(rec)) {
-        auto& r = b->records.emplace_back();
-        r.line = rec.line;
-        copy_field(*b, r, loc_field, rec.loc);
-        copy_field(*b, r, lastmod_field, rec.lastmod);
-        copy_field(*b, r, changefreq_field, rec.changefreq);
-        copy_field(*b, r, priority_field, rec.priority);
-        copy_field(*b, r, problem_field, rec.problem);
-        copy_field(*b, r, skipped_field, rec.skipped);
-        copy_field(*b, r, source_field, rec.source);
-        copy_field(*b, r, section_field, rec.section);
-        copy_field(*b, r, foreign_field, rec.foreign_xml);
-        if (!rec.extensions.empty()) {  // most records carry none
-          r.ext_begin = static_cast<std::uint32_t>(b->extensions.size());
-          for (const extension_value& v : rec.extensions) {
-            b->extensions.push_back(
-                {v.field, v.item, static_cast<std::uint32_t>(b->raw.size()),
-                 static_cast<std::uint32_t>(v.text.size())});
-            b->raw += v.text;
-          }
-          r.ext_end = static_cast<std::uint32_t>(b->extensions.size());
-        }
+        copy_record(*b, rec,
+                    lines != nullptr ? lines->row() : std::string_view());
         if (b->records.size() >= batch_records ||
             b->raw.size() >= batch_raw_bytes) {
           b->input_bytes = reader.bytes_read();

@@ -117,8 +117,18 @@ struct record_batch {
   static constexpr int lastmod_field = 1;
   /// Index of a record's section field as read (see field()).
   static constexpr int section_field = 7;
-  std::string_view field(const raw_record& r, int i) const {
-    return std::string_view(raw).substr(r.offset[i], r.length[i]);
+  /// No bounds check: the reader placed every field inside `raw`, and this
+  /// is asked several times per record.
+  std::string_view field(const raw_record& r, int i) const noexcept {
+    return std::string_view(raw.data() + r.offset[i], r.length[i]);
+  }
+  /// About how many records `bytes` of an input like this batch's hold: the
+  /// bytes over what its records took each, a line ending included (for
+  /// sizing duplicate detection's set once, url_dedup::expect()). 0 for an
+  /// empty batch.
+  std::uint64_t records_in(std::uint64_t bytes) const noexcept {
+    if (records.empty()) return 0;
+    return bytes * records.size() / (raw.size() + records.size());
   }
   void clear();
 };

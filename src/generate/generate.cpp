@@ -322,6 +322,8 @@ class run final : public detail::cluster_stage::host {
     while (detail::record_batch* b =
                stage.next([this] { return cancelled(); })) {
       const std::string& name = names_[b->input];
+      if (report_.records == 0 && input_sizes_known_)  // url_dedup::expect()
+        dedup_->expect(b->records_in(input_bytes_total_));
       // Prefetch a few records ahead of the probe: far enough to hide a
       // cache miss, near enough that the line is still in L1 when used.
       constexpr std::size_t ahead = 16;

@@ -93,6 +93,25 @@ result<std::unique_ptr<url_dedup::file>> url_dedup::create(
                       write_buffer);
 }
 
+void url_dedup::expect(std::uint64_t urls) {
+  if (spilling_) return;
+  // A slot holds a fingerprint, and with positions one more number; a
+  // shard keeps its slots under 80% load.
+  const std::size_t slot_bytes = sizeof(std::uint64_t) * run_width_;
+  auto bytes_for = [&](std::uint64_t n) {
+    return static_cast<double>(shard_share(n)) * 1.25 * 256 *
+           static_cast<double>(slot_bytes);
+  };
+  const double cap = static_cast<double>(budget_) * 0.75;
+  while (urls > 0 && bytes_for(urls) > cap) urls = urls / 10 * 9;
+  if (urls == 0) return;
+  if (!placed_) {
+    set_.reserve(urls);
+    return;
+  }
+  for (placed_table& t : *placed_) t.reserve(shard_share(urls));
+}
+
 result<url_dedup::verdict> url_dedup::add(url_set::key k,
                                           std::uint64_t position) {
   if (!spilling_) {

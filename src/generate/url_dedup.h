@@ -83,6 +83,13 @@ class url_dedup {
     else
       set_.prefetch(k);
   }
+  /// Sizes the in-memory set for `urls` URLs at once, for a caller that can
+  /// estimate them (generate: the input's size over its first records'),
+  /// so that it is not rehashed a dozen times as it fills. Within three
+  /// quarters of the budget, so it never freezes the set early; an
+  /// estimate too low only leaves the growing to do, as without it. The
+  /// verdicts do not depend on it.
+  void expect(std::uint64_t urls);
   /// Judges the URL behind `k`, read at `position` (kept only with
   /// positions). A write error of a partition file is an error (the run
   /// cannot go on exactly).

@@ -44,7 +44,15 @@ class line_record_reader : public record_reader {
     return lines_.bytes_read();
   }
 
+  /// The line the last record was read from, when its fields are views of
+  /// it as it stands (tsv, txt); empty otherwise. Valid as the record's
+  /// views are. A view of the record outside it (a problem's text) is
+  /// possible: the caller checks. Lets a consumer copy a record in one
+  /// piece instead of field by field.
+  std::string_view row() const noexcept { return row_; }
+
  protected:
+  std::string_view row_;
   /// Ends reading with "NAME:LINE: message".
   void stop(std::uint64_t line, std::string_view message);
 

@@ -44,6 +44,7 @@ class txt_reader final : public line_record_reader {
       if (text.empty() && !l.too_long) continue;
       out = input_record{};
       out.line = l.number;
+      row_ = l.too_long ? std::string_view() : l.text;
       if (l.too_long) {
         out.problem = too_long_;
       } else if (text.find('\t') != std::string_view::npos) {

@@ -39,6 +39,14 @@ enum class path_class {
 /// of a typical URL. The test is conservative: "/.well-known" is `other`.
 path_class classify_path_and_query(std::string_view s) noexcept;
 
+/// The implementations classify_path_and_query() chooses from, for tests
+/// that hold each to the definition: plain x86-64 (SSE2, or a byte loop
+/// elsewhere) and SSSE3, which may be called only when ssse3_available().
+path_class classify_path_and_query_baseline(std::string_view s) noexcept;
+path_class classify_path_and_query_ssse3(std::string_view s) noexcept;
+/// True when this CPU runs classify_path_and_query_ssse3().
+bool ssse3_available() noexcept;
+
 /// classify_path_and_query(s) == path_class::clean.
 inline bool is_clean_path_and_query(std::string_view s) noexcept {
   return classify_path_and_query(s) == path_class::clean;
