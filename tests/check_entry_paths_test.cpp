@@ -1,12 +1,16 @@
 // The shortcuts of check's per-entry work must answer as the general
 // readings do: the plain-URL, priority and Unicode-trim fast paths
-// (src/parse/value_checks.cpp).
+// (src/parse/value_checks.cpp), and hreflang_set's page list, which becomes
+// a table only when links are judged or the page cap is near
+// (src/check/hreflang_set.cpp).
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
+#include "check/hreflang_set.h"
 #include "parse/value_checks.h"
+#include "sitemill/entry/extensions.h"
 
 namespace sitemill {
 namespace {
@@ -76,6 +80,60 @@ TEST(CheckEntryPaths, TrimmingUnicodeSpaceLeavesPrintableEndsAlone) {
            {"\x7F", "\x7F"},
        })
     EXPECT_EQ(detail::trim_unicode_space(r.in), r.out) << r.in;
+}
+
+// --- hreflang pages (docs/protocol.md 3) -------------------------------------
+
+std::vector<extension_value> alternates(
+    const std::vector<std::pair<const char*, const char*>>& links) {
+  const auto href = *find_extension_field(extension_kind::alternate, "@href");
+  const auto lang =
+      *find_extension_field(extension_kind::alternate, "@hreflang");
+  std::vector<extension_value> v;
+  std::uint32_t item = 0;
+  for (const auto& [l, h] : links) {
+    v.push_back({lang, item, l});
+    v.push_back({href, item, h});
+    ++item;
+  }
+  return v;
+}
+
+std::uint64_t fp(std::string_view url) {
+  return detail::hreflang_set::fingerprint(url);
+}
+
+TEST(CheckEntryPaths, HreflangPageCapCountsDistinctPages) {
+  detail::hreflang_set set(100, 3);
+  using added = detail::hreflang_set::added;
+  const auto links = alternates({{"en", "https://a.b/en"}});
+  // A page listed again (in another sitemap of the run) is one page.
+  for (int round = 0; round < 4; ++round) {
+    ASSERT_EQ(set.add_page(0, fp("https://a.b/en"), links), added::ok);
+    ASSERT_EQ(set.add_page(0, fp("https://a.b/de"), {}), added::ok);
+  }
+  EXPECT_EQ(set.add_page(1, fp("https://a.b/fr"), {}), added::ok);
+  EXPECT_FALSE(set.stopped());
+  EXPECT_EQ(set.add_page(1, fp("https://a.b/it"), {}), added::stopped_now)
+      << "the fourth distinct page passes the cap of 3";
+  EXPECT_TRUE(set.stopped());
+}
+
+TEST(CheckEntryPaths, HreflangJudgesTargetsListedBeforeAnyLink) {
+  detail::hreflang_set set(100, 10'000);
+  // The target comes first, without links, so it is only listed; the link
+  // to it must still find it a page of the set.
+  (void)set.add_page(0, fp("https://a.b/de"), {});
+  for (int i = 0; i < 5000; ++i)
+    (void)set.add_page(0, fp("https://a.b/p" + std::to_string(i)), {});
+  (void)set.add_page(1, fp("https://a.b/en"),
+                     alternates({{"de", "https://a.b/de"},
+                                 {"fr", "https://elsewhere.example/fr"}}));
+  const auto found = set.judge();
+  ASSERT_EQ(found.size(), 1u) << "the page off the set is not judged";
+  EXPECT_EQ(found[0].what, detail::hreflang_set::finding::kind::no_return);
+  EXPECT_EQ(found[0].target, fp("https://a.b/de"));
+  EXPECT_EQ(found[0].page, fp("https://a.b/en"));
 }
 
 }  // namespace
