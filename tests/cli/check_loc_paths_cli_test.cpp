@@ -41,6 +41,23 @@ TEST(CheckLocPaths, ReportsEveryEdgeOfTheFastPathAsBefore) {
   }
 }
 
+// The location rule (docs/protocol.md 1.6) compares each URL, normalised,
+// with the sitemap's directory; the normalisation remembers the origins it
+// has seen (origin_memo). scope.xml holds URLs in, out and around
+// https://www.example.com/dir/: dot segments written and percent-encoded,
+// case in scheme, host and path, default and other ports, a trailing dot,
+// credentials, backslashes, a query that names the directory.
+TEST(CheckLocPaths, AppliesTheLocationRuleAsBefore) {
+  run_options o;
+  o.cwd = data_dir();
+  const run_result r =
+      run_sitemill({"check", "--sitemap-url",
+                    "https://www.example.com/dir/sitemap.xml", "scope.xml"},
+                   o);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.out, read_file(data_dir() + "/scope.xml.expected"));
+}
+
 // URLs at the protocol's length limits and at the parser's 65,536-byte field
 // cap (read, and one byte over: not read), on the first host and on another,
 // with a fragment: the fast path reads their authority, the scan their
