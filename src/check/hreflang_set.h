@@ -7,12 +7,11 @@
 // string: each <loc> of the run is a 64-bit fingerprint, listed as it comes
 // (8 to 12 bytes) and put in a fingerprint_table (10 to 15 bytes) only when
 // links are judged or the page cap is near, so that a run without hreflang
-// links pays a push per <loc>, not a hash-table insert; each hreflang link a
-// 24-byte record
-// (page, target, document, language), and the languages are interned (a
-// few hundred at most). The URLs a finding names are read again afterwards
-// from the documents concerned (checker::report_hreflang), for the few
-// findings that are listed. Past `max_links` links or `max_pages` pages the
+// links pays a push per <loc>, not a hash-table insert; each hreflang link
+// is a 24-byte record (page, target, document, language), and the languages
+// are interned (a few hundred at most). The URLs a finding names are read again
+// afterwards from the documents concerned (checker::report_hreflang), for the
+// few findings that are listed. Past `max_links` links or `max_pages` pages the
 // rule stops whole (a partial record would call returned links missing)
 // and says so.
 //
