@@ -188,14 +188,14 @@ void context_checker::on_entry(const parsed_entry& e) {
       !(settings_.waive_scope_for_index &&
         kind_ == document_kind::sitemapindex) &&
       check_location(loc, e.loc.line, e.loc.column, scope_url_,
-                     settings_.scope_origin, normalized_, diagnostics_)) {
+                     settings_.scope_origin, location_, diagnostics_)) {
     ++outside_;
     if (settings_.site_scope)
       check_location(loc, e.loc.line, e.loc.column, site_url_,
                      "root of the site, whose robots.txt names this sitemap "
                      "(or an index listing it): a Sitemap: line vouches for "
                      "URLs anywhere on its host",
-                     normalized_, outside_site_);
+                     location_, outside_site_);
   }
 
   if (settings_.hreflang != nullptr && kind_ != document_kind::sitemapindex &&
@@ -287,11 +287,16 @@ void context_checker::check_host(std::string_view loc, const parsed_entry& e) {
 
 bool check_location(std::string_view loc, std::uint64_t line,
                     std::uint64_t column, const normalized_url& scope,
-                    std::string_view scope_origin, normalized_url& buffer,
+                    std::string_view scope_origin, location_scratch& scratch,
                     diagnostic_list& out) {
   // Only a URL that normalises can be compared; the parser reports the rest.
-  if (normalize_url(loc, buffer) != url_problem::ok) return false;
-  if (within_scope(buffer, scope)) return false;
+  // The memo gives normalize_url()'s text without parsing a known origin
+  // again: a full normalisation per entry was most of a document's check.
+  if (scratch.memo.normalize(loc, scratch.text) != url_problem::ok)
+    return false;
+  if (within_scope(scratch.text, scope)) return false;
+  normalized_url& buffer = scratch.url;  // the components, for the message
+  (void)normalize_url(loc, buffer);
   out.add_lazy(severity::error, "outside-location", line, column, [&] {
     std::string m = "URL " + quoted_printable(loc) + " is outside " +
                     std::string(scope.scope_directory());

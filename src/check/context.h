@@ -121,6 +121,15 @@ class loc_fingerprints {
 /// What the context rules need to know about a document before reading it.
 class audit_list;
 
+/// Scratch space check_location() reuses across calls. Not thread-safe.
+struct location_scratch {
+  /// Remembers the few origins a document's URLs share, so that a URL on one
+  /// of them is normalised without parsing its scheme and authority again.
+  origin_memo memo;
+  std::string text;    ///< a URL normalised
+  normalized_url url;  ///< the same with its components, for a finding
+};
+
 struct context_settings {
   /// Normalised URL whose directory every entry must be at or below (the
   /// location rule, docs/protocol.md 1.6); none when the document's URL is
@@ -199,7 +208,7 @@ class context_checker final : public parse_handler {
   std::uint64_t first_host_line_ = 0;
   std::string host_buffer_;    // reused buffer
   normalized_url scope_url_;   // settings_.scope with its components
-  normalized_url normalized_;  // reused buffer
+  location_scratch location_;  // reused buffers
   std::uint64_t outside_ = 0;
   normalized_url site_url_;      // settings_.site_scope
   diagnostic_list outside_site_;  // outside even the site's root
@@ -208,10 +217,10 @@ class context_checker final : public parse_handler {
 /// The location rule for one entry: adds "outside-location" to `out` when
 /// `loc` normalises and is not within `scope` (see within_scope()), and
 /// then returns true. `scope_origin` ends the message ("directory of the
-/// sitemap's URL"). `buffer` is scratch space, reused across calls.
+/// sitemap's URL"). `scratch` is reused across calls.
 bool check_location(std::string_view loc, std::uint64_t line,
                     std::uint64_t column, const normalized_url& scope,
-                    std::string_view scope_origin, normalized_url& buffer,
+                    std::string_view scope_origin, location_scratch& scratch,
                     diagnostic_list& out);
 
 /// The host of an absolute http(s) URL, lowercased, without credentials or

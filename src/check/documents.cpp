@@ -210,7 +210,7 @@ void checker::recheck_location(const std::string& final_url,
     explicit location_pass(std::size_t max) : found(max) {}
     diagnostic_list found;
     normalized_url scope;
-    normalized_url buffer;
+    location_scratch buffer;
     void on_entry(const parsed_entry& e) override {
       if (e.loc.present)
         check_location(trim(e.loc.text), e.loc.line, e.loc.column, scope,

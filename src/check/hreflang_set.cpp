@@ -37,6 +37,19 @@ void hreflang_set::stop() {
   stopped_ = true;
   links_ = {};
   pages_ = fingerprint_table<>();
+  unplaced_ = {};
+}
+
+void hreflang_set::place_pages() {
+  if (unplaced_.empty()) return;
+  // Sized at once for every listed page (the table grows before 80% load),
+  // and the list let go: the run's peak stays near what the table alone
+  // held while growing.
+  if (pages_.size() == 0)
+    pages_ = fingerprint_table<>(
+        std::max<std::size_t>(64, unplaced_.size() * 5 / 4 + 2));
+  for (const std::uint64_t page : unplaced_) pages_.insert(page);
+  unplaced_ = {};
 }
 
 std::uint32_t hreflang_set::intern(std::string_view hreflang) {
@@ -70,7 +83,13 @@ hreflang_set::added hreflang_set::add_page(
       }
     return added::stopped;
   }
-  pages_.insert(page);
+  // Growth by half, as for the links. The table, which counts distinct
+  // pages, is needed only to judge links or when the list alone could pass
+  // the cap.
+  if (unplaced_.size() == unplaced_.capacity())
+    unplaced_.reserve(std::max<std::size_t>(1024, unplaced_.size() * 3 / 2));
+  unplaced_.push_back(page);
+  if (pages_.size() + unplaced_.size() > max_pages_) place_pages();
   // An item's @hreflang and @href, adjacent as the capture delivers them.
   for (std::size_t i = 0; i < values.size();) {
     const std::uint32_t item = values[i].item;
@@ -104,6 +123,7 @@ void hreflang_set::forget(std::uint32_t doc) {
 std::vector<hreflang_set::finding> hreflang_set::judge() {
   std::vector<finding> out;
   if (stopped_ || links_.empty()) return out;
+  place_pages();
 
   // Clusters: pages joined by their links (union-find over node ids).
   fingerprint_table<std::uint32_t> node_of;

@@ -4,12 +4,14 @@
 // names one URL per language.
 //
 // Memory is what keeps this usable on a large set, so nothing here is a
-// string: each <loc> of the run is a 64-bit fingerprint in a
-// fingerprint_table (10 to 15 bytes), each hreflang link a 24-byte record
-// (page, target, document, language), and the languages are interned (a
-// few hundred at most). The URLs a finding names are read again afterwards
-// from the documents concerned (checker::report_hreflang), for the few
-// findings that are listed. Past `max_links` links or `max_pages` pages the
+// string: each <loc> of the run is a 64-bit fingerprint, listed as it comes
+// (8 to 12 bytes) and put in a fingerprint_table (10 to 15 bytes) only when
+// links are judged or the page cap is near, so that a run without hreflang
+// links pays a push per <loc>, not a hash-table insert; each hreflang link
+// is a 24-byte record (page, target, document, language), and the languages
+// are interned (a few hundred at most). The URLs a finding names are read again
+// afterwards from the documents concerned (checker::report_hreflang), for the
+// few findings that are listed. Past `max_links` links or `max_pages` pages the
 // rule stops whole (a partial record would call returned links missing)
 // and says so.
 //
@@ -60,10 +62,15 @@ class hreflang_set {
 
   bool stopped() const noexcept { return stopped_; }
   std::size_t links() const noexcept { return links_.size(); }
-  std::size_t pages() const noexcept { return pages_.size(); }
-  /// Bytes held while reading: the link records and the page table.
+  /// Pages recorded: the distinct ones placed in the table, plus those still
+  /// listed (which may repeat one).
+  std::size_t pages() const noexcept {
+    return pages_.size() + unplaced_.size();
+  }
+  /// Bytes held while reading: the link records, the page list and table.
   std::size_t memory_bytes() const noexcept {
-    return links_.capacity() * sizeof(link) + pages_.memory_bytes();
+    return links_.capacity() * sizeof(link) +
+           unplaced_.capacity() * sizeof(std::uint64_t) + pages_.memory_bytes();
   }
 
   /// A link whose target does not name its page, or that gives a language
@@ -94,11 +101,16 @@ class hreflang_set {
 
   std::uint32_t intern(std::string_view hreflang);
   void stop();
+  // Moves the listed pages into the table.
+  void place_pages();
 
   std::size_t max_links_, max_pages_;
   bool stopped_ = false;
-  bool announced_ = false;     // stopped_now was returned
-  fingerprint_table<> pages_;  // every <loc> of the set's urlsets
+  bool announced_ = false;  // stopped_now was returned
+  // Every <loc> of the set's urlsets: in the table, or listed since the
+  // last place_pages().
+  fingerprint_table<> pages_;
+  std::vector<std::uint64_t> unplaced_;
   std::vector<link> links_;
   std::vector<std::string> languages_;
   std::unordered_map<std::string, std::uint32_t> language_ids_;

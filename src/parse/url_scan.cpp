@@ -104,6 +104,15 @@ url_scan scan_url(std::string_view s) noexcept {
   for (; i + 16 <= s.size(); i += 16)
     for (unsigned m = attention_mask(s.data() + i); m != 0; m &= m - 1)
       visit(i + static_cast<std::size_t>(__builtin_ctz(m)));
+  if (i < s.size() && s.size() >= 16) {
+    // The bytes after the last whole block, as the end of a block that
+    // overlaps it, without the bytes already seen: each byte once, in order.
+    const std::size_t last = s.size() - 16, seen = i - last;
+    for (unsigned m = attention_mask(s.data() + last) >> seen << seen; m != 0;
+         m &= m - 1)
+      visit(last + static_cast<std::size_t>(__builtin_ctz(m)));
+    i = s.size();
+  }
 #endif
   for (; i < s.size(); ++i) visit(i);
   r.chars = s.size() - continuation;

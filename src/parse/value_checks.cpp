@@ -62,32 +62,58 @@ constexpr bool is_unreserved(char c) noexcept {
          c == '_' || c == '~';
 }
 
+// A host's bytes in fast_any_uri: unreserved, or tolerated (libxml2 reads
+// them as '_', which is unreserved).
+constexpr std::array<bool, 256> make_host_bytes() {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c)
+    t[static_cast<std::size_t>(c)] =
+        is_unreserved(static_cast<char>(c)) ||
+        libxml_tolerated(static_cast<unsigned char>(c));
+  return t;
+}
+constexpr std::array<bool, 256> host_byte = make_host_bytes();
+
+// Where the host of a plain http(s) URL ends: for "http(s)://" (scheme in
+// any case), then a host of unreserved or libxml2-tolerated bytes, an
+// optional port of 1 to 5 digits, and the end or '/', '?', '#', the index
+// of the host's end; 0 for any other URL. One pass over the authority that
+// answers both fast_any_uri's question and check_loc's "has it a host?":
+// such a host holds no '@', ':', '[' or '%', so check_loc's general split
+// finds the same non-empty host.
+std::size_t plain_http_host_end(std::string_view s) noexcept {
+  if (s.size() < 8 || (s[0] | 0x20) != 'h' || (s[1] | 0x20) != 't' ||
+      (s[2] | 0x20) != 't' || (s[3] | 0x20) != 'p')
+    return 0;
+  std::size_t i = (s[4] | 0x20) == 's' ? 5 : 4;
+  if (s[i] != ':' || s[i + 1] != '/' || i + 2 >= s.size() || s[i + 2] != '/')
+    return 0;
+  i += 3;
+  const std::size_t host = i;
+  while (i < s.size() && host_byte[static_cast<unsigned char>(s[i])]) ++i;
+  if (i == host) return 0;
+  const std::size_t host_end = i;
+  if (i < s.size() && s[i] == ':') {
+    const std::size_t port = ++i;
+    while (i < s.size() && is_ascii_digit(s[i])) ++i;
+    if (i == port || i - port > 5) return 0;
+  }
+  return i == s.size() || s[i] == '/' || s[i] == '?' || s[i] == '#' ? host_end
+                                                                    : 0;
+}
+
+// The scan's part of fast_any_uri: no bad escape, no bracket, at most one
+// '#'. Past the authority every other byte is a pchar, '/', '?', '#' or
+// tolerated.
+constexpr bool scan_allows_any_uri(const url_scan& scan) noexcept {
+  return !scan.bad_percent && !scan.brackets && scan.hashes <= 1;
+}
+
 // True when libxml2 surely accepts `s` as an anyURI: http(s)://host[:port]
 // then pchars, '/', '?' and at most one '#', escapes whole. The characters
 // libxml2 tolerates count as the '_' it turns them into.
 bool fast_any_uri(std::string_view s, const url_scan& scan) noexcept {
-  if (scan.bad_percent || scan.brackets || scan.hashes > 1) return false;
-  // "http://" or "https://", the scheme in any case.
-  if (s.size() < 8 || (s[0] | 0x20) != 'h' || (s[1] | 0x20) != 't' ||
-      (s[2] | 0x20) != 't' || (s[3] | 0x20) != 'p')
-    return false;
-  std::size_t i = (s[4] | 0x20) == 's' ? 5 : 4;
-  if (s[i] != ':' || s[i + 1] != '/' || i + 2 >= s.size() || s[i + 2] != '/')
-    return false;
-  i += 3;
-  const std::size_t host = i;
-  while (i < s.size() && (is_unreserved(s[i]) ||
-                          libxml_tolerated(static_cast<unsigned char>(s[i]))))
-    ++i;
-  if (i == host) return false;
-  if (i < s.size() && s[i] == ':') {
-    const std::size_t port = ++i;
-    while (i < s.size() && is_ascii_digit(s[i])) ++i;
-    if (i == port || i - port > 5) return false;
-  }
-  // Past the authority every byte is a pchar, '/', '?', '#' or tolerated,
-  // except the % # [ ] that scan_url vetted.
-  return i == s.size() || s[i] == '/' || s[i] == '?' || s[i] == '#';
+  return scan_allows_any_uri(scan) && plain_http_host_end(s) != 0;
 }
 
 std::string quoted(std::string_view label, std::string_view value) {
@@ -98,9 +124,83 @@ std::string quoted(std::string_view label, std::string_view value) {
   return m;
 }
 
+// RFC 3986 3.5: the first '#' starts the fragment. Crawlers drop it, so the
+// entry names the page without it (generate removes it).
+void report_fragment(std::string_view what, std::string_view value, text_pos at,
+                     doc_context& doc) {
+  doc.report(doc_code::loc_fragment, at,
+             quoted(std::string(what), value) +
+                 " has a #fragment, which search engines drop (it names the "
+                 "page without it): remove it, and list the page once");
+}
+
+// The scheme and host of a non-empty loc that is not a plain http(s) URL
+// (plain_http_host_end() says 0): an absolute http(s) URL with a host
+// (checklist 31; the XSD accepts relative references, so this is the
+// validator's own check).
+void check_scheme_and_host(std::string_view what, std::string_view value,
+                           const url_scan& scan, text_pos at,
+                           doc_context& doc) {
+  std::size_t i = 0;
+  if (is_ascii_alpha(value[0])) {
+    i = 1;
+    while (i < value.size() &&
+           (is_ascii_alpha(value[i]) || is_ascii_digit(value[i]) ||
+            value[i] == '+' || value[i] == '-' || value[i] == '.'))
+      ++i;
+  }
+  if (i == 0 || i >= value.size() || value[i] != ':') {
+    std::string m =
+        quoted(std::string(what), value) + " is not an absolute URL: ";
+    if (value.starts_with("//"))
+      m += "add the scheme, https: or http:, in front";
+    else if (value[0] == '/' || value[0] == '.' || value[0] == '?')
+      m += "it is relative; write the full URL with scheme and host, such as "
+           "https://www.example.com/page";
+    else
+      m += "begin it with https:// or http:// and the host name";
+    doc.report(doc_code::loc_not_absolute, at, std::move(m));
+  } else {
+    const std::string_view scheme = value.substr(0, i);
+    const bool http = (i == 4 || (i == 5 && (scheme[4] | 0x20) == 's')) &&
+                      (scheme[0] | 0x20) == 'h' && (scheme[1] | 0x20) == 't' &&
+                      (scheme[2] | 0x20) == 't' && (scheme[3] | 0x20) == 'p';
+    if (!http) {
+      std::string m = quoted(std::string(what), value) + " uses the scheme \"";
+      append_printable(m, scheme);
+      m += "\": sitemaps list only http and https URLs";
+      doc.report(doc_code::loc_not_http, at, std::move(m));
+    } else {
+      std::string_view rest = value.substr(i + 1);
+      std::string_view host;
+      if (rest.starts_with("//")) {
+        rest.remove_prefix(2);
+        std::size_t k = 0;
+        while (k < rest.size() && rest[k] != '/' && rest[k] != '?' &&
+               rest[k] != '#')
+          ++k;
+        host = rest.substr(0, k);
+        const std::size_t at_sign = host.rfind('@');
+        if (at_sign != std::string_view::npos) host.remove_prefix(at_sign + 1);
+        if (!host.starts_with('[')) host = host.substr(0, host.find(':'));
+      }
+      if (host.empty()) {
+        doc.report(doc_code::loc_not_absolute, at,
+                   quoted(std::string(what), value) +
+                       " has no host: write it as https://host/path");
+      } else if (scan.hashes != 0) {
+        report_fragment(what, value, at, doc);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::string_view trim_unicode_space(std::string_view s) noexcept {
+  // Printable ASCII at both ends, as nearly every value has, is no space.
+  const auto printable = [](char c) { return c > ' ' && c < 0x7F; };
+  if (!s.empty() && printable(s.front()) && printable(s.back())) return s;
   for (std::size_t n; (n = leading_space(s)) != 0;) s.remove_prefix(n);
   for (std::size_t n; (n = trailing_space(s)) != 0;) s.remove_suffix(n);
   return s;
@@ -156,6 +256,11 @@ bool xsd_any_uri(std::string_view s, std::string& scratch) {
 }
 
 bool xsd_priority(std::string_view raw) noexcept {
+  // Nearly every priority is "0.d" or "1.0", which the general reading
+  // below accepts too.
+  if (raw.size() == 3 && raw[1] == '.' && is_ascii_digit(raw[2]) &&
+      (raw[0] == '0' || (raw[0] == '1' && raw[2] == '0')))
+    return true;
   // Mirrors xmlSchemaValAtomicType's XML_SCHEMAS_DECIMAL branch, including
   // its 24-digit buffer, then the 0.0..1.0 facets.
   const std::string_view s = trim_xml(raw);
@@ -228,16 +333,21 @@ loc_verdict check_loc(std::string_view raw, text_pos at, loc_source source,
                                 : source == loc_source::text ? "the URL"
                                                              : "the link";
   const url_scan scan = scan_url(value);
+  // Nearly every loc is a plain http(s) URL: its authority is read once
+  // here, for the XSD's verdict and the host check below alike.
+  const std::size_t host_end = plain_http_host_end(value);
   std::size_t xsd_length = 0;
   if (xml) {
     // The XSD sees the value before Unicode trimming; nearly always the
     // same bytes, so the one scan serves both.
-    const url_scan xsd_scan =
-        xml_trimmed.size() == value.size() ? scan : scan_url(xml_trimmed);
+    const bool same = xml_trimmed.size() == value.size();
+    const url_scan xsd_scan = same ? scan : scan_url(xml_trimmed);
     xsd_length = xsd_scan.collapsed;
-    const bool uri_ok = xml_trimmed.empty() ||
-                        fast_any_uri(xml_trimmed, xsd_scan) ||
-                        slow_any_uri(xml_trimmed, scratch);
+    const bool fast =
+        scan_allows_any_uri(xsd_scan) &&
+        (same ? host_end != 0 : plain_http_host_end(xml_trimmed) != 0);
+    const bool uri_ok =
+        xml_trimmed.empty() || fast || slow_any_uri(xml_trimmed, scratch);
     verdict.xsd_valid = xsd_length >= min_loc_length &&
                         xsd_length <= max_loc_length + 1 && uri_ok;
   }
@@ -260,63 +370,11 @@ loc_verdict check_loc(std::string_view raw, text_pos at, loc_source source,
 
   // Scheme and host: an absolute http(s) URL (checklist 31; the XSD
   // accepts relative references, so this is the validator's own check).
-  std::size_t i = 0;
-  if (is_ascii_alpha(value[0])) {
-    i = 1;
-    while (i < value.size() &&
-           (is_ascii_alpha(value[i]) || is_ascii_digit(value[i]) ||
-            value[i] == '+' || value[i] == '-' || value[i] == '.'))
-      ++i;
-  }
-  if (i == 0 || i >= value.size() || value[i] != ':') {
-    std::string m =
-        quoted(std::string(what), value) + " is not an absolute URL: ";
-    if (value.starts_with("//"))
-      m += "add the scheme, https: or http:, in front";
-    else if (value[0] == '/' || value[0] == '.' || value[0] == '?')
-      m += "it is relative; write the full URL with scheme and host, such as "
-           "https://www.example.com/page";
-    else
-      m += "begin it with https:// or http:// and the host name";
-    doc.report(doc_code::loc_not_absolute, at, std::move(m));
+  if (host_end != 0) {
+    // http(s) with a host: what the general split would find.
+    if (scan.hashes != 0) report_fragment(what, value, at, doc);
   } else {
-    const std::string_view scheme = value.substr(0, i);
-    const bool http = (i == 4 || (i == 5 && (scheme[4] | 0x20) == 's')) &&
-                      (scheme[0] | 0x20) == 'h' && (scheme[1] | 0x20) == 't' &&
-                      (scheme[2] | 0x20) == 't' && (scheme[3] | 0x20) == 'p';
-    if (!http) {
-      std::string m = quoted(std::string(what), value) + " uses the scheme \"";
-      append_printable(m, scheme);
-      m += "\": sitemaps list only http and https URLs";
-      doc.report(doc_code::loc_not_http, at, std::move(m));
-    } else {
-      std::string_view rest = value.substr(i + 1);
-      std::string_view host;
-      if (rest.starts_with("//")) {
-        rest.remove_prefix(2);
-        std::size_t k = 0;
-        while (k < rest.size() && rest[k] != '/' && rest[k] != '?' &&
-               rest[k] != '#')
-          ++k;
-        host = rest.substr(0, k);
-        const std::size_t at_sign = host.rfind('@');
-        if (at_sign != std::string_view::npos) host.remove_prefix(at_sign + 1);
-        if (!host.starts_with('[')) host = host.substr(0, host.find(':'));
-      }
-      if (host.empty()) {
-        doc.report(doc_code::loc_not_absolute, at,
-                   quoted(std::string(what), value) +
-                       " has no host: write it as https://host/path");
-      } else if (value.find('#') != std::string_view::npos) {
-        // RFC 3986 3.5: the first '#' starts the fragment. Crawlers drop it,
-        // so the entry names the page without it (generate removes it).
-        doc.report(doc_code::loc_fragment, at,
-                   quoted(std::string(what), value) +
-                       " has a #fragment, which search engines drop (it "
-                       "names the page without it): remove it, and list "
-                       "the page once");
-      }
-    }
+    check_scheme_and_host(what, value, scan, at, doc);
   }
 
   // Length: the prose says "less than 2,048 characters", the XSD allows

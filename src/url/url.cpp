@@ -453,10 +453,15 @@ bool same_host(const normalized_url& a, const normalized_url& b) noexcept {
 
 bool within_scope(const normalized_url& url,
                   const normalized_url& scope) noexcept {
+  return !url.empty() && within_scope(url.href(), scope);
+}
+
+bool within_scope(std::string_view normalized,
+                  const normalized_url& scope) noexcept {
   // The directory ends with '/', so a prefix match cannot stop inside a host
   // name, a port or a path segment.
-  return !url.empty() && !scope.empty() &&
-         url.href().starts_with(scope.scope_directory());
+  return !normalized.empty() && !scope.empty() &&
+         normalized.starts_with(scope.scope_directory());
 }
 
 bool has_http_scheme(std::string_view s) noexcept {

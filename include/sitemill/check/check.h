@@ -111,7 +111,7 @@ struct check_options : walk_caps {
   /// hreflang links (and pages: every <loc> of the run) judged across the
   /// set at most; beyond, the cross-set hreflang rules stop for the run,
   /// with an info ("hreflang-check-stopped"). About 24 bytes per link and
-  /// 10 to 15 per page while reading, twice that while judging at the end:
+  /// 8 to 12 per page while reading, twice that while judging at the end:
   /// the default bounds them to some 250 MiB.
   std::size_t max_hreflang_links = std::size_t{1} << 22;
 

@@ -259,6 +259,10 @@ class origin_memo {
 /// does not count). False when either is empty.
 bool within_scope(const normalized_url& url,
                   const normalized_url& scope) noexcept;
+/// The same for a URL normalised to text (normalize_url()'s string form, or
+/// origin_memo's): false when `normalized` or `scope` is empty.
+bool within_scope(std::string_view normalized,
+                  const normalized_url& scope) noexcept;
 
 /// True when `a` and `b` name one host and port, the fetch scope's unit
 /// (walker.h): hosts equal (normalisation dropped a trailing dot), and
