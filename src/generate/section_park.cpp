@@ -13,7 +13,7 @@ namespace sitemill::detail {
 namespace {
 
 static_assert(std::is_trivially_copyable_v<w3c_datetime>);
-constexpr std::size_t record_fixed = 2;  // uses, has_lastmod
+constexpr std::size_t record_fixed = 2;  // has_lastmod, uses
 
 // A parked record in the file: the fingerprint and the record's length,
 // then the record.
@@ -29,31 +29,38 @@ status failed(const char* what, const std::string& path) {
 
 }  // namespace
 
+void append_parked_tail(std::string& out,
+                        const std::optional<w3c_datetime>& lastmod,
+                        extension_mask uses) {
+  if (lastmod)
+    out.append(reinterpret_cast<const char*>(&*lastmod), sizeof *lastmod);
+  out += static_cast<char>(lastmod ? 1 : 0);
+  out += static_cast<char>(uses);
+}
+
 void append_parked(std::string& out, const parked_entry& e) {
-  out += static_cast<char>(e.uses);
-  out += static_cast<char>(e.lastmod ? 1 : 0);
-  if (e.lastmod)
-    out.append(reinterpret_cast<const char*>(&*e.lastmod), sizeof *e.lastmod);
   out += e.xml;
+  append_parked_tail(out, e.lastmod, e.uses);
 }
 
 parked_entry read_parked(std::string_view record) {
   parked_entry e;
-  e.uses = static_cast<extension_mask>(record[0]);
-  std::size_t at = record_fixed;
-  if (record[1] != 0) {
+  std::size_t end = record.size() - record_fixed;
+  e.uses = static_cast<extension_mask>(record[end + 1]);
+  if (record[end] != 0) {
+    end -= sizeof(w3c_datetime);
     w3c_datetime d;
-    std::memcpy(&d, record.data() + at, sizeof d);
+    std::memcpy(&d, record.data() + end, sizeof d);
     e.lastmod = d;
-    at += sizeof d;
   }
-  e.xml = record.substr(at);
+  e.xml = record.substr(0, end);
   return e;
 }
 
 std::uint32_t parked_xml_size(std::string_view record) {
   const std::size_t fixed =
-      record_fixed + (record[1] != 0 ? sizeof(w3c_datetime) : 0);
+      record_fixed +
+      (record[record.size() - record_fixed] != 0 ? sizeof(w3c_datetime) : 0);
   return static_cast<std::uint32_t>(record.size() - fixed);
 }
 
