@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <random>
 #include <string>
@@ -165,22 +166,65 @@ TEST(LayoutSpoolRecord, WhatPayloadsShareWithTheFirstIsNotWritten) {
   EXPECT_FALSE(back.lastmod.has_value());
 }
 
+// A partition file cut short (or changed) under the spool is an error that
+// names it, never a crash or a wrong payload.
+TEST(LayoutSpoolRecord, APartitionFileCutShortIsAnErrorNamingIt) {
+  testing::temp_dir d;
+  layout_spool spool(
+      [&d](std::string_view what) { return d / std::string(what); }, 1);
+  for (const entry& e : shop(3'000, 9))
+    ASSERT_TRUE(spool.add(e.fingerprint, e.size, e.payload));
+  for (const std::string& name : testing::list_files(d.path())) {
+    const std::string path = d / name;
+    std::filesystem::resize_file(path, std::filesystem::file_size(path) / 2);
+  }
+  collector c;
+  const status s = spool.replay({3'000, 100'000'000}, c);
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.err().message.find("layout-0-"), std::string::npos)
+      << s.err().message;
+  EXPECT_NE(s.err().message.find("the stable layout's partition file"),
+            std::string::npos);
+}
+
+bool same(const w3c_datetime& a, const w3c_datetime& b) {
+  return a.year == b.year && a.month == b.month && a.day == b.day &&
+         a.hour == b.hour && a.minute == b.minute && a.second == b.second &&
+         a.nanos == b.nanos && a.fraction_digits == b.fraction_digits &&
+         a.offset_minutes == b.offset_minutes && a.zulu == b.zulu &&
+         a.negative_zero_offset == b.negative_zero_offset && a.form == b.form;
+}
+
+// A record is its xml then its tail, and the lastmod comes back field for
+// field in every form (the record packs it without the struct's padding).
 TEST(SectionParkRecord, AppendParkedIsTheXmlThenItsTail) {
-  w3c_datetime when;
-  ASSERT_EQ(parse_w3c_datetime("2026-11-27T10:00:00.25+02:00", when),
-            datetime_problem::ok);
-  for (const auto& lastmod : {std::optional<w3c_datetime>(when),
-                              std::optional<w3c_datetime>()}) {
-    std::string whole, tail;
-    append_parked(whole, {"<url><loc>a</loc></url>", lastmod, 5});
-    append_parked_tail(tail, lastmod, 5);
-    EXPECT_EQ(whole, "<url><loc>a</loc></url>" + tail);
-    EXPECT_EQ(parked_xml_size(whole), 23u);
-    const parked_entry e = read_parked(whole);
-    EXPECT_EQ(e.xml, "<url><loc>a</loc></url>");
-    EXPECT_EQ(e.uses, 5);
-    ASSERT_EQ(e.lastmod.has_value(), lastmod.has_value());
-    if (lastmod) EXPECT_EQ(e.lastmod->nanos, 250'000'000u);
+  std::vector<std::optional<w3c_datetime>> lastmods{std::nullopt};
+  for (const char* text :
+       {"2026", "2026-11", "2026-11-27", "2026-11-27T10:00Z",
+        "2026-11-27T10:00:59-00:00", "2026-11-27T10:00:00.25+02:00",
+        "0001-01-01T00:00:00.000000001-14:00", "9999-12-31T23:59:59.9+14:00",
+        "2026-11-27T10:00:00.0Z"}) {
+    w3c_datetime d;
+    ASSERT_EQ(parse_w3c_datetime(text, d), datetime_problem::ok) << text;
+    lastmods.emplace_back(d);
+  }
+  for (const auto& lastmod : lastmods) {
+    for (extension_mask uses : {extension_mask{0}, extension_mask{5},
+                                extension_mask{255}}) {
+      std::string whole, tail;
+      append_parked(whole, {"<url><loc>a</loc></url>", lastmod, uses});
+      append_parked_tail(tail, lastmod, uses);
+      EXPECT_EQ(whole, "<url><loc>a</loc></url>" + tail);
+      EXPECT_EQ(parked_xml_size(whole), 23u);
+      const parked_entry e = read_parked(whole);
+      EXPECT_EQ(e.xml, "<url><loc>a</loc></url>");
+      EXPECT_EQ(e.uses, uses);
+      ASSERT_EQ(e.lastmod.has_value(), lastmod.has_value());
+      if (lastmod) {
+        EXPECT_TRUE(same(*e.lastmod, *lastmod));
+        EXPECT_LE(tail.size(), 2u + 15u);  // the struct alone is 20
+      }
+    }
   }
   // An entry with no xml (text sitemaps never park one, but the record
   // still reads back).

@@ -11,8 +11,15 @@ namespace {
 constexpr int level_bits = 8;
 constexpr std::size_t fanout = std::size_t{1} << level_bits;
 
-// A record's head: four varints of up to 10 bytes and the fingerprint.
-constexpr std::size_t max_head = 4 * 10 + 8;
+// A payload leaves out at most this many leading bytes shared with the
+// reference, so that their count is one byte.
+constexpr std::size_t max_shared = 255;
+// A record's head: three varints of up to 10 bytes, the fingerprint and the
+// shared count.
+constexpr std::size_t max_head = 3 * 10 + 8 + 1;
+// A run keeps this many bytes free before its unread records, so that a
+// record's shared prefix can be put back in front of its bytes in place.
+constexpr std::size_t gap = max_shared + 1;
 
 char* put_varint(char* p, std::uint64_t v) {
   while (v >= 0x80) {
@@ -34,13 +41,15 @@ bool get_varint(const char*& p, const char* end, std::uint64_t& v) {
   return false;
 }
 
-// The bytes `a` and `b` start with in common.
-std::size_t common_prefix(const char* a, const char* b, std::size_t n) {
+// The bytes `a` and `b` start with in common, at most `limit`.
+std::size_t common_prefix(std::string_view a, std::string_view b,
+                          std::size_t limit) {
+  const std::size_t n = std::min({a.size(), b.size(), limit});
   std::size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     std::uint64_t x, y;
-    std::memcpy(&x, a + i, 8);
-    std::memcpy(&y, b + i, 8);
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
     if (x != y) {
       const std::uint64_t d = x ^ y;
       if constexpr (std::endian::native == std::endian::little)
@@ -59,138 +68,6 @@ std::unique_ptr<char[]> bytes(std::size_t n) {
 
 }  // namespace
 
-// Codes a payload as runs of its own bytes and copies from the reference
-// (the spool's first payload): a section's `<url>` elements share scheme,
-// host and every tag, and differ in the values between them. A copy is
-// looked for only at the payload's start and at each '<' (first where the
-// reference's next tag is, then by the tag's first bytes), which finds the
-// tags of elements written in one order for a few instructions a tag.
-//
-// The code: tokens of a varint count of the payload's own bytes, those
-// bytes, then (unless the payload is complete) a varint length of a copy
-// and its varint offset in the reference.
-class layout_spool::coder {
- public:
-  static constexpr std::size_t max_reference = 4096;
-  // Shorter copies cost about what they save.
-  static constexpr std::size_t min_copy = 6;
-
-  explicit coder(std::string_view first)
-      : reference_(first.substr(0, std::min(first.size(), max_reference))),
-        next_tag_(reference_.size() + 1, npos) {
-    std::fill(std::begin(by_tag_), std::end(by_tag_), npos);
-    std::uint16_t next = npos;
-    for (std::size_t i = reference_.size(); i-- > 0;) {
-      if (reference_[i] == '<') {
-        next = static_cast<std::uint16_t>(i);
-        std::uint16_t& slot = by_tag_[tag_key(reference_, i)];
-        slot = next;  // the first such tag wins: the loop runs backwards
-      }
-      next_tag_[i] = next;
-    }
-  }
-
-  // The most bytes encode() writes for a payload of `n` bytes and a tail of
-  // `t`: a copy takes at least 5 bytes of the payload and costs at most 14.
-  static std::size_t max_code(std::size_t n, std::size_t t) {
-    return 4 * n + t + 16;
-  }
-
-  // Writes the code of `payload` then `tail` to `out`, which has room for
-  // max_code() bytes; returns its end.
-  char* encode(std::string_view payload, std::string_view tail,
-               char* out) const {
-    const std::size_t n = payload.size();
-    std::size_t own = 0;  // where the bytes not yet coded start
-    std::size_t at = 0;   // where a copy is looked for: 0 or a '<'
-    std::size_t ref = 0;  // where the reference is expected to go on
-    while (at < n) {
-      std::size_t copy = 0, from = 0;
-      const std::size_t first = at == 0 ? 0 : next_tag_[ref];
-      if (first != npos) {
-        copy = common_prefix(payload.data() + at, reference_.data() + first,
-                             std::min(n - at, reference_.size() - first));
-        from = first;
-      }
-      if (copy < min_copy && at != 0) {
-        // Not the element the reference has next: one of that tag.
-        const std::size_t other = by_tag_[tag_key(payload, at)];
-        if (other != npos && other != first) {
-          const std::size_t got = common_prefix(
-              payload.data() + at, reference_.data() + other,
-              std::min(n - at, reference_.size() - other));
-          if (got > copy) copy = got, from = other;
-        }
-      }
-      std::size_t look = at + 1;
-      if (copy >= min_copy) {
-        // A copy that ends on a '<' leaves it to start the next one.
-        if (payload[at + copy - 1] == '<') --copy;
-        out = put_varint(out, at - own);
-        std::memcpy(out, payload.data() + own, at - own);
-        out = put_varint(out + (at - own), copy);
-        out = put_varint(out, from);
-        at += copy;
-        own = at;
-        ref = from + copy;
-        look = at;
-      }
-      const void* lt =
-          look < n ? std::memchr(payload.data() + look, '<', n - look)
-                   : nullptr;
-      if (lt == nullptr) break;
-      at = static_cast<std::size_t>(static_cast<const char*>(lt) -
-                                    payload.data());
-    }
-    out = put_varint(out, n - own + tail.size());
-    std::memcpy(out, payload.data() + own, n - own);
-    out += n - own;
-    std::memcpy(out, tail.data(), tail.size());
-    return out + tail.size();
-  }
-
-  // Decodes [p, end) into `out`, `length` bytes; false if the code is not
-  // one encode() made.
-  bool decode(const char* p, const char* end, std::size_t length,
-              std::string& out) const {
-    out.resize(length);
-    char* o = out.data();
-    std::size_t left = length;
-    for (;;) {
-      std::uint64_t own, copy, from;
-      if (!get_varint(p, end, own) || own > left ||
-          own > static_cast<std::size_t>(end - p))
-        return false;
-      std::memcpy(o, p, own);
-      o += own;
-      p += own;
-      left -= own;
-      if (left == 0) return p == end;
-      if (!get_varint(p, end, copy) || !get_varint(p, end, from) ||
-          copy > left || from > reference_.size() ||
-          copy > reference_.size() - from)
-        return false;
-      std::memcpy(o, reference_.data() + from, copy);
-      o += copy;
-      left -= copy;
-    }
-  }
-
- private:
-  static constexpr std::uint16_t npos = 0xffff;
-  // The three bytes after a '<' (fewer at the end), hashed to 12 bits.
-  static std::size_t tag_key(std::string_view s, std::size_t lt) {
-    std::uint32_t k = 0;
-    for (std::size_t i = lt + 1; i < std::min(s.size(), lt + 4); ++i)
-      k = k * 131 + static_cast<unsigned char>(s[i]);
-    return (k * 2654435761u) >> 20;
-  }
-
-  std::string reference_;
-  std::vector<std::uint16_t> next_tag_;  // the first '<' at or after i
-  std::uint16_t by_tag_[4096];            // the first '<' of a tag key
-};
-
 // A partition file being written: its records go to its slice of the
 // spool's buffer and the file gets the slice whole (an unbuffered stdio
 // stream: one write a slice).
@@ -205,7 +82,7 @@ struct layout_spool::partition {
 // and the head of the record at the window's start.
 class layout_spool::run {
  public:
-  // `slice` holds at least max_head bytes.
+  // `slice` holds at least gap + max_head bytes.
   run(std::unique_ptr<buffered_temp_file> file, std::span<char> slice)
       : file_(std::move(file)),
         capacity_(slice.size()),
@@ -218,16 +95,21 @@ class layout_spool::run {
       const char* p = window_ + begin_;
       const char* end = window_ + end_;
       std::size_t need = max_head;
-      std::uint64_t delta, length, diff, code;
+      std::uint64_t delta, length, diff;
       if (get_varint(p, end, delta) && end - p >= 8) {
         std::memcpy(&fingerprint, p, 8);
         p += 8;
         if (get_varint(p, end, length) && get_varint(p, end, diff) &&
-            get_varint(p, end, code)) {
-          const std::size_t head =
-              static_cast<std::size_t>(p - (window_ + begin_));
-          need = head + code;
-          if (static_cast<std::size_t>(end - p) >= code) {
+            p < end) {
+          shared_ = static_cast<unsigned char>(*p++);
+          const std::size_t head = static_cast<std::size_t>(
+              p - (window_ + begin_));
+          // A length the file cannot hold: a head that was cut or changed
+          // (and no buffer is grown to it).
+          if (shared_ > length || length - shared_ > file_->bytes())
+            return corrupt();
+          need = head + (length - shared_);
+          if (static_cast<std::size_t>(end - p) >= length - shared_) {
             sequence += delta;
             length_ = length;
             // The difference, zigzag coded: size may exceed the length.
@@ -235,8 +117,8 @@ class layout_spool::run {
                                    -static_cast<std::int64_t>(diff & 1);
             size = static_cast<std::uint32_t>(
                 static_cast<std::int64_t>(length) - d);
-            code_ = begin_ + head;
-            next_ = code_ + code;
+            suffix_ = begin_ + head;
+            next_ = suffix_ + (length - shared_);
             more = true;
             return {};
           }
@@ -247,17 +129,18 @@ class layout_spool::run {
           more = false;
           return {};
         }
-        return corrupt("ends inside a record");
+        return corrupt();
       }
       if (status s = fill(need); !s) return s;
     }
   }
 
-  // The payload of the record next() read, decoded into `out`.
-  result<std::string_view> payload(const coder& c, std::string& out) {
-    if (!c.decode(window_ + code_, window_ + next_, length_, out))
-      return corrupt("holds a record that does not decode").err();
-    return std::string_view(out);
+  // The payload of the record next() read, its shared prefix put back in
+  // front of its own bytes (over its head and records already read).
+  std::string_view payload(const std::string& reference) {
+    char* at = window_ + suffix_ - shared_;
+    std::memcpy(at, reference.data(), shared_);
+    return {at, length_};
   }
 
   std::uint64_t sequence = 0;
@@ -265,22 +148,22 @@ class layout_spool::run {
   std::uint32_t size = 0;
 
  private:
-  // Moves the unread bytes to the buffer's start and reads until at least
-  // `need` bytes are there or the file ends.
+  // Moves the unread bytes to the buffer's start (after the gap) and reads
+  // until at least `need` bytes are there or the file ends.
   status fill(std::size_t need) {
     const std::size_t unread = end_ - begin_;
-    if (need > capacity_) {
-      const std::size_t grown = std::max(need, 2 * capacity_);
+    if (gap + need > capacity_) {
+      const std::size_t grown = std::max(gap + need, 2 * capacity_);
       std::unique_ptr<char[]> larger = bytes(grown);
-      std::memcpy(larger.get(), window_ + begin_, unread);
+      std::memcpy(larger.get() + gap, window_ + begin_, unread);
       own_ = std::move(larger);
       window_ = own_.get();
       capacity_ = grown;
     } else {
-      std::memmove(window_, window_ + begin_, unread);
+      std::memmove(window_ + gap, window_ + begin_, unread);
     }
-    begin_ = next_ = 0;
-    end_ = unread;
+    begin_ = next_ = gap;
+    end_ = gap + unread;
     const std::size_t want = capacity_ - end_;
     const std::size_t got = file_->read_some(window_ + end_, want);
     end_ += got;
@@ -291,36 +174,37 @@ class layout_spool::run {
     return {};
   }
 
-  status corrupt(const char* what) const {
-    return error{file_->path() + " " + what + " (the stable layout's " +
-                 "partition file was cut short or changed)"};
+  status corrupt() const {
+    return error{file_->path() + " ends inside a record (the stable " +
+                 "layout's partition file was cut short or changed)"};
   }
 
   std::unique_ptr<buffered_temp_file> file_;
   std::size_t capacity_;
   char* window_;
   std::unique_ptr<char[]> own_;  // once a record outgrew the slice
-  // Unread bytes are [begin_, end_); the record at begin_ has its code at
-  // [code_, next_).
-  std::size_t begin_ = 0, end_ = 0, code_ = 0, next_ = 0;
+  // Unread bytes are [begin_, end_); the record at begin_ has its own bytes
+  // at [suffix_, next_).
+  std::size_t begin_ = gap, end_ = gap, suffix_ = gap, next_ = gap;
   std::size_t length_ = 0;
+  std::size_t shared_ = 0;
   bool eof_ = false;
 };
 
 layout_spool::layout_spool(temp_namer names, std::size_t buffer_bytes)
     : layout_spool(std::move(names), buffer_bytes, 0, 0,
-                   std::make_shared<std::uint64_t>(0), nullptr) {}
+                   std::make_shared<std::uint64_t>(0), std::string()) {}
 
 layout_spool::layout_spool(temp_namer names, std::size_t buffer_bytes,
                            int depth, std::uint64_t prefix,
                            std::shared_ptr<std::uint64_t> disk_bytes,
-                           std::shared_ptr<const coder> shared_coder)
+                           std::string reference)
     : names_(std::move(names)),
-      buffer_bytes_(std::max(buffer_bytes, max_head)),
+      buffer_bytes_(std::max(buffer_bytes, gap + max_head)),
       depth_(depth),
       prefix_(prefix),
       disk_bytes_(std::move(disk_bytes)),
-      coder_(std::move(shared_coder)),
+      reference_(std::move(reference)),
       partitions_(fanout) {}
 
 layout_spool::~layout_spool() = default;
@@ -333,7 +217,8 @@ std::size_t layout_spool::partition_of(
 
 status layout_spool::add(std::uint64_t fingerprint, std::uint32_t size,
                          std::string_view payload, std::string_view tail) {
-  if (!coder_) coder_ = std::make_shared<const coder>(payload);
+  if (entries_ == 0 && depth_ == 0)
+    reference_.assign(payload.substr(0, std::min(payload.size(), max_shared)));
   return add(fingerprint, entries_, size, payload, tail);
 }
 
@@ -353,12 +238,7 @@ status layout_spool::add(std::uint64_t fingerprint, std::uint64_t sequence,
   if (!buffer_) buffer_ = bytes(fanout * buffer_bytes_);
   char* const slice = buffer_.get() + p * buffer_bytes_;
 
-  const std::size_t most = coder::max_code(payload.size(), tail.size());
-  if (code_.size() < most) code_.resize(most);
-  const std::string_view code(
-      code_.data(),
-      static_cast<std::size_t>(coder_->encode(payload, tail, code_.data()) -
-                               code_.data()));
+  const std::size_t shared = common_prefix(payload, reference_, max_shared);
   const std::uint64_t length = payload.size() + tail.size();
   const std::int64_t diff =
       static_cast<std::int64_t>(length) - static_cast<std::int64_t>(size);
@@ -368,11 +248,11 @@ status layout_spool::add(std::uint64_t fingerprint, std::uint64_t sequence,
   h = put_varint(h + 8, length);
   h = put_varint(h, (static_cast<std::uint64_t>(diff) << 1) ^
                         static_cast<std::uint64_t>(diff >> 63));
-  h = put_varint(h, code.size());
+  *h++ = static_cast<char>(shared);
   part.last_sequence = sequence;
 
-  const std::string_view pieces[] = {
-      {head, static_cast<std::size_t>(h - head)}, code};
+  const std::string_view pieces[] = {{head, static_cast<std::size_t>(h - head)},
+                                     payload.substr(shared), tail};
   for (std::string_view piece : pieces) {
     *disk_bytes_ += piece.size();
     while (!piece.empty()) {
@@ -440,10 +320,8 @@ status layout_spool::park_below(std::size_t which, layout_spool& below) {
   if (runs.empty()) return {};
   run& one = *runs.front();
   for (bool more = true; more;) {
-    result<std::string_view> payload = one.payload(*coder_, payload_);
-    if (!payload) return payload.err();
     if (status s = below.add(one.fingerprint, one.sequence, one.size,
-                             *payload, {});
+                             one.payload(reference_), {});
         !s)
       return s;
     if (status s = one.next(more); !s) return s;
@@ -466,9 +344,7 @@ status layout_spool::merge(std::size_t first, std::size_t end, reader& r) {
   std::make_heap(heap.begin(), heap.end(), later);
   while (!heap.empty()) {
     run& top = *heap.front();
-    result<std::string_view> payload = top.payload(*coder_, payload_);
-    if (!payload) return payload.err();
-    if (status s = r.entry(*payload); !s) return s;
+    if (status s = r.entry(top.payload(reference_)); !s) return s;
     bool more = false;
     if (status s = top.next(more); !s) return s;
     if (!more) {
@@ -504,7 +380,7 @@ status layout_spool::replay(const layout_limits& limits, reader& r) {
       // One partition over a file's limits: park it again by its next
       // bits and plan it on its own.
       layout_spool below(names_, buffer_bytes_, leaf.depth, leaf.prefix,
-                         disk_bytes_, coder_);
+                         disk_bytes_, reference_);
       if (status s = park_below(local.first_bucket, below); !s) return s;
       if (status s = below.replay(limits, r); !s) return s;
       continue;

@@ -14,22 +14,20 @@
 // the fingerprint, and a node still over the limits there (URLs that share
 // all 64 bits) is handed over as one leaf over the limits.
 //
-// A parked entry is a head of about 14 bytes and its payload coded against
-// the spool's first payload, the reference. The head: the entry's number
+// A parked entry is its payload and a head of about 13 bytes: its number
 // among the entries, as the distance from the partition's previous one;
-// its fingerprint; its payload's length; its size, as its difference from
-// the length; the code's length. The code: runs of the payload's own bytes
-// and copies from the reference, found at the payload's start and at each
-// '<'. A section's `<url>` elements share scheme, host and every tag with
-// the first and differ in the values, so a 205-byte element with a loc, a
-// lastmod, a changefreq and a priority parks in about 50 bytes.
+// its fingerprint; its payload's length and its size, as their difference;
+// and how many of the payload's first bytes repeat the spool's reference
+// (the first payload's first 255 bytes), which are left out: a section's
+// `<url><loc>` elements share their scheme and host, about 35 bytes.
 //
 // Memory: one buffer of 256 slices of `buffer_bytes` (4 MiB at the
 // default): while adding, each partition's slice is written out whole when
 // full; while replaying, the buffer is split among the leaf's partitions
 // being read (a leaf of 8 partitions reads 512 KiB at a time from each).
 // As much again for the level below while one partition is parked again.
-// Disk: each entry's head and code, once per level.
+// Disk: each entry's payload less its shared prefix, and its head, once
+// per level.
 //
 // Not thread-safe; generate's consumer thread owns it.
 #ifndef SITEMILL_GENERATE_LAYOUT_SPOOL_H
@@ -89,10 +87,9 @@ class layout_spool {
  private:
   struct partition;
   class run;
-  class coder;
   layout_spool(temp_namer names, std::size_t buffer_bytes, int depth,
                std::uint64_t prefix, std::shared_ptr<std::uint64_t> disk_bytes,
-               std::shared_ptr<const coder> shared_coder);
+               std::string reference);
   // The next 8 bits of a fingerprint below this level's depth.
   std::size_t partition_of(std::uint64_t fingerprint) const noexcept;
   // add() with the entry's number among those the top level was given.
@@ -111,10 +108,7 @@ class layout_spool {
   int depth_;             // fingerprint bits the levels above used
   std::uint64_t prefix_;  // their value
   std::shared_ptr<std::uint64_t> disk_bytes_;  // shared by the levels
-  // Made from the first payload; shared by the levels too.
-  std::shared_ptr<const coder> coder_;
-  std::string code_;     // the record being added
-  std::string payload_;  // the record being read back
+  std::string reference_;  // shared by the levels too
   std::uint64_t entries_ = 0;
   std::array<prefix_tally, 256> tallies_{};
   std::vector<partition> partitions_;
