@@ -75,7 +75,8 @@ void round_trip(const std::vector<entry>& entries, std::size_t buffer_bytes,
   for (const entry& e : entries) {
     const std::string_view p = e.payload;
     const std::size_t at = std::min(split, p.size());
-    ASSERT_TRUE(spool.add(e.fingerprint, e.size, p.substr(0, at), p.substr(at)));
+    ASSERT_TRUE(
+        spool.add(e.fingerprint, e.size, p.substr(0, at), p.substr(at)));
     sizes += e.size;
   }
   collector c;
@@ -152,8 +153,8 @@ TEST(LayoutSpoolRecord, WhatPayloadsShareWithTheFirstIsNotWritten) {
     const std::string xml = host + std::to_string(i) + "</loc></url>\n";
     std::string tail;
     append_parked_tail(tail, std::nullopt, 0);
-    ASSERT_TRUE(spool.add(rng(), static_cast<std::uint32_t>(xml.size()), xml,
-                          tail));
+    ASSERT_TRUE(
+        spool.add(rng(), static_cast<std::uint32_t>(xml.size()), xml, tail));
     payload_bytes += xml.size() + tail.size();
   }
   // Each record keeps its own bytes and a head of at most 16.
@@ -209,8 +210,8 @@ TEST(SectionParkRecord, AppendParkedIsTheXmlThenItsTail) {
     lastmods.emplace_back(d);
   }
   for (const auto& lastmod : lastmods) {
-    for (extension_mask uses : {extension_mask{0}, extension_mask{5},
-                                extension_mask{255}}) {
+    for (extension_mask uses :
+         {extension_mask{0}, extension_mask{5}, extension_mask{255}}) {
       std::string whole, tail;
       append_parked(whole, {"<url><loc>a</loc></url>", lastmod, uses});
       append_parked_tail(tail, lastmod, uses);

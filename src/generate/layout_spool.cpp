@@ -99,11 +99,10 @@ class layout_spool::run {
       if (get_varint(p, end, delta) && end - p >= 8) {
         std::memcpy(&fingerprint, p, 8);
         p += 8;
-        if (get_varint(p, end, length) && get_varint(p, end, diff) &&
-            p < end) {
+        if (get_varint(p, end, length) && get_varint(p, end, diff) && p < end) {
           shared_ = static_cast<unsigned char>(*p++);
-          const std::size_t head = static_cast<std::size_t>(
-              p - (window_ + begin_));
+          const std::size_t head =
+              static_cast<std::size_t>(p - (window_ + begin_));
           // A length the file cannot hold: a head that was cut or changed
           // (and no buffer is grown to it).
           if (shared_ > length || length - shared_ > file_->bytes())
@@ -211,8 +210,7 @@ layout_spool::~layout_spool() = default;
 
 std::size_t layout_spool::partition_of(
     std::uint64_t fingerprint) const noexcept {
-  return static_cast<std::size_t>((fingerprint << depth_) >>
-                                  (64 - level_bits));
+  return static_cast<std::size_t>((fingerprint << depth_) >> (64 - level_bits));
 }
 
 status layout_spool::add(std::uint64_t fingerprint, std::uint32_t size,
@@ -239,37 +237,54 @@ status layout_spool::add(std::uint64_t fingerprint, std::uint64_t sequence,
   char* const slice = buffer_.get() + p * buffer_bytes_;
 
   const std::size_t shared = common_prefix(payload, reference_, max_shared);
+  const std::string_view rest = payload.substr(shared);
   const std::uint64_t length = payload.size() + tail.size();
   const std::int64_t diff =
       static_cast<std::int64_t>(length) - static_cast<std::int64_t>(size);
-  char head[max_head];
-  char* h = put_varint(head, sequence - part.last_sequence);
-  std::memcpy(h, &fingerprint, 8);
-  h = put_varint(h + 8, length);
-  h = put_varint(h, (static_cast<std::uint64_t>(diff) << 1) ^
-                        static_cast<std::uint64_t>(diff >> 63));
-  *h++ = static_cast<char>(shared);
+  const std::uint64_t delta = sequence - part.last_sequence;
   part.last_sequence = sequence;
+  auto put_head = [&](char* h) {
+    h = put_varint(h, delta);
+    std::memcpy(h, &fingerprint, 8);
+    h = put_varint(h + 8, length);
+    h = put_varint(h, (static_cast<std::uint64_t>(diff) << 1) ^
+                          static_cast<std::uint64_t>(diff >> 63));
+    *h++ = static_cast<char>(shared);
+    return h;
+  };
 
-  const std::string_view pieces[] = {{head, static_cast<std::size_t>(h - head)},
-                                     payload.substr(shared), tail};
-  for (std::string_view piece : pieces) {
-    *disk_bytes_ += piece.size();
-    while (!piece.empty()) {
-      if (part.used == buffer_bytes_) {
-        if (status s = part.file->write(slice, part.used); !s) return s;
-        part.used = 0;
+  if (part.used + max_head + rest.size() + tail.size() <= buffer_bytes_) {
+    // The common case: the record fits the slice, written in place.
+    char* const start = slice + part.used;
+    char* at = put_head(start);
+    std::memcpy(at, rest.data(), rest.size());
+    at += rest.size();
+    std::memcpy(at, tail.data(), tail.size());
+    at += tail.size();
+    *disk_bytes_ += static_cast<std::uint64_t>(at - start);
+    part.used = static_cast<std::size_t>(at - slice);
+  } else {
+    char head[max_head];
+    const std::string_view pieces[] = {
+        {head, static_cast<std::size_t>(put_head(head) - head)}, rest, tail};
+    for (std::string_view piece : pieces) {
+      *disk_bytes_ += piece.size();
+      while (!piece.empty()) {
+        if (part.used == buffer_bytes_) {
+          if (status s = part.file->write(slice, part.used); !s) return s;
+          part.used = 0;
+        }
+        if (part.used == 0 && piece.size() >= buffer_bytes_) {
+          // Larger than the buffer: written as is, not copied first.
+          if (status s = part.file->write(piece.data(), piece.size()); !s)
+            return s;
+          break;
+        }
+        const std::size_t n = std::min(piece.size(), buffer_bytes_ - part.used);
+        std::memcpy(slice + part.used, piece.data(), n);
+        part.used += n;
+        piece.remove_prefix(n);
       }
-      if (part.used == 0 && piece.size() >= buffer_bytes_) {
-        // Larger than the buffer: written as is, not copied first.
-        if (status s = part.file->write(piece.data(), piece.size()); !s)
-          return s;
-        break;
-      }
-      const std::size_t n = std::min(piece.size(), buffer_bytes_ - part.used);
-      std::memcpy(slice + part.used, piece.data(), n);
-      part.used += n;
-      piece.remove_prefix(n);
     }
   }
   tallies_[p] += prefix_tally{1, size};
@@ -281,8 +296,8 @@ status layout_spool::flush() {
   for (std::size_t p = 0; p < fanout; ++p) {
     partition& part = partitions_[p];
     if (part.used > 0)
-      if (status s = part.file->write(buffer_.get() + p * buffer_bytes_,
-                                      part.used);
+      if (status s =
+              part.file->write(buffer_.get() + p * buffer_bytes_, part.used);
           !s)
         return s;
     part.used = 0;
@@ -298,7 +313,8 @@ status layout_spool::flush() {
 status layout_spool::open_runs(std::size_t first, std::size_t end,
                                std::vector<std::unique_ptr<run>>& runs) {
   std::size_t files = 0;
-  for (std::size_t p = first; p < end; ++p) files += partitions_[p].file ? 1 : 0;
+  for (std::size_t p = first; p < end; ++p)
+    files += partitions_[p].file ? 1 : 0;
   if (files == 0) return {};
   const std::size_t share = fanout * buffer_bytes_ / files;
   std::size_t at = 0;
@@ -386,8 +402,7 @@ status layout_spool::replay(const layout_limits& limits, reader& r) {
       continue;
     }
     if (status s = r.begin(leaf); !s) return s;
-    if (status s = merge(local.first_bucket, local.end_bucket, r); !s)
-      return s;
+    if (status s = merge(local.first_bucket, local.end_bucket, r); !s) return s;
     if (status s = r.end(leaf); !s) return s;
   }
   return {};

@@ -50,9 +50,9 @@ void append_lastmod(std::string& out, const w3c_datetime& d) {
   p[6] = static_cast<char>(d.second);
   p[7] = static_cast<char>(d.fraction_digits);
   std::memcpy(p + 8, &d.offset_minutes, 2);
-  p[10] = static_cast<char>((d.zulu ? 1 : 0) | (d.negative_zero_offset ? 2 : 0) |
-                            (nanos ? 4 : 0) |
-                            (static_cast<unsigned>(d.form) << 3));
+  p[10] =
+      static_cast<char>((d.zulu ? 1 : 0) | (d.negative_zero_offset ? 2 : 0) |
+                        (nanos ? 4 : 0) | (static_cast<unsigned>(d.form) << 3));
   out.append(b, static_cast<std::size_t>(p + packed_lastmod - b));
 }
 
@@ -87,8 +87,9 @@ void append_parked_tail(std::string& out,
                         const std::optional<w3c_datetime>& lastmod,
                         extension_mask uses) {
   if (lastmod) append_lastmod(out, *lastmod);
-  out += static_cast<char>(lastmod ? 1 : 0);
-  out += static_cast<char>(uses);
+  const char fixed[record_fixed] = {static_cast<char>(lastmod ? 1 : 0),
+                                    static_cast<char>(uses)};
+  out.append(fixed, record_fixed);
 }
 
 void append_parked(std::string& out, const parked_entry& e) {
