@@ -23,8 +23,12 @@ result<std::unique_ptr<buffered_temp_file>> buffered_temp_file::create(
     ::close(fd);
     return made->fail("open").err();
   }
-  made->buffer_ = std::make_unique<char[]>(buffer_bytes);
-  std::setvbuf(made->f_, made->buffer_.get(), _IOFBF, buffer_bytes);
+  if (buffer_bytes == 0) {
+    std::setvbuf(made->f_, nullptr, _IONBF, 0);
+  } else {
+    made->buffer_ = std::make_unique<char[]>(buffer_bytes);
+    std::setvbuf(made->f_, made->buffer_.get(), _IOFBF, buffer_bytes);
+  }
   return made;
 }
 

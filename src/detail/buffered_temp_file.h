@@ -24,7 +24,9 @@ class buffered_temp_file {
  public:
   /// Creates `path` (which must not exist), removed by the destructor;
   /// `purpose` names the file in messages ("duplicate detection's spill
-  /// file").
+  /// file"). With `buffer_bytes` 0 the file has no buffer: each write() and
+  /// read_some() goes to the file as is, for callers that keep their own
+  /// buffers and move whole blocks (no copy through stdio's).
   static result<std::unique_ptr<buffered_temp_file>> create(
       std::string path, std::string_view purpose, std::size_t buffer_bytes);
   ~buffered_temp_file();

@@ -1,7 +1,9 @@
 #include "generate/layout_spool.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
+#include <span>
 
 namespace sitemill::detail {
 namespace {
@@ -9,131 +11,382 @@ namespace {
 constexpr int level_bits = 8;
 constexpr std::size_t fanout = std::size_t{1} << level_bits;
 
-// A parked entry: its fingerprint, its number in the order entries were
-// added to the top level, its size in its file and the length of its
-// payload, then the payload.
-struct record_head {
-  std::uint64_t fingerprint;
-  std::uint64_t sequence;
-  std::uint32_t size;
-  std::uint32_t length;
-};
+// A payload leaves out at most this many leading bytes shared with the
+// reference, so that their count is one byte.
+constexpr std::size_t max_shared = 255;
+// A record's head: three varints of up to 10 bytes, the fingerprint and the
+// shared count.
+constexpr std::size_t max_head = 3 * 10 + 8 + 1;
+// A run keeps this many bytes free before its unread records, so that a
+// record's shared prefix can be put back in front of its bytes in place.
+constexpr std::size_t gap = max_shared + 1;
+
+char* put_varint(char* p, std::uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = static_cast<char>(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<char>(v);
+  return p;
+}
+
+// False if [p, end) ends first (or holds more than 64 bits).
+bool get_varint(const char*& p, const char* end, std::uint64_t& v) {
+  v = 0;
+  for (int shift = 0; p < end && shift < 64; shift += 7) {
+    const auto byte = static_cast<unsigned char>(*p++);
+    v |= std::uint64_t{byte & 0x7fu} << shift;
+    if (byte < 0x80) return true;
+  }
+  return false;
+}
+
+// The bytes `a` and `b` start with in common, at most `limit`.
+std::size_t common_prefix(std::string_view a, std::string_view b,
+                          std::size_t limit) {
+  const std::size_t n = std::min({a.size(), b.size(), limit});
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t x, y;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y) {
+      const std::uint64_t d = x ^ y;
+      if constexpr (std::endian::native == std::endian::little)
+        return i + static_cast<std::size_t>(std::countr_zero(d)) / 8;
+      else
+        return i + static_cast<std::size_t>(std::countl_zero(d)) / 8;
+    }
+  }
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
+std::unique_ptr<char[]> bytes(std::size_t n) {
+  return std::unique_ptr<char[]>(new char[n]);  // not zeroed: not touched
+}
 
 }  // namespace
 
+// A partition file being written: its records go to its slice of the
+// spool's buffer and the file gets the slice whole (an unbuffered stdio
+// stream: one write a slice).
+struct layout_spool::partition {
+  std::unique_ptr<buffered_temp_file> file;
+  std::size_t used = 0;
+  std::uint64_t last_sequence = 0;
+};
+
+// A partition file being read back: a window of it in a slice of the
+// spool's buffer (or a buffer of its own once a record outgrows the slice),
+// and the head of the record at the window's start.
+class layout_spool::run {
+ public:
+  // `slice` holds at least gap + max_head bytes.
+  run(std::unique_ptr<buffered_temp_file> file, std::span<char> slice)
+      : file_(std::move(file)),
+        capacity_(slice.size()),
+        window_(slice.data()) {}
+
+  // Reads the next record's head; `more` false at the end of the file.
+  status next(bool& more) {
+    begin_ = next_;
+    for (;;) {
+      const char* p = window_ + begin_;
+      const char* end = window_ + end_;
+      std::size_t need = max_head;
+      std::uint64_t delta, length, diff;
+      if (get_varint(p, end, delta) && end - p >= 8) {
+        std::memcpy(&fingerprint, p, 8);
+        p += 8;
+        if (get_varint(p, end, length) && get_varint(p, end, diff) && p < end) {
+          shared_ = static_cast<unsigned char>(*p++);
+          const std::size_t head =
+              static_cast<std::size_t>(p - (window_ + begin_));
+          // A length the file cannot hold: a head that was cut or changed
+          // (and no buffer is grown to it).
+          if (shared_ > length || length - shared_ > file_->bytes())
+            return corrupt();
+          need = head + (length - shared_);
+          if (static_cast<std::size_t>(end - p) >= length - shared_) {
+            sequence += delta;
+            length_ = length;
+            // The difference, zigzag coded: size may exceed the length.
+            const std::int64_t d = static_cast<std::int64_t>(diff >> 1) ^
+                                   -static_cast<std::int64_t>(diff & 1);
+            size = static_cast<std::uint32_t>(
+                static_cast<std::int64_t>(length) - d);
+            suffix_ = begin_ + head;
+            next_ = suffix_ + (length - shared_);
+            more = true;
+            return {};
+          }
+        }
+      }
+      if (eof_) {
+        if (begin_ == end_) {
+          more = false;
+          return {};
+        }
+        return corrupt();
+      }
+      if (status s = fill(need); !s) return s;
+    }
+  }
+
+  // The payload of the record next() read, its shared prefix put back in
+  // front of its own bytes (over its head and records already read).
+  std::string_view payload(const std::string& reference) {
+    char* at = window_ + suffix_ - shared_;
+    std::memcpy(at, reference.data(), shared_);
+    return {at, length_};
+  }
+
+  std::uint64_t sequence = 0;
+  std::uint64_t fingerprint = 0;
+  std::uint32_t size = 0;
+
+ private:
+  // Moves the unread bytes to the buffer's start (after the gap) and reads
+  // until at least `need` bytes are there or the file ends.
+  status fill(std::size_t need) {
+    const std::size_t unread = end_ - begin_;
+    if (gap + need > capacity_) {
+      const std::size_t grown = std::max(gap + need, 2 * capacity_);
+      std::unique_ptr<char[]> larger = bytes(grown);
+      std::memcpy(larger.get() + gap, window_ + begin_, unread);
+      own_ = std::move(larger);
+      window_ = own_.get();
+      capacity_ = grown;
+    } else {
+      std::memmove(window_ + gap, window_ + begin_, unread);
+    }
+    begin_ = next_ = gap;
+    end_ = gap + unread;
+    const std::size_t want = capacity_ - end_;
+    const std::size_t got = file_->read_some(window_ + end_, want);
+    end_ += got;
+    if (got < want) {
+      if (status s = file_->read_error(); !s) return s;
+      eof_ = true;
+    }
+    return {};
+  }
+
+  status corrupt() const {
+    return error{file_->path() + " ends inside a record (the stable " +
+                 "layout's partition file was cut short or changed)"};
+  }
+
+  std::unique_ptr<buffered_temp_file> file_;
+  std::size_t capacity_;
+  char* window_;
+  std::unique_ptr<char[]> own_;  // once a record outgrew the slice
+  // Unread bytes are [begin_, end_); the record at begin_ has its own bytes
+  // at [suffix_, next_).
+  std::size_t begin_ = gap, end_ = gap, suffix_ = gap, next_ = gap;
+  std::size_t length_ = 0;
+  std::size_t shared_ = 0;
+  bool eof_ = false;
+};
+
 layout_spool::layout_spool(temp_namer names, std::size_t buffer_bytes)
     : layout_spool(std::move(names), buffer_bytes, 0, 0,
-                   std::make_shared<std::uint64_t>(0)) {}
+                   std::make_shared<std::uint64_t>(0), std::string()) {}
 
 layout_spool::layout_spool(temp_namer names, std::size_t buffer_bytes,
                            int depth, std::uint64_t prefix,
-                           std::shared_ptr<std::uint64_t> disk_bytes)
+                           std::shared_ptr<std::uint64_t> disk_bytes,
+                           std::string reference)
     : names_(std::move(names)),
-      buffer_bytes_(buffer_bytes),
+      buffer_bytes_(std::max(buffer_bytes, gap + max_head)),
       depth_(depth),
       prefix_(prefix),
       disk_bytes_(std::move(disk_bytes)),
+      reference_(std::move(reference)),
       partitions_(fanout) {}
 
 layout_spool::~layout_spool() = default;
 
 std::size_t layout_spool::partition_of(
     std::uint64_t fingerprint) const noexcept {
-  return static_cast<std::size_t>((fingerprint << depth_) >>
-                                  (64 - level_bits));
+  return static_cast<std::size_t>((fingerprint << depth_) >> (64 - level_bits));
 }
 
 status layout_spool::add(std::uint64_t fingerprint, std::uint32_t size,
-                         std::string_view payload) {
-  return add(fingerprint, entries_, size, payload);
+                         std::string_view payload, std::string_view tail) {
+  if (entries_ == 0 && depth_ == 0)
+    reference_.assign(payload.substr(0, std::min(payload.size(), max_shared)));
+  return add(fingerprint, entries_, size, payload, tail);
 }
 
 status layout_spool::add(std::uint64_t fingerprint, std::uint64_t sequence,
-                         std::uint32_t size, std::string_view payload) {
+                         std::uint32_t size, std::string_view payload,
+                         std::string_view tail) {
   const std::size_t p = partition_of(fingerprint);
-  auto& file = partitions_[p];
-  if (!file) {
+  partition& part = partitions_[p];
+  if (!part.file) {
+    // Unbuffered: the partition's own buffer is written whole.
     auto made = buffered_temp_file::create(
         names_("layout-" + std::to_string(depth_) + "-" + std::to_string(p)),
-        "the stable layout's partition file", buffer_bytes_);
+        "the stable layout's partition file", 0);
     if (!made) return made.err();
-    file = std::move(*made);
+    part.file = std::move(*made);
   }
-  const record_head head{fingerprint, sequence, size,
-                         static_cast<std::uint32_t>(payload.size())};
-  if (status s = file->write(&head, sizeof head); !s) return s;
-  if (status s = file->write(payload.data(), payload.size()); !s) return s;
-  *disk_bytes_ += sizeof head + payload.size();
+  if (!buffer_) buffer_ = bytes(fanout * buffer_bytes_);
+  char* const slice = buffer_.get() + p * buffer_bytes_;
+
+  const std::size_t shared = common_prefix(payload, reference_, max_shared);
+  const std::string_view rest = payload.substr(shared);
+  const std::uint64_t length = payload.size() + tail.size();
+  const std::int64_t diff =
+      static_cast<std::int64_t>(length) - static_cast<std::int64_t>(size);
+  const std::uint64_t delta = sequence - part.last_sequence;
+  part.last_sequence = sequence;
+  auto put_head = [&](char* h) {
+    h = put_varint(h, delta);
+    std::memcpy(h, &fingerprint, 8);
+    h = put_varint(h + 8, length);
+    h = put_varint(h, (static_cast<std::uint64_t>(diff) << 1) ^
+                          static_cast<std::uint64_t>(diff >> 63));
+    *h++ = static_cast<char>(shared);
+    return h;
+  };
+
+  if (part.used + max_head + rest.size() + tail.size() <= buffer_bytes_) {
+    // The common case: the record fits the slice, written in place.
+    char* const start = slice + part.used;
+    char* at = put_head(start);
+    std::memcpy(at, rest.data(), rest.size());
+    at += rest.size();
+    std::memcpy(at, tail.data(), tail.size());
+    at += tail.size();
+    *disk_bytes_ += static_cast<std::uint64_t>(at - start);
+    part.used = static_cast<std::size_t>(at - slice);
+  } else {
+    char head[max_head];
+    const std::string_view pieces[] = {
+        {head, static_cast<std::size_t>(put_head(head) - head)}, rest, tail};
+    for (std::string_view piece : pieces) {
+      *disk_bytes_ += piece.size();
+      while (!piece.empty()) {
+        if (part.used == buffer_bytes_) {
+          if (status s = part.file->write(slice, part.used); !s) return s;
+          part.used = 0;
+        }
+        if (part.used == 0 && piece.size() >= buffer_bytes_) {
+          // Larger than the buffer: written as is, not copied first.
+          if (status s = part.file->write(piece.data(), piece.size()); !s)
+            return s;
+          break;
+        }
+        const std::size_t n = std::min(piece.size(), buffer_bytes_ - part.used);
+        std::memcpy(slice + part.used, piece.data(), n);
+        part.used += n;
+        piece.remove_prefix(n);
+      }
+    }
+  }
   tallies_[p] += prefix_tally{1, size};
   ++entries_;
   return {};
 }
 
-status layout_spool::stream(
-    std::size_t partition,
-    const std::function<status(std::uint64_t, std::uint64_t, std::uint32_t,
-                               std::string_view)>& each) {
-  std::unique_ptr<buffered_temp_file> file = std::move(partitions_[partition]);
-  if (!file) return {};
-  if (status s = file->rewind(); !s) return s;
-  record_head head{};
-  while (file->read(&head, sizeof head)) {
-    payload_.resize(head.length);
-    if (!file->read(payload_.data(), head.length)) {
-      if (status s = file->read_error(); !s) return s;
-      return error{file->path() + " ends inside a record (the stable " +
-                   "layout's partition file was cut short)"};
-    }
-    if (status s = each(head.fingerprint, head.sequence, head.size, payload_);
+status layout_spool::flush() {
+  for (std::size_t p = 0; p < fanout; ++p) {
+    partition& part = partitions_[p];
+    if (part.used > 0)
+      if (status s =
+              part.file->write(buffer_.get() + p * buffer_bytes_, part.used);
+          !s)
+        return s;
+    part.used = 0;
+    if (part.file)
+      if (status s = part.file->rewind(); !s) return s;
+  }
+  return {};
+}
+
+// Opens partitions [first, end) for reading, the buffer that held them
+// while adding split among them: reads as large as memory allows, and no
+// more memory than adding took.
+status layout_spool::open_runs(std::size_t first, std::size_t end,
+                               std::vector<std::unique_ptr<run>>& runs) {
+  std::size_t files = 0;
+  for (std::size_t p = first; p < end; ++p)
+    files += partitions_[p].file ? 1 : 0;
+  if (files == 0) return {};
+  const std::size_t share = fanout * buffer_bytes_ / files;
+  std::size_t at = 0;
+  for (std::size_t p = first; p < end; ++p) {
+    if (!partitions_[p].file) continue;
+    auto one = std::make_unique<run>(std::move(partitions_[p].file),
+                                     std::span(buffer_.get() + at, share));
+    at += share;
+    bool more = false;
+    if (status s = one->next(more); !s) return s;
+    if (more) runs.push_back(std::move(one));
+  }
+  return {};
+}
+
+status layout_spool::park_below(std::size_t which, layout_spool& below) {
+  std::vector<std::unique_ptr<run>> runs;
+  if (status s = open_runs(which, which + 1, runs); !s) return s;
+  if (runs.empty()) return {};
+  run& one = *runs.front();
+  for (bool more = true; more;) {
+    if (status s = below.add(one.fingerprint, one.sequence, one.size,
+                             one.payload(reference_), {});
         !s)
       return s;
+    if (status s = one.next(more); !s) return s;
   }
-  return file->read_error();
+  return {};
 }
 
 // Hands the entries of partitions [first, end) to `r` in the order they
 // were added: each partition is in that order already, so this is a merge
-// of sorted runs by sequence number.
+// of sorted runs by sequence number, on a binary heap of the runs whose
+// top is replaced as it is read (one sift a record).
 status layout_spool::merge(std::size_t first, std::size_t end, reader& r) {
-  struct run {
-    buffered_temp_file* file;
-    record_head head;
+  std::vector<std::unique_ptr<run>> runs;
+  if (status s = open_runs(first, end, runs); !s) return s;
+  std::vector<run*> heap;
+  for (auto& one : runs) heap.push_back(one.get());
+  auto later = [](const run* a, const run* b) {
+    return a->sequence > b->sequence;
   };
-  std::vector<run> runs;
-  for (std::size_t p = first; p < end; ++p) {
-    buffered_temp_file* file = partitions_[p].get();
-    if (file == nullptr) continue;
-    if (status s = file->rewind(); !s) return s;
-    run one{file, {}};
-    if (file->read(&one.head, sizeof one.head)) runs.push_back(one);
-    else if (status s = file->read_error(); !s) return s;
-  }
-  auto later = [](const run& a, const run& b) {
-    return a.head.sequence > b.head.sequence;
-  };
-  std::make_heap(runs.begin(), runs.end(), later);
-  while (!runs.empty()) {
-    std::pop_heap(runs.begin(), runs.end(), later);
-    run& next = runs.back();
-    payload_.resize(next.head.length);
-    if (!next.file->read(payload_.data(), next.head.length)) {
-      if (status s = next.file->read_error(); !s) return s;
-      return error{next.file->path() + " ends inside a record (the stable " +
-                   "layout's partition file was cut short)"};
+  std::make_heap(heap.begin(), heap.end(), later);
+  while (!heap.empty()) {
+    run& top = *heap.front();
+    if (status s = r.entry(top.payload(reference_)); !s) return s;
+    bool more = false;
+    if (status s = top.next(more); !s) return s;
+    if (!more) {
+      std::pop_heap(heap.begin(), heap.end(), later);
+      heap.pop_back();
+      continue;
     }
-    if (status s = r.entry(payload_); !s) return s;
-    if (next.file->read(&next.head, sizeof next.head)) {
-      std::push_heap(runs.begin(), runs.end(), later);
-    } else {
-      if (status s = next.file->read_error(); !s) return s;
-      runs.pop_back();
+    // Sift the top down to its place.
+    const std::size_t n = heap.size();
+    run* moving = heap.front();
+    std::size_t at = 0;
+    for (;;) {
+      std::size_t child = 2 * at + 1;
+      if (child >= n) break;
+      if (child + 1 < n && later(heap[child], heap[child + 1])) ++child;
+      if (!later(moving, heap[child])) break;
+      heap[at] = heap[child];
+      at = child;
     }
+    heap[at] = moving;
   }
-  for (std::size_t p = first; p < end; ++p) partitions_[p].reset();
   return {};
 }
 
 status layout_spool::replay(const layout_limits& limits, reader& r) {
+  if (status s = flush(); !s) return s;
   for (const layout_leaf& local : plan_leaves(tallies_, level_bits, limits)) {
     layout_leaf leaf = local;
     leaf.depth = depth_ + local.depth;
@@ -143,20 +396,13 @@ status layout_spool::replay(const layout_limits& limits, reader& r) {
       // One partition over a file's limits: park it again by its next
       // bits and plan it on its own.
       layout_spool below(names_, buffer_bytes_, leaf.depth, leaf.prefix,
-                         disk_bytes_);
-      if (status s = stream(local.first_bucket,
-                            [&](std::uint64_t fp, std::uint64_t sequence,
-                                std::uint32_t size, std::string_view payload) {
-                              return below.add(fp, sequence, size, payload);
-                            });
-          !s)
-        return s;
+                         disk_bytes_, reference_);
+      if (status s = park_below(local.first_bucket, below); !s) return s;
       if (status s = below.replay(limits, r); !s) return s;
       continue;
     }
     if (status s = r.begin(leaf); !s) return s;
-    if (status s = merge(local.first_bucket, local.end_bucket, r); !s)
-      return s;
+    if (status s = merge(local.first_bucket, local.end_bucket, r); !s) return s;
     if (status s = r.end(leaf); !s) return s;
   }
   return {};

@@ -14,9 +14,23 @@
 // the fingerprint, and a node still over the limits there (URLs that share
 // all 64 bits) is handed over as one leaf over the limits.
 //
-// Memory: 256 write buffers of `buffer_bytes` while adding (4 MiB at the
-// default), and as much again for the level below while one partition is
-// parked again. Disk: each entry's payload and 24 bytes, once per level.
+// A parked entry is its payload and a head of about 13 bytes: its number
+// among the entries, as the distance from the partition's previous one;
+// its fingerprint; its payload's length and its size, as their difference;
+// and how many of the payload's first bytes repeat the spool's reference
+// (the first payload's first 255 bytes), which are left out: a section's
+// `<url><loc>` elements share their scheme and host, about 35 bytes. (Coding
+// the whole payload against the reference, its tags copied, parks a third
+// fewer bytes but costs more CPU than the kernel's copies it saves:
+// docs/scaling.md.)
+//
+// Memory: one buffer of 256 slices of `buffer_bytes` (4 MiB at the
+// default): while adding, each partition's slice is written out whole when
+// full; while replaying, the buffer is split among the leaf's partitions
+// being read (a leaf of 8 partitions reads 512 KiB at a time from each).
+// As much again for the level below while one partition is parked again.
+// Disk: each entry's payload less its shared prefix, and its head, once
+// per level.
 //
 // Not thread-safe; generate's consumer thread owns it.
 #ifndef SITEMILL_GENERATE_LAYOUT_SPOOL_H
@@ -48,10 +62,12 @@ class layout_spool {
   ~layout_spool();
 
   /// Parks one entry: `size` is what it adds to its file (the bytes its
-  /// `<url>` element takes), `payload` the caller's record, handed back as
-  /// is by replay().
+  /// `<url>` element takes), `payload` then `tail` the caller's record,
+  /// handed back as one by replay() (two pieces so that the caller need not
+  /// join them first).
   [[nodiscard]] status add(std::uint64_t fingerprint, std::uint32_t size,
-                           std::string_view payload);
+                           std::string_view payload,
+                           std::string_view tail = {});
 
   /// What replay() hands over: each leaf's begin, its entries, its end, in
   /// prefix order. A failed status stops the replay and is returned.
@@ -72,29 +88,36 @@ class layout_spool {
   std::uint64_t disk_bytes() const noexcept { return *disk_bytes_; }
 
  private:
+  struct partition;
+  class run;
   layout_spool(temp_namer names, std::size_t buffer_bytes, int depth,
-               std::uint64_t prefix,
-               std::shared_ptr<std::uint64_t> disk_bytes);
+               std::uint64_t prefix, std::shared_ptr<std::uint64_t> disk_bytes,
+               std::string reference);
   // The next 8 bits of a fingerprint below this level's depth.
   std::size_t partition_of(std::uint64_t fingerprint) const noexcept;
   // add() with the entry's number among those the top level was given.
   status add(std::uint64_t fingerprint, std::uint64_t sequence,
-             std::uint32_t size, std::string_view payload);
-  status stream(std::size_t partition,
-                const std::function<status(std::uint64_t, std::uint64_t,
-                                           std::uint32_t, std::string_view)>&
-                    each);
+             std::uint32_t size, std::string_view payload,
+             std::string_view tail);
+  // Writes out every partition's buffer and frees it.
+  status flush();
+  status open_runs(std::size_t first, std::size_t end,
+                   std::vector<std::unique_ptr<run>>& runs);
   status merge(std::size_t first, std::size_t end, reader& r);
+  status park_below(std::size_t which, layout_spool& below);
 
   temp_namer names_;
   std::size_t buffer_bytes_;
   int depth_;             // fingerprint bits the levels above used
   std::uint64_t prefix_;  // their value
   std::shared_ptr<std::uint64_t> disk_bytes_;  // shared by the levels
+  std::string reference_;  // shared by the levels too
   std::uint64_t entries_ = 0;
   std::array<prefix_tally, 256> tallies_{};
-  std::vector<std::unique_ptr<buffered_temp_file>> partitions_;
-  std::string payload_;  // reused while streaming
+  std::vector<partition> partitions_;
+  // 256 slices of buffer_bytes_, one a partition's while adding; split
+  // among a leaf's partitions while replaying. Allocated at the first add.
+  std::unique_ptr<char[]> buffer_;
 };
 
 }  // namespace sitemill::detail

@@ -7,13 +7,11 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
-#include <type_traits>
 
 namespace sitemill::detail {
 namespace {
 
-static_assert(std::is_trivially_copyable_v<w3c_datetime>);
-constexpr std::size_t record_fixed = 2;  // uses, has_lastmod
+constexpr std::size_t record_fixed = 2;  // has_lastmod, uses
 
 // A parked record in the file: the fingerprint and the record's length,
 // then the record.
@@ -27,34 +25,94 @@ status failed(const char* what, const std::string& path) {
                " (a section's parked entries): " + std::strerror(errno)};
 }
 
+// A lastmod in a record: its fields one after another, without the
+// struct's padding, the nanoseconds only when there are some (most lastmods
+// have none): 11 bytes or 15 where the struct takes 20. The byte of flags
+// comes last, to be read first from the record's end. A field added to
+// w3c_datetime changes its size: then add it here.
+static_assert(sizeof(w3c_datetime) == 20, "a w3c_datetime field to park");
+constexpr std::size_t packed_lastmod = 11;
+constexpr std::size_t packed_nanos = 4;
+
+void append_lastmod(std::string& out, const w3c_datetime& d) {
+  char b[packed_nanos + packed_lastmod];
+  char* p = b;
+  const bool nanos = d.nanos != 0;
+  if (nanos) {
+    std::memcpy(p, &d.nanos, packed_nanos);
+    p += packed_nanos;
+  }
+  std::memcpy(p, &d.year, 2);
+  p[2] = static_cast<char>(d.month);
+  p[3] = static_cast<char>(d.day);
+  p[4] = static_cast<char>(d.hour);
+  p[5] = static_cast<char>(d.minute);
+  p[6] = static_cast<char>(d.second);
+  p[7] = static_cast<char>(d.fraction_digits);
+  std::memcpy(p + 8, &d.offset_minutes, 2);
+  p[10] =
+      static_cast<char>((d.zulu ? 1 : 0) | (d.negative_zero_offset ? 2 : 0) |
+                        (nanos ? 4 : 0) | (static_cast<unsigned>(d.form) << 3));
+  out.append(b, static_cast<std::size_t>(p + packed_lastmod - b));
+}
+
+// The lastmod append_lastmod() wrote ending at `end` of `record`; `end`
+// moves back to its start.
+w3c_datetime read_lastmod(std::string_view record, std::size_t& end) {
+  w3c_datetime d;
+  end -= packed_lastmod;
+  const char* p = record.data() + end;
+  std::memcpy(&d.year, p, 2);
+  d.month = static_cast<std::uint8_t>(p[2]);
+  d.day = static_cast<std::uint8_t>(p[3]);
+  d.hour = static_cast<std::uint8_t>(p[4]);
+  d.minute = static_cast<std::uint8_t>(p[5]);
+  d.second = static_cast<std::uint8_t>(p[6]);
+  d.fraction_digits = static_cast<std::uint8_t>(p[7]);
+  std::memcpy(&d.offset_minutes, p + 8, 2);
+  const auto flags = static_cast<unsigned char>(p[10]);
+  d.zulu = (flags & 1) != 0;
+  d.negative_zero_offset = (flags & 2) != 0;
+  d.form = static_cast<datetime_form>(flags >> 3);
+  if (flags & 4) {
+    end -= packed_nanos;
+    std::memcpy(&d.nanos, record.data() + end, packed_nanos);
+  }
+  return d;
+}
+
 }  // namespace
 
+void append_parked_tail(std::string& out,
+                        const std::optional<w3c_datetime>& lastmod,
+                        extension_mask uses) {
+  if (lastmod) append_lastmod(out, *lastmod);
+  const char fixed[record_fixed] = {static_cast<char>(lastmod ? 1 : 0),
+                                    static_cast<char>(uses)};
+  out.append(fixed, record_fixed);
+}
+
 void append_parked(std::string& out, const parked_entry& e) {
-  out += static_cast<char>(e.uses);
-  out += static_cast<char>(e.lastmod ? 1 : 0);
-  if (e.lastmod)
-    out.append(reinterpret_cast<const char*>(&*e.lastmod), sizeof *e.lastmod);
   out += e.xml;
+  append_parked_tail(out, e.lastmod, e.uses);
 }
 
 parked_entry read_parked(std::string_view record) {
   parked_entry e;
-  e.uses = static_cast<extension_mask>(record[0]);
-  std::size_t at = record_fixed;
-  if (record[1] != 0) {
-    w3c_datetime d;
-    std::memcpy(&d, record.data() + at, sizeof d);
-    e.lastmod = d;
-    at += sizeof d;
-  }
-  e.xml = record.substr(at);
+  std::size_t end = record.size() - record_fixed;
+  e.uses = static_cast<extension_mask>(record[end + 1]);
+  if (record[end] != 0) e.lastmod = read_lastmod(record, end);
+  e.xml = record.substr(0, end);
   return e;
 }
 
 std::uint32_t parked_xml_size(std::string_view record) {
-  const std::size_t fixed =
-      record_fixed + (record[1] != 0 ? sizeof(w3c_datetime) : 0);
-  return static_cast<std::uint32_t>(record.size() - fixed);
+  std::size_t end = record.size() - record_fixed;
+  if (record[end] != 0) {
+    const auto flags = static_cast<unsigned char>(record[end - 1]);
+    end -= packed_lastmod + ((flags & 4) != 0 ? packed_nanos : 0);
+  }
+  return static_cast<std::uint32_t>(end);
 }
 
 section_park::section_park(std::string path) : path_(std::move(path)) {}

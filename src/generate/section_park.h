@@ -32,9 +32,15 @@ struct parked_entry {
   extension_mask uses = 0;
 };
 
-/// Appends `e`'s record to `out`: its extensions, whether it has a lastmod
-/// and that lastmod, then its xml.
+/// Appends `e`'s record to `out`: its xml, then its tail
+/// (append_parked_tail()). The xml comes first so that records of one
+/// section start alike (layout_spool leaves out what they share).
 void append_parked(std::string& out, const parked_entry& e);
+/// Appends a record's tail to `out`: the lastmod if there is one, whether
+/// there is, and the extensions; read from the record's end.
+void append_parked_tail(std::string& out,
+                        const std::optional<w3c_datetime>& lastmod,
+                        extension_mask uses);
 /// The entry of a record append_parked() made (views into `record`).
 parked_entry read_parked(std::string_view record);
 /// The bytes of a record's xml, without reading the record.

@@ -143,13 +143,15 @@ add_status set_writers::put(slot& s, std::uint64_t fingerprint,
   // A parked entry must be one the writer will take: the writer's own test.
   if (overhead(uses) + xml.size() > o_.max_bytes) return add_status::too_large;
   record_.clear();
-  append_parked(record_, {xml, lastmod, uses});
   status st;
   if (direct) {
+    // The record's xml and tail in two pieces: the spool joins them.
+    append_parked_tail(record_, lastmod, uses);
     if (!s.spool) s.spool = new_spool();
     st = s.spool->add(fingerprint, static_cast<std::uint32_t>(xml.size()),
-                      record_);
+                      xml, record_);
   } else {
+    append_parked(record_, {xml, lastmod, uses});
     if (!s.park)
       s.park = std::make_unique<section_park>(out_.temp_path(
           "park-" + (s.section.empty() ? std::string("default") : s.section)));
