@@ -112,6 +112,7 @@ struct parse_pipeline {
   void replay_head();
   void decide();
   void feed_xml(const char* data, std::size_t size);
+  bool yield_mid_token();
   void hand_over();
   void read_again();
   void stop() { stopped = true; }
@@ -229,6 +230,7 @@ void parse_pipeline::inflate_block(const char* data, std::size_t size) {
       case gz_status::trailing_data:
         // What gzip -d calls "trailing garbage": padding or junk after the
         // last member. Its data is complete; warn and ignore the rest.
+        if (yield_mid_token()) return;
         trailing = true;
         doc.report(
             doc_code::gzip_trailing_data, {},
@@ -239,11 +241,13 @@ void parse_pipeline::inflate_block(const char* data, std::size_t size) {
         report_cap();
         return;
       case gz_status::no_memory:
+        if (yield_mid_token()) return;
         doc.report(doc_code::gzip_corrupt, {},
                    "cannot decode the gzip data (out of memory)");
         stop();
         return;
       case gz_status::corrupt: {
+        if (yield_mid_token()) return;
         std::string m = "the gzip data is corrupt (";
         m += gz->message();
         m += ") after " + detail::with_commas(bytes) +
@@ -279,6 +283,7 @@ void parse_pipeline::content(const char* data, std::size_t size) {
 // The parse stops at parse_options::max_bytes: for plain input here, for
 // gzip where the inflater stops at the same count.
 void parse_pipeline::report_cap() {
+  if (yield_mid_token()) return;
   const std::string limit = detail::with_commas(options.max_bytes);
   const std::string read = detail::with_commas(summary.entries);
   if (summary.gzipped) {
@@ -476,6 +481,17 @@ void parse_pipeline::feed_xml(const char* data, std::size_t size) {
   stop();
 }
 
+// The input breaks or ends early (gzip, the byte cap) while the scanner
+// holds a token it cut: libxml2 may have judged those bytes already (it
+// reads a start tag to the last '>' it has), so libxml2 reads the document,
+// and tells the break too, in its own order.
+bool parse_pipeline::yield_mid_token() {
+  if (!xml || !xml->hand_over_mid_token()) return false;
+  hand_over();
+  stop();
+  return true;
+}
+
 void parse_pipeline::hand_over() {
   handed_over = true;
   told_reports = doc.reports();
@@ -509,7 +525,8 @@ parse_summary parse_pipeline::finish() {
   }
   if (!stopped && kind == container::gzip && !trailing)
     inflate_block(nullptr, 0);  // what the inflater still holds
-  if (!stopped && kind == container::gzip && !trailing && gz->truncated()) {
+  if (!stopped && kind == container::gzip && !trailing && gz->truncated() &&
+      !yield_mid_token()) {
     gzip_truncated = true;
     doc.report(doc_code::gzip_truncated, {},
                "the gzip data ends early (after " + detail::with_commas(bytes) +

@@ -14,6 +14,10 @@
 
 #include "detail/utf8.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace sitemill::detail::xml_bytes {
 
 using uchar = unsigned char;
@@ -42,17 +46,6 @@ constexpr bool name_char(char c) noexcept {
   return name_bytes[static_cast<unsigned char>(c)] != 0;
 }
 
-// Bytes text can hold as they are: printable ASCII but '&' (a reference),
-// '<' (markup) and ']' (which may start "]]>"), and TAB and LF.
-constexpr std::array<bool, 256> make_plain() {
-  std::array<bool, 256> t{};
-  for (int c = 0x20; c < 0x80; ++c) t[static_cast<std::size_t>(c)] = true;
-  t['&'] = t['<'] = t[']'] = false;
-  t['\t'] = t['\n'] = true;
-  return t;
-}
-inline constexpr std::array<bool, 256> plain = make_plain();
-
 // XML 1.0's Char (section 2.2).
 constexpr bool is_char(std::uint32_t v) noexcept {
   return v == 0x9 || v == 0xA || v == 0xD || (v >= 0x20 && v <= 0xD7FF) ||
@@ -77,6 +70,15 @@ constexpr std::uint64_t zero_bytes(std::uint64_t w) noexcept {
 // Characters in [b, e): bytes less UTF-8 continuation bytes (10xxxxxx).
 inline std::uint64_t chars(const char* b, const char* e) noexcept {
   std::uint64_t n = static_cast<std::uint64_t>(e - b);
+#if defined(__SSE2__)
+  // As signed bytes, continuation bytes are those below -64 (0xC0).
+  for (; e - b >= 16; b += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
+    if (_mm_movemask_epi8(v) == 0) continue;  // ASCII
+    n -= static_cast<std::uint64_t>(__builtin_popcount(static_cast<unsigned>(
+        _mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(-64))))));
+  }
+#endif
   for (; e - b >= 8; b += 8) {
     const std::uint64_t w = load8(b);
     if ((w & highs) != 0)
@@ -125,12 +127,21 @@ inline bool same_bytes(const char* x, const char* y, std::size_t n) noexcept {
   return std::memcmp(x, y, n) == 0;
 }
 
-// Eight bytes of text that text() can pass over: printable ASCII without
-// '&' or ']'.
-constexpr bool plain8(std::uint64_t w) noexcept {
-  const std::uint64_t controls = zero_bytes(w & (0xE0 * ones));  // < 0x20
-  return ((w & highs) | controls | zero_bytes(w ^ ('&' * ones)) |
-          zero_bytes(w ^ (']' * ones))) == 0;
+// Sixteen bytes of printable ASCII: as signed bytes, all at least 0x20.
+inline bool printable16(const char* p) noexcept {
+#if defined(__SSE2__)
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  return _mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20))) == 0;
+#else
+  (void)p;
+  return false;
+#endif
+}
+
+// Eight bytes of printable ASCII (no control character, no byte above
+// 0x7F): text() passes over them at once.
+constexpr bool printable8(std::uint64_t w) noexcept {
+  return ((w & highs) | zero_bytes(w & (0xE0 * ones))) == 0;
 }
 
 // Length of the non-ASCII character at `s` (well-formed UTF-8 and an XML

@@ -226,6 +226,12 @@ void xml_reader::hand_over() {
   handed_over_ = true;
 }
 
+bool xml_reader::hand_over_mid_token() {
+  if (scanner_ == nullptr || handed_over_ || !scanner_->holding()) return false;
+  hand_over();
+  return true;
+}
+
 xml_reader::~xml_reader() {
   if (ctxt_ == nullptr) return;
   // "For expat compatibility in SAX mode", libxml2 records a declared

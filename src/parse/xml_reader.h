@@ -63,6 +63,9 @@ class xml_reader final : private xml_scanner::sink {
   /// everything this reader told so far is what libxml2's reading of the
   /// same bytes tells first, and nothing after it was told.
   bool handed_over() const noexcept { return handed_over_; }
+  /// Hands over when the scanner holds a token the input cut (the caller
+  /// is about to tell that the input breaks there); true if it did.
+  bool hand_over_mid_token();
   /// The caller stripped what strict XML forbids before the declaration.
   bool recovered() const noexcept { return recovered_; }
   /// The XSD verdict, once finished.

@@ -196,8 +196,8 @@ namespace {
 // more when the bytes end inside it, stop when it is not one (or is too
 // long) and libxml2 should say so.
 enum class name_read : std::uint8_t { done, more, bad };
-name_read read_qname(const char*& q, const char* e, std::string_view& prefix,
-                     std::string_view& local) {
+inline name_read read_qname(const char*& q, const char* e,
+                            std::string_view& prefix, std::string_view& local) {
   const char* s = q;
   const auto ncname = [&]() -> name_read {
     if (q >= e) return name_read::more;
@@ -282,7 +282,12 @@ xml_scanner::step xml_scanner::start_tag(const char*& p, const char* e) {
     const char quote = *q++;
     const auto end = static_cast<const char*>(
         std::memchr(q, quote, static_cast<std::size_t>(e - q)));
-    if (end == nullptr) return step::more;
+    if (end == nullptr) {
+      // libxml2 refuses a '<' in a value as soon as it reads it.
+      return std::memchr(q, '<', static_cast<std::size_t>(e - q)) == nullptr
+                 ? step::more
+                 : halt();
+    }
     a.value_begin = q;
     a.value_end = end;
     raw_.push_back(a);
@@ -481,41 +486,53 @@ xml_scanner::step xml_scanner::text(const char*& p, const char* e) {
   const auto lt = static_cast<const char*>(
       std::memchr(p, '<', static_cast<std::size_t>(e - p)));
   if (lt == nullptr) return step::more;
-  const char* run = p;
-  const char* s = p;
+  // The characters first, eight bytes at a time (a URL is mostly printable
+  // ASCII); then the rare ']' and '&', each found by memchr.
+  for (const char* s = p; s < lt;) {
+    if (lt - s >= 16 && printable16(s)) {
+      s += 16;
+      continue;
+    }
+    if (lt - s >= 8 && printable8(load8(s))) {
+      s += 8;
+      continue;
+    }
+    const auto c = static_cast<uchar>(*s);
+    if (c >= 0x80) {
+      const std::size_t n = wide_char(s, lt);
+      if (n == 0) return halt();
+      s += n;
+    } else if (c < 0x20 && c != '\t' && c != '\n') {
+      return halt();  // a control character, or CR
+    } else {
+      ++s;
+    }
+  }
+  for (const char* s = p;; ++s) {
+    s = static_cast<const char*>(
+        std::memchr(s, ']', static_cast<std::size_t>(lt - s)));
+    if (s == nullptr) break;
+    if (lt - s >= 3 && s[1] == ']' && s[2] == '>') return halt();
+  }
   const auto deliver = [&](const char* b, const char* end) {
     if (end > b)
       sink_.on_characters(reinterpret_cast<const uchar*>(b),
                           static_cast<int>(end - b), false);
     return !stopped_;
   };
-  while (s < lt) {
-    if (lt - s >= 8 && plain8(load8(s))) {
-      s += 8;
-      continue;
-    }
-    const auto c = static_cast<uchar>(*s);
-    if (plain[c]) {
-      ++s;
-    } else if (c == '&') {
-      // libxml2 hands each reference's character over on its own.
-      const char* next = s;
-      const std::uint32_t v = reference(s, lt, next);
-      if (v == 0 || !deliver(run, s)) return halt();
-      std::string one;
-      append_utf8(static_cast<char32_t>(v), one);
-      if (!deliver(one.data(), one.data() + one.size())) return halt();
-      s = run = next;
-    } else if (c == ']') {
-      if (lt - s >= 3 && s[1] == ']' && s[2] == '>') return halt();
-      ++s;
-    } else if (c >= 0x80) {
-      const std::size_t n = wide_char(s, lt);
-      if (n == 0) return halt();
-      s += n;
-    } else {
-      return halt();  // a control character, or CR
-    }
+  // libxml2 hands each reference's character over on its own.
+  const char* run = p;
+  for (const char* s = p;;) {
+    const auto amp = static_cast<const char*>(
+        std::memchr(s, '&', static_cast<std::size_t>(lt - s)));
+    if (amp == nullptr) break;
+    const char* next = amp;
+    const std::uint32_t v = reference(amp, lt, next);
+    if (v == 0 || !deliver(run, amp)) return halt();
+    std::string one;
+    append_utf8(static_cast<char32_t>(v), one);
+    if (!deliver(one.data(), one.data() + one.size())) return halt();
+    s = run = next;
   }
   if (!deliver(run, lt)) return halt();
   p = lt;

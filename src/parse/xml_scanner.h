@@ -70,6 +70,8 @@ class xml_scanner {
   /// Stops at the current token (a sink that wants libxml2 to judge).
   void stop() noexcept { stopped_ = true; }
   bool stopped() const noexcept { return stopped_; }
+  /// Bytes of a token the end of the last feed cut are waiting for more.
+  bool holding() const noexcept { return !carry_.empty(); }
 
   /// Where the start tag being delivered begins, in lines and columns of
   /// the bytes fed, as sitemill has always computed it from libxml2's
