@@ -203,6 +203,14 @@ std::vector<std::pair<std::string, std::string>> taken() {
           "<!-- a <url> "
           "-->\n<url><loc><![CDATA[https://example.com/c?a=1&b=2]]></loc>"
           "<?pi data?></url></urlset>\n<!-- end -->\n");
+  // libxml2 counts a CDATA section's columns in bytes.
+  v.emplace_back(
+      "cdata_wide_then_tag",
+      h + u +
+          "<url><loc><![CDATA[https://example.com/\xC3\xA9\xE2\x82\xAC]]>"
+          "</loc><lastmod>2026-01-01</lastmod></url><url><loc>"
+          "<![CDATA[a\n\xC3\xA9]]></loc><lastmod>2026-01-01</lastmod>"
+          "</url></urlset>");
   v.emplace_back(
       "prefixed",
       h + "<sm:urlset xmlns:sm=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"

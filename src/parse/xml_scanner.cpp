@@ -576,6 +576,20 @@ xml_scanner::step xml_scanner::cdata(const char*& p, const char* e) {
   if (!plain_chars(body, end)) return halt();
   sink_.on_characters(reinterpret_cast<const uchar*>(body),
                       static_cast<int>(end - body), true);
+  // libxml2's push parser steps over a CDATA section byte by byte
+  // (SKIPL): its columns there count bytes, not characters.
+  advance(mark_, p);
+  const char* nl = static_cast<const char*>(
+      memrchr(p, '\n', static_cast<std::size_t>(end + 3 - p)));
+  if (nl != nullptr) {
+    line_ += newlines(p, nl + 1);
+    column_ = 1;
+    line_bytes_ = 0;
+    p = nl + 1;
+  }
+  column_ += static_cast<std::uint64_t>(end + 3 - p);
+  line_bytes_ += static_cast<std::uint64_t>(end + 3 - p);
+  mark_ = end + 3;
   p = end + 3;
   return stopped_ ? step::stop : step::done;
 }
