@@ -27,6 +27,7 @@ int doc_context::year_of(std::int64_t unix_seconds) noexcept {
 }
 
 void doc_context::report(doc_code code, text_pos at, std::string message) {
+  if (silent_) return;
   const doc_code_info& i = info(code);
   switch (i.level) {
     case severity::error:
@@ -39,6 +40,11 @@ void doc_context::report(doc_code code, text_pos at, std::string message) {
       ++summary_.infos;
       break;
   }
+  ++reports_;
+  if (mute_reports_ > 0) {
+    --mute_reports_;
+    return;
+  }
   diagnostic d;
   d.level = i.level;
   d.code = std::string(i.name);
@@ -49,6 +55,7 @@ void doc_context::report(doc_code code, text_pos at, std::string message) {
 }
 
 void doc_context::set_kind(document_kind kind) {
+  if (silent_) return;
   summary_.kind = kind;
   if (kind_told_ || kind == document_kind::unknown) return;
   kind_told_ = true;
@@ -69,8 +76,20 @@ void doc_context::count_entry(text_pos at) {
 }
 
 void doc_context::deliver(parsed_entry& entry) {
+  if (silent_) return;
   entry.index = summary_.entries++;
+  if (mute_entries_ > 0) {
+    --mute_entries_;
+    return;
+  }
   handler_.on_entry(entry);
+}
+
+void doc_context::mute(std::uint64_t reports, std::uint64_t entries,
+                       bool kind_told) {
+  mute_reports_ = reports;
+  mute_entries_ = entries;
+  kind_told_ = kind_told;
 }
 
 void doc_context::note_lastmod(std::string_view text) {

@@ -45,6 +45,19 @@ class doc_context {
   /// Numbers `entry` and hands it to the handler.
   void deliver(parsed_entry& entry);
 
+  /// A second reading of the document (libxml2's, after the scanner handed
+  /// over) starts by telling again what the first told: its first `reports`
+  /// diagnostics and `entries` entries are counted as usual but not sent,
+  /// and the kind is not told again when `kind_told`.
+  void mute(std::uint64_t reports, std::uint64_t entries, bool kind_told);
+  /// From now on nothing reaches the handler: the first reading, once it
+  /// has handed over.
+  void silence() noexcept { silent_ = true; }
+  /// Diagnostics reported so far (muted ones included).
+  std::uint64_t reports() const noexcept { return reports_; }
+  /// The kind was told to the handler.
+  bool kind_told() const noexcept { return kind_told_; }
+
   /// Remembers an entry's lastmod text ("" when it has none) for the
   /// all-the-same check at the end.
   void note_lastmod(std::string_view text);
@@ -71,6 +84,10 @@ class doc_context {
   std::int64_t now_unix_;
   int now_year_;
   bool kind_told_ = false;
+  bool silent_ = false;
+  std::uint64_t reports_ = 0;
+  std::uint64_t mute_reports_ = 0;
+  std::uint64_t mute_entries_ = 0;
   std::uint64_t entries_seen_ = 0;
   std::uint64_t lastmod_count_ = 0;
   bool lastmod_all_same_ = true;

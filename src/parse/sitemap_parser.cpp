@@ -2,7 +2,12 @@
 //
 //   feed() -> fixed-size blocks -> gzip? (sniffed by magic, inflated with
 //   the cap counted on decompressed bytes) -> sniff (BOM, whitespace, '<')
-//   -> xml_reader (libxml2 SAX) or text_reader -> handler
+//   -> xml_reader (xml_scanner or libxml2 SAX) or text_reader -> handler
+//
+// When the caller can read the document again (reread_function), XML goes
+// through xml_scanner; on what the scanner leaves to libxml2 the first
+// reading goes silent and a second pipeline, libxml2's, reads the bytes
+// again from the first, its handler muted for what the first already told.
 //
 // Every stage after the first sees the same blocks however the caller splits
 // its feed() calls, so feeding one byte at a time gives exactly the results
@@ -11,6 +16,7 @@
 #include "sitemill/parse/sitemap_parser.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,6 +29,7 @@
 #include "detail/inflate.h"
 #include "detail/text.h"
 #include "parse/context.h"
+#include "parse/document_parser.h"
 #include "parse/text_reader.h"
 #include "parse/xml_reader.h"
 
@@ -67,11 +74,28 @@ bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
+// parse_file's reread_function: the file from its first byte.
+bool read_again(int fd, std::size_t size,
+                const std::function<bool(const char*, std::size_t)>& sink) {
+  if (::lseek(fd, 0, SEEK_SET) != 0) return false;
+  const auto buf = std::make_unique<char[]>(size);
+  for (;;) {
+    const ssize_t n = ::read(fd, buf.get(), size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0 || !sink(buf.get(), static_cast<std::size_t>(n))) return true;
+  }
+}
+
 }  // namespace
 
-struct sitemap_parser::impl {
-  impl(parse_handler& h, parse_options o)
-      : options(o),
+namespace detail {
+
+struct parse_pipeline {
+  parse_pipeline(parse_handler& h, parse_options o, reread_function r)
+      : handler(h),
+        options(o),
+        reread(std::move(r)),
         doc(h, options, summary,
             options.now ? std::chrono::duration_cast<std::chrono::seconds>(
                               options.now->time_since_epoch())
@@ -87,14 +111,27 @@ struct sitemap_parser::impl {
   void sniff_byte(char c);
   void replay_head();
   void decide();
+  void feed_xml(const char* data, std::size_t size);
+  bool yield_mid_token();
+  void hand_over();
+  void read_again();
   void stop() { stopped = true; }
   parse_summary finish();
 
+  parse_handler& handler;
   parse_options options;
+  reread_function reread;  // set: XML goes through the scanner
   parse_summary summary;
   detail::doc_context doc;
   bool stopped = false;
   bool finished = false;
+
+  // The scanner handed over: what had been told then, and the second
+  // reading, which the public calls go to from then on.
+  bool handed_over = false;
+  std::uint64_t told_reports = 0, told_entries = 0;
+  bool told_kind = false;
+  std::unique_ptr<parse_pipeline> again;
 
   // Staging: the caller's bytes cut into block_size pieces.
   std::unique_ptr<char[]> stage;
@@ -135,7 +172,7 @@ struct sitemap_parser::impl {
   std::unique_ptr<detail::text_reader> text;
 };
 
-void sitemap_parser::impl::feed(const char* data, std::size_t size) {
+void parse_pipeline::feed(const char* data, std::size_t size) {
   while (size > 0 && !stopped) {
     if (staged == 0 && size >= block_size) {
       raw(data, block_size);
@@ -156,7 +193,7 @@ void sitemap_parser::impl::feed(const char* data, std::size_t size) {
   }
 }
 
-void sitemap_parser::impl::raw(const char* data, std::size_t size) {
+void parse_pipeline::raw(const char* data, std::size_t size) {
   if (size == 0 || stopped) return;
   if (kind == container::undecided) {
     // Blocks are at least 2 bytes unless the whole input is 1 byte.
@@ -176,7 +213,7 @@ void sitemap_parser::impl::raw(const char* data, std::size_t size) {
   }
 }
 
-void sitemap_parser::impl::inflate_block(const char* data, std::size_t size) {
+void parse_pipeline::inflate_block(const char* data, std::size_t size) {
   using gz_status = detail::gzip_inflater::status;
   while (!stopped) {
     const auto s = gz->inflate(data, size, out.get(), block_size);
@@ -193,6 +230,7 @@ void sitemap_parser::impl::inflate_block(const char* data, std::size_t size) {
       case gz_status::trailing_data:
         // What gzip -d calls "trailing garbage": padding or junk after the
         // last member. Its data is complete; warn and ignore the rest.
+        if (yield_mid_token()) return;
         trailing = true;
         doc.report(
             doc_code::gzip_trailing_data, {},
@@ -203,11 +241,13 @@ void sitemap_parser::impl::inflate_block(const char* data, std::size_t size) {
         report_cap();
         return;
       case gz_status::no_memory:
+        if (yield_mid_token()) return;
         doc.report(doc_code::gzip_corrupt, {},
                    "cannot decode the gzip data (out of memory)");
         stop();
         return;
       case gz_status::corrupt: {
+        if (yield_mid_token()) return;
         std::string m = "the gzip data is corrupt (";
         m += gz->message();
         m += ") after " + detail::with_commas(bytes) +
@@ -220,7 +260,7 @@ void sitemap_parser::impl::inflate_block(const char* data, std::size_t size) {
   }
 }
 
-void sitemap_parser::impl::content(const char* data, std::size_t size) {
+void parse_pipeline::content(const char* data, std::size_t size) {
   if (stopped) return;
   const std::uint64_t room =
       options.max_bytes > bytes ? options.max_bytes - bytes : 0;
@@ -242,7 +282,8 @@ void sitemap_parser::impl::content(const char* data, std::size_t size) {
 
 // The parse stops at parse_options::max_bytes: for plain input here, for
 // gzip where the inflater stops at the same count.
-void sitemap_parser::impl::report_cap() {
+void parse_pipeline::report_cap() {
+  if (yield_mid_token()) return;
   const std::string limit = detail::with_commas(options.max_bytes);
   const std::string read = detail::with_commas(summary.entries);
   if (summary.gzipped) {
@@ -262,20 +303,20 @@ void sitemap_parser::impl::report_cap() {
   stop();
 }
 
-void sitemap_parser::impl::dispatch(const char* data, std::size_t size) {
+void parse_pipeline::dispatch(const char* data, std::size_t size) {
   while (state != sniff::decided && size > 0) {
     sniff_byte(*data++);
     --size;
   }
   if (size == 0 || stopped) return;
   if (xml) {
-    if (!xml->feed(data, size)) stop();
+    feed_xml(data, size);
   } else if (text) {
     if (!text->feed(data, size)) stop();
   }
 }
 
-void sitemap_parser::impl::sniff_byte(char c) {
+void parse_pipeline::sniff_byte(char c) {
   switch (state) {
     case sniff::start: {
       head.push_back(c);
@@ -340,7 +381,7 @@ void sitemap_parser::impl::sniff_byte(char c) {
   }
 }
 
-void sitemap_parser::impl::replay_head() {
+void parse_pipeline::replay_head() {
   // The bytes held while looking for a BOM go through the whitespace and
   // prefix steps, then to the reader, ahead of what follows them.
   std::string held;
@@ -349,7 +390,7 @@ void sitemap_parser::impl::replay_head() {
   dispatch(held.data(), held.size());
 }
 
-void sitemap_parser::impl::decide() {
+void parse_pipeline::decide() {
   state = sniff::decided;
   std::string held;
   held.swap(head);
@@ -371,7 +412,7 @@ void sitemap_parser::impl::decide() {
       return;
     }
     xml = std::make_unique<detail::xml_reader>(doc, text_pos{1, 1}, false);
-    if (!xml->feed(held.data(), held.size())) stop();
+    feed_xml(held.data(), held.size());
     return;
   }
   if (b(0) == '<' || !prolog.empty()) {
@@ -391,9 +432,9 @@ void sitemap_parser::impl::decide() {
               "reject the file; sitemill reads on from the "
               "declaration): remove it");
       xml = std::make_unique<detail::xml_reader>(
-          doc, prolog.empty() ? skipped : cursor, true);
+          doc, prolog.empty() ? skipped : cursor, true, reread != nullptr);
       prolog.clear();
-      if (!xml->feed(held.data(), held.size())) stop();
+      feed_xml(held.data(), held.size());
       return;
     }
     // Comments before the root without a declaration are well-formed: the
@@ -401,8 +442,9 @@ void sitemap_parser::impl::decide() {
     std::string all = std::move(prolog);
     all += held;
     prolog.clear();
-    xml = std::make_unique<detail::xml_reader>(doc, skipped, false);
-    if (!xml->feed(all.data(), all.size())) stop();
+    xml = std::make_unique<detail::xml_reader>(doc, skipped, false,
+                                               reread != nullptr);
+    feed_xml(all.data(), all.size());
     return;
   }
   // Not XML: a text sitemap, unless it is another compression format.
@@ -433,7 +475,47 @@ void sitemap_parser::impl::decide() {
   if (!text->feed(held.data(), held.size())) stop();
 }
 
-parse_summary sitemap_parser::impl::finish() {
+void parse_pipeline::feed_xml(const char* data, std::size_t size) {
+  if (xml->feed(data, size)) return;
+  if (xml->handed_over()) hand_over();
+  stop();
+}
+
+// The input breaks or ends early (gzip, the byte cap) while the scanner
+// holds a token it cut: libxml2 may have judged those bytes already (it
+// reads a start tag to the last '>' it has), so libxml2 reads the document,
+// and tells the break too, in its own order.
+bool parse_pipeline::yield_mid_token() {
+  if (!xml || !xml->hand_over_mid_token()) return false;
+  hand_over();
+  stop();
+  return true;
+}
+
+void parse_pipeline::hand_over() {
+  handed_over = true;
+  told_reports = doc.reports();
+  told_entries = summary.entries;
+  told_kind = doc.kind_told();
+  doc.silence();
+}
+
+void parse_pipeline::read_again() {
+  parse_options o = options;
+  // The same clock, so lastmod-future judges as the first reading did.
+  if (!o.now)
+    o.now = std::chrono::system_clock::time_point(
+        std::chrono::seconds(doc.now_unix()));
+  again = std::make_unique<parse_pipeline>(handler, o, reread_function{});
+  again->doc.mute(told_reports, told_entries, told_kind);
+  parse_pipeline& second = *again;
+  reread([&second](const char* data, std::size_t size) {
+    second.feed(data, size);
+    return !second.stopped;
+  });
+}
+
+parse_summary parse_pipeline::finish() {
   if (finished) return summary;
   finished = true;
   if (!stopped && staged > 0) {
@@ -443,7 +525,8 @@ parse_summary sitemap_parser::impl::finish() {
   }
   if (!stopped && kind == container::gzip && !trailing)
     inflate_block(nullptr, 0);  // what the inflater still holds
-  if (!stopped && kind == container::gzip && !trailing && gz->truncated()) {
+  if (!stopped && kind == container::gzip && !trailing && gz->truncated() &&
+      !yield_mid_token()) {
     gzip_truncated = true;
     doc.report(doc_code::gzip_truncated, {},
                "the gzip data ends early (after " + detail::with_commas(bytes) +
@@ -466,6 +549,7 @@ parse_summary sitemap_parser::impl::finish() {
                               "lists at least one URL");
     } else if (xml) {
       xml->finish(gzip_truncated);
+      if (xml->handed_over()) hand_over();
     } else if (text) {
       text->finish();
     }
@@ -483,26 +567,68 @@ parse_summary sitemap_parser::impl::finish() {
   return summary;
 }
 
+document_parser::document_parser(parse_handler& handler, parse_options options,
+                                 reread_function reread)
+    : first_(std::make_unique<parse_pipeline>(handler, options,
+                                              std::move(reread))) {}
+
+document_parser::~document_parser() = default;
+
+bool document_parser::feed(const char* data, std::size_t size) {
+  parse_pipeline& first = *first_;
+  if (first.again || first.finished || first.stopped) return false;
+  first.feed(data, size);
+  if (first.handed_over) {
+    first.read_again();
+    return false;
+  }
+  return !first.stopped;
+}
+
+parse_summary document_parser::finish() {
+  parse_pipeline& first = *first_;
+  if (!first.again) {
+    const parse_summary s = first.finish();
+    if (!first.handed_over) return s;
+    first.read_again();
+  }
+  return first.again->finish();
+}
+
+}  // namespace detail
+
+struct sitemap_parser::impl {
+  impl(parse_handler& handler, parse_options options)
+      : parser(handler, options) {}
+  detail::document_parser parser;
+};
+
 sitemap_parser::sitemap_parser(parse_handler& handler, parse_options options)
     : impl_(std::make_unique<impl>(handler, options)) {}
 
 sitemap_parser::~sitemap_parser() = default;
 
 bool sitemap_parser::feed(const char* data, std::size_t size) {
-  if (impl_->finished || impl_->stopped) return false;
-  impl_->feed(data, size);
-  return !impl_->stopped;
+  return impl_->parser.feed(data, size);
 }
 
-parse_summary sitemap_parser::finish() { return impl_->finish(); }
+parse_summary sitemap_parser::finish() { return impl_->parser.finish(); }
 
 result<parse_summary> parse_file(const std::string& path,
                                  parse_handler& handler,
                                  parse_options options) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return error{"cannot open " + path + ": " + std::strerror(errno)};
-  sitemap_parser parser(handler, options);
   const std::size_t size = 4 * block_size;
+  struct stat st {};
+  const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  // A regular file can be read again: the scanner reads it (document_parser).
+  detail::document_parser parser(
+      handler, options,
+      regular ? detail::reread_function([fd, size](const auto& sink) {
+        return read_again(fd, size, sink);
+      })
+              : detail::reread_function{});
   const auto buf = std::make_unique<char[]>(size);
   for (;;) {
     const ssize_t n = ::read(fd, buf.get(), size);
@@ -515,8 +641,9 @@ result<parse_summary> parse_file(const std::string& path,
     if (n == 0) break;
     if (!parser.feed(buf.get(), static_cast<std::size_t>(n))) break;
   }
+  const parse_summary summary = parser.finish();  // may read the file again
   ::close(fd);
-  return parser.finish();
+  return summary;
 }
 
 parse_summary parse_bytes(std::string_view bytes, parse_handler& handler,

@@ -212,10 +212,24 @@ class error_redirect {
 
 }  // namespace
 
-xml_reader::xml_reader(doc_context& doc, text_pos skipped, bool recovered)
+xml_reader::xml_reader(doc_context& doc, text_pos skipped, bool recovered,
+                       bool scan)
     : doc_(doc), skipped_(skipped), recovered_(recovered) {
   init_libxml();
   names_.reserve(16);
+  xml_scanner::sink& callbacks = *this;
+  if (scan) scanner_ = std::make_unique<xml_scanner>(callbacks);
+}
+
+void xml_reader::hand_over() {
+  scanner_->stop();
+  handed_over_ = true;
+}
+
+bool xml_reader::hand_over_mid_token() {
+  if (scanner_ == nullptr || handed_over_ || !scanner_->holding()) return false;
+  hand_over();
+  return true;
 }
 
 xml_reader::~xml_reader() {
@@ -233,6 +247,12 @@ bool xml_reader::feed(const char* data, std::size_t size) {
   if (start_.size() < 14)
     start_.append(data, std::min(size, 14 - start_.size()));
   const error_redirect redirect(*this);
+  if (scanner_ != nullptr) {
+    // What the callbacks have libxml2 do (the extension schemas) may send
+    // an error past a context: finish() hands such a document over.
+    if (!handed_over_ && !scanner_->feed(data, size)) handed_over_ = true;
+    return !handed_over_;
+  }
   if (ctxt_ == nullptr) {
     // The first bytes go to the constructor, which sniffs their encoding
     // (a UTF-16 BOM); four are enough.
@@ -296,6 +316,15 @@ void xml_reader::check_halt() {
 
 void xml_reader::finish(bool input_cut) {
   if (finished_) return;
+  if (scanner_ != nullptr && !handed_over_) {
+    const error_redirect redirect(*this);
+    // libxml2 would end with check_halt() on a stray error.
+    if (!scanner_->finish() || !stray_error_.empty()) handed_over_ = true;
+  }
+  if (handed_over_) {
+    finished_ = true;
+    return;
+  }
   finishing_ = true;
   input_cut_ = input_cut;
   if (ctxt_ != nullptr && !fatal_) {
@@ -350,6 +379,10 @@ text_pos xml_reader::shift(std::uint64_t line, std::uint64_t column) const {
 }
 
 text_pos xml_reader::element_pos() const {
+  if (scanner_ != nullptr) {
+    const text_pos at = scanner_->tag_pos();
+    return shift(at.line, at.column);
+  }
   // libxml2 calls startElementNs with the input at the tag's '>' (or '/>');
   // the tag starts at the last '<' before it, since '<' cannot occur in an
   // attribute value.
@@ -951,6 +984,8 @@ void xml_reader::on_characters(const uchar* text, int len, bool cdata) {
     field_text& slot = *slot_;
     if (slot.overflow) return;
     if (slot.text.size() + static_cast<std::size_t>(len) > max_field) {
+      // Where libxml2 splits text decides what is kept: its to read.
+      if (scanner_ != nullptr) return hand_over();
       slot.overflow = true;
       return;
     }
@@ -960,6 +995,9 @@ void xml_reader::on_characters(const uchar* text, int len, bool cdata) {
   }
   if (mode_ != mode::sitemap) return;
   if (entry_depth_ != 0 && depth_ == entry_depth_) {
+    // Text out of place is reported as libxml2 split it: its to read.
+    if (scanner_ != nullptr && (cdata || has_non_space(text, len)))
+      return hand_over();
     if (cdata) stray_cdata_ = true;
     // Indentation before the first real text is not kept.
     if ((!stray_text_.empty() || has_non_space(text, len)) &&
@@ -971,6 +1009,7 @@ void xml_reader::on_characters(const uchar* text, int len, bool cdata) {
     return;
   }
   if (depth_ == 1 && (cdata || has_non_space(text, len))) {
+    if (scanner_ != nullptr) return hand_over();
     // Element-only content: the schema allows whitespace only (and no
     // CDATA section at all, as libxml2 reads it).
     xsd_ok_ = false;

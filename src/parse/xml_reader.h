@@ -28,16 +28,24 @@
 #include "parse/extension_rules.h"
 #include "parse/extension_schema.h"
 #include "parse/foreign_capture.h"
+#include "parse/xml_scanner.h"
 
 namespace sitemill::detail {
 
-class xml_reader {
+// The callbacks are the same whether libxml2 or xml_scanner reads the bytes;
+// what they need to know of the reading (where the current tag starts) one
+// function, element_pos(), answers for either.
+class xml_reader final : private xml_scanner::sink {
  public:
   /// `skipped` says where the bytes fed start in the document: lines and
   /// columns of what the caller stripped (a BOM, whitespace) before them.
   /// `recovered`: the caller stripped whitespace before the XML declaration
   /// (E2), so the document is not well-formed even if the rest is.
-  xml_reader(doc_context& doc, text_pos skipped, bool recovered);
+  /// `scan`: read with xml_scanner, which hands over (handed_over()) on
+  /// what it leaves to libxml2; the caller then reads the document again
+  /// with a reader that has `scan` false.
+  xml_reader(doc_context& doc, text_pos skipped, bool recovered,
+             bool scan = false);
   ~xml_reader();
   xml_reader(const xml_reader&) = delete;
   xml_reader& operator=(const xml_reader&) = delete;
@@ -51,6 +59,13 @@ class xml_reader {
   void finish(bool input_cut = false);
   /// A fatal error stopped the parse.
   bool fatal() const noexcept { return fatal_; }
+  /// The scanner met something it leaves to libxml2 and stopped there:
+  /// everything this reader told so far is what libxml2's reading of the
+  /// same bytes tells first, and nothing after it was told.
+  bool handed_over() const noexcept { return handed_over_; }
+  /// Hands over when the scanner holds a token the input cut (the caller
+  /// is about to tell that the input breaks there); true if it did.
+  bool hand_over_mid_token();
   /// The caller stripped what strict XML forbids before the declaration.
   bool recovered() const noexcept { return recovered_; }
   /// The XSD verdict, once finished.
@@ -66,9 +81,9 @@ class xml_reader {
   void on_declaration(std::string_view what, const unsigned char* name);
   void on_start(const unsigned char* local, const unsigned char* prefix,
                 const unsigned char* uri, int nb_attributes,
-                const unsigned char** attributes);
-  void on_end();
-  void on_characters(const unsigned char* text, int len, bool cdata);
+                const unsigned char** attributes) override;
+  void on_end() override;
+  void on_characters(const unsigned char* text, int len, bool cdata) override;
   void on_error(const xmlError& e);
   /// An error libxml2 sent past the parser context (see error_redirect).
   void on_stray_error(std::string_view message);
@@ -93,6 +108,7 @@ class xml_reader {
   };
 
   text_pos element_pos() const;
+  void hand_over();
   text_pos shift(std::uint64_t line, std::uint64_t column) const;
   void skip_subtree() { skip_ = depth_; }
   void start_root(const unsigned char* local, const unsigned char* prefix,
@@ -129,6 +145,8 @@ class xml_reader {
 
   doc_context& doc_;
   xmlParserCtxtPtr ctxt_ = nullptr;
+  std::unique_ptr<xml_scanner> scanner_;  // instead of ctxt_ when scanning
+  bool handed_over_ = false;
   text_pos skipped_;
   bool recovered_ = false;
 

@@ -2,6 +2,7 @@
 // arrives, each streamed through one sitemap_parser, with the time cap and
 // cancellation polled between blocks.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 
 #include "detail/fd_wait.h"
 #include "detail/text.h"
+#include "parse/document_parser.h"
 #include "walk/walker_impl.h"
 
 namespace sitemill {
@@ -40,7 +42,35 @@ std::optional<walk_skip> sitemap_walker::impl::read_local(
     return failure(walk_skip_reason::read_failed,
                    "cannot open " + doc.path + ": " + std::strerror(errno));
   if (!buffer) buffer = std::make_unique<char[]>(block_size);
-  sitemap_parser parser(handler, options.parse);
+  // A regular file can be read again: the parser's scanner then reads it,
+  // and hands what it leaves to libxml2 over by reading it again.
+  struct stat st {};
+  const bool regular =
+      !from_stdin && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  bool stopped_again = false;
+  std::string again_error;
+  const auto again =
+      [&](const std::function<bool(const char*, std::size_t)>& sink) {
+        if (::lseek(fd, 0, SEEK_SET) != 0) return false;
+        for (;;) {
+          if (should_stop()) {
+            stopped_again = true;
+            return true;
+          }
+          const ssize_t n = ::read(fd, buffer.get(), block_size);
+          if (n < 0 && errno == EINTR) continue;
+          if (n < 0) {
+            again_error =
+                std::string("reading again stopped: ") + std::strerror(errno);
+            return false;
+          }
+          if (n == 0 || !sink(buffer.get(), static_cast<std::size_t>(n)))
+            return true;
+        }
+      };
+  detail::document_parser parser(
+      handler, options.parse,
+      regular ? detail::reread_function(again) : detail::reread_function{});
   std::uint64_t total = 0;
   // A pipe or FIFO may send nothing for ever: wait in steps, so a cancel or
   // the time cap is seen between them.
@@ -69,8 +99,11 @@ std::optional<walk_skip> sitemap_walker::impl::read_local(
     total += static_cast<std::uint64_t>(n);
     if (!parser.feed(buffer.get(), static_cast<std::size_t>(n))) break;
   }
-  if (!from_stdin) ::close(fd);
   out.summary = parser.finish();
+  if (!from_stdin) ::close(fd);
+  if (stopped_again && out.stop == walk_stop::none) out.stop = stop_inside();
+  if (!again_error.empty() && out.read_error.empty())
+    out.read_error = std::move(again_error);
   return std::nullopt;
 }
 
