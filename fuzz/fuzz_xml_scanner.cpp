@@ -25,6 +25,7 @@
 #include "parse/xml_reader.h"
 #include "parse/xml_scanner.h"
 #include "sitemill/parse/sitemap_parser.h"
+#include "parse_transcript.h"
 
 namespace {
 
@@ -34,35 +35,7 @@ void check(bool ok) {
   if (!ok) std::abort();
 }
 
-struct transcript final : parse_handler {
-  std::vector<std::string> events;
-  void on_document(document_kind k) override {
-    events.push_back("kind " + std::string(to_string(k)));
-  }
-  void on_entry(const parsed_entry& e) override {
-    std::string s = "entry " + std::to_string(e.index) + " " +
-                    std::to_string(e.line) + ":" + std::to_string(e.column);
-    for (const parsed_field* f :
-         {&e.loc, &e.lastmod, &e.changefreq, &e.priority}) {
-      s += '|';
-      if (!f->present) continue;
-      s += std::to_string(f->line) + ":" + std::to_string(f->column) + "=";
-      s.append(f->text);
-    }
-    for (const extension_value& x : e.extensions) {
-      s += "|x" + std::to_string(static_cast<int>(x.field)) + "@" +
-           std::to_string(x.item) + "=";
-      s.append(x.text);
-    }
-    s += "|f=";
-    s.append(e.foreign_xml);
-    events.push_back(std::move(s));
-  }
-  void on_diagnostic(const diagnostic& d) override {
-    events.push_back("diag " + d.code + " " + std::to_string(d.line) + ":" +
-                     std::to_string(d.column) + " " + d.message);
-  }
-};
+using fuzzing::transcript;
 
 bool same(const parse_summary& x, const parse_summary& y) {
   return x.kind == y.kind && x.entries == y.entries && x.bytes == y.bytes &&
