@@ -384,9 +384,10 @@ TEST(Check, ReportsATargetThatCannotBeReadAsUnreadable) {
     EXPECT_EQ(r.documents[0].source, rw.target);
     ASSERT_EQ(with_code(r.documents[0], rw.code).size(), 1u) << dump(r);
     EXPECT_EQ(r.errors, 1u);
-    if (std::string_view(rw.code) == "bad-target")  // says what can be
+    if (std::string_view(rw.code) == "bad-target") {  // says what can be
       EXPECT_THAT(with_code(r.documents[0], rw.code)[0]->message,
                   HasSubstr("s3://BUCKET/PREFIX/"));
+    }
   }
 }
 

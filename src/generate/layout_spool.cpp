@@ -138,7 +138,7 @@ class layout_spool::run {
   // front of its own bytes (over its head and records already read).
   std::string_view payload(const std::string& reference) {
     char* at = window_ + suffix_ - shared_;
-    std::memcpy(at, reference.data(), shared_);
+    if (shared_ > 0) std::memcpy(at, reference.data(), shared_);
     return {at, length_};
   }
 
@@ -154,7 +154,8 @@ class layout_spool::run {
     if (gap + need > capacity_) {
       const std::size_t grown = std::max(gap + need, 2 * capacity_);
       std::unique_ptr<char[]> larger = bytes(grown);
-      std::memcpy(larger.get() + gap, window_ + begin_, unread);
+      if (unread > 0)  // the first window may be none at all
+        std::memcpy(larger.get() + gap, window_ + begin_, unread);
       own_ = std::move(larger);
       window_ = own_.get();
       capacity_ = grown;
@@ -257,9 +258,10 @@ status layout_spool::add(std::uint64_t fingerprint, std::uint64_t sequence,
     // The common case: the record fits the slice, written in place.
     char* const start = slice + part.used;
     char* at = put_head(start);
-    std::memcpy(at, rest.data(), rest.size());
+    // An empty view's data() may be null, which memcpy must not be given.
+    if (!rest.empty()) std::memcpy(at, rest.data(), rest.size());
     at += rest.size();
-    std::memcpy(at, tail.data(), tail.size());
+    if (!tail.empty()) std::memcpy(at, tail.data(), tail.size());
     at += tail.size();
     *disk_bytes_ += static_cast<std::uint64_t>(at - start);
     part.used = static_cast<std::size_t>(at - slice);

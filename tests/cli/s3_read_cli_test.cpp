@@ -258,7 +258,7 @@ TEST(S3Read, GenerateFromASitemapInABucket) {
   publish(server, t / "urls.tsv", "s3://sitemaps/site/");
   publish(server, t / "urls.tsv", t / "public");
 
-  for (const std::string from : {std::string("s3://sitemaps/site/sitemap.xml"),
+  for (const std::string& from : {std::string("s3://sitemaps/site/sitemap.xml"),
                                  std::string("s3://sitemaps/site/"),
                                  std::string(t / "public")}) {
     const std::string out = t / ("again-" + std::to_string(from.size()));

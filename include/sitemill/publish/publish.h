@@ -55,7 +55,7 @@ struct published_file {
   /// the section it holds, "" for the default one. None for other files
   /// and in manifests written before sections were recorded, where
   /// `stats` falls back to reading the section from the file's name.
-  std::optional<std::string> section;
+  std::optional<std::string> section = std::nullopt;
 };
 
 /// One set a run published: where it is served and what it holds. What
