@@ -10,17 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "support/libdeflate_raw.h"
+
 namespace sitemill::detail {
 namespace {
 
-std::string libdeflate_raw(const std::string& in, int level) {
-  libdeflate_compressor* c = libdeflate_alloc_compressor(level);
-  std::string out(libdeflate_deflate_compress_bound(c, in.size()), '\0');
-  out.resize(libdeflate_deflate_compress(c, in.data(), in.size(), out.data(),
-                                         out.size()));
-  libdeflate_free_compressor(c);
-  return out;
-}
+using testing::libdeflate_raw;
 
 std::string zlib_raw(const std::string& in, int level, int strategy) {
   z_stream z{};

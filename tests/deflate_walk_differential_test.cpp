@@ -15,19 +15,13 @@
 #include <vector>
 
 #include "support/deflate_walk_reference.h"
+#include "support/libdeflate_raw.h"
 #include "write/deflate_splice.h"
 
 namespace sitemill::detail {
 namespace {
 
-std::string libdeflate_raw(const std::string& in, int level) {
-  libdeflate_compressor* c = libdeflate_alloc_compressor(level);
-  std::string out(libdeflate_deflate_compress_bound(c, in.size()), '\0');
-  out.resize(libdeflate_deflate_compress(c, in.data(), in.size(), out.data(),
-                                         out.size()));
-  libdeflate_free_compressor(c);
-  return out;
-}
+using testing::libdeflate_raw;
 
 // memLevel 1 ends a block every 128 symbols: many block boundaries in a
 // short stream.
