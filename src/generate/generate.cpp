@@ -33,18 +33,15 @@ constexpr std::uint64_t progress_every = 65'536;
 class run final : public detail::cluster_stage::host {
  public:
   run(const generate_options& o, const detail::generate_testing& t,
-      generate_observer& obs, url_normalizer n, lastmod_reader dates,
-      std::shared_ptr<const site_patterns> patterns,
-      std::shared_ptr<const detail::section_rules> sections,
-      std::string sitemaps_url)
+      generate_observer& obs, detail::prepared_options p)
       : o_(o),
         t_(t),
         obs_(obs),
-        builder_(std::move(n), dates),
-        patterns_(std::move(patterns)),
-        section_rules_(std::move(sections)),
-        dates_(dates),
-        sitemaps_url_(std::move(sitemaps_url)) {}
+        builder_(std::move(p.normalizer), p.dates),
+        patterns_(std::move(p.patterns)),
+        section_rules_(std::move(p.sections)),
+        dates_(p.dates),
+        sitemaps_url_(std::move(p.sitemaps_url)) {}
 
   ~run() override {
     if (pool_) (void)pool_->wait();  // its tasks write into the outputs
@@ -645,50 +642,9 @@ generate_report refused(error e) {
 generate_report detail::generate(const generate_options& options,
                                  generate_observer& observer,
                                  const generate_testing& testing) {
-  if (status s = detail::check_options(options, testing); !s)
-    return refused(s.err());
-  auto normalizer = url_normalizer::with_base(options.base_url);
-  if (!normalizer)
-    return refused({"`base_url`: " + normalizer.err().message, "base_url"});
-  if (!options.more_base_urls.empty()) {
-    std::vector<std::string> bases{options.base_url};
-    bases.insert(bases.end(), options.more_base_urls.begin(),
-                 options.more_base_urls.end());
-    normalizer = url_normalizer::with_bases(bases);
-    if (!normalizer)
-      return refused(
-          {"`more_base_urls`: " + normalizer.err().message, "more_base_urls"});
-    if (status s = detail::check_set_directories(*normalizer); !s)
-      return refused(s.err());
-  }
-  std::string sitemaps_url;
-  if (!options.sitemaps_url.empty()) {
-    auto at = url_normalizer::with_base(options.sitemaps_url);
-    if (!at)
-      return refused(
-          {"`sitemaps_url`: " + at.err().message, "sitemaps_url"});
-    sitemaps_url = at->base();
-  }
-  std::vector<std::string> date_formats{options.date_format};
-  date_formats.insert(date_formats.end(), options.more_date_formats.begin(),
-                      options.more_date_formats.end());
-  auto dates = lastmod_reader::create(date_formats, options.time_zone);
-  if (!dates) return refused(dates.err());
-  if (status s = detail::check_sources(options, normalizer->base()); !s)
-    return refused(s.err());
-  std::shared_ptr<const site_patterns> patterns;
-  if (!options.url_patterns.empty()) {
-    auto made = site_patterns::make(options.url_patterns);
-    if (!made)
-      return refused({"`url_patterns`: " + made.err().message, "url_patterns"});
-    patterns = std::make_shared<const site_patterns>(std::move(*made));
-  }
-  auto sections = detail::section_rules::make(options);
-  if (!sections) return refused(sections.err());
-  run r(options, testing, observer, std::move(*normalizer), *dates,
-        std::move(patterns),
-        std::make_shared<const detail::section_rules>(std::move(*sections)),
-        std::move(sitemaps_url));
+  auto prepared = detail::prepare_options(options, testing);
+  if (!prepared) return refused(prepared.err());
+  run r(options, testing, observer, std::move(*prepared));
   return r.execute();
 }
 

@@ -1,5 +1,9 @@
 #include "generate/options_check.h"
 
+#include <utility>
+#include <vector>
+
+#include "publish/set_outputs.h"
 #include "store/s3_config.h"
 
 namespace sitemill::detail {
@@ -155,6 +159,48 @@ status check_sources(const generate_options& o, std::string_view base) {
   for (const auto& source : o.sources)
     if (status s = source->validate(context); !s) return s;
   return {};
+}
+
+result<prepared_options> prepare_options(const generate_options& o,
+                                         const generate_testing& t) {
+  if (status s = check_options(o, t); !s) return s.err();
+  auto normalizer = url_normalizer::with_base(o.base_url);
+  if (!normalizer)
+    return error{"`base_url`: " + normalizer.err().message, "base_url"};
+  if (!o.more_base_urls.empty()) {
+    std::vector<std::string> bases{o.base_url};
+    bases.insert(bases.end(), o.more_base_urls.begin(), o.more_base_urls.end());
+    normalizer = url_normalizer::with_bases(bases);
+    if (!normalizer)
+      return error{"`more_base_urls`: " + normalizer.err().message,
+                   "more_base_urls"};
+    if (status s = check_set_directories(*normalizer); !s) return s.err();
+  }
+  std::string sitemaps_url;
+  if (!o.sitemaps_url.empty()) {
+    auto at = url_normalizer::with_base(o.sitemaps_url);
+    if (!at) return error{"`sitemaps_url`: " + at.err().message, "sitemaps_url"};
+    sitemaps_url = at->base();
+  }
+  std::vector<std::string> date_formats{o.date_format};
+  date_formats.insert(date_formats.end(), o.more_date_formats.begin(),
+                      o.more_date_formats.end());
+  auto dates = lastmod_reader::create(date_formats, o.time_zone);
+  if (!dates) return dates.err();
+  if (status s = check_sources(o, normalizer->base()); !s) return s.err();
+  std::shared_ptr<const site_patterns> patterns;
+  if (!o.url_patterns.empty()) {
+    auto made = site_patterns::make(o.url_patterns);
+    if (!made)
+      return error{"`url_patterns`: " + made.err().message, "url_patterns"};
+    patterns = std::make_shared<const site_patterns>(std::move(*made));
+  }
+  auto sections = section_rules::make(o);
+  if (!sections) return sections.err();
+  return prepared_options{
+      std::move(*normalizer), std::move(*dates), std::move(patterns),
+      std::make_shared<const section_rules>(std::move(*sections)),
+      std::move(sitemaps_url)};
 }
 
 }  // namespace sitemill::detail
