@@ -319,8 +319,11 @@ class run final : public detail::cluster_stage::host {
     while (detail::record_batch* b =
                stage.next([this] { return cancelled(); })) {
       const std::string& name = names_[b->input];
-      if (report_.records == 0 && input_sizes_known_)  // url_dedup::expect()
-        dedup_->expect(b->records_in(input_bytes_total_));
+      if (report_.records == 0 && input_sizes_known_) {
+        const std::uint64_t expected = b->records_in(input_bytes_total_);
+        dedup_->expect(expected);
+        for (detail::set_writers& w : writers_) w.expect_entries(expected);
+      }
       // Prefetch a few records ahead of the probe: far enough to hide a
       // cache miss, near enough that the line is still in L1 when used.
       constexpr std::size_t ahead = 16;

@@ -147,9 +147,13 @@ add_status set_writers::put(slot& s, std::uint64_t fingerprint,
   if (direct) {
     // The record's xml and tail in two pieces: the spool joins them.
     append_parked_tail(record_, lastmod, uses);
-    if (!s.spool) s.spool = new_spool();
+    if (!s.spool) {
+      s.spool = new_spool();
+      s.trial = trial_allowed_;
+    }
     st = s.spool->add(fingerprint, static_cast<std::uint32_t>(xml.size()),
                       xml, record_);
+    if (st && s.trial) return write_trial(s, xml, lastmod, uses);
   } else {
     append_parked(record_, {xml, lastmod, uses});
     if (!s.park)
@@ -162,6 +166,57 @@ add_status set_writers::put(slot& s, std::uint64_t fingerprint,
     return add_status::failed;
   }
   return add_status::added;
+}
+
+void set_writers::expect_entries(std::uint64_t entries) {
+  trial_allowed_ = entries <= o_.max_urls;
+}
+
+// A section that fits one file is the stable layout's root leaf: all of its
+// entries in input order, which replay() would write only after the last
+// one. So while the direct section still fits, the same writer writes that
+// file as entries come (its compression overlapping the reading, as in the
+// sequential layout), and the spool is dropped unread at the end; the first
+// entry that does not fit ends the trial, and its file is thrown away. The
+// file is the one replay() would write, byte for byte: the same entries, in
+// the same order, through the same writer.
+add_status set_writers::write_trial(slot& s, std::string_view xml,
+                                    const std::optional<w3c_datetime>& lastmod,
+                                    extension_mask uses) {
+  s.trial_tally += prefix_tally{1, xml.size()};
+  if (!leaf_limits().fits(s.trial_tally)) {
+    end_trial(s);
+    return s.error.empty() ? add_status::added : add_status::failed;
+  }
+  if (!s.writer) {
+    s.leaf.clear();  // the root's path
+    open(s, o_.max_urls);
+  }
+  switch (s.writer->add_serialized(xml, lastmod, uses)) {
+    case add_status::added:
+      return add_status::added;
+    case add_status::too_large:  // put() asked the writer's own test first
+      s.error = "internal: an entry that fits a file was refused";
+      return add_status::failed;
+    case add_status::failed:
+      break;
+  }
+  return add_status::failed;
+}
+
+void set_writers::end_trial(slot& s) {
+  s.trial = false;
+  if (!s.writer) return;
+  // Dropped unfinished, its files' chunks are skipped by the pool; once the
+  // pool is idle nothing writes to them any more, or to their digests.
+  s.writer.reset();
+  if (pool_)
+    if (status st = pool_->wait(); !st && s.error.empty())
+      s.error = st.message();
+  for (const std::string& path : s.temp_paths) ::unlink(path.c_str());
+  s.temp_paths.clear();
+  s.digests.clear();
+  s.labels.clear();
 }
 
 std::unique_ptr<layout_spool> set_writers::new_spool() {
@@ -210,8 +265,9 @@ class set_writers::leaf_writer final : public layout_spool::reader {
   slot& s_;
 };
 
-layout_limits set_writers::leaf_limits() {
-  layout_limits limits;
+const layout_limits& set_writers::leaf_limits() {
+  if (leaf_limits_) return *leaf_limits_;
+  layout_limits& limits = leaf_limits_.emplace();
   limits.max_urls = o_.max_urls;
   // Room for every namespace, so that a leaf that fits is one file; under
   // limits too small for that (tests), the leaves are cut by the writer.
@@ -268,7 +324,13 @@ status set_writers::write_in_order(slot& s, section_park& park) {
 }
 
 status set_writers::finish_section(slot& s) {
-  if (s.writer) return close_writer(s);
+  if (s.writer) {
+    if (s.spool) {  // the trial's file is the whole layout (write_trial())
+      parked_bytes_ += s.spool->disk_bytes();
+      s.spool.reset();
+    }
+    return close_writer(s);
+  }
   if (s.spool) {
     std::unique_ptr<layout_spool> spool = std::move(s.spool);
     return write_stable(s, *spool);
@@ -301,6 +363,8 @@ void set_writers::restart() {
     s.writer.reset();
     s.spool.reset();
     s.park.reset();
+    s.trial = false;
+    s.trial_tally = {};
     s.error.clear();
   };
   for (slot& s : slots_) clear(s);

@@ -7,7 +7,9 @@
 // - the first section an entry goes to is written as entries come: in
 //   order through its writer (file_layout::sequential), or parked in a
 //   layout_spool by fingerprint (file_layout::stable) and written leaf by
-//   leaf of the stable layout at finish();
+//   leaf of the stable layout at finish() (while it still fits one file,
+//   that file, the layout's root leaf, is written as entries come too:
+//   write_trial());
 // - every other section is parked in arrival order in a section_park (a
 //   file and a buffer of at most 32 KiB, no open descriptor), and written
 //   at finish(), one section at a time, as the first would have been (a
@@ -73,6 +75,11 @@ class set_writers {
                                const std::optional<w3c_datetime>& lastmod,
                                extension_mask uses,
                                const std::optional<w3c_datetime>& news);
+  /// The run's input holds about `entries` records (asked once, before the
+  /// first entry, when the inputs' sizes are known). More than one file's
+  /// worth turns off the stable layout's one-file trial (put()), whose file
+  /// would be thrown away.
+  void expect_entries(std::uint64_t entries);
   /// Writes the parked sections and closes the last files. Compression may
   /// still run: wait on the pool.
   [[nodiscard]] status finish();
@@ -110,6 +117,10 @@ class set_writers {
     std::vector<std::optional<std::string>> labels;  // finished_sitemap's
     std::unique_ptr<layout_spool> spool;  // stable, the direct section
     std::unique_ptr<section_park> park;   // the other sections
+    // Stable, the direct section: its root leaf is being written as
+    // entries come, while all of them still fit one file (put()).
+    bool trial = false;
+    prefix_tally trial_tally;  // the section's entries so far
     std::string error;  // a failure outside the writer
   };
   class leaf_writer;
@@ -117,6 +128,10 @@ class set_writers {
   add_status put(slot& s, std::uint64_t fingerprint, std::string_view xml,
                  const std::optional<w3c_datetime>& lastmod,
                  extension_mask uses);
+  add_status write_trial(slot& s, std::string_view xml,
+                         const std::optional<w3c_datetime>& lastmod,
+                         extension_mask uses);
+  void end_trial(slot& s);
   void open(slot& s, std::size_t max_urls);
   result<std::unique_ptr<sink>> make_sink(slot& s, std::size_t part);
   status close_writer(slot& s);
@@ -124,8 +139,8 @@ class set_writers {
   status write_in_order(slot& s, section_park& park);
   status write_stable(slot& s, layout_spool& spool);
   std::unique_ptr<layout_spool> new_spool();
-  // What one file of the stable layout may hold.
-  layout_limits leaf_limits();
+  // What one file of the stable layout may hold (computed once).
+  const layout_limits& leaf_limits();
   // The bytes of a file's header, namespace declarations for `uses` and
   // footer, as the writer counts them.
   std::uint64_t overhead(extension_mask uses);
@@ -143,6 +158,8 @@ class set_writers {
   // wait in section_parks. None before the first entry.
   std::optional<std::uint32_t> direct_;
   std::array<std::optional<std::uint64_t>, 256> overheads_;  // by uses
+  std::optional<layout_limits> leaf_limits_;
+  bool trial_allowed_ = true;  // expect_entries()
   std::string scratch_;
   std::string record_;
   std::uint64_t stale_news_ = 0;
