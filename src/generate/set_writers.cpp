@@ -142,30 +142,40 @@ add_status set_writers::put(slot& s, std::uint64_t fingerprint,
   }
   // A parked entry must be one the writer will take: the writer's own test.
   if (overhead(uses) + xml.size() > o_.max_bytes) return add_status::too_large;
-  record_.clear();
-  status st;
-  if (direct) {
-    // The record's xml and tail in two pieces: the spool joins them.
-    append_parked_tail(record_, lastmod, uses);
-    if (!s.spool) {
-      s.spool = new_spool();
-      s.trial = trial_allowed_;
-    }
-    st = s.spool->add(fingerprint, static_cast<std::uint32_t>(xml.size()),
-                      xml, record_);
-    if (st && s.trial) return write_trial(s, xml, lastmod, uses);
-  } else {
-    append_parked(record_, {xml, lastmod, uses});
-    if (!s.park)
-      s.park = std::make_unique<section_park>(out_.temp_path(
-          "park-" + (s.section.empty() ? std::string("default") : s.section)));
-    st = s.park->add(fingerprint, record_);
-  }
-  if (!st) {
+  auto failed = [&s](const status& st) {
     if (s.error.empty()) s.error = st.message();
     return add_status::failed;
+  };
+  if (!direct) {
+    status st = park(s, fingerprint, xml, lastmod, uses);
+    return st ? add_status::added : failed(st);
   }
-  return add_status::added;
+  if (!s.spool && !s.trial) s.trial = trial_allowed_;  // the first entry
+  if (s.trial) {
+    s.trial_tally += prefix_tally{1, xml.size()};
+    if (leaf_limits().fits(s.trial_tally))
+      return write_trial(s, fingerprint, xml, lastmod, uses);
+    if (status st = end_trial(s); !st) return failed(st);
+  }
+  // The record's xml and tail in two pieces: the spool joins them.
+  record_.clear();
+  append_parked_tail(record_, lastmod, uses);
+  if (!s.spool) s.spool = new_spool();
+  status st = s.spool->add(fingerprint, static_cast<std::uint32_t>(xml.size()),
+                           xml, record_);
+  return st ? add_status::added : failed(st);
+}
+
+status set_writers::park(slot& s, std::uint64_t fingerprint,
+                         std::string_view xml,
+                         const std::optional<w3c_datetime>& lastmod,
+                         extension_mask uses) {
+  record_.clear();
+  append_parked(record_, {xml, lastmod, uses});
+  if (!s.park)
+    s.park = std::make_unique<section_park>(out_.temp_path(
+        "park-" + (s.section.empty() ? std::string("default") : s.section)));
+  return s.park->add(fingerprint, record_);
 }
 
 void set_writers::expect_entries(std::uint64_t entries) {
@@ -173,20 +183,20 @@ void set_writers::expect_entries(std::uint64_t entries) {
 }
 
 // A section that fits one file is the stable layout's root leaf: all of its
-// entries in input order, which replay() would write only after the last
-// one. So while the direct section still fits, the same writer writes that
-// file as entries come (its compression overlapping the reading, as in the
-// sequential layout), and the spool is dropped unread at the end; the first
-// entry that does not fit ends the trial, and its file is thrown away. The
-// file is the one replay() would write, byte for byte: the same entries, in
-// the same order, through the same writer.
-add_status set_writers::write_trial(slot& s, std::string_view xml,
+// entries in input order, which would be written only after the last one.
+// So while the first section still fits one file, the same writer writes
+// that file as entries come (its compression overlapping the reading, as in
+// the sequential layout), and the entries wait in a section park (one file,
+// not the spool's 256) in case it does not last. The file is the one the
+// spool's replay would write, byte for byte: the same entries, in the same
+// order, through the same writer.
+add_status set_writers::write_trial(slot& s, std::uint64_t fingerprint,
+                                    std::string_view xml,
                                     const std::optional<w3c_datetime>& lastmod,
                                     extension_mask uses) {
-  s.trial_tally += prefix_tally{1, xml.size()};
-  if (!leaf_limits().fits(s.trial_tally)) {
-    end_trial(s);
-    return s.error.empty() ? add_status::added : add_status::failed;
+  if (status st = park(s, fingerprint, xml, lastmod, uses); !st) {
+    if (s.error.empty()) s.error = st.message();
+    return add_status::failed;
   }
   if (!s.writer) {
     s.leaf.clear();  // the root's path
@@ -204,19 +214,30 @@ add_status set_writers::write_trial(slot& s, std::string_view xml,
   return add_status::failed;
 }
 
-void set_writers::end_trial(slot& s) {
+// The first entry that does not fit one file ends the trial: its file is
+// thrown away, and the entries so far go to the spool as a parked section's
+// do (write_in_order()), ahead of the ones to come.
+status set_writers::end_trial(slot& s) {
   s.trial = false;
-  if (!s.writer) return;
-  // Dropped unfinished, its files' chunks are skipped by the pool; once the
-  // pool is idle nothing writes to them any more, or to their digests.
-  s.writer.reset();
-  if (pool_)
-    if (status st = pool_->wait(); !st && s.error.empty())
-      s.error = st.message();
-  for (const std::string& path : s.temp_paths) ::unlink(path.c_str());
-  s.temp_paths.clear();
-  s.digests.clear();
-  s.labels.clear();
+  if (s.writer) {
+    // Dropped unfinished, its files' chunks are skipped by the pool; once
+    // the pool is idle nothing writes to them any more, or to their digests.
+    s.writer.reset();
+    status waited = pool_ ? pool_->wait() : status{};
+    for (const std::string& path : s.temp_paths) ::unlink(path.c_str());
+    s.temp_paths.clear();
+    s.digests.clear();
+    s.labels.clear();
+    if (!waited) return waited;
+  }
+  s.spool = new_spool();
+  if (!s.park) return {};
+  std::unique_ptr<section_park> park = std::move(s.park);
+  status st = park->replay([&](std::uint64_t fp, std::string_view record) {
+    return s.spool->add(fp, parked_xml_size(record), record);
+  });
+  parked_bytes_ += park->disk_bytes();
+  return st;
 }
 
 std::unique_ptr<layout_spool> set_writers::new_spool() {
@@ -325,9 +346,9 @@ status set_writers::write_in_order(slot& s, section_park& park) {
 
 status set_writers::finish_section(slot& s) {
   if (s.writer) {
-    if (s.spool) {  // the trial's file is the whole layout (write_trial())
-      parked_bytes_ += s.spool->disk_bytes();
-      s.spool.reset();
+    if (s.trial) {  // its file is the whole layout (write_trial())
+      parked_bytes_ += s.park->disk_bytes();
+      s.park.reset();
     }
     return close_writer(s);
   }

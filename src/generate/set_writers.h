@@ -8,8 +8,8 @@
 //   order through its writer (file_layout::sequential), or parked in a
 //   layout_spool by fingerprint (file_layout::stable) and written leaf by
 //   leaf of the stable layout at finish() (while it still fits one file,
-//   that file, the layout's root leaf, is written as entries come too:
-//   write_trial());
+//   that file, the layout's root leaf, is written as entries come, and they
+//   wait in a section_park: write_trial());
 // - every other section is parked in arrival order in a section_park (a
 //   file and a buffer of at most 32 KiB, no open descriptor), and written
 //   at finish(), one section at a time, as the first would have been (a
@@ -116,9 +116,9 @@ class set_writers {
     std::vector<std::string> temp_paths;
     std::vector<std::optional<std::string>> labels;  // finished_sitemap's
     std::unique_ptr<layout_spool> spool;  // stable, the direct section
-    std::unique_ptr<section_park> park;   // the other sections
+    std::unique_ptr<section_park> park;   // the other sections, or a trial's
     // Stable, the direct section: its root leaf is being written as
-    // entries come, while all of them still fit one file (put()).
+    // entries come, while all of them still fit one file (write_trial()).
     bool trial = false;
     prefix_tally trial_tally;  // the section's entries so far
     std::string error;  // a failure outside the writer
@@ -128,10 +128,13 @@ class set_writers {
   add_status put(slot& s, std::uint64_t fingerprint, std::string_view xml,
                  const std::optional<w3c_datetime>& lastmod,
                  extension_mask uses);
-  add_status write_trial(slot& s, std::string_view xml,
+  status park(slot& s, std::uint64_t fingerprint, std::string_view xml,
+              const std::optional<w3c_datetime>& lastmod, extension_mask uses);
+  add_status write_trial(slot& s, std::uint64_t fingerprint,
+                         std::string_view xml,
                          const std::optional<w3c_datetime>& lastmod,
                          extension_mask uses);
-  void end_trial(slot& s);
+  status end_trial(slot& s);
   void open(slot& s, std::size_t max_urls);
   result<std::unique_ptr<sink>> make_sink(slot& s, std::size_t part);
   status close_writer(slot& s);
