@@ -3,8 +3,10 @@
 #ifndef SITEMILL_ATOMIC_FILE_H
 #define SITEMILL_ATOMIC_FILE_H
 
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sitemill/result.h"
 
@@ -30,6 +32,12 @@ std::string temp_file_name(std::string_view token, std::string_view what);
 /// The TOKEN of a name temp_file_name() makes; "" for any other name
 /// (including ".sitemill-tmp-something" without a 16-hex-digit token).
 std::string_view temp_file_token(std::string_view name) noexcept;
+
+/// The names (not paths) of the files in `dir` that temp_file_name() named
+/// with one of `tokens`; none when `dir` cannot be read. So a run need not
+/// remember its temporaries to remove them: their names say whose they are.
+std::vector<std::string> temp_files_in(const std::string& dir,
+                                       std::span<const std::string> tokens);
 
 /// A file written and fsynced under a temporary name, waiting to replace
 /// `target` (the first half of write_file_atomically).

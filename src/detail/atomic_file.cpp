@@ -1,5 +1,6 @@
 #include "sitemill/atomic_file.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -60,6 +61,22 @@ std::string temp_file_name(std::string_view token, std::string_view what) {
   name += '-';
   name.append(what);
   return name;
+}
+
+std::vector<std::string> temp_files_in(const std::string& dir,
+                                       std::span<const std::string> tokens) {
+  std::vector<std::string> names;
+  if (tokens.empty()) return names;
+  DIR* dp = ::opendir(dir.c_str());
+  if (dp == nullptr) return names;
+  while (const dirent* e = ::readdir(dp)) {
+    const std::string_view token = temp_file_token(e->d_name);
+    if (!token.empty() &&
+        std::find(tokens.begin(), tokens.end(), token) != tokens.end())
+      names.emplace_back(e->d_name);
+  }
+  ::closedir(dp);
+  return names;
 }
 
 bool is_run_token(std::string_view text) noexcept {

@@ -73,14 +73,24 @@ std::string publisher::temp_path(std::string_view name) {
   std::string p = dir_ + "/" +
                   temp_file_name(token_, std::to_string(temp_counter_++) + "-" +
                                              std::string(name));
-  temporaries_.push_back(p);
+  temporaries_ = true;
   if (after_step_) after_step_(publish_step::temporary_created);
   return p;
 }
 
 void publisher::discard_temporaries() noexcept {
-  for (const auto& p : temporaries_) ::unlink(p.c_str());
-  temporaries_.clear();
+  if (!temporaries_) return;
+  const std::string tokens[] = {token_};
+  for (const std::string* dir : {&dir_, &book_dir_}) {
+    if (dir == &book_dir_ && book_dir_ == dir_) break;
+    try {
+      for (const std::string& name : temp_files_in(*dir, tokens))
+        if (!kept_temporaries_.count(name))
+          ::unlink((*dir + "/" + name).c_str());
+    } catch (...) {  // out of memory listing them: the next run removes them
+    }
+  }
+  temporaries_ = false;
 }
 
 void publisher::undo(const std::vector<std::string>& renamed) noexcept {
@@ -159,7 +169,7 @@ status publisher::publish(std::vector<staged_file> files,
       stage_write(b.path(manifest_name_),
                   manifest_json(entry, fresh).dump(1) + "\n", token_);
   if (!manifest) return manifest.err();
-  temporaries_.push_back(manifest->temp);
+  temporaries_ = true;  // the manifest's, in the bookkeeping directory
 
   json old_names = json::array();
   for (const auto& f : current_) old_names.push_back(f.path);
@@ -214,7 +224,8 @@ status publisher::publish(std::vector<staged_file> files,
 
   // The fixed-name pages now name the new set's files. A failure here
   // leaves the journal and their temporaries; the next run renames them.
-  for (const staged_file* f : late) std::erase(temporaries_, f->temp_path);
+  for (const staged_file* f : late)
+    kept_temporaries_.insert(f->temp_path.substr(f->temp_path.rfind('/') + 1));
   for (const staged_file* f : late)
     if (status s = d.rename(f->temp_path, f->file.path); !s) return s;
   if (!late.empty())
@@ -232,7 +243,8 @@ status publisher::publish(std::vector<staged_file> files,
   step(publish_step::old_removed);
 
   if (status s = b.remove(journal_name_); !s) return s;
-  temporaries_.clear();
+  temporaries_ = false;  // each renamed, or removed as unchanged
+  kept_temporaries_.clear();
   current_ = std::move(fresh);
   current_entry_ = entry;
   return b.sync();

@@ -1,7 +1,6 @@
 // What a publisher repairs when it opens a directory: an earlier build's
 // bookkeeping taken over, the temporaries of killed runs removed, and a
 // publish that was cut off finished or undone (docs/publishing.md).
-#include <dirent.h>
 #include <fcntl.h>
 
 #include <algorithm>
@@ -82,22 +81,10 @@ status publisher::recover(const std::vector<std::string>& dead_runs) {
   // 1. Temporary files of runs that died, in both directories: never
   // published, always safe to drop. Only those whose token a lock file
   // records: the name pattern alone could be a user's file.
-  for (const dir_ops* at : {&d, &b}) {
-    DIR* dp = dead_runs.empty() ? nullptr : ::opendir(at->dir.c_str());
-    if (dp == nullptr) continue;
-    std::vector<std::string> stale;
-    while (dirent* e = ::readdir(dp)) {
-      std::string_view token = temp_file_token(e->d_name);
-      if (!token.empty() && !kept_temps.count(e->d_name) &&
-          std::find(dead_runs.begin(), dead_runs.end(), token) !=
-              dead_runs.end() &&
-          at->exists(e->d_name))
-        stale.emplace_back(e->d_name);
-    }
-    ::closedir(dp);
-    for (const auto& name : stale)
-      if (status s = at->remove(name); !s) return s;
-  }
+  for (const dir_ops* at : {&d, &b})
+    for (const std::string& name : temp_files_in(at->dir, dead_runs))
+      if (!kept_temps.count(name) && at->exists(name))
+        if (status s = at->remove(name); !s) return s;
 
   // 2. The published set.
   if (b.exists(manifest_name_)) {

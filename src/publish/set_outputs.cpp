@@ -87,13 +87,20 @@ std::string stream_temporaries::temp_path(std::string_view name) {
   std::string p = dir_ + (dir_.ends_with('/') ? "" : "/") +
                   temp_file_name(token_, std::to_string(counter_++) + "-" +
                                              std::string(name));
-  paths_.push_back(p);
+  made_ = true;
   return p;
 }
 
 void stream_temporaries::discard() noexcept {
-  for (const auto& p : paths_) ::unlink(p.c_str());
-  paths_.clear();
+  if (!made_) return;
+  const std::string tokens[] = {token_};
+  const std::string slash = dir_.ends_with('/') ? "" : "/";
+  try {
+    for (const std::string& name : temp_files_in(dir_, tokens))
+      ::unlink((dir_ + slash + name).c_str());
+  } catch (...) {  // out of memory listing them
+  }
+  made_ = false;
 }
 
 std::string set_output::temp_path(std::string_view what) {

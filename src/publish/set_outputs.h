@@ -78,7 +78,7 @@ class stream_temporaries {
   std::string dir_;
   std::string token_ = new_run_token();
   std::uint64_t counter_ = 0;
-  std::vector<std::string> paths_;
+  bool made_ = false;  // discard() lists dir_ for token_'s names
 };
 
 /// One base URL's set: where it goes and what was written to it.

@@ -35,6 +35,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "sitemill/atomic_file.h"
@@ -191,7 +192,14 @@ class publisher {
   // leftovers are gone; then removed.
   int legacy_lock_fd_ = -1;
   std::uint64_t temp_counter_ = 0;
-  std::vector<std::string> temporaries_;
+  // Whether a temporary may remain: their names carry token_, so that
+  // discard_temporaries() finds them by listing the two directories, where
+  // a list of them grew with every file a run made (a stable layout's
+  // partition files: 65,536 names past 12.8 million URLs).
+  bool temporaries_ = false;
+  // Temporaries the next run needs (a journal's late files, once the
+  // commit is done): discard_temporaries() leaves them. Names, not paths.
+  std::unordered_set<std::string> kept_temporaries_;
   std::vector<published_file> current_;
   std::string current_entry_;
 };
