@@ -22,6 +22,7 @@
 #ifndef SITEMILL_PARSE_XML_SCANNER_H
 #define SITEMILL_PARSE_XML_SCANNER_H
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -118,6 +119,7 @@ class xml_scanner {
                   std::string_view local, bool empty);
   bool attribute_value(const raw_attribute& a, std::string& out, bool& copy);
   const char* intern(std::string_view s);
+  const char* intern_slow(std::string_view s);
   const char* lookup(const char* prefix) const;
   void advance(const char* from, const char* to);
   step halt() {
@@ -135,6 +137,10 @@ class xml_scanner {
   // line, its column in characters, how far it is from its line's start in
   // bytes. Brought forward only when a start tag needs it.
   const char* mark_ = nullptr;
+  // What was read since `mark_` is ASCII on one line (names, plain text),
+  // so a column there moves by bytes: each token that may hold a LF or a
+  // byte above 0x7F clears it.
+  bool plain_since_mark_ = true;
   std::uint64_t line_ = 1;
   std::uint64_t column_ = 1;
   std::uint64_t line_bytes_ = 0;
@@ -148,6 +154,14 @@ class xml_scanner {
   // Names and URIs, by an open-addressing table of their hashes: few and
   // short, and looked up at every tag.
   std::vector<interned> table_;
+  // The name last interned in each of 64 slots chosen by its length, first
+  // and last byte: a sitemap's few names each keep a slot, so most tags
+  // find theirs with one comparison.
+  struct recent {
+    const char* text = nullptr;
+    std::size_t size = 0;
+  };
+  std::array<recent, 64> recent_{};
   std::vector<std::unique_ptr<char[]>> strings_;
   std::size_t interned_bytes_ = 0;
   const char* xml_prefix_;
