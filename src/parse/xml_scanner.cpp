@@ -99,7 +99,14 @@ std::size_t xml_scanner::scan(const char* b, const char* e, bool last) {
         continue;
       }
     } else if (*p == '<') {
-      s = markup(q, e);
+      // The usual tags first, as markup() would send them.
+      if (e - p >= 2 && p[1] == '/' && state_ == state::content) {
+        s = end_tag(q, e);
+      } else if (e - p >= 2 && name_start(p[1]) && state_ != state::epilog) {
+        s = start_tag(q, e);
+      } else {
+        s = markup(q, e);
+      }
     } else if (state_ == state::content) {
       s = text(q, e);
     } else {
@@ -115,10 +122,10 @@ std::size_t xml_scanner::scan(const char* b, const char* e, bool last) {
   return static_cast<std::size_t>(p - b);
 }
 
-void xml_scanner::advance(const char* from, const char* to) {
+void xml_scanner::advance_slow(const char* from, const char* to) {
   if (to <= from) return;
   const auto n = static_cast<std::uint64_t>(to - from);
-  if (plain_since_mark_ || ascii_one_line(from, to)) {
+  if (ascii_one_line(from, to)) {
     column_ += n;
     line_bytes_ += n;
     return;
@@ -215,17 +222,24 @@ xml_scanner::step xml_scanner::markup(const char*& p, const char* e) {
   }
 }
 
-xml_scanner::step xml_scanner::start_tag(const char*& p, const char* e) {
-  const char* q = p + 1;
-  std::string_view prefix, local;
+[[gnu::always_inline]] inline xml_scanner::step xml_scanner::read_name(
+    const char*& q, const char* e, std::string_view& prefix,
+    std::string_view& local) {
   switch (read_qname(q, e, prefix, local, max_name)) {
+    case name_read::done:
+      return step::done;
     case name_read::more:
       return step::more;
     case name_read::bad:
-      return halt();
-    case name_read::done:
       break;
   }
+  return halt();
+}
+
+xml_scanner::step xml_scanner::start_tag(const char*& p, const char* e) {
+  const char* q = p + 1;
+  std::string_view prefix, local;
+  if (const step s = read_name(q, e, prefix, local); s != step::done) return s;
   const std::string_view qname(p + 1, static_cast<std::size_t>(q - p - 1));
   const char* name_end = q;
   raw_.clear();
@@ -251,14 +265,8 @@ xml_scanner::step xml_scanner::start_tag(const char*& p, const char* e) {
     }
     if (q == before || raw_.size() >= max_attributes) return halt();
     raw_attribute a{};
-    switch (read_qname(q, e, a.prefix, a.local, max_name)) {
-      case name_read::more:
-        return step::more;
-      case name_read::bad:
-        return halt();
-      case name_read::done:
-        break;
-    }
+    if (const step s = read_name(q, e, a.prefix, a.local); s != step::done)
+      return s;
     while (q < e && is_space(*q)) ++q;
     if (q >= e) return step::more;
     if (*q != '=') return halt();
@@ -329,10 +337,11 @@ bool xml_scanner::emit_start(std::string_view qname, std::string_view prefix,
     if (!value.empty() && uri == nullptr) return false;
     bindings_.push_back({bound, uri});
   }
+  if (bindings_.size() != mark) default_uri_ = lookup(nullptr);
   const char* element_prefix = nullptr;
   const char* element_uri = nullptr;
   if (prefix.empty()) {
-    element_uri = lookup(nullptr);
+    element_uri = default_uri_;
   } else {
     element_prefix = intern(prefix);
     if (element_prefix == nullptr || element_prefix == xml_prefix_ ||
@@ -400,7 +409,7 @@ bool xml_scanner::emit_start(std::string_view qname, std::string_view prefix,
   if (stopped_) return true;
   if (empty) {
     sink_.on_end();
-    bindings_.resize(mark);
+    unbind(mark);
     if (open_.empty()) state_ = state::epilog;
   } else {
     open_.push_back({element_qname, static_cast<std::uint32_t>(qname.size()),
@@ -470,7 +479,7 @@ xml_scanner::step xml_scanner::end_tag(const char*& p, const char* e) {
   if (*q != '>') return halt();
   const char* gt = q;
   sink_.on_end();
-  bindings_.resize(open_.back().bindings);
+  unbind(open_.back().bindings);
   open_.pop_back();
   if (open_.empty()) state_ = state::epilog;
   p = gt + 1;
@@ -622,16 +631,6 @@ xml_scanner::step xml_scanner::cdata(const char*& p, const char* e) {
   return stopped_ ? step::stop : step::done;
 }
 
-const char* xml_scanner::intern(std::string_view s) {
-  recent& r = recent_[name_slot(s)];
-  if (r.text != nullptr && r.size == s.size() &&
-      same_bytes(r.text, s.data(), s.size()))
-    return r.text;
-  const char* const text = intern_slow(s);
-  if (text != nullptr) r = {text, s.size()};
-  return text;
-}
-
 const char* xml_scanner::intern_slow(std::string_view s) {
   const std::uint32_t h = name_hash(s);
   if (table_.empty()) table_.resize(64);
@@ -666,6 +665,11 @@ const char* xml_scanner::intern_slow(std::string_view s) {
     }
   }
   return stable;
+}
+
+void xml_scanner::unbind_slow(std::size_t mark) {
+  bindings_.resize(mark);
+  default_uri_ = lookup(nullptr);
 }
 
 const char* xml_scanner::lookup(const char* prefix) const {

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "parse/context.h"
+#include "parse/xml_bytes.h"
 
 namespace sitemill::detail {
 
@@ -110,6 +111,10 @@ class xml_scanner {
   step declaration(const char*& p, const char* e);
   step text(const char*& p, const char* e);
   step markup(const char*& p, const char* e);
+  // The element's or an attribute's name at `q` (read_qname()): done,
+  // more, or a halt when it is not one the scanner takes.
+  step read_name(const char*& q, const char* e, std::string_view& prefix,
+                 std::string_view& local);
   step start_tag(const char*& p, const char* e);
   step end_tag(const char*& p, const char* e);
   step comment(const char*& p, const char* e);
@@ -118,10 +123,33 @@ class xml_scanner {
   bool emit_start(std::string_view qname, std::string_view prefix,
                   std::string_view local, bool empty);
   bool attribute_value(const raw_attribute& a, std::string& out, bool& copy);
-  const char* intern(std::string_view s);
+  // The interned copy of `s` (nullptr past the caps): its recent slot
+  // first, the table when the slot holds another name.
+  const char* intern(std::string_view s) {
+    recent& r = recent_[xml_bytes::name_slot(s)];
+    if (r.text != nullptr && r.size == s.size() &&
+        xml_bytes::same_bytes(r.text, s.data(), s.size()))
+      return r.text;
+    const char* const text = intern_slow(s);
+    if (text != nullptr) r = {text, s.size()};
+    return text;
+  }
   const char* intern_slow(std::string_view s);
   const char* lookup(const char* prefix) const;
-  void advance(const char* from, const char* to);
+  // Forgets the bindings from `mark` on (an element closed).
+  void unbind(std::size_t mark) {
+    if (bindings_.size() != mark) unbind_slow(mark);
+  }
+  void unbind_slow(std::size_t mark);
+  void advance(const char* from, const char* to) {
+    if (plain_since_mark_ && to > from) {
+      column_ += static_cast<std::uint64_t>(to - from);
+      line_bytes_ += static_cast<std::uint64_t>(to - from);
+    } else {
+      advance_slow(from, to);
+    }
+  }
+  void advance_slow(const char* from, const char* to);
   step halt() {
     stopped_ = true;
     return step::stop;
@@ -148,6 +176,7 @@ class xml_scanner {
 
   std::vector<open_element> open_;
   std::vector<binding> bindings_;
+  const char* default_uri_ = nullptr;  // lookup(nullptr), kept in step
   std::vector<raw_attribute> raw_;
   std::vector<const unsigned char*> attributes_;  // 5 per attribute
   std::vector<std::string> values_;               // copied values
