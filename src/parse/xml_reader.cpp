@@ -523,7 +523,7 @@ void xml_reader::on_start(const uchar* local, const uchar* prefix,
     case mode::sitemap:
       if (depth_ == 2) {
         start_sitemap_child(local, prefix, uri, nb_attributes, attributes);
-      } else {
+      } else if (!start_plain_field(local, uri, nb_attributes)) {
         start_sitemap_field(local, prefix, uri, nb_attributes, attributes);
       }
       break;
@@ -692,6 +692,37 @@ void xml_reader::start_sitemap_child(const uchar* local, const uchar* prefix,
     }
   }
   start_foreign(local, prefix, uri, nb_attributes, attributes, at);
+}
+
+bool xml_reader::start_plain_field(const uchar* local, const uchar* uri,
+                                   int nb_attributes) {
+  // What start_sitemap_field() does with a field in its place, once, in
+  // order, without attributes: nothing to report.
+  if (nb_attributes != 0 || !same_ns(uri)) return false;
+  field f = field::none;
+  int rank = 0;
+  field_text* slot = nullptr;
+  if (local[0] == 'l' && name_is(local, "loc")) {
+    f = field::loc, rank = 1, slot = &loc_;
+  } else if (local[0] == 'l' && name_is(local, "lastmod")) {
+    f = field::lastmod, rank = 2, slot = &lastmod_;
+  } else if (!index_ && local[0] == 'c' && name_is(local, "changefreq")) {
+    f = field::changefreq, rank = 3, slot = &changefreq_;
+  } else if (!index_ && local[0] == 'p' && name_is(local, "priority")) {
+    f = field::priority, rank = 4, slot = &priority_;
+  } else {
+    return false;
+  }
+  if (slot->present || rank < last_rank_) return false;
+  last_rank_ = rank;
+  field_ = f;
+  field_depth_ = depth_;
+  slot_ = slot;
+  slot->text.clear();
+  slot->present = true;
+  slot->overflow = false;
+  slot->at = element_pos();
+  return true;
 }
 
 void xml_reader::start_sitemap_field(const uchar* local, const uchar* prefix,

@@ -132,6 +132,10 @@ class xml_reader final : private xml_scanner::sink {
                            const unsigned char* prefix,
                            const unsigned char* uri, int nb_attributes,
                            const unsigned char** attributes);
+  // A sitemap field with nothing to report, started; false (and nothing
+  // done) for any other element, which start_sitemap_field() takes.
+  bool start_plain_field(const unsigned char* local, const unsigned char* uri,
+                         int nb_attributes);
   void start_sitemap_field(const unsigned char* local,
                            const unsigned char* prefix,
                            const unsigned char* uri, int nb_attributes,

@@ -125,14 +125,11 @@ std::size_t xml_scanner::scan(const char* b, const char* e, bool last) {
 void xml_scanner::advance_slow(const char* from, const char* to) {
   if (to <= from) return;
   const auto n = static_cast<std::uint64_t>(to - from);
-  if (ascii_one_line(from, to)) {
-    column_ += n;
-    line_bytes_ += n;
-    return;
-  }
-  const auto last_nl = static_cast<const char*>(memrchr(from, '\n', n));
+  const bool ascii = ascii_one_line(from, to);
+  const auto last_nl =
+      ascii ? nullptr : static_cast<const char*>(memrchr(from, '\n', n));
   if (last_nl == nullptr) {
-    column_ += chars(from, to);
+    column_ += ascii ? n : chars(from, to);
     line_bytes_ += n;
     return;
   }
@@ -304,7 +301,9 @@ xml_scanner::step xml_scanner::start_tag(const char*& p, const char* e) {
     if (line_bytes_ >= kept_before_tag) return halt();
     tag_at_ = {line_, line_bytes_ + 1};
   }
-  if (!emit_start(qname, prefix, local, empty)) return halt();
+  if (raw_.empty() && prefix.empty() ? !emit_plain_start(local, empty)
+                                     : !emit_start(qname, prefix, local, empty))
+    return halt();
   p = q;
   return stopped_ ? step::stop : step::done;
 }
@@ -418,6 +417,27 @@ bool xml_scanner::emit_start(std::string_view qname, std::string_view prefix,
   return true;
 }
 
+bool xml_scanner::emit_plain_start(std::string_view name, bool empty) {
+  // emit_start() for a tag without attributes or prefix: no bindings.
+  if (open_.size() >= max_depth) return false;
+  const char* local = intern(name);
+  if (local == nullptr) return false;
+  attributes_.clear();
+  if (state_ == state::prolog) state_ = state::content;
+  sink_.on_start(reinterpret_cast<const uchar*>(local), nullptr,
+                 reinterpret_cast<const uchar*>(default_uri_), 0,
+                 attributes_.data());
+  if (stopped_) return true;
+  if (empty) {
+    sink_.on_end();
+    if (open_.empty()) state_ = state::epilog;
+  } else {
+    open_.push_back({local, static_cast<std::uint32_t>(name.size()),
+                     static_cast<std::uint32_t>(bindings_.size())});
+  }
+  return true;
+}
+
 bool xml_scanner::attribute_value(const raw_attribute& a, std::string& out,
                                   bool& copy) {
   const char* s = a.value_begin;
@@ -490,13 +510,11 @@ xml_scanner::step xml_scanner::text(const char*& p, const char* e) {
   // One pass to the '<' that ends the text, checking the characters on the
   // way (sixteen plain bytes at a time); the rare ']' and '&' are noted and
   // read once the end is known.
-  const char* amp = nullptr;
-  const char* bracket = nullptr;
+  const char *amp = nullptr, *bracket = nullptr, *s = p;
   // Line ends are counted here, where the bytes are read anyway.
   std::uint64_t lines = 0;
   const char* last_nl = nullptr;
   bool wide = false;  // a byte above 0x7F after the last LF
-  const char* s = p;
   // A byte that is not a character: libxml2's to read once the text ends
   // (a halt), or bytes still to come when it does not end in these.
   const auto bad = [&] {

@@ -122,6 +122,7 @@ class xml_scanner {
   step cdata(const char*& p, const char* e);
   bool emit_start(std::string_view qname, std::string_view prefix,
                   std::string_view local, bool empty);
+  bool emit_plain_start(std::string_view name, bool empty);
   bool attribute_value(const raw_attribute& a, std::string& out, bool& copy);
   // The interned copy of `s` (nullptr past the caps): its recent slot
   // first, the table when the slot holds another name.
