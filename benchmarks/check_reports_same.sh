@@ -7,9 +7,8 @@
 #   benchmarks/check_reports_same.sh OLD_BINARY NEW_BINARY [DIR...]
 #
 # Directories default to ../shared/conformance, tests/data and fuzz/corpus
-# (relative to the repository). Runs are pinned to one working directory and
-# never fetch (--offline where a file names remote children is not needed:
-# check reads local targets only).
+# (relative to the repository). Each run starts in the same empty scratch
+# directory; the targets are local files, so nothing is fetched.
 set -u
 old=${1:?old binary}
 new=${2:?new binary}
