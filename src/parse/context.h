@@ -4,6 +4,7 @@
 #ifndef SITEMILL_PARSE_CONTEXT_H
 #define SITEMILL_PARSE_CONTEXT_H
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -66,6 +67,16 @@ class doc_context {
   /// 3).
   void finish_lastmod_check();
 
+  /// The scheme and authority of the last <loc> that was a plain http(s)
+  /// URL, and where its host ends: a loc that starts with the same bytes
+  /// and goes on with '/', '?', '#' or ends has the same host, and is not
+  /// read again (value_checks.cpp).
+  struct loc_origin {
+    std::string origin;
+    std::size_t host_end = 0;
+  };
+  loc_origin& last_loc_origin() noexcept { return loc_origin_; }
+
   /// Value checks and the XSD verdict are wanted (parse_options).
   bool checks() const noexcept { return options_.schema_checks; }
   const parse_options& options() const noexcept { return options_; }
@@ -83,6 +94,7 @@ class doc_context {
 
   std::int64_t now_unix_;
   int now_year_;
+  loc_origin loc_origin_;
   bool kind_told_ = false;
   bool silent_ = false;
   std::uint64_t reports_ = 0;

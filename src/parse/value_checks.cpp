@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 
 #include "detail/text.h"
@@ -100,6 +101,27 @@ std::size_t plain_http_host_end(std::string_view s) noexcept {
   }
   return i == s.size() || s[i] == '/' || s[i] == '?' || s[i] == '#' ? host_end
                                                                     : 0;
+}
+
+// plain_http_host_end() for a loc on the origin the last one was on: its
+// bytes up to the authority's end are the same, and the byte after them one
+// that ends an authority, so the answer is too.
+std::size_t plain_http_host_end(std::string_view s,
+                                doc_context::loc_origin& last) noexcept {
+  const std::size_t n = last.origin.size();
+  if (n != 0 && s.size() >= n &&
+      std::memcmp(s.data(), last.origin.data(), n) == 0 &&
+      (s.size() == n || s[n] == '/' || s[n] == '?' || s[n] == '#'))
+    return last.host_end;
+  const std::size_t host_end = plain_http_host_end(s);
+  if (host_end != 0) {
+    std::size_t end = host_end;  // past a port
+    if (end < s.size() && s[end] == ':')
+      for (++end; end < s.size() && is_ascii_digit(s[end]);) ++end;
+    last.origin.assign(s.substr(0, end));
+    last.host_end = host_end;
+  }
+  return host_end;
 }
 
 // The scan's part of fast_any_uri: no bad escape, no bracket, at most one
@@ -335,7 +357,8 @@ loc_verdict check_loc(std::string_view raw, text_pos at, loc_source source,
   const url_scan scan = scan_url(value);
   // Nearly every loc is a plain http(s) URL: its authority is read once
   // here, for the XSD's verdict and the host check below alike.
-  const std::size_t host_end = plain_http_host_end(value);
+  const std::size_t host_end =
+      plain_http_host_end(value, doc.last_loc_origin());
   std::size_t xsd_length = 0;
   if (xml) {
     // The XSD sees the value before Unicode trimming; nearly always the

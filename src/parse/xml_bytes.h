@@ -46,6 +46,42 @@ constexpr bool name_char(char c) noexcept {
   return name_bytes[static_cast<unsigned char>(c)] != 0;
 }
 
+// A QName at `q`: NCName (':' NCName)?, ASCII only. done with the parts,
+// more when the bytes end inside it, stop when it is not one (or is too
+// long) and libxml2 should say so.
+enum class name_read : std::uint8_t { done, more, bad };
+inline name_read read_qname(const char*& q, const char* e,
+                            std::string_view& prefix, std::string_view& local,
+                            std::size_t max_name) {
+  const char* s = q;
+  const auto ncname = [&]() -> name_read {
+    if (q >= e) return name_read::more;
+    if (!name_start(*q)) return name_read::bad;
+    ++q;
+    while (q < e && name_char(*q)) ++q;
+    return q >= e ? name_read::more : name_read::done;
+  };
+  name_read r = ncname();
+  if (r != name_read::done) return r;
+  prefix = {};
+  if (*q == ':') {
+    prefix = std::string_view(s, static_cast<std::size_t>(q - s));
+    ++q;
+    const char* l = q;
+    r = ncname();
+    if (r != name_read::done) return r;
+    local = std::string_view(l, static_cast<std::size_t>(q - l));
+  } else {
+    local = std::string_view(s, static_cast<std::size_t>(q - s));
+  }
+  // What follows a name is a space, '=', '>' or '/'; anything else (a second
+  // colon, a non-ASCII name character) is libxml2's to read.
+  if (static_cast<std::size_t>(q - s) > max_name ||
+      !(is_space(*q) || *q == '=' || *q == '>' || *q == '/'))
+    return name_read::bad;
+  return name_read::done;
+}
+
 // XML 1.0's Char (section 2.2).
 constexpr bool is_char(std::uint32_t v) noexcept {
   return v == 0x9 || v == 0xA || v == 0xD || (v >= 0x20 && v <= 0xD7FF) ||
@@ -99,27 +135,54 @@ inline std::uint64_t newlines(const char* b, const char* e) noexcept {
   return n;
 }
 
-// The first and last 8 bytes of a name (or its bytes, when shorter) mixed
-// with its length: names differ there, and it costs a few instructions.
+inline std::uint32_t load4(const char* p) noexcept {
+  std::uint32_t w;
+  std::memcpy(&w, p, sizeof w);
+  return w;
+}
+
+// The first and last 8 bytes of a name (or, when shorter, its first and
+// last 4, or its first, middle and last byte) mixed with its length: names
+// differ there, and it costs a few instructions (no call to memcpy with a
+// variable size).
 inline std::uint32_t name_hash(std::string_view s) noexcept {
   std::uint64_t a, b;
-  if (s.size() >= 8) {
-    a = load8(s.data());
-    b = load8(s.data() + s.size() - 8);
+  const char* d = s.data();
+  const std::size_t n = s.size();
+  if (n >= 8) {
+    a = load8(d);
+    b = load8(d + n - 8);
+  } else if (n >= 4) {
+    a = load4(d);
+    b = load4(d + n - 4);
+  } else if (n > 0) {
+    a = static_cast<uchar>(d[0]) |
+        (static_cast<std::uint64_t>(static_cast<uchar>(d[n / 2])) << 8);
+    b = static_cast<uchar>(d[n - 1]);
   } else {
     a = b = 0;
-    std::memcpy(&a, s.data(), s.size());
   }
   std::uint64_t h = (a * 0x9E3779B97F4A7C15u) ^ (b * 0xC2B2AE3D27D4EB4Fu) ^
-                    (s.size() * 0x165667B19E3779F9u);
+                    (n * 0x165667B19E3779F9u);
   h ^= h >> 29;
   return static_cast<std::uint32_t>(h ^ (h >> 32));
+}
+
+// One of 64 slots for a name, by its length, first and last byte: the few
+// names of a sitemap each get their own.
+inline std::size_t name_slot(std::string_view s) noexcept {
+  if (s.empty()) return 0;
+  return (s.size() ^ (static_cast<std::size_t>(static_cast<uchar>(s[0])) << 1) ^
+          static_cast<uchar>(s.back())) &
+         63;
 }
 
 inline bool same_bytes(const char* x, const char* y, std::size_t n) noexcept {
   if (n >= 8 && n <= 16)
     return load8(x) == load8(y) && load8(x + n - 8) == load8(y + n - 8);
-  if (n < 8) {
+  if (n >= 4 && n < 8)
+    return load4(x) == load4(y) && load4(x + n - 4) == load4(y + n - 4);
+  if (n < 4) {
     for (std::size_t i = 0; i < n; ++i)
       if (x[i] != y[i]) return false;
     return true;
@@ -142,6 +205,56 @@ inline bool printable16(const char* p) noexcept {
 // 0x7F): text() passes over them at once.
 constexpr bool printable8(std::uint64_t w) noexcept {
   return ((w & highs) | zero_bytes(w & (0xE0 * ones))) == 0;
+}
+
+// Where a run of text stops being plain: the first byte in [s, e) that is a
+// control character (TAB and LF too), above 0x7F, '<', '&' or ']'; `e` when
+// none is. text() reads a text in one pass with it, sixteen bytes at a time.
+constexpr std::array<bool, 256> make_text_stops() {
+  std::array<bool, 256> t{};
+  for (std::size_t c = 0; c < 256; ++c)
+    t[c] = c < 0x20 || c >= 0x80 || c == '<' || c == '&' || c == ']';
+  return t;
+}
+inline constexpr std::array<bool, 256> text_stops = make_text_stops();
+inline const char* text_stop(const char* s, const char* e) noexcept {
+#if defined(__SSE2__)
+  const __m128i space = _mm_set1_epi8(0x20);
+  const __m128i lt = _mm_set1_epi8('<');
+  const __m128i amp = _mm_set1_epi8('&');
+  const __m128i bracket = _mm_set1_epi8(']');
+  for (; e - s >= 16; s += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
+    // As signed bytes, those above 0x7F are below 0x20 too.
+    const __m128i stop = _mm_or_si128(
+        _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, lt)),
+        _mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, bracket)));
+    const int bits = _mm_movemask_epi8(stop);
+    if (bits != 0) return s + __builtin_ctz(static_cast<unsigned>(bits));
+  }
+#endif
+  for (; s < e; ++s)
+    if (text_stops[static_cast<uchar>(*s)]) return s;
+  return e;
+}
+
+// No LF and no byte above 0x7F in [b, e): a column there moves by bytes.
+inline bool ascii_one_line(const char* b, const char* e) noexcept {
+#if defined(__SSE2__)
+  const __m128i lf = _mm_set1_epi8('\n');
+  for (; e - b >= 16; b += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
+    if (_mm_movemask_epi8(_mm_or_si128(v, _mm_cmpeq_epi8(v, lf))) != 0)
+      return false;
+  }
+#endif
+  for (; e - b >= 8; b += 8) {
+    const std::uint64_t w = load8(b);
+    if (((w & highs) | zero_bytes(w ^ ('\n' * ones))) != 0) return false;
+  }
+  for (; b < e; ++b)
+    if (static_cast<uchar>(*b) >= 0x80 || *b == '\n') return false;
+  return true;
 }
 
 // Length of the non-ASCII character at `s` (well-formed UTF-8 and an XML

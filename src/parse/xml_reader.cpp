@@ -371,18 +371,7 @@ bool xml_reader::valid_but_unknown_namespaces() const noexcept {
          !recovered_ && root_closed_ && entry_elements_ > 0;
 }
 
-text_pos xml_reader::shift(std::uint64_t line, std::uint64_t column) const {
-  if (line == 0) return {};
-  text_pos p{line + skipped_.line - 1, column};
-  if (line == 1 && column != 0) p.column = column + skipped_.column - 1;
-  return p;
-}
-
-text_pos xml_reader::element_pos() const {
-  if (scanner_ != nullptr) {
-    const text_pos at = scanner_->tag_pos();
-    return shift(at.line, at.column);
-  }
+text_pos xml_reader::libxml2_element_pos() const {
   // libxml2 calls startElementNs with the input at the tag's '>' (or '/>');
   // the tag starts at the last '<' before it, since '<' cannot occur in an
   // attribute value.
@@ -413,8 +402,7 @@ text_pos xml_reader::element_pos() const {
   return shift(start_line, column);
 }
 
-bool xml_reader::same_ns(const uchar* uri) const noexcept {
-  if (uri == sm_ns_) return true;
+bool xml_reader::same_ns_text(const uchar* uri) const noexcept {
   return uri != nullptr && sm_ns_ != nullptr &&
          std::strcmp(reinterpret_cast<const char*>(uri),
                      reinterpret_cast<const char*>(sm_ns_)) == 0;
@@ -535,7 +523,7 @@ void xml_reader::on_start(const uchar* local, const uchar* prefix,
     case mode::sitemap:
       if (depth_ == 2) {
         start_sitemap_child(local, prefix, uri, nb_attributes, attributes);
-      } else {
+      } else if (!start_plain_field(local, uri, nb_attributes)) {
         start_sitemap_field(local, prefix, uri, nb_attributes, attributes);
       }
       break;
@@ -706,6 +694,37 @@ void xml_reader::start_sitemap_child(const uchar* local, const uchar* prefix,
   start_foreign(local, prefix, uri, nb_attributes, attributes, at);
 }
 
+bool xml_reader::start_plain_field(const uchar* local, const uchar* uri,
+                                   int nb_attributes) {
+  // What start_sitemap_field() does with a field in its place, once, in
+  // order, without attributes: nothing to report.
+  if (nb_attributes != 0 || !same_ns(uri)) return false;
+  field f = field::none;
+  int rank = 0;
+  field_text* slot = nullptr;
+  if (local[0] == 'l' && name_is(local, "loc")) {
+    f = field::loc, rank = 1, slot = &loc_;
+  } else if (local[0] == 'l' && name_is(local, "lastmod")) {
+    f = field::lastmod, rank = 2, slot = &lastmod_;
+  } else if (!index_ && local[0] == 'c' && name_is(local, "changefreq")) {
+    f = field::changefreq, rank = 3, slot = &changefreq_;
+  } else if (!index_ && local[0] == 'p' && name_is(local, "priority")) {
+    f = field::priority, rank = 4, slot = &priority_;
+  } else {
+    return false;
+  }
+  if (slot->present || rank < last_rank_) return false;
+  last_rank_ = rank;
+  field_ = f;
+  field_depth_ = depth_;
+  slot_ = slot;
+  slot->text.clear();
+  slot->present = true;
+  slot->overflow = false;
+  slot->at = element_pos();
+  return true;
+}
+
 void xml_reader::start_sitemap_field(const uchar* local, const uchar* prefix,
                                      const uchar* uri, int nb_attributes,
                                      const uchar** attributes) {
@@ -727,13 +746,14 @@ void xml_reader::start_sitemap_field(const uchar* local, const uchar* prefix,
   field f = field::none;
   int rank = 0;
   field_text* slot = nullptr;
-  if (name_is(local, "loc")) {
+  // By the first letter, then the whole name: one comparison per field.
+  if (local[0] == 'l' && name_is(local, "loc")) {
     f = field::loc, rank = 1, slot = &loc_;
-  } else if (name_is(local, "lastmod")) {
+  } else if (local[0] == 'l' && name_is(local, "lastmod")) {
     f = field::lastmod, rank = 2, slot = &lastmod_;
-  } else if (name_is(local, "changefreq")) {
+  } else if (local[0] == 'c' && name_is(local, "changefreq")) {
     f = field::changefreq, rank = 3, slot = &changefreq_;
-  } else if (name_is(local, "priority")) {
+  } else if (local[0] == 'p' && name_is(local, "priority")) {
     f = field::priority, rank = 4, slot = &priority_;
   }
   if (f == field::none) {
@@ -948,6 +968,7 @@ void xml_reader::begin_entry(text_pos at) {
   entry_at_ = at;
   loc_.present = lastmod_.present = changefreq_.present = priority_.present =
       guid_.present = false;
+  loc_value_known_ = false;
   loc_.overflow = false;
   stray_text_.clear();
   stray_cdata_ = false;
@@ -1167,9 +1188,11 @@ void xml_reader::end_field() {
                     "fewer than 2,048 characters: shorten the URL (the entry "
                     "is not read)");
       } else {
-        xsd_ok_ &=
-            check_loc(loc_.text, loc_.at, loc_source::xml, doc_, scratch_)
-                .xsd_valid;
+        const loc_verdict v =
+            check_loc(loc_.text, loc_.at, loc_source::xml, doc_, scratch_);
+        xsd_ok_ &= v.xsd_valid;
+        loc_value_ = v.value;
+        loc_value_known_ = true;
       }
       break;
     case field::lastmod:
@@ -1225,8 +1248,9 @@ void xml_reader::end_sitemap_entry() {
       }
     }
     if (loc_.overflow) return;
-    e.loc = {trim_unicode_space(trim_xml(loc_.text)), true, loc_.at.line,
-             loc_.at.column};
+    e.loc = {
+        loc_value_known_ ? loc_value_ : trim_unicode_space(trim_xml(loc_.text)),
+        true, loc_.at.line, loc_.at.column};
   }
   auto set = [](parsed_field& out, const field_text& in) {
     if (!in.present) return;

@@ -107,9 +107,20 @@ class xml_reader final : private xml_scanner::sink {
     bool overflow = false;  // longer than max_field; the rest was dropped
   };
 
-  text_pos element_pos() const;
+  // Where the current start tag begins (on every element: kept inline).
+  text_pos element_pos() const {
+    if (scanner_ == nullptr) return libxml2_element_pos();
+    const text_pos at = scanner_->tag_pos();
+    return shift(at.line, at.column);
+  }
+  text_pos libxml2_element_pos() const;
   void hand_over();
-  text_pos shift(std::uint64_t line, std::uint64_t column) const;
+  text_pos shift(std::uint64_t line, std::uint64_t column) const {
+    if (line == 0) return {};
+    text_pos p{line + skipped_.line - 1, column};
+    if (line == 1 && column != 0) p.column = column + skipped_.column - 1;
+    return p;
+  }
   void skip_subtree() { skip_ = depth_; }
   void start_root(const unsigned char* local, const unsigned char* prefix,
                   const unsigned char* uri, int nb_attributes,
@@ -121,6 +132,10 @@ class xml_reader final : private xml_scanner::sink {
                            const unsigned char* prefix,
                            const unsigned char* uri, int nb_attributes,
                            const unsigned char** attributes);
+  // A sitemap field with nothing to report, started; false (and nothing
+  // done) for any other element, which start_sitemap_field() takes.
+  bool start_plain_field(const unsigned char* local, const unsigned char* uri,
+                         int nb_attributes);
   void start_sitemap_field(const unsigned char* local,
                            const unsigned char* prefix,
                            const unsigned char* uri, int nb_attributes,
@@ -141,7 +156,10 @@ class xml_reader final : private xml_scanner::sink {
   void report_not_kept();
   void end_foreign();
   void end_item();
-  bool same_ns(const unsigned char* uri) const noexcept;
+  bool same_ns(const unsigned char* uri) const noexcept {
+    return uri == sm_ns_ || same_ns_text(uri);
+  }
+  bool same_ns_text(const unsigned char* uri) const noexcept;
 
   doc_context& doc_;
   xmlParserCtxtPtr ctxt_ = nullptr;
@@ -170,6 +188,9 @@ class xml_reader final : private xml_scanner::sink {
   // The open entry.
   text_pos entry_at_;
   field_text loc_, lastmod_, changefreq_, priority_, guid_;
+  // check_loc()'s trimmed <loc> (a view of loc_.text), once it has run.
+  std::string_view loc_value_;
+  bool loc_value_known_ = false;
   std::string stray_text_;  // text directly in <url>/<sitemap>
   bool stray_cdata_ = false;
   bool guid_permalink_ = true;

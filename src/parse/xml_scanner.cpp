@@ -44,14 +44,29 @@ xml_scanner::~xml_scanner() = default;
 
 bool xml_scanner::feed(const char* data, std::size_t size) {
   if (stopped_ || finished_) return false;
-  if (carry_.empty()) {
-    const std::size_t n = scan(data, data + size, false);
-    if (!stopped_ && n < size) carry_.assign(data + n, size - n);
-  } else {
-    carry_.append(data, size);
+  std::size_t off = 0;
+  // A token the last feed cut is completed from the front of these bytes, a
+  // piece at a time (as if they came cut there), so that the rest is read
+  // where it lies instead of copied behind it.
+  for (std::size_t piece = 4096; !carry_.empty() && off < size; piece *= 2) {
+    const std::size_t old = carry_.size();
+    const std::size_t take = std::min(size - off, std::max(piece, old));
+    carry_.append(data + off, take);
+    off += take;
     const std::size_t n =
         scan(carry_.data(), carry_.data() + carry_.size(), false);
-    carry_.erase(0, n);
+    if (stopped_) return false;
+    if (n >= old) {
+      off -= carry_.size() - n;  // what is left came from `data`
+      carry_.clear();
+    } else {
+      carry_.erase(0, n);
+    }
+  }
+  if (carry_.empty() && off < size) {
+    const std::size_t n = scan(data + off, data + size, false);
+    if (!stopped_ && off + n < size)
+      carry_.assign(data + off + n, size - off - n);
   }
   if (carry_.size() > max_carry) stopped_ = true;
   return !stopped_;
@@ -72,20 +87,30 @@ bool xml_scanner::finish() {
 std::size_t xml_scanner::scan(const char* b, const char* e, bool last) {
   const char* p = b;
   mark_ = b;
+  plain_since_mark_ = true;
   while (p < e && !stopped_) {
     const char* q = p;
     step s;
     if (state_ == state::start) {
+      plain_since_mark_ = false;
       s = declaration(q, e);
       if (s == step::more && last) {
         state_ = state::prolog;  // too short for a declaration
         continue;
       }
     } else if (*p == '<') {
-      s = markup(q, e);
+      // The usual tags first, as markup() would send them.
+      if (e - p >= 2 && p[1] == '/' && state_ == state::content) {
+        s = end_tag(q, e);
+      } else if (e - p >= 2 && name_start(p[1]) && state_ != state::epilog) {
+        s = start_tag(q, e);
+      } else {
+        s = markup(q, e);
+      }
     } else if (state_ == state::content) {
       s = text(q, e);
     } else {
+      plain_since_mark_ = false;
       while (q < e && is_space(*q)) ++q;
       s = q == p ? halt() : step::done;  // text outside the root, or CR
     }
@@ -97,13 +122,15 @@ std::size_t xml_scanner::scan(const char* b, const char* e, bool last) {
   return static_cast<std::size_t>(p - b);
 }
 
-void xml_scanner::advance(const char* from, const char* to) {
+void xml_scanner::advance_slow(const char* from, const char* to) {
   if (to <= from) return;
-  const auto last_nl = static_cast<const char*>(
-      memrchr(from, '\n', static_cast<std::size_t>(to - from)));
+  const auto n = static_cast<std::uint64_t>(to - from);
+  const bool ascii = ascii_one_line(from, to);
+  const auto last_nl =
+      ascii ? nullptr : static_cast<const char*>(memrchr(from, '\n', n));
   if (last_nl == nullptr) {
-    column_ += chars(from, to);
-    line_bytes_ += static_cast<std::uint64_t>(to - from);
+    column_ += ascii ? n : chars(from, to);
+    line_bytes_ += n;
     return;
   }
   line_ += newlines(from, last_nl + 1);
@@ -173,8 +200,10 @@ xml_scanner::step xml_scanner::markup(const char*& p, const char* e) {
     case '/':
       return state_ == state::content ? end_tag(p, e) : halt();
     case '?':
+      plain_since_mark_ = false;
       return pi(p, e);
     case '!': {
+      plain_since_mark_ = false;
       constexpr std::string_view open_comment = "<!--";
       constexpr std::string_view open_cdata = "<![CDATA[";
       const std::string_view have(p, static_cast<std::size_t>(e - p));
@@ -190,57 +219,26 @@ xml_scanner::step xml_scanner::markup(const char*& p, const char* e) {
   }
 }
 
-namespace {
-
-// A QName at `q`: NCName (':' NCName)?, ASCII only. done with the parts,
-// more when the bytes end inside it, stop when it is not one (or is too
-// long) and libxml2 should say so.
-enum class name_read : std::uint8_t { done, more, bad };
-inline name_read read_qname(const char*& q, const char* e,
-                            std::string_view& prefix, std::string_view& local) {
-  const char* s = q;
-  const auto ncname = [&]() -> name_read {
-    if (q >= e) return name_read::more;
-    if (!name_start(*q)) return name_read::bad;
-    ++q;
-    while (q < e && name_char(*q)) ++q;
-    return q >= e ? name_read::more : name_read::done;
-  };
-  name_read r = ncname();
-  if (r != name_read::done) return r;
-  prefix = {};
-  if (*q == ':') {
-    prefix = std::string_view(s, static_cast<std::size_t>(q - s));
-    ++q;
-    const char* l = q;
-    r = ncname();
-    if (r != name_read::done) return r;
-    local = std::string_view(l, static_cast<std::size_t>(q - l));
-  } else {
-    local = std::string_view(s, static_cast<std::size_t>(q - s));
+[[gnu::always_inline]] inline xml_scanner::step xml_scanner::read_name(
+    const char*& q, const char* e, std::string_view& prefix,
+    std::string_view& local) {
+  switch (read_qname(q, e, prefix, local, max_name)) {
+    case name_read::done:
+      return step::done;
+    case name_read::more:
+      return step::more;
+    case name_read::bad:
+      break;
   }
-  // What follows a name is a space, '=', '>' or '/'; anything else (a second
-  // colon, a non-ASCII name character) is libxml2's to read.
-  if (static_cast<std::size_t>(q - s) > max_name ||
-      !(is_space(*q) || *q == '=' || *q == '>' || *q == '/'))
-    return name_read::bad;
-  return name_read::done;
+  return halt();
 }
-
-}  // namespace
 
 xml_scanner::step xml_scanner::start_tag(const char*& p, const char* e) {
   const char* q = p + 1;
   std::string_view prefix, local;
-  switch (read_qname(q, e, prefix, local)) {
-    case name_read::more:
-      return step::more;
-    case name_read::bad:
-      return halt();
-    case name_read::done:
-      break;
-  }
+  if (const step s = read_name(q, e, prefix, local); s != step::done) return s;
   const std::string_view qname(p + 1, static_cast<std::size_t>(q - p - 1));
+  const char* name_end = q;
   raw_.clear();
   const char* cur;
   bool empty;
@@ -264,14 +262,8 @@ xml_scanner::step xml_scanner::start_tag(const char*& p, const char* e) {
     }
     if (q == before || raw_.size() >= max_attributes) return halt();
     raw_attribute a{};
-    switch (read_qname(q, e, a.prefix, a.local)) {
-      case name_read::more:
-        return step::more;
-      case name_read::bad:
-        return halt();
-      case name_read::done:
-        break;
-    }
+    if (const step s = read_name(q, e, a.prefix, a.local); s != step::done)
+      return s;
     while (q < e && is_space(*q)) ++q;
     if (q >= e) return step::more;
     if (*q != '=') return halt();
@@ -296,7 +288,12 @@ xml_scanner::step xml_scanner::start_tag(const char*& p, const char* e) {
   // element_pos() in xml_reader.cpp, applied to libxml2's input at `cur`.
   advance(mark_, p);
   mark_ = p;
-  if (std::memchr(p, '\n', static_cast<std::size_t>(cur - p)) == nullptr) {
+  plain_since_mark_ = cur == name_end;
+  if (plain_since_mark_) {
+    // '<' and an ASCII name: one line, a byte per character.
+    tag_at_ = {line_, column_};
+  } else if (std::memchr(p, '\n', static_cast<std::size_t>(cur - p)) ==
+             nullptr) {
     const std::uint64_t col = column_ + chars(p, cur);
     const auto back = static_cast<std::uint64_t>(cur - p);
     tag_at_ = {line_, col > back ? col - back : 1};
@@ -304,7 +301,9 @@ xml_scanner::step xml_scanner::start_tag(const char*& p, const char* e) {
     if (line_bytes_ >= kept_before_tag) return halt();
     tag_at_ = {line_, line_bytes_ + 1};
   }
-  if (!emit_start(qname, prefix, local, empty)) return halt();
+  if (raw_.empty() && prefix.empty() ? !emit_plain_start(local, empty)
+                                     : !emit_start(qname, prefix, local, empty))
+    return halt();
   p = q;
   return stopped_ ? step::stop : step::done;
 }
@@ -337,10 +336,11 @@ bool xml_scanner::emit_start(std::string_view qname, std::string_view prefix,
     if (!value.empty() && uri == nullptr) return false;
     bindings_.push_back({bound, uri});
   }
+  if (bindings_.size() != mark) default_uri_ = lookup(nullptr);
   const char* element_prefix = nullptr;
   const char* element_uri = nullptr;
   if (prefix.empty()) {
-    element_uri = lookup(nullptr);
+    element_uri = default_uri_;
   } else {
     element_prefix = intern(prefix);
     if (element_prefix == nullptr || element_prefix == xml_prefix_ ||
@@ -408,11 +408,32 @@ bool xml_scanner::emit_start(std::string_view qname, std::string_view prefix,
   if (stopped_) return true;
   if (empty) {
     sink_.on_end();
-    bindings_.resize(mark);
+    unbind(mark);
     if (open_.empty()) state_ = state::epilog;
   } else {
     open_.push_back({element_qname, static_cast<std::uint32_t>(qname.size()),
                      static_cast<std::uint32_t>(mark)});
+  }
+  return true;
+}
+
+bool xml_scanner::emit_plain_start(std::string_view name, bool empty) {
+  // emit_start() for a tag without attributes or prefix: no bindings.
+  if (open_.size() >= max_depth) return false;
+  const char* local = intern(name);
+  if (local == nullptr) return false;
+  attributes_.clear();
+  if (state_ == state::prolog) state_ = state::content;
+  sink_.on_start(reinterpret_cast<const uchar*>(local), nullptr,
+                 reinterpret_cast<const uchar*>(default_uri_), 0,
+                 attributes_.data());
+  if (stopped_) return true;
+  if (empty) {
+    sink_.on_end();
+    if (open_.empty()) state_ = state::epilog;
+  } else {
+    open_.push_back({local, static_cast<std::uint32_t>(name.size()),
+                     static_cast<std::uint32_t>(bindings_.size())});
   }
   return true;
 }
@@ -470,12 +491,15 @@ xml_scanner::step xml_scanner::end_tag(const char*& p, const char* e) {
   if (static_cast<std::size_t>(e - q) <= n) return step::more;
   if (!same_bytes(q, name, n)) return halt();
   q += n;
-  while (q < e && is_space(*q)) ++q;
+  if (q < e && *q != '>') {
+    plain_since_mark_ = false;
+    while (q < e && is_space(*q)) ++q;
+  }
   if (q >= e) return step::more;
   if (*q != '>') return halt();
   const char* gt = q;
   sink_.on_end();
-  bindings_.resize(open_.back().bindings);
+  unbind(open_.back().bindings);
   open_.pop_back();
   if (open_.empty()) state_ = state::epilog;
   p = gt + 1;
@@ -483,32 +507,51 @@ xml_scanner::step xml_scanner::end_tag(const char*& p, const char* e) {
 }
 
 xml_scanner::step xml_scanner::text(const char*& p, const char* e) {
-  const auto lt = static_cast<const char*>(
-      std::memchr(p, '<', static_cast<std::size_t>(e - p)));
-  if (lt == nullptr) return step::more;
-  // The characters first, eight bytes at a time (a URL is mostly printable
-  // ASCII); then the rare ']' and '&', each found by memchr.
-  for (const char* s = p; s < lt;) {
-    if (lt - s >= 16 && printable16(s)) {
-      s += 16;
-      continue;
-    }
-    if (lt - s >= 8 && printable8(load8(s))) {
-      s += 8;
-      continue;
-    }
+  // One pass to the '<' that ends the text, checking the characters on the
+  // way (sixteen plain bytes at a time); the rare ']' and '&' are noted and
+  // read once the end is known.
+  const char *amp = nullptr, *bracket = nullptr, *s = p;
+  // Line ends are counted here, where the bytes are read anyway.
+  std::uint64_t lines = 0;
+  const char* last_nl = nullptr;
+  bool wide = false;  // a byte above 0x7F after the last LF
+  // A byte that is not a character: libxml2's to read once the text ends
+  // (a halt), or bytes still to come when it does not end in these.
+  const auto bad = [&] {
+    return std::memchr(s, '<', static_cast<std::size_t>(e - s)) == nullptr
+               ? step::more
+               : halt();
+  };
+  for (;;) {
+    s = text_stop(s, e);
+    if (s == e) return step::more;
     const auto c = static_cast<uchar>(*s);
-    if (c >= 0x80) {
-      const std::size_t n = wide_char(s, lt);
-      if (n == 0) return halt();
-      s += n;
-    } else if (c < 0x20 && c != '\t' && c != '\n') {
-      return halt();  // a control character, or CR
-    } else {
+    if (c == '<') break;
+    if (c == '&') {
+      if (amp == nullptr) amp = s;
       ++s;
+    } else if (c == ']') {
+      if (bracket == nullptr) bracket = s;
+      ++s;
+    } else if (c == '\t') {
+      ++s;
+    } else if (c == '\n') {
+      ++lines;
+      last_nl = s;
+      wide = false;
+      ++s;
+    } else if (c >= 0x80) {
+      // A character cannot hold a '<': one whole before `e` ends before it.
+      const std::size_t n = wide_char(s, e);
+      if (n == 0) return bad();
+      wide = true;
+      s += n;
+    } else {
+      return bad();  // a control character, or CR
     }
   }
-  for (const char* s = p;; ++s) {
+  const char* lt = s;
+  for (s = bracket; s != nullptr; ++s) {
     s = static_cast<const char*>(
         std::memchr(s, ']', static_cast<std::size_t>(lt - s)));
     if (s == nullptr) break;
@@ -520,21 +563,32 @@ xml_scanner::step xml_scanner::text(const char*& p, const char* e) {
                           static_cast<int>(end - b), false);
     return !stopped_;
   };
-  // libxml2 hands each reference's character over on its own.
+  // libxml2 hands each reference's character over on its own; a text
+  // without one goes over whole, as it lies in the input.
   const char* run = p;
-  for (const char* s = p;;) {
-    const auto amp = static_cast<const char*>(
+  for (s = amp; s != nullptr;) {
+    const auto a = static_cast<const char*>(
         std::memchr(s, '&', static_cast<std::size_t>(lt - s)));
-    if (amp == nullptr) break;
-    const char* next = amp;
-    const std::uint32_t v = reference(amp, lt, next);
-    if (v == 0 || !deliver(run, amp)) return halt();
+    if (a == nullptr) break;
+    const char* next = a;
+    const std::uint32_t v = reference(a, lt, next);
+    if (v == 0 || !deliver(run, a)) return halt();
     std::string one;
     append_utf8(static_cast<char32_t>(v), one);
     if (!deliver(one.data(), one.data() + one.size())) return halt();
     s = run = next;
   }
   if (!deliver(run, lt)) return halt();
+  if (lines != 0) {
+    advance(mark_, p);
+    line_ += lines;
+    line_bytes_ = static_cast<std::uint64_t>(lt - last_nl - 1);
+    column_ = 1 + (wide ? chars(last_nl + 1, lt) : line_bytes_);
+    mark_ = lt;
+    plain_since_mark_ = true;
+  } else if (wide) {
+    plain_since_mark_ = false;
+  }
   p = lt;
   return step::done;
 }
@@ -590,11 +644,12 @@ xml_scanner::step xml_scanner::cdata(const char*& p, const char* e) {
   column_ += static_cast<std::uint64_t>(end + 3 - p);
   line_bytes_ += static_cast<std::uint64_t>(end + 3 - p);
   mark_ = end + 3;
+  plain_since_mark_ = true;
   p = end + 3;
   return stopped_ ? step::stop : step::done;
 }
 
-const char* xml_scanner::intern(std::string_view s) {
+const char* xml_scanner::intern_slow(std::string_view s) {
   const std::uint32_t h = name_hash(s);
   if (table_.empty()) table_.resize(64);
   const std::size_t mask = table_.size() - 1;
@@ -628,6 +683,11 @@ const char* xml_scanner::intern(std::string_view s) {
     }
   }
   return stable;
+}
+
+void xml_scanner::unbind_slow(std::size_t mark) {
+  bindings_.resize(mark);
+  default_uri_ = lookup(nullptr);
 }
 
 const char* xml_scanner::lookup(const char* prefix) const {

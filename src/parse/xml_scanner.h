@@ -22,6 +22,7 @@
 #ifndef SITEMILL_PARSE_XML_SCANNER_H
 #define SITEMILL_PARSE_XML_SCANNER_H
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -30,6 +31,7 @@
 #include <vector>
 
 #include "parse/context.h"
+#include "parse/xml_bytes.h"
 
 namespace sitemill::detail {
 
@@ -109,6 +111,10 @@ class xml_scanner {
   step declaration(const char*& p, const char* e);
   step text(const char*& p, const char* e);
   step markup(const char*& p, const char* e);
+  // The element's or an attribute's name at `q` (read_qname()): done,
+  // more, or a halt when it is not one the scanner takes.
+  step read_name(const char*& q, const char* e, std::string_view& prefix,
+                 std::string_view& local);
   step start_tag(const char*& p, const char* e);
   step end_tag(const char*& p, const char* e);
   step comment(const char*& p, const char* e);
@@ -116,10 +122,35 @@ class xml_scanner {
   step cdata(const char*& p, const char* e);
   bool emit_start(std::string_view qname, std::string_view prefix,
                   std::string_view local, bool empty);
+  bool emit_plain_start(std::string_view name, bool empty);
   bool attribute_value(const raw_attribute& a, std::string& out, bool& copy);
-  const char* intern(std::string_view s);
+  // The interned copy of `s` (nullptr past the caps): its recent slot
+  // first, the table when the slot holds another name.
+  const char* intern(std::string_view s) {
+    recent& r = recent_[xml_bytes::name_slot(s)];
+    if (r.text != nullptr && r.size == s.size() &&
+        xml_bytes::same_bytes(r.text, s.data(), s.size()))
+      return r.text;
+    const char* const text = intern_slow(s);
+    if (text != nullptr) r = {text, s.size()};
+    return text;
+  }
+  const char* intern_slow(std::string_view s);
   const char* lookup(const char* prefix) const;
-  void advance(const char* from, const char* to);
+  // Forgets the bindings from `mark` on (an element closed).
+  void unbind(std::size_t mark) {
+    if (bindings_.size() != mark) unbind_slow(mark);
+  }
+  void unbind_slow(std::size_t mark);
+  void advance(const char* from, const char* to) {
+    if (plain_since_mark_ && to > from) {
+      column_ += static_cast<std::uint64_t>(to - from);
+      line_bytes_ += static_cast<std::uint64_t>(to - from);
+    } else {
+      advance_slow(from, to);
+    }
+  }
+  void advance_slow(const char* from, const char* to);
   step halt() {
     stopped_ = true;
     return step::stop;
@@ -135,6 +166,10 @@ class xml_scanner {
   // line, its column in characters, how far it is from its line's start in
   // bytes. Brought forward only when a start tag needs it.
   const char* mark_ = nullptr;
+  // What was read since `mark_` is ASCII on one line (names, plain text),
+  // so a column there moves by bytes: each token that may hold a LF or a
+  // byte above 0x7F clears it.
+  bool plain_since_mark_ = true;
   std::uint64_t line_ = 1;
   std::uint64_t column_ = 1;
   std::uint64_t line_bytes_ = 0;
@@ -142,12 +177,21 @@ class xml_scanner {
 
   std::vector<open_element> open_;
   std::vector<binding> bindings_;
+  const char* default_uri_ = nullptr;  // lookup(nullptr), kept in step
   std::vector<raw_attribute> raw_;
   std::vector<const unsigned char*> attributes_;  // 5 per attribute
   std::vector<std::string> values_;               // copied values
   // Names and URIs, by an open-addressing table of their hashes: few and
   // short, and looked up at every tag.
   std::vector<interned> table_;
+  // The name last interned in each of 64 slots chosen by its length, first
+  // and last byte: a sitemap's few names each keep a slot, so most tags
+  // find theirs with one comparison.
+  struct recent {
+    const char* text = nullptr;
+    std::size_t size = 0;
+  };
+  std::array<recent, 64> recent_{};
   std::vector<std::unique_ptr<char[]>> strings_;
   std::size_t interned_bytes_ = 0;
   const char* xml_prefix_;
