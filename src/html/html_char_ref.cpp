@@ -52,14 +52,22 @@ const html_named_ref* longest_name(std::string_view s) noexcept {
   for (std::size_t k = 1; lo != hi; ++k) {
     if (lo->name.size() == k) best = lo++;
     if (lo == hi || k == s.size()) break;
-    // Every row left is longer than k: name[k] is in bounds.
-    const auto next = [k](const html_named_ref& r) {
-      return static_cast<unsigned char>(r.name[k]);
+    // Every row left is longer than k: name[k] is in bounds. (std::ranges'
+    // projection would say it shorter, but clang 14, which the fuzz build
+    // uses, cannot compile libstdc++ 12's std::ranges.)
+    struct by_byte_k {
+      std::size_t k;
+      bool operator()(const html_named_ref& r, unsigned char c) const {
+        return static_cast<unsigned char>(r.name[k]) < c;
+      }
+      bool operator()(unsigned char c, const html_named_ref& r) const {
+        return c < static_cast<unsigned char>(r.name[k]);
+      }
     };
-    const auto range = std::ranges::equal_range(
-        lo, hi, static_cast<unsigned char>(s[k]), {}, next);
-    lo = range.begin();
-    hi = range.end();
+    const auto range = std::equal_range(
+        lo, hi, static_cast<unsigned char>(s[k]), by_byte_k{k});
+    lo = range.first;
+    hi = range.second;
   }
   return best;
 }
