@@ -159,22 +159,23 @@ constexpr std::uint64_t every_byte(unsigned char b) noexcept {
   return 0x0101010101010101u * b;
 }
 
-// Each byte i of the result holds the two-digit number whose first digit is
-// byte i of `w` (only bytes that start one are read; a separator counts as
-// 0). `bad` gains a set bit unless `w` has the shape: the checks of a
-// value's words are gathered there and tested once.
-inline std::uint64_t digit_pairs_of(std::uint64_t w, const word_shape& s,
-                                    std::uint64_t& bad) noexcept {
+// When `w` has the shape: each byte i then holds the two-digit number whose
+// first digit is byte i (only bytes that start one are read; a separator
+// counts as 0). Otherwise every bit is set: the top bit is the verdict, and
+// no caller reads a field of a failed word.
+inline std::uint64_t digit_pairs_of(std::uint64_t w,
+                                    const word_shape& s) noexcept {
   // A separator's byte is set to '0' so that one test covers every byte:
   // a digit is 0x30-0x39, so its high nibble is 3 and adding 6 keeps it 3.
   // A byte of 0xfa or more carries into the next byte, but fails itself.
   const std::uint64_t d = (w & s.digits) | (every_byte('0') & ~s.digits);
   const std::uint64_t high = every_byte(0xf0);
-  bad |= ((d & high) | (((d + every_byte(6)) & high) >> 4)) ^ every_byte(0x33);
-  bad |= (w & s.fixed) ^ s.bytes;
+  const bool digits =
+      ((d & high) | (((d + every_byte(6)) & high) >> 4)) == every_byte(0x33);
+  if (!digits || (w & s.fixed) != s.bytes) return ~std::uint64_t{0};
   // No carries: a digit times ten plus the next is at most 99.
   const std::uint64_t v = d - every_byte('0');
-  return v * 10 + (v >> 8);
+  return (v * 10 + (v >> 8)) & 0x00ffffffffffffffu;
 }
 
 inline int byte_at(std::uint64_t w, unsigned i) noexcept {
@@ -187,53 +188,52 @@ inline int byte_at(std::uint64_t w, unsigned i) noexcept {
 // else, valid or not, goes to the general parser, which alone classifies
 // problems. Kept apart from the general parser, whose register pressure it
 // would otherwise share. The text is read as two or three 8-byte words
-// (SWAR) whose shape is tested with one branch, where reading it byte by
-// byte branched on every byte: about as many instructions, 15% less time.
+// (SWAR), each tested with one branch, where reading it byte by byte took a
+// branch per byte: 1% fewer instructions, about 12% less time (the same 10M
+// lastmods, g++ -O3). Testing all words with one branch took 2% more
+// instructions.
 inline bool parse_common_form(const char* p, std::size_t n,
                               w3c_datetime& out) noexcept {
+  constexpr std::uint64_t failed = std::uint64_t{1} << 63;
   parsed_fields f;
-  std::uint64_t bad = 0;
-  const std::uint64_t a = digit_pairs_of(load8(p), shape("dddd-dd-"), bad);
+  const std::uint64_t a = digit_pairs_of(load8(p), shape("dddd-dd-"));
+  if (a & failed) return false;
   f.year = byte_at(a, 0) * 100 + byte_at(a, 2);
   f.month = byte_at(a, 5);
-  bool in_range = true;
   if (n == 10) {
     // The last eight bytes: "YY-MM-DD".
-    const std::uint64_t b =
-        digit_pairs_of(load8(p + 2), shape("dd-dd-dd"), bad);
+    const std::uint64_t b = digit_pairs_of(load8(p + 2), shape("dd-dd-dd"));
+    if (b & failed) return false;
     f.day = byte_at(b, 6);
     f.form = datetime_form::date;
   } else {
-    const std::uint64_t b =
-        digit_pairs_of(load8(p + 8), shape("ddTdd:dd"), bad);
+    const std::uint64_t b = digit_pairs_of(load8(p + 8), shape("ddTdd:dd"));
+    if (b & failed) return false;
     f.day = byte_at(b, 0);
     f.hour = byte_at(b, 3);
     f.minute = byte_at(b, 6);
     if (n == 20) {
       // The last eight: "h:mm:ssZ" (the hour's second digit again).
-      const std::uint64_t c =
-          digit_pairs_of(load8(p + 12), shape("d:dd:ddZ"), bad);
+      const std::uint64_t c = digit_pairs_of(load8(p + 12), shape("d:dd:ddZ"));
+      if (c & failed) return false;
       f.second = byte_at(c, 5);
       f.zone = 'Z';
     } else {
       // The last eight: "ss+hh:mm", the sign either way; the colon before
       // them is in neither word.
-      const std::uint64_t c =
-          digit_pairs_of(load8(p + 17), shape("dd?dd:dd"), bad);
+      const std::uint64_t c = digit_pairs_of(load8(p + 17), shape("dd?dd:dd"));
       f.zone = p[19];
-      bad |= static_cast<std::uint64_t>(p[16] != ':') |
-             static_cast<std::uint64_t>(f.zone != '+' && f.zone != '-');
+      if ((c & failed) || p[16] != ':' || (f.zone != '+' && f.zone != '-'))
+        return false;
       f.second = byte_at(c, 0);
       const int minutes = byte_at(c, 6);
       f.offset = byte_at(c, 3) * 60 + minutes;
-      in_range = minutes <= 59 && f.offset <= max_offset_minutes;
+      if (minutes > 59 || f.offset > max_offset_minutes) return false;
     }
-    in_range = in_range && f.hour <= 23 && f.minute <= 59 && f.second <= 59;
+    if (f.hour > 23 || f.minute > 59 || f.second > 59) return false;
     f.form = datetime_form::seconds;
   }
-  // The fields were read whatever the shape; only now are they trusted.
-  if (bad != 0 || !in_range || !valid_date(f.year, f.month, f.day))
-    return false;
+  if (!valid_date(f.year, f.month, f.day)) return false;
   store(f, out);
   return true;
 }
