@@ -4,6 +4,7 @@
 #include "sitemill/date/w3c_datetime.h"
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -122,50 +123,117 @@ inline void store(const parsed_fields& f, w3c_datetime& out) noexcept {
   out.form = f.form;
 }
 
+// Eight bytes of text, byte i in bits 8i..8i+7 whatever the CPU's order.
+inline std::uint64_t load8(const char* p) noexcept {
+  std::uint64_t w;
+  std::memcpy(&w, p, sizeof w);
+  if constexpr (std::endian::native == std::endian::big)
+    w = __builtin_bswap64(w);
+  return w;
+}
+
+// What eight bytes of a common form must hold, from a picture such as
+// "dddd-dd-": 'd' a digit, '?' anything (checked by the caller), any other
+// byte itself.
+struct word_shape {
+  std::uint64_t digits = 0;  // 0xff where a digit goes
+  std::uint64_t fixed = 0;   // 0xff where a given byte goes
+  std::uint64_t bytes = 0;   // those bytes
+};
+consteval word_shape shape(const char (&picture)[9]) {
+  word_shape s;
+  for (unsigned i = 0; i < 8; ++i) {
+    const std::uint64_t at = std::uint64_t{0xff} << (8 * i);
+    if (picture[i] == 'd') {
+      s.digits |= at;
+    } else if (picture[i] != '?') {
+      s.fixed |= at;
+      s.bytes |= std::uint64_t{static_cast<unsigned char>(picture[i])}
+                 << (8 * i);
+    }
+  }
+  return s;
+}
+
+constexpr std::uint64_t every_byte(unsigned char b) noexcept {
+  return 0x0101010101010101u * b;
+}
+
+// When `w` has the shape: each byte i then holds the two-digit number whose
+// first digit is byte i (only bytes that start one are read; a separator
+// counts as 0). Otherwise every bit is set: the top bit is the verdict, and
+// no caller reads a field of a failed word.
+inline std::uint64_t digit_pairs_of(std::uint64_t w,
+                                    const word_shape& s) noexcept {
+  // A separator's byte is set to '0' so that one test covers every byte:
+  // a digit is 0x30-0x39, so its high nibble is 3 and adding 6 keeps it 3.
+  // A byte of 0xfa or more carries into the next byte, but fails itself.
+  const std::uint64_t d = (w & s.digits) | (every_byte('0') & ~s.digits);
+  const std::uint64_t high = every_byte(0xf0);
+  const bool digits =
+      ((d & high) | (((d + every_byte(6)) & high) >> 4)) == every_byte(0x33);
+  if (!digits || (w & s.fixed) != s.bytes) return ~std::uint64_t{0};
+  // No carries: a digit times ten plus the next is at most 99.
+  const std::uint64_t v = d - every_byte('0');
+  return (v * 10 + (v >> 8)) & 0x00ffffffffffffffu;
+}
+
+inline int byte_at(std::uint64_t w, unsigned i) noexcept {
+  return static_cast<int>((w >> (8 * i)) & 0xff);
+}
+
 // The forms generators write by the million: "YYYY-MM-DD" (n == 10),
 // "YYYY-MM-DDThh:mm:ssZ" (20) and "YYYY-MM-DDThh:mm:ss+hh:mm" (25). Returns
 // true, with `out` filled, only for a valid value in one of them; anything
 // else, valid or not, goes to the general parser, which alone classifies
 // problems. Kept apart from the general parser, whose register pressure it
-// would otherwise share; this roughly halves the time of these forms
-// (measured with g++ -O2: about 7-9 ns against 12-20 ns).
+// would otherwise share. The text is read as two or three 8-byte words
+// (SWAR), each tested with one branch, where reading it byte by byte took a
+// branch per byte: 1% fewer instructions, about 12% less time (the same 10M
+// lastmods, g++ -O3). Testing all words with one branch took 2% more
+// instructions.
 inline bool parse_common_form(const char* p, std::size_t n,
                               w3c_datetime& out) noexcept {
+  constexpr std::uint64_t failed = std::uint64_t{1} << 63;
   parsed_fields f;
-  const int century = two_digits(p);
-  const int year_in_century = two_digits(p + 2);
-  f.month = two_digits(p + 5);
-  f.day = two_digits(p + 8);
-  if ((century | year_in_century | f.month | f.day) < 0 || p[4] != '-' ||
-      p[7] != '-') {
-    return false;
-  }
-  f.year = century * 100 + year_in_century;
-  if (!valid_date(f.year, f.month, f.day)) return false;
-  f.form = datetime_form::date;
-  if (n != 10) {
-    f.hour = two_digits(p + 11);
-    f.minute = two_digits(p + 14);
-    f.second = two_digits(p + 17);
-    if ((f.hour | f.minute | f.second) < 0 || p[10] != 'T' || p[13] != ':' ||
-        p[16] != ':' || f.hour > 23 || f.minute > 59 || f.second > 59) {
-      return false;
-    }
-    f.zone = p[19];
+  const std::uint64_t a = digit_pairs_of(load8(p), shape("dddd-dd-"));
+  if (a & failed) return false;
+  f.year = byte_at(a, 0) * 100 + byte_at(a, 2);
+  f.month = byte_at(a, 5);
+  if (n == 10) {
+    // The last eight bytes: "YY-MM-DD".
+    const std::uint64_t b = digit_pairs_of(load8(p + 2), shape("dd-dd-dd"));
+    if (b & failed) return false;
+    f.day = byte_at(b, 6);
+    f.form = datetime_form::date;
+  } else {
+    const std::uint64_t b = digit_pairs_of(load8(p + 8), shape("ddTdd:dd"));
+    if (b & failed) return false;
+    f.day = byte_at(b, 0);
+    f.hour = byte_at(b, 3);
+    f.minute = byte_at(b, 6);
     if (n == 20) {
-      if (f.zone != 'Z') return false;
+      // The last eight: "h:mm:ssZ" (the hour's second digit again).
+      const std::uint64_t c = digit_pairs_of(load8(p + 12), shape("d:dd:ddZ"));
+      if (c & failed) return false;
+      f.second = byte_at(c, 5);
+      f.zone = 'Z';
     } else {
-      const int hours = two_digits(p + 20);
-      const int minutes = two_digits(p + 23);
-      if ((f.zone != '+' && f.zone != '-') || p[22] != ':' || hours < 0 ||
-          minutes < 0 || minutes > 59) {
+      // The last eight: "ss+hh:mm", the sign either way; the colon before
+      // them is in neither word.
+      const std::uint64_t c = digit_pairs_of(load8(p + 17), shape("dd?dd:dd"));
+      f.zone = p[19];
+      if ((c & failed) || p[16] != ':' || (f.zone != '+' && f.zone != '-'))
         return false;
-      }
-      f.offset = hours * 60 + minutes;
-      if (f.offset > max_offset_minutes) return false;
+      f.second = byte_at(c, 0);
+      const int minutes = byte_at(c, 6);
+      f.offset = byte_at(c, 3) * 60 + minutes;
+      if (minutes > 59 || f.offset > max_offset_minutes) return false;
     }
+    if (f.hour > 23 || f.minute > 59 || f.second > 59) return false;
     f.form = datetime_form::seconds;
   }
+  if (!valid_date(f.year, f.month, f.day)) return false;
   store(f, out);
   return true;
 }

@@ -42,8 +42,13 @@ lastmod_outcome entry_builder::build_fields(
     url_entry& out, std::vector<field_warning>& warnings) {
   warnings.clear();
   lastmod_outcome result;
-  if (lastmod = detail::trim(lastmod); !lastmod.empty()) {
-    const lastmod_reading read = dates_.read(lastmod);
+  // A W3C datetime is parsed into the entry itself: a copy of it made right
+  // after the parse would wait on the parse's stores (lastmod_reader's
+  // read_w3c()).
+  if (lastmod = detail::trim(lastmod);
+      !lastmod.empty() && !dates_.read_w3c(lastmod, out.lastmod.emplace())) {
+    out.lastmod.reset();
+    const lastmod_reading read = dates_.read_rest(lastmod);
     if (read.ok()) {
       out.lastmod = read.value;
       result.note = read.note;

@@ -1,7 +1,5 @@
 // URL normalisation, the path and query: percent-encoding (RFC 3986 6.2.2.1
-// and 6.2.2.2), dot-segment removal (5.2.4), and percent_decode(). The
-// encoder copies runs of bytes a path keeps with one append, so a clean path
-// costs one scan.
+// and 6.2.2.2), dot-segment removal (5.2.4), and percent_decode().
 #include <array>
 #include <cstddef>
 #include <cstring>
@@ -87,42 +85,50 @@ void normalize_path(std::string& out, std::size_t path_begin) {
 }  // namespace
 
 // Appends `src` with every byte a URI may not contain percent-encoded and
-// every valid %XX normalised (RFC 3986 6.2.2.1 and 6.2.2.2). Runs of safe
-// bytes go out with one append, so a clean path costs one scan.
+// every valid %XX normalised (RFC 3986 6.2.2.1 and 6.2.2.2). Written through
+// a pointer into room for the longest result (each byte read becomes at most
+// three), where appending each run of safe bytes and each escape cost a call
+// apiece: a UTF-8 path broke into a run per byte.
 void append_encoded(std::string& out, std::string_view src) {
   const char* p = src.data();
   const std::size_t n = src.size();
+  const std::size_t start = out.size();
+  out.resize(start + 3 * n);
+  char* const begin = out.data();
+  char* w = begin + start;
   std::size_t i = 0;
   while (i < n) {
-    std::size_t run = i;
-    while (run < n && kPass[static_cast<unsigned char>(p[run])]) ++run;
-    out.append(p + i, run - i);
-    i = run;
-    if (i == n) break;
     const auto c = static_cast<unsigned char>(p[i]);
-    if (c == '%') {
-      if (n - i >= 3 && is_hex(static_cast<unsigned char>(p[i + 1])) &&
-          is_hex(static_cast<unsigned char>(p[i + 2]))) {
-        const auto v = static_cast<unsigned char>(
-            hex_value(static_cast<unsigned char>(p[i + 1])) * 16 +
-            hex_value(static_cast<unsigned char>(p[i + 2])));
-        if (is_unreserved(v)) {
-          out.push_back(static_cast<char>(v));
-        } else {
-          const char esc[3] = {'%', to_upper(p[i + 1]), to_upper(p[i + 2])};
-          out.append(esc, 3);
-        }
-        i += 3;
-      } else {
-        out.append("%25", 3);
-        ++i;
-      }
+    if (kPass[c]) {
+      *w++ = static_cast<char>(c);
+      ++i;
       continue;
     }
-    const char esc[3] = {'%', kHexUpper[c >> 4], kHexUpper[c & 15]};
-    out.append(esc, 3);
+    if (c == '%' && n - i >= 3 &&
+        is_hex(static_cast<unsigned char>(p[i + 1])) &&
+        is_hex(static_cast<unsigned char>(p[i + 2]))) {
+      const auto v = static_cast<unsigned char>(
+          hex_value(static_cast<unsigned char>(p[i + 1])) * 16 +
+          hex_value(static_cast<unsigned char>(p[i + 2])));
+      if (is_unreserved(v)) {
+        *w++ = static_cast<char>(v);
+      } else {
+        w[0] = '%';
+        w[1] = to_upper(p[i + 1]);
+        w[2] = to_upper(p[i + 2]);
+        w += 3;
+      }
+      i += 3;
+      continue;
+    }
+    // Any other byte, a '%' that starts no %XX included ("%25").
+    w[0] = '%';
+    w[1] = kHexUpper[c >> 4];
+    w[2] = kHexUpper[c & 15];
+    w += 3;
     ++i;
   }
+  out.resize(static_cast<std::size_t>(w - begin));
 }
 
 // Appends the path (cut at the first '?') and the query of `rest` encoded,

@@ -101,9 +101,23 @@ class lastmod_reader {
   /// costs what parse_w3c_datetime() costs and nothing more.
   [[nodiscard]] lastmod_reading read(std::string_view text) const noexcept {
     lastmod_reading r;
-    if (format_ != format_kind::pattern &&
-        parse_w3c_datetime(text, r.value) == datetime_problem::ok)
-      return r;
+    if (read_w3c(text, r.value)) return r;
+    return read_slow(text);
+  }
+
+  /// read() in two steps, for a caller that keeps the value where it is
+  /// parsed: true, with `out` set, when read() would give `text` as the W3C
+  /// datetime it spells (no note); otherwise `out` is untouched and
+  /// read_rest(text) gives what read(text) does. (A copy of the value read
+  /// back right after parse_w3c_datetime() stored it field by field waits
+  /// for those stores: wide loads cannot be forwarded from narrow stores.)
+  [[nodiscard]] bool read_w3c(std::string_view text,
+                              w3c_datetime& out) const noexcept {
+    return format_ != format_kind::pattern &&
+           parse_w3c_datetime(text, out) == datetime_problem::ok;
+  }
+  [[nodiscard]] lastmod_reading read_rest(
+      std::string_view text) const noexcept {
     return read_slow(text);
   }
 
@@ -131,7 +145,7 @@ class lastmod_reader {
 
   // date_pattern.cpp: appends the pattern's steps to pattern_.
   status compile_pattern(std::string_view pattern);
-  status set_zone(std::string_view zone);            // time_zones.cpp
+  status set_zone(std::string_view zone);  // time_zones.cpp
   lastmod_reading read_slow(std::string_view text) const noexcept;
   lastmod_reading read_one(const format_entry& f,
                            std::string_view text) const noexcept;
@@ -149,7 +163,7 @@ class lastmod_reader {
   bool fixed_zulu_ = false;           ///< the zone was "Z" or "UTC"
   const void* named_zone_ = nullptr;  ///< a date::time_zone, zone_kind::named
   int reference_year_ = 2000;         ///< for RFC 850's two-digit years
-  std::uint8_t steps_ = 0;  ///< used of pattern_, by every pattern
+  std::uint8_t steps_ = 0;            ///< used of pattern_, by every pattern
   std::array<pattern_step, max_total_steps> pattern_{};
 };
 
