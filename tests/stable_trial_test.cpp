@@ -132,8 +132,8 @@ TEST_P(StableTrial, ASetThatOutgrowsOneFileDropsTheTrialsFile) {
 }
 
 INSTANTIATE_TEST_SUITE_P(GzipOrNot, StableTrial, ::testing::Bool(),
-                         [](const auto& info) {
-                           return info.param ? "gzip" : "plain";
+                         [](const ::testing::TestParamInfo<bool>& p) {
+                           return p.param ? "gzip" : "plain";
                          });
 
 }  // namespace

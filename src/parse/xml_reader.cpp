@@ -694,25 +694,26 @@ void xml_reader::start_sitemap_child(const uchar* local, const uchar* prefix,
   start_foreign(local, prefix, uri, nb_attributes, attributes, at);
 }
 
+xml_reader::field_place xml_reader::place_of(const uchar* local) noexcept {
+  // By the first letter, then the whole name: one comparison per field.
+  if (local[0] == 'l' && name_is(local, "loc")) return {field::loc, 1, &loc_};
+  if (local[0] == 'l' && name_is(local, "lastmod"))
+    return {field::lastmod, 2, &lastmod_};
+  if (local[0] == 'c' && name_is(local, "changefreq"))
+    return {field::changefreq, 3, &changefreq_};
+  if (local[0] == 'p' && name_is(local, "priority"))
+    return {field::priority, 4, &priority_};
+  return {};
+}
+
 bool xml_reader::start_plain_field(const uchar* local, const uchar* uri,
                                    int nb_attributes) {
   // What start_sitemap_field() does with a field in its place, once, in
   // order, without attributes: nothing to report.
   if (nb_attributes != 0 || !same_ns(uri)) return false;
-  field f = field::none;
-  int rank = 0;
-  field_text* slot = nullptr;
-  if (local[0] == 'l' && name_is(local, "loc")) {
-    f = field::loc, rank = 1, slot = &loc_;
-  } else if (local[0] == 'l' && name_is(local, "lastmod")) {
-    f = field::lastmod, rank = 2, slot = &lastmod_;
-  } else if (!index_ && local[0] == 'c' && name_is(local, "changefreq")) {
-    f = field::changefreq, rank = 3, slot = &changefreq_;
-  } else if (!index_ && local[0] == 'p' && name_is(local, "priority")) {
-    f = field::priority, rank = 4, slot = &priority_;
-  } else {
-    return false;
-  }
+  const auto [f, rank, slot] = place_of(local);
+  // An index's <sitemap> has no changefreq or priority.
+  if (f == field::none || (index_ && rank > 2)) return false;
   if (slot->present || rank < last_rank_) return false;
   last_rank_ = rank;
   field_ = f;
@@ -743,19 +744,7 @@ void xml_reader::start_sitemap_field(const uchar* local, const uchar* prefix,
     start_foreign(local, prefix, uri, nb_attributes, attributes, at);
     return;
   }
-  field f = field::none;
-  int rank = 0;
-  field_text* slot = nullptr;
-  // By the first letter, then the whole name: one comparison per field.
-  if (local[0] == 'l' && name_is(local, "loc")) {
-    f = field::loc, rank = 1, slot = &loc_;
-  } else if (local[0] == 'l' && name_is(local, "lastmod")) {
-    f = field::lastmod, rank = 2, slot = &lastmod_;
-  } else if (local[0] == 'c' && name_is(local, "changefreq")) {
-    f = field::changefreq, rank = 3, slot = &changefreq_;
-  } else if (local[0] == 'p' && name_is(local, "priority")) {
-    f = field::priority, rank = 4, slot = &priority_;
-  }
+  const auto [f, rank, slot] = place_of(local);
   if (f == field::none) {
     xsd_ok_ = false;
     doc_.report(doc_code::unknown_element, at,

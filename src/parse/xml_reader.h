@@ -132,6 +132,15 @@ class xml_reader final : private xml_scanner::sink {
                            const unsigned char* prefix,
                            const unsigned char* uri, int nb_attributes,
                            const unsigned char** attributes);
+  // The sitemap field named `local` (loc, lastmod, changefreq, priority):
+  // its kind, its rank in the schema's order and where its text goes;
+  // field::none for any other name.
+  struct field_place {
+    field f = field::none;
+    int rank = 0;
+    field_text* slot = nullptr;
+  };
+  field_place place_of(const unsigned char* local) noexcept;
   // A sitemap field with nothing to report, started; false (and nothing
   // done) for any other element, which start_sitemap_field() takes.
   bool start_plain_field(const unsigned char* local, const unsigned char* uri,
