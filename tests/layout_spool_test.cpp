@@ -149,6 +149,44 @@ TEST(LayoutSpool, APartitionOverAFileIsParkedAgainOneLevelDown) {
   EXPECT_TRUE(testing::list_files(d.path()).empty());
 }
 
+// The level below borrows the level above's buffer (a sixteenth reads the
+// partition, the rest are its slices): entries larger than a slice, or than
+// the reading window, still come back whole, once, in their leaf and order.
+TEST(LayoutSpool, ALevelBelowOnTheBorrowedBufferGivesEveryEntryBackWhole) {
+  testing::temp_dir d;
+  const auto fps = fingerprints(3'000, 5);
+  layout_spool spool(namer(d));
+  std::map<std::uint64_t, std::string> bodies;
+  for (std::size_t i = 0; i < fps.size(); ++i) {
+    // Most a few KiB, so that a partition's records fill the reading window
+    // while the level below fills its slices; every 50th past a 15 KiB
+    // slice, every 500th past the 256 KiB window.
+    const std::size_t bytes = i % 500 == 0  ? 280'000
+                              : i % 50 == 0 ? 16'000
+                                            : 2'000 + (i * 7919) % 4'000;
+    std::string body(bytes, static_cast<char>('a' + i % 26));
+    body += payload_of(fps[i]);
+    bodies[fps[i]] = body;
+    ASSERT_TRUE(spool.add(fps[i], 100, body));
+  }
+  collector c;
+  ASSERT_TRUE(spool.replay({4, 1'000'000'000}, c));  // partitions again
+  std::size_t seen = 0;
+  int deepest = 0;
+  for (const auto& l : c.leaves) {
+    deepest = std::max(deepest, l.leaf.depth);
+    for (const auto& p : l.payloads) {
+      const std::uint64_t fp = std::stoull(p.substr(p.find_first_of("0123456789")));
+      EXPECT_EQ(p, bodies.at(fp));
+      EXPECT_TRUE(under(fp, l.leaf));
+      ++seen;
+    }
+  }
+  EXPECT_GT(deepest, 8);
+  EXPECT_EQ(seen, fps.size());
+  EXPECT_TRUE(testing::list_files(d.path()).empty());
+}
+
 TEST(LayoutSpool, UrlsSharingAllTheirBitsAreOneLeafOverTheLimits) {
   testing::temp_dir d;
   const std::vector<std::uint64_t> fps(5, 0xfeedfacecafebeefull);

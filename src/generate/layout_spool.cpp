@@ -198,14 +198,15 @@ layout_spool::layout_spool(temp_namer names, std::size_t buffer_bytes)
 layout_spool::layout_spool(temp_namer names, std::size_t buffer_bytes,
                            int depth, std::uint64_t prefix,
                            std::shared_ptr<std::uint64_t> disk_bytes,
-                           std::string reference)
+                           std::string reference, char* borrowed)
     : names_(std::move(names)),
       buffer_bytes_(std::max(buffer_bytes, gap + max_head)),
       depth_(depth),
       prefix_(prefix),
       disk_bytes_(std::move(disk_bytes)),
       reference_(std::move(reference)),
-      partitions_(fanout) {}
+      partitions_(fanout),
+      slices_(borrowed) {}
 
 layout_spool::~layout_spool() = default;
 
@@ -234,8 +235,11 @@ status layout_spool::add(std::uint64_t fingerprint, std::uint64_t sequence,
     if (!made) return made.err();
     part.file = std::move(*made);
   }
-  if (!buffer_) buffer_ = bytes(fanout * buffer_bytes_);
-  char* const slice = buffer_.get() + p * buffer_bytes_;
+  if (!slices_) {
+    buffer_ = bytes(fanout * buffer_bytes_);
+    slices_ = buffer_.get();
+  }
+  char* const slice = slices_ + p * buffer_bytes_;
 
   const std::size_t shared = common_prefix(payload, reference_, max_shared);
   const std::string_view rest = payload.substr(shared);
@@ -299,7 +303,7 @@ status layout_spool::flush() {
     partition& part = partitions_[p];
     if (part.used > 0)
       if (status s =
-              part.file->write(buffer_.get() + p * buffer_bytes_, part.used);
+              part.file->write(slices_ + p * buffer_bytes_, part.used);
           !s)
         return s;
     part.used = 0;
@@ -313,17 +317,19 @@ status layout_spool::flush() {
 // while adding split among them: reads as large as memory allows, and no
 // more memory than adding took.
 status layout_spool::open_runs(std::size_t first, std::size_t end,
-                               std::vector<std::unique_ptr<run>>& runs) {
+                               std::vector<std::unique_ptr<run>>& runs,
+                               std::size_t window) {
   std::size_t files = 0;
   for (std::size_t p = first; p < end; ++p)
     files += partitions_[p].file ? 1 : 0;
   if (files == 0) return {};
-  const std::size_t share = fanout * buffer_bytes_ / files;
+  const std::size_t share =
+      (window != 0 ? window : fanout * buffer_bytes_) / files;
   std::size_t at = 0;
   for (std::size_t p = first; p < end; ++p) {
     if (!partitions_[p].file) continue;
     auto one = std::make_unique<run>(std::move(partitions_[p].file),
-                                     std::span(buffer_.get() + at, share));
+                                     std::span(slices_ + at, share));
     at += share;
     bool more = false;
     if (status s = one->next(more); !s) return s;
@@ -332,9 +338,10 @@ status layout_spool::open_runs(std::size_t first, std::size_t end,
   return {};
 }
 
-status layout_spool::park_below(std::size_t which, layout_spool& below) {
+status layout_spool::park_below(std::size_t which, layout_spool& below,
+                                std::size_t window) {
   std::vector<std::unique_ptr<run>> runs;
-  if (status s = open_runs(which, which + 1, runs); !s) return s;
+  if (status s = open_runs(which, which + 1, runs, window); !s) return s;
   if (runs.empty()) return {};
   run& one = *runs.front();
   for (bool more = true; more;) {
@@ -396,10 +403,19 @@ status layout_spool::replay(const layout_limits& limits, reader& r) {
     const bool deeper = !limits.fits(local.tally) && leaf.depth < 64;
     if (deeper) {
       // One partition over a file's limits: park it again by its next
-      // bits and plan it on its own.
-      layout_spool below(names_, buffer_bytes_, leaf.depth, leaf.prefix,
-                         disk_bytes_, reference_);
-      if (status s = park_below(local.first_bucket, below); !s) return s;
+      // bits and plan it on its own. It is read through a sixteenth of
+      // this level's buffer, and the level below borrows the rest, where
+      // both fit (not under a test's tiny buffers).
+      const std::size_t whole = fanout * buffer_bytes_;
+      const std::size_t window = whole / 16;
+      const std::size_t below_slice = (whole - window) / fanout;
+      const bool lend = window >= gap + max_head && below_slice >= gap + max_head;
+      layout_spool below(names_, lend ? below_slice : buffer_bytes_,
+                         leaf.depth, leaf.prefix, disk_bytes_, reference_,
+                         lend ? slices_ + window : nullptr);
+      if (status s = park_below(local.first_bucket, below, lend ? window : 0);
+          !s)
+        return s;
       if (status s = below.replay(limits, r); !s) return s;
       continue;
     }

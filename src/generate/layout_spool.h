@@ -28,7 +28,8 @@
 // default): while adding, each partition's slice is written out whole when
 // full; while replaying, the buffer is split among the leaf's partitions
 // being read (a leaf of 8 partitions reads 512 KiB at a time from each).
-// As much again for the level below while one partition is parked again.
+// A partition parked again is read through a sixteenth of it, and the
+// level below takes the rest for its slices: no more memory at any depth.
 // Disk: each entry's payload less its shared prefix, and its head, once
 // per level.
 //
@@ -90,9 +91,12 @@ class layout_spool {
  private:
   struct partition;
   class run;
+  // A level below: `borrowed`, when not null, is 256 slices of
+  // `buffer_bytes` of the level above's buffer, used instead of one of its
+  // own.
   layout_spool(temp_namer names, std::size_t buffer_bytes, int depth,
                std::uint64_t prefix, std::shared_ptr<std::uint64_t> disk_bytes,
-               std::string reference);
+               std::string reference, char* borrowed = nullptr);
   // The next 8 bits of a fingerprint below this level's depth.
   std::size_t partition_of(std::uint64_t fingerprint) const noexcept;
   // add() with the entry's number among those the top level was given.
@@ -101,10 +105,13 @@ class layout_spool {
              std::string_view tail);
   // Writes out every partition's buffer and frees it.
   status flush();
+  // `window`: the bytes of the buffer the runs may use, 0 for all of it.
   status open_runs(std::size_t first, std::size_t end,
-                   std::vector<std::unique_ptr<run>>& runs);
+                   std::vector<std::unique_ptr<run>>& runs,
+                   std::size_t window = 0);
   status merge(std::size_t first, std::size_t end, reader& r);
-  status park_below(std::size_t which, layout_spool& below);
+  status park_below(std::size_t which, layout_spool& below,
+                    std::size_t window);
 
   temp_namer names_;
   std::size_t buffer_bytes_;
@@ -116,8 +123,10 @@ class layout_spool {
   std::array<prefix_tally, 256> tallies_{};
   std::vector<partition> partitions_;
   // 256 slices of buffer_bytes_, one a partition's while adding; split
-  // among a leaf's partitions while replaying. Allocated at the first add.
+  // among a leaf's partitions while replaying. Allocated at the first add,
+  // or borrowed from the level above.
   std::unique_ptr<char[]> buffer_;
+  char* slices_ = nullptr;  // buffer_, or the borrowed bytes
 };
 
 }  // namespace sitemill::detail
