@@ -8,6 +8,15 @@
 #include "sitemill/write/stylesheet.h"
 
 namespace sitemill::detail {
+namespace {
+
+// A failure outside the writer: its message kept (the first only).
+add_status failed_with(std::string& error, const status& st) {
+  if (error.empty()) error = st.message();
+  return add_status::failed;
+}
+
+}  // namespace
 
 std::string xsl_href_of(const generate_options& o) {
   return o.bundled_stylesheet ? bundled_stylesheet_name(o.name) : o.xsl_href;
@@ -142,10 +151,7 @@ add_status set_writers::put(slot& s, std::uint64_t fingerprint,
   }
   // A parked entry must be one the writer will take: the writer's own test.
   if (overhead(uses) + xml.size() > o_.max_bytes) return add_status::too_large;
-  auto failed = [&s](const status& st) {
-    if (s.error.empty()) s.error = st.message();
-    return add_status::failed;
-  };
+  auto failed = [&s](const status& st) { return failed_with(s.error, st); };
   if (!direct) {
     status st = park(s, fingerprint, xml, lastmod, uses);
     return st ? add_status::added : failed(st);
@@ -194,10 +200,8 @@ add_status set_writers::write_trial(slot& s, std::uint64_t fingerprint,
                                     std::string_view xml,
                                     const std::optional<w3c_datetime>& lastmod,
                                     extension_mask uses) {
-  if (status st = park(s, fingerprint, xml, lastmod, uses); !st) {
-    if (s.error.empty()) s.error = st.message();
-    return add_status::failed;
-  }
+  if (status st = park(s, fingerprint, xml, lastmod, uses); !st)
+    return failed_with(s.error, st);
   if (!s.writer) {
     s.leaf.clear();  // the root's path
     open(s, o_.max_urls);
