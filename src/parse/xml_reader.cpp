@@ -716,14 +716,18 @@ bool xml_reader::start_plain_field(const uchar* local, const uchar* uri,
   if (f == field::none || (index_ && rank > 2)) return false;
   if (slot->present || rank < last_rank_) return false;
   last_rank_ = rank;
+  begin_field(f, slot, element_pos());
+  return true;
+}
+
+void xml_reader::begin_field(field f, field_text* slot, text_pos at) {
   field_ = f;
   field_depth_ = depth_;
   slot_ = slot;
   slot->text.clear();
   slot->present = true;
   slot->overflow = false;
-  slot->at = element_pos();
-  return true;
+  slot->at = at;
 }
 
 void xml_reader::start_sitemap_field(const uchar* local, const uchar* prefix,
@@ -800,13 +804,7 @@ void xml_reader::start_sitemap_field(const uchar* local, const uchar* prefix,
   last_rank_ = std::max(last_rank_, rank);
   if (nb_attributes > 0 && doc_.checks())
     check_attributes(local, nb_attributes, attributes, at);
-  field_ = f;
-  field_depth_ = depth_;
-  slot_ = slot;
-  slot->text.clear();
-  slot->present = true;
-  slot->overflow = false;
-  slot->at = at;
+  begin_field(f, slot, at);
 }
 
 void xml_reader::start_foreign(const uchar* local, const uchar* prefix,

@@ -141,6 +141,8 @@ class xml_reader final : private xml_scanner::sink {
     field_text* slot = nullptr;
   };
   field_place place_of(const unsigned char* local) noexcept;
+  // Starts collecting field `f`'s text into `slot`, the field read at `at`.
+  void begin_field(field f, field_text* slot, text_pos at);
   // A sitemap field with nothing to report, started; false (and nothing
   // done) for any other element, which start_sitemap_field() takes.
   bool start_plain_field(const unsigned char* local, const unsigned char* uri,
