@@ -178,6 +178,12 @@ std::string transport_error_text(CURLcode code, const char* error_buffer) {
                            : curl_easy_strerror(code);
   if (code == CURLE_UNSUPPORTED_PROTOCOL)
     return std::string("not an http or https URL (") + detail + ")";
+  // libcurl words a timeout differently by phase and version ("Timeout was
+  // reached", "Connection timeout after 300 ms", "Operation timed out
+  // after ..."); one leading phrase lets a reader (and a script) tell a
+  // timeout from a refusal whatever libcurl said.
+  if (code == CURLE_OPERATION_TIMEDOUT)
+    return std::string("timed out (") + detail + ")";
   return detail;
 }
 
