@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
 #include <set>
 #include <span>
@@ -480,6 +481,80 @@ TEST(WriterNamespaces, ANamespaceFirstNeededAfterTheHeldBytesStartsAFile) {
   EXPECT_EQ(files.data[0].find("xmlns:image"), std::string::npos);
   EXPECT_NE(files.data[1].find(image_decl), std::string::npos);
   EXPECT_EQ(w.parts()[1].bytes, files.data[1].size());
+}
+
+// A caller that parked its entries knows what they use (expect_uses()): the
+// file declares it at once, and its bytes go to the sink as they come
+// instead of after the first 4 MiB, so the image met late is in the same
+// file (where the test above needs a second one).
+TEST(WriterNamespaces, APromiseDeclaresAtOnceAndHoldsNothingBack) {
+  struct largest_write_sink final : sink {
+    std::string* out;
+    std::size_t* largest;
+    largest_write_sink(std::string* o, std::size_t* l) : out(o), largest(l) {}
+    status write(const char* data, std::size_t size) override {
+      *largest = std::max(*largest, size);
+      out->append(data, size);
+      return {};
+    }
+    status close() override { return {}; }
+  };
+  std::deque<std::string> files;
+  std::size_t largest = 0;
+  sitemap_writer w({}, [&](std::size_t) -> result<std::unique_ptr<sink>> {
+    files.emplace_back();
+    return std::unique_ptr<sink>(
+        std::make_unique<largest_write_sink>(&files.back(), &largest));
+  });
+  w.expect_uses(mask_of(extension_kind::image));
+  const std::string long_path(2000, 'a');
+  url_entry e;
+  std::vector<std::string> locs;
+  for (int i = 0; i < 2200; ++i)
+    locs.push_back("https://example.com/" + std::to_string(i) + long_path);
+  for (const auto& loc : locs) {
+    e.loc = loc;
+    ASSERT_EQ(w.add(e), add_status::added);
+  }
+  const std::vector<extension_value> img = {
+      {field(image, "loc"), 0, "https://example.com/a.jpg"}};
+  e.loc = "https://example.com/with-image";
+  e.extensions = img;
+  ASSERT_EQ(w.add(e), add_status::added);
+  ASSERT_TRUE(w.finish());
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(w.parts()[0].urls, 2201u);
+  EXPECT_EQ(files[0].find(std::string(plain_root).substr(
+                              0, plain_root.size() - 1) +
+                          std::string(image_decl) + ">\n"),
+            files[0].find("<urlset"));
+  EXPECT_EQ(w.parts()[0].bytes, files[0].size());
+  // Written every 256 KiB and an entry, not held to 4 MiB.
+  EXPECT_LT(largest, std::size_t{300 * 1024});
+}
+
+// A promise broken is still a valid set: the entry that needs more starts
+// a file that declares it, and the first file declares only what it was
+// promised.
+TEST(WriterNamespaces, AnEntryBeyondThePromiseStartsAFileThatDeclaresIt) {
+  memory_files files;
+  sitemap_writer w({}, files.factory());
+  w.expect_uses(0);
+  url_entry e;
+  e.loc = "https://example.com/plain";
+  ASSERT_EQ(w.add(e), add_status::added);
+  const std::vector<extension_value> img = {
+      {field(image, "loc"), 0, "https://example.com/a.jpg"}};
+  e.loc = "https://example.com/with-image";
+  e.extensions = img;
+  ASSERT_EQ(w.add(e), add_status::added);
+  ASSERT_TRUE(w.finish());
+  ASSERT_EQ(files.data.size(), 2u);
+  EXPECT_NE(files.data[0].find(std::string(plain_root) + "\n"),
+            std::string::npos);
+  EXPECT_NE(files.data[1].find(image_decl), std::string::npos);
+  for (std::size_t i = 0; i < 2; ++i)
+    EXPECT_EQ(w.parts()[i].bytes, files.data[i].size());
 }
 
 TEST(WriterNamespaces, DeclarationsCountTowardTheByteLimit) {

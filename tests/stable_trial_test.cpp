@@ -131,6 +131,35 @@ TEST_P(StableTrial, ASetThatOutgrowsOneFileDropsTheTrialsFile) {
   EXPECT_EQ(outgrown, replay);
 }
 
+// An image first met past the writer's first 4 MiB: a writer that learns
+// namespaces as entries come would cut the file there (two files for a set
+// that fits one). The trial gives way to the replay, whose writer is told
+// what the leaf's entries use before the first: one file declaring it.
+TEST_P(StableTrial, ANamespaceMetLateIsDeclaredByTheOneFile) {
+  temp_dir d;
+  generate_options o = options(d / "late", GetParam());
+  o.max_urls = 50'000;
+  const std::string long_path(2000, 'a');
+  constexpr std::size_t n = 2200;  // about 4.4 MB of <url> elements
+  std::size_t i = 0;
+  o.sources = {page_source("pages", [&](page& p) {
+    if (i == n) return false;
+    p.loc = "https://www.example.com/" + std::to_string(i) + long_path;
+    p.images.clear();
+    if (i == n - 1) p.images = {"https://www.example.com/a.jpg"};
+    ++i;
+    return true;
+  })};
+  watch w;
+  const generate_report r = generate(o, w);
+  ASSERT_EQ(r.outcome, generate_outcome::published) << r.message;
+  EXPECT_EQ(r.written, n);
+  std::size_t urlsets = 0;
+  for (const auto& f : r.files) urlsets += f.type == document_type::urlset;
+  EXPECT_EQ(urlsets, 1u);
+  EXPECT_EQ(w.files_at_end_of_input, 0u) << "the trial gave way";
+}
+
 INSTANTIATE_TEST_SUITE_P(GzipOrNot, StableTrial, ::testing::Bool(),
                          [](const ::testing::TestParamInfo<bool>& p) {
                            return p.param ? "gzip" : "plain";

@@ -191,16 +191,18 @@ class layout_spool::run {
   bool eof_ = false;
 };
 
-layout_spool::layout_spool(temp_namer names, std::size_t buffer_bytes)
-    : layout_spool(std::move(names), buffer_bytes, 0, 0,
+layout_spool::layout_spool(temp_namer names, std::size_t buffer_bytes,
+                           mark_reader marks)
+    : layout_spool(std::move(names), buffer_bytes, marks, 0, 0,
                    std::make_shared<std::uint64_t>(0), std::string()) {}
 
 layout_spool::layout_spool(temp_namer names, std::size_t buffer_bytes,
-                           int depth, std::uint64_t prefix,
+                           mark_reader marks, int depth, std::uint64_t prefix,
                            std::shared_ptr<std::uint64_t> disk_bytes,
                            std::string reference, char* borrowed)
     : names_(std::move(names)),
       buffer_bytes_(std::max(buffer_bytes, gap + max_head)),
+      marks_(marks),
       depth_(depth),
       prefix_(prefix),
       disk_bytes_(std::move(disk_bytes)),
@@ -293,7 +295,8 @@ status layout_spool::add(std::uint64_t fingerprint, std::uint64_t sequence,
       }
     }
   }
-  tallies_[p] += prefix_tally{1, size};
+  const std::uint8_t mark = marks_ != nullptr ? marks_(payload, tail) : 0;
+  tallies_[p] += prefix_tally{1, size, mark};
   ++entries_;
   return {};
 }
@@ -410,7 +413,7 @@ status layout_spool::replay(const layout_limits& limits, reader& r) {
       const std::size_t window = whole / 16;
       const std::size_t below_slice = (whole - window) / fanout;
       const bool lend = window >= gap + max_head && below_slice >= gap + max_head;
-      layout_spool below(names_, lend ? below_slice : buffer_bytes_,
+      layout_spool below(names_, lend ? below_slice : buffer_bytes_, marks_,
                          leaf.depth, leaf.prefix, disk_bytes_, reference_,
                          lend ? slices_ + window : nullptr);
       if (status s = park_below(local.first_bucket, below, lend ? window : 0);

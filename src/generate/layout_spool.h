@@ -56,10 +56,18 @@ class layout_spool {
   /// Names a fresh temporary file for `what` (where the run's other
   /// temporaries go).
   using temp_namer = std::function<std::string(std::string_view what)>;
+  /// An entry's mark, read from its record's two pieces (add()'s payload
+  /// and tail; the tail may be empty): ORed into its leaf's tally
+  /// (layout_leaf::tally.marks), which the reader gets before the leaf's
+  /// first entry.
+  using mark_reader = std::uint8_t (*)(std::string_view payload,
+                                       std::string_view tail);
   static constexpr std::size_t default_buffer_bytes = 16 * 1024;
 
+  /// `marks`: null marks every entry 0.
   explicit layout_spool(temp_namer names,
-                        std::size_t buffer_bytes = default_buffer_bytes);
+                        std::size_t buffer_bytes = default_buffer_bytes,
+                        mark_reader marks = nullptr);
   ~layout_spool();
 
   /// Parks one entry: `size` is what it adds to its file (the bytes its
@@ -94,9 +102,10 @@ class layout_spool {
   // A level below: `borrowed`, when not null, is 256 slices of
   // `buffer_bytes` of the level above's buffer, used instead of one of its
   // own.
-  layout_spool(temp_namer names, std::size_t buffer_bytes, int depth,
-               std::uint64_t prefix, std::shared_ptr<std::uint64_t> disk_bytes,
-               std::string reference, char* borrowed = nullptr);
+  layout_spool(temp_namer names, std::size_t buffer_bytes, mark_reader marks,
+               int depth, std::uint64_t prefix,
+               std::shared_ptr<std::uint64_t> disk_bytes, std::string reference,
+               char* borrowed = nullptr);
   // The next 8 bits of a fingerprint below this level's depth.
   std::size_t partition_of(std::uint64_t fingerprint) const noexcept;
   // add() with the entry's number among those the top level was given.
@@ -115,6 +124,7 @@ class layout_spool {
 
   temp_namer names_;
   std::size_t buffer_bytes_;
+  mark_reader marks_;
   int depth_;             // fingerprint bits the levels above used
   std::uint64_t prefix_;  // their value
   std::shared_ptr<std::uint64_t> disk_bytes_;  // shared by the levels

@@ -100,10 +100,14 @@ void append_parked(std::string& out, const parked_entry& e) {
 parked_entry read_parked(std::string_view record) {
   parked_entry e;
   std::size_t end = record.size() - record_fixed;
-  e.uses = static_cast<extension_mask>(record[end + 1]);
+  e.uses = parked_uses(record);
   if (record[end] != 0) e.lastmod = read_lastmod(record, end);
   e.xml = record.substr(0, end);
   return e;
+}
+
+extension_mask parked_uses(std::string_view record) {
+  return static_cast<extension_mask>(record.back());  // the tail's last byte
 }
 
 std::uint32_t parked_xml_size(std::string_view record) {
@@ -125,8 +129,7 @@ status section_park::add(std::uint64_t fingerprint, std::string_view record) {
   const park_head head{fingerprint, record.size()};
   buffer_.append(reinterpret_cast<const char*>(&head), sizeof head);
   buffer_ += record;
-  ++entries_;
-  xml_bytes_ += parked_xml_size(record);
+  tally_ += prefix_tally{1, parked_xml_size(record), parked_uses(record)};
   if (buffer_.size() >= park_buffer_bytes) return flush();
   return {};
 }

@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 
+#include "generate/stable_layout.h"
 #include "sitemill/date/w3c_datetime.h"
 #include "sitemill/entry/extensions.h"
 #include "sitemill/result.h"
@@ -45,6 +46,8 @@ void append_parked_tail(std::string& out,
 parked_entry read_parked(std::string_view record);
 /// The bytes of a record's xml, without reading the record.
 std::uint32_t parked_xml_size(std::string_view record);
+/// The extensions a record's entry uses, without reading the record.
+extension_mask parked_uses(std::string_view record);
 
 class section_park {
  public:
@@ -63,9 +66,9 @@ class section_park {
   [[nodiscard]] status replay(
       const std::function<status(std::uint64_t, std::string_view)>& each);
 
-  std::uint64_t entries() const noexcept { return entries_; }
-  /// The bytes of the entries' xml, all told.
-  std::uint64_t xml_bytes() const noexcept { return xml_bytes_; }
+  /// The entries, the bytes of their xml and the extensions they use
+  /// (as marks), all told.
+  const prefix_tally& tally() const noexcept { return tally_; }
   /// Bytes written to the file so far.
   std::uint64_t disk_bytes() const noexcept { return disk_bytes_; }
 
@@ -74,8 +77,7 @@ class section_park {
   std::string path_;
   std::string buffer_;
   bool created_ = false;
-  std::uint64_t entries_ = 0;
-  std::uint64_t xml_bytes_ = 0;
+  prefix_tally tally_;
   std::uint64_t disk_bytes_ = 0;
 };
 

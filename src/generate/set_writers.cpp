@@ -208,6 +208,12 @@ add_status set_writers::write_trial(slot& s, std::uint64_t fingerprint,
   }
   switch (s.writer->add_serialized(xml, lastmod, uses)) {
     case add_status::added:
+      // A namespace first met past the writer's first 4 MiB cut the file:
+      // no longer the root leaf's one file, which the replay writes whole
+      // (it knows every namespace before the first entry).
+      if (!s.writer->parts().empty()) {
+        if (status st = end_trial(s); !st) return failed_with(s.error, st);
+      }
       return add_status::added;
     case add_status::too_large:  // put() asked the writer's own test first
       s.error = "internal: an entry that fits a file was refused";
@@ -245,8 +251,27 @@ status set_writers::end_trial(slot& s) {
 }
 
 std::unique_ptr<layout_spool> set_writers::new_spool() {
+  // A leaf's mark: the extensions its entries use (the record's last byte,
+  // in whichever piece ends it).
+  auto uses = [](std::string_view payload, std::string_view tail) {
+    return static_cast<std::uint8_t>(
+        parked_uses(tail.empty() ? payload : tail));
+  };
   return std::make_unique<layout_spool>(
-      [this](std::string_view what) { return out_.temp_path(what); });
+      [this](std::string_view what) { return out_.temp_path(what); },
+      layout_spool::default_buffer_bytes, uses);
+}
+
+// Parked entries are known before their file is begun: the writer is told
+// what they use, and holds nothing back for their namespaces (4 MiB less
+// memory, no file cut for a namespace first met late), where that does not
+// change a byte: when one file holds them all, it declares exactly their
+// namespaces either way; entries that use no extension declare none.
+void set_writers::promise_uses(slot& s, const prefix_tally& all) {
+  const auto uses = static_cast<extension_mask>(all.marks);
+  if (uses == 0 || (all.urls <= o_.max_urls &&
+                    overhead(uses) + all.bytes <= o_.max_bytes))
+    s.writer->expect_uses(uses);
 }
 
 // Closes the writer's last file and keeps what it wrote.
@@ -269,6 +294,7 @@ class set_writers::leaf_writer final : public layout_spool::reader {
   status begin(const layout_leaf& leaf) override {
     s_.leaf = leaf_path(leaf);
     w_.open(s_, w_.o_.max_urls);
+    w_.promise_uses(s_, leaf.tally);
     return {};
   }
   status entry(std::string_view record) override {
@@ -318,7 +344,7 @@ status set_writers::write_in_order(slot& s, section_park& park) {
     std::uint64_t& total;
     ~count_at_end() { total += park.disk_bytes(); }
   } counted{park, parked_bytes_};
-  if (stable() && !leaf_limits().fits({park.entries(), park.xml_bytes()})) {
+  if (stable() && !leaf_limits().fits(park.tally())) {
     // Parked by fingerprint now, one section at a time, so that no more
     // than one spool's partition files are open.
     std::unique_ptr<layout_spool> spool = new_spool();
@@ -332,6 +358,7 @@ status set_writers::write_in_order(slot& s, section_park& park) {
   // (a section that fits one file), which is the same file.
   s.leaf.clear();
   open(s, o_.max_urls);
+  promise_uses(s, park.tally());
   status st = park.replay([&](std::uint64_t, std::string_view record) {
     const parked_entry e = read_parked(record);
     switch (s.writer->add_serialized(e.xml, e.lastmod, e.uses)) {

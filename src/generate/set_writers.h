@@ -136,6 +136,7 @@ class set_writers {
                          extension_mask uses);
   status end_trial(slot& s);
   void open(slot& s, std::size_t max_urls);
+  void promise_uses(slot& s, const prefix_tally& all);
   result<std::unique_ptr<sink>> make_sink(slot& s, std::size_t part);
   status close_writer(slot& s);
   status finish_section(slot& s);

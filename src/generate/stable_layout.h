@@ -31,13 +31,18 @@
 
 namespace sitemill::detail {
 
-/// URLs and bytes of their `<url>` elements under one fingerprint prefix.
+/// URLs and bytes of their `<url>` elements under one fingerprint prefix,
+/// and the OR of their marks (a byte per entry the caller chooses: the
+/// extensions it uses, so a file knows its namespaces before its first
+/// entry).
 struct prefix_tally {
   std::uint64_t urls = 0;
   std::uint64_t bytes = 0;
+  std::uint8_t marks = 0;
   prefix_tally& operator+=(const prefix_tally& o) {
     urls += o.urls;
     bytes += o.bytes;
+    marks |= o.marks;
     return *this;
   }
 };

@@ -38,7 +38,8 @@ constexpr std::string_view xml_declaration =
 // entry that needs an undeclared namespace starts a new file. 4 MiB holds
 // a whole file of typical 80-byte entries (50,000 URLs), so a set that mixes
 // plain and image entries is split by the limits, not by its namespaces; it
-// is a constant per open writer, so memory stays flat.
+// is a constant per open writer, so memory stays flat. A caller that knows
+// what its entries use says so (expect_uses()) and nothing is held.
 constexpr std::size_t header_hold = 4 * 1024 * 1024;
 
 // ' xmlns:image="..."' for each extension in `m`, in extension_kind order.
@@ -106,6 +107,8 @@ namespace detail {
 // A file declares the extension namespaces its entries use, on its root
 // element: its first bytes stay in the buffer (up to header_hold) until
 // they are known, and the declarations are counted like any other byte.
+// Once the caller has said what the entries use (expect_uses()), each file
+// declares that at once and its bytes go out every flush_threshold.
 class document_core {
  public:
   document_core(std::size_t max_entries, std::size_t max_bytes,
@@ -139,7 +142,7 @@ class document_core {
       return add_status::too_large;
     }
     if (!open_ || entries_ + 1 > max_entries_ ||
-        (fresh != 0 && header_written_) ||
+        (fresh != 0 && header_final()) ||
         file_bytes_ + fresh_bytes + size + footer_.size() > max_bytes_) {
       scratch_.assign(pending_, mark, size);
       pending_.resize(mark);
@@ -158,10 +161,17 @@ class document_core {
         newest_at_ = at;
       }
     }
-    if (pending_.size() >= (header_written_ ? flush_threshold : header_hold) &&
+    if (pending_.size() >= (header_final() ? flush_threshold : header_hold) &&
         !flush())
       return add_status::failed;
     return add_status::added;
+  }
+
+  // The entries to come use at most `uses`: the next files declare it at
+  // once, and so does the current one while its header is still here.
+  void expect_uses(extension_mask uses) {
+    expected_ = uses;
+    if (open_ && !header_written_ && (uses & ~declared_) != 0) declare(uses);
   }
 
   status finish() {
@@ -193,7 +203,15 @@ class document_core {
     header_written_ = false;
     pending_ += header_;
     file_bytes_ = header_.size();
+    if (expected_ && *expected_ != 0) declare(*expected_);
     return true;
+  }
+
+  // Whether the root start tag can no longer change: it reached the sink,
+  // or it declares all that the caller said the entries use. An entry that
+  // needs more then starts a new file.
+  bool header_final() const noexcept {
+    return header_written_ || expected_.has_value();
   }
 
   // Adds the namespaces of `uses` to the root start tag, still in the
@@ -238,6 +256,8 @@ class document_core {
   bool open_ = false;
   extension_mask declared_ = 0;  // namespaces the current file declares
   bool header_written_ = false;  // its root start tag reached the sink
+  // What the caller said the entries to come use (expect_uses()).
+  std::optional<extension_mask> expected_;
   std::size_t entries_ = 0;
   std::uint64_t file_bytes_ = 0;
   std::optional<w3c_datetime> newest_;
@@ -358,6 +378,10 @@ add_status sitemap_writer::add_serialized(
   if (impl_->type == document_type::text)
     return impl_->core.commit(mark, std::nullopt);
   return impl_->core.commit(mark, lastmod, uses);
+}
+
+void sitemap_writer::expect_uses(extension_mask uses) {
+  if (impl_->type != document_type::text) impl_->core.expect_uses(uses);
 }
 
 status sitemap_writer::finish() { return impl_->core.finish(); }

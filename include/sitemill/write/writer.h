@@ -99,6 +99,15 @@ class sitemap_writer {
   [[nodiscard]] add_status add_serialized(
       std::string_view bytes, const std::optional<w3c_datetime>& lastmod,
       extension_mask uses = 0);
+  /// Says that the entries still to come use no extension outside `uses`,
+  /// for a caller that knows (one that parked them first): each file then
+  /// declares those namespaces on its root at once and goes to its sink
+  /// every 256 KiB, where otherwise the writer holds a file's first 4 MiB
+  /// until it knows which namespaces the file needs. Declaring one more
+  /// than a file uses is valid, only a few bytes longer. An entry that uses
+  /// more than promised is still written right: it starts a new file that
+  /// declares it.
+  void expect_uses(extension_mask uses);
   /// Closes the last file. No file is written when nothing was added.
   [[nodiscard]] status finish();
 
