@@ -267,6 +267,8 @@ struct compress_pool::impl {
   // Chunk buffers keep their capacity from file to file, so their pages
   // are faulted in once per run, not per chunk.
   std::vector<std::string> spare;
+  // Compressed pieces' buffers, likewise (at most in_flight_limit).
+  std::vector<std::string> spare_pieces;
   std::vector<std::thread> workers;
 
   // Nothing queued and no worker busy. A stream whose sink is still open
@@ -306,8 +308,12 @@ struct compress_pool::impl {
   void compress(job& j, std::unique_lock<std::mutex>& lock) {
     detail::deflate_stream& st = *j.stream;
     const bool wanted = st.error && !st.abandoned;
-    lock.unlock();
     piece p;
+    if (wanted && !spare_pieces.empty()) {
+      p.bytes = std::move(spare_pieces.back());
+      spare_pieces.pop_back();
+    }
+    lock.unlock();
     status s;
     if (wanted) {
       try {
@@ -341,6 +347,8 @@ struct compress_pool::impl {
       lock.unlock();
       status s = st.member.add(*st.downstream, p, false);
       lock.lock();
+      p.bytes.clear();
+      spare_pieces.push_back(std::move(p.bytes));
       ++st.written;
       if (!s) st.error = s;
       release(1);
