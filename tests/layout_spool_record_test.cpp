@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -62,6 +63,15 @@ std::vector<entry> shop(std::size_t n, std::uint32_t seed) {
   return out;
 }
 
+// Fresh names, as a run's temporaries have (a level below reuses files
+// while another level's are alive).
+layout_spool::temp_namer fresh_names(const testing::temp_dir& d) {
+  // One counter for every copy: each level below has one.
+  return [&d, n = std::make_shared<int>(0)](std::string_view what) {
+    return d / (std::to_string((*n)++) + "-" + std::string(what));
+  };
+}
+
 // Parks `entries` (each payload split at `split` bytes into its two
 // pieces), replays them and checks that every leaf holds its payloads in
 // the order added, byte for byte, and that the tallies add up their sizes.
@@ -69,7 +79,7 @@ void round_trip(const std::vector<entry>& entries, std::size_t buffer_bytes,
                 const layout_limits& limits, std::size_t split) {
   testing::temp_dir d;
   layout_spool spool(
-      [&d](std::string_view what) { return d / std::string(what); },
+      fresh_names(d),
       buffer_bytes);
   std::uint64_t sizes = 0;
   for (const entry& e : entries) {
@@ -80,7 +90,8 @@ void round_trip(const std::vector<entry>& entries, std::size_t buffer_bytes,
     sizes += e.size;
   }
   collector c;
-  ASSERT_TRUE(spool.replay(limits, c));
+  const status replayed = spool.replay(limits, c);
+  ASSERT_TRUE(replayed) << replayed.message();
   EXPECT_EQ(c.tallied_bytes, sizes);
   std::size_t count = 0;
   std::vector<std::string> all;
@@ -127,8 +138,7 @@ TEST(LayoutSpoolRecord, PayloadsAndSizesComeBackWholeOneLevelDown) {
 
 TEST(LayoutSpoolRecord, ALeafOfManyPartitionsKeepsTheOrderAdded) {
   testing::temp_dir d;
-  layout_spool spool(
-      [&d](std::string_view what) { return d / std::string(what); }, 100);
+  layout_spool spool(fresh_names(d), 100);
   const auto entries = shop(10'000, 7);
   for (const entry& e : entries)
     ASSERT_TRUE(spool.add(e.fingerprint, e.size, e.payload));
@@ -145,7 +155,7 @@ TEST(LayoutSpoolRecord, ALeafOfManyPartitionsKeepsTheOrderAdded) {
 TEST(LayoutSpoolRecord, WhatPayloadsShareWithTheFirstIsNotWritten) {
   testing::temp_dir d;
   layout_spool spool(
-      [&d](std::string_view what) { return d / std::string(what); });
+      fresh_names(d));
   const std::string host = "<url><loc>https://www.example.com/catalogue/";
   std::uint64_t payload_bytes = 0;
   std::mt19937_64 rng(8);
@@ -172,7 +182,7 @@ TEST(LayoutSpoolRecord, WhatPayloadsShareWithTheFirstIsNotWritten) {
 TEST(LayoutSpoolRecord, APartitionFileCutShortIsAnErrorNamingIt) {
   testing::temp_dir d;
   layout_spool spool(
-      [&d](std::string_view what) { return d / std::string(what); }, 1);
+      fresh_names(d), 1);
   for (const entry& e : shop(3'000, 9))
     ASSERT_TRUE(spool.add(e.fingerprint, e.size, e.payload));
   for (const std::string& name : testing::list_files(d.path())) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 #include <string>
@@ -42,8 +43,13 @@ struct collector : layout_spool::reader {
   }
 };
 
+// Fresh names, as a run's temporaries have (a level below reuses files
+// while another level's are alive).
 layout_spool::temp_namer namer(const testing::temp_dir& d) {
-  return [&d](std::string_view what) { return d / std::string(what); };
+  // One counter for every copy: each level below has one.
+  return [&d, n = std::make_shared<int>(0)](std::string_view what) {
+    return d / (std::to_string((*n)++) + "-" + std::string(what));
+  };
 }
 
 // The payload says its fingerprint, so each can be checked against its leaf.
@@ -67,7 +73,8 @@ collector replayed(const std::vector<std::uint64_t>& fps,
     EXPECT_TRUE(spool.add(fp, 100, payload_of(fp)));
   EXPECT_EQ(spool.entries(), fps.size());
   collector c;
-  EXPECT_TRUE(spool.replay(limits, c));
+  const status s = spool.replay(limits, c);
+  EXPECT_TRUE(s) << s.message();
   return c;
 }
 
@@ -146,6 +153,28 @@ TEST(LayoutSpool, APartitionOverAFileIsParkedAgainOneLevelDown) {
   EXPECT_GT(deepest, 8);
   expect_every_entry_once_in_its_leaf(c, fps, limits);
   // The partition files are removed as they are read.
+  EXPECT_TRUE(testing::list_files(d.path()).empty());
+}
+
+// Each partition parked again fills up to 256 files one level down; those
+// are reused from partition to partition (creating a file costs more than
+// filling it), so the run creates about 256 files a level, not 256 a
+// partition parked again (about 65,000 here before).
+TEST(LayoutSpool, LevelsBelowReuseTheirFilesFromPartitionToPartition) {
+  testing::temp_dir d;
+  const auto fps = fingerprints(40'000, 2);
+  const layout_limits limits{10, 1'000'000};
+  std::size_t created = 0;
+  layout_spool spool([&](std::string_view what) {
+    return d / (std::to_string(created++) + "-" + std::string(what));
+  });
+  for (std::uint64_t fp : fps) ASSERT_TRUE(spool.add(fp, 100, payload_of(fp)));
+  collector c;
+  const status s = spool.replay(limits, c);
+  ASSERT_TRUE(s) << s.message();
+  expect_every_entry_once_in_its_leaf(c, fps, limits);
+  EXPECT_GT(c.leaves.size(), 4'000u);
+  EXPECT_LE(created, 2u * 256u) << "one set of files for the levels below";
   EXPECT_TRUE(testing::list_files(d.path()).empty());
 }
 

@@ -40,6 +40,15 @@ buffered_temp_file::~buffered_temp_file() {
 status buffered_temp_file::rewind() {
   if (std::fflush(f_) != 0 || std::fseek(f_, 0, SEEK_SET) != 0)
     return fail("rewind");
+  readable_ = static_cast<std::size_t>(bytes_);
+  return {};
+}
+
+status buffered_temp_file::reuse() {
+  std::clearerr(f_);
+  if (std::fseek(f_, 0, SEEK_SET) != 0) return fail("rewind");
+  bytes_ = 0;
+  readable_ = 0;
   return {};
 }
 

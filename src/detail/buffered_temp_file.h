@@ -10,6 +10,7 @@
 #ifndef SITEMILL_DETAIL_BUFFERED_TEMP_FILE_H
 #define SITEMILL_DETAIL_BUFFERED_TEMP_FILE_H
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -41,14 +42,24 @@ class buffered_temp_file {
   }
   /// Switches from writing to reading from the start.
   [[nodiscard]] status rewind();
+  /// Empties the file for another use: writing starts again at its start,
+  /// and reading (after rewind()) ends at what was written since. The file
+  /// keeps its blocks (it is not truncated): a file reused costs a seek,
+  /// where a new one costs a create, and an unlink once done, in the
+  /// directory (journal work that waits behind other files' fsyncs).
+  [[nodiscard]] status reuse();
   /// Reads exactly `n` bytes; false at the end or on an error (see
   /// read_error()).
   bool read(void* p, std::size_t n) {
+    if (n > readable_) return false;
+    readable_ -= n;
     return n == 0 || fread_unlocked(p, n, 1, f_) == 1;
   }
   /// Reads up to `n` bytes, returning how many.
   std::size_t read_some(void* p, std::size_t n) {
-    return fread_unlocked(p, 1, n, f_);
+    const std::size_t got = fread_unlocked(p, 1, std::min(n, readable_), f_);
+    readable_ -= got;
+    return got;
   }
   /// The error that ended reading, if one did (not the end of the file).
   [[nodiscard]] status read_error() const;
@@ -62,6 +73,7 @@ class buffered_temp_file {
   std::string purpose_;
   std::FILE* f_ = nullptr;
   std::uint64_t bytes_ = 0;
+  std::size_t readable_ = 0;  // bytes written and not yet read back
   std::unique_ptr<char[]> buffer_;
 };
 

@@ -106,10 +106,6 @@ parked_entry read_parked(std::string_view record) {
   return e;
 }
 
-extension_mask parked_uses(std::string_view record) {
-  return static_cast<extension_mask>(record.back());  // the tail's last byte
-}
-
 std::uint32_t parked_xml_size(std::string_view record) {
   std::size_t end = record.size() - record_fixed;
   if (record[end] != 0) {

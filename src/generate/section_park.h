@@ -46,8 +46,11 @@ void append_parked_tail(std::string& out,
 parked_entry read_parked(std::string_view record);
 /// The bytes of a record's xml, without reading the record.
 std::uint32_t parked_xml_size(std::string_view record);
-/// The extensions a record's entry uses, without reading the record.
-extension_mask parked_uses(std::string_view record);
+/// The extensions a record's entry uses, without reading the record: its
+/// last byte (append_parked_tail()).
+inline extension_mask parked_uses(std::string_view record) {
+  return static_cast<extension_mask>(record.back());
+}
 
 class section_park {
  public:
