@@ -456,12 +456,10 @@ TEST(WriterNamespaces, AFileDeclaresExactlyTheExtensionsItsEntriesUse) {
   EXPECT_EQ(w.parts()[1].bytes, files.data[1].size());
 }
 
-TEST(WriterNamespaces, ANamespaceFirstNeededAfterTheHeldBytesStartsAFile) {
-  // Long URLs fill the 4 MiB the writer holds back before the header is
-  // final; an image after that cannot be declared in the first file.
+// 2,200 entries of about 2 KB (past the 4 MiB a writer may hold back),
+// then one with an image, and the end.
+void add_long_entries_then_an_image(sitemap_writer& w) {
   const std::string long_path(2000, 'a');
-  memory_files files;
-  sitemap_writer w({}, files.factory());
   url_entry e;
   std::vector<std::string> locs;
   for (int i = 0; i < 2200; ++i)
@@ -476,6 +474,14 @@ TEST(WriterNamespaces, ANamespaceFirstNeededAfterTheHeldBytesStartsAFile) {
   e.extensions = img;
   ASSERT_EQ(w.add(e), add_status::added);
   ASSERT_TRUE(w.finish());
+}
+
+TEST(WriterNamespaces, ANamespaceFirstNeededAfterTheHeldBytesStartsAFile) {
+  // Long URLs fill the 4 MiB the writer holds back before the header is
+  // final; an image after that cannot be declared in the first file.
+  memory_files files;
+  sitemap_writer w({}, files.factory());
+  add_long_entries_then_an_image(w);
   ASSERT_EQ(files.data.size(), 2u);
   EXPECT_EQ(w.parts()[0].urls, 2200u);
   EXPECT_EQ(files.data[0].find("xmlns:image"), std::string::npos);
@@ -507,21 +513,7 @@ TEST(WriterNamespaces, APromiseDeclaresAtOnceAndHoldsNothingBack) {
         std::make_unique<largest_write_sink>(&files.back(), &largest));
   });
   w.expect_uses(mask_of(extension_kind::image));
-  const std::string long_path(2000, 'a');
-  url_entry e;
-  std::vector<std::string> locs;
-  for (int i = 0; i < 2200; ++i)
-    locs.push_back("https://example.com/" + std::to_string(i) + long_path);
-  for (const auto& loc : locs) {
-    e.loc = loc;
-    ASSERT_EQ(w.add(e), add_status::added);
-  }
-  const std::vector<extension_value> img = {
-      {field(image, "loc"), 0, "https://example.com/a.jpg"}};
-  e.loc = "https://example.com/with-image";
-  e.extensions = img;
-  ASSERT_EQ(w.add(e), add_status::added);
-  ASSERT_TRUE(w.finish());
+  add_long_entries_then_an_image(w);
   ASSERT_EQ(files.size(), 1u);
   EXPECT_EQ(w.parts()[0].urls, 2201u);
   EXPECT_EQ(files[0].find(std::string(plain_root).substr(
