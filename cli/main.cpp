@@ -232,7 +232,7 @@ int main(int argc, char** argv) {
   // (up to 32 MiB), after which blocks of that size come from the heaps,
   // one per thread, and stay resident when freed: a generate of 10^8 URLs
   // kept its dedup's resolution tables and its readers' batches that way,
-  // 20 MiB over its 64 MiB bound by the end (docs/performance.md). A fixed
+  // 20 MiB over its 64 MiB bound by the end (docs/scaling.md). A fixed
   // threshold gives blocks of 256 KiB and more back when they are freed;
   // the few of that size made per file are reused, so this costs no time.
   ::mallopt(M_MMAP_THRESHOLD, 256 * 1024);
