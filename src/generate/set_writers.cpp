@@ -16,6 +16,21 @@ add_status failed_with(std::string& error, const status& st) {
   return add_status::failed;
 }
 
+// One parked record (a section park's or the layout's) to the writer of its
+// file. put() parked only entries that fit a file, so a refusal is a bug.
+status write_parked(sitemap_writer& w, std::string_view record) {
+  const parked_entry e = read_parked(record);
+  switch (w.add_serialized(e.xml, e.lastmod, e.uses)) {
+    case add_status::added:
+      return {};
+    case add_status::too_large:
+      return error{"internal: a parked entry no longer fits a file"};
+    case add_status::failed:
+      break;
+  }
+  return error{w.error()};
+}
+
 }  // namespace
 
 std::string xsl_href_of(const generate_options& o) {
@@ -298,16 +313,7 @@ class set_writers::leaf_writer final : public layout_spool::reader {
     return {};
   }
   status entry(std::string_view record) override {
-    const parked_entry e = read_parked(record);
-    switch (s_.writer->add_serialized(e.xml, e.lastmod, e.uses)) {
-      case add_status::added:
-        return {};
-      case add_status::too_large:  // put() took only what fits
-        return sitemill::error{"internal: a parked entry no longer fits a file"};
-      case add_status::failed:
-        break;
-    }
-    return sitemill::error{s_.writer->error()};
+    return write_parked(*s_.writer, record);
   }
   status end(const layout_leaf&) override { return w_.close_writer(s_); }
 
@@ -360,16 +366,7 @@ status set_writers::write_in_order(slot& s, section_park& park) {
   open(s, o_.max_urls);
   promise_uses(s, park.tally());
   status st = park.replay([&](std::uint64_t, std::string_view record) {
-    const parked_entry e = read_parked(record);
-    switch (s.writer->add_serialized(e.xml, e.lastmod, e.uses)) {
-      case add_status::added:
-        return status{};
-      case add_status::too_large:
-        return status{sitemill::error{"internal: a parked entry no longer fits a file"}};
-      case add_status::failed:
-        break;
-    }
-    return status{sitemill::error{s.writer->error()}};
+    return write_parked(*s.writer, record);
   });
   status closed = close_writer(s);
   return st ? closed : st;
