@@ -253,9 +253,9 @@ status layout_spool::add(std::uint64_t fingerprint, std::uint64_t sequence,
                          std::string_view tail) {
   const std::size_t p = partition_of(fingerprint);
   partition& part = partitions_[p];
-  if (!part.file && depth_ > 0 && !pool_->idle.empty()) {
-    part.file = std::move(pool_->idle.back());
-    pool_->idle.pop_back();
+  if (file_pool* pool = reusing(); !part.file && pool && !pool->idle.empty()) {
+    part.file = std::move(pool->idle.back());
+    pool->idle.pop_back();
     if (status s = part.file->reuse(); !s) return s;
   }
   if (!part.file) {
@@ -362,7 +362,7 @@ status layout_spool::open_runs(std::size_t first, std::size_t end,
     if (!partitions_[p].file) continue;
     auto one = std::make_unique<run>(std::move(partitions_[p].file),
                                      std::span(slices_ + at, share),
-                                     depth_ > 0 ? pool_.get() : nullptr);
+                                     reusing());
     at += share;
     bool more = false;
     if (status s = one->next(more); !s) return s;

@@ -115,6 +115,11 @@ class layout_spool {
   status add(std::uint64_t fingerprint, std::uint64_t sequence,
              std::uint32_t size, std::string_view payload,
              std::string_view tail);
+  // Where this level's partition files come from and go back to once read:
+  // the pool below the top, none at the top (its files are removed).
+  file_pool* reusing() const noexcept {
+    return depth_ > 0 ? pool_.get() : nullptr;
+  }
   // Writes out every partition's buffer and frees it.
   status flush();
   // `window`: the bytes of the buffer the runs may use, 0 for all of it.
