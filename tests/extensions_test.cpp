@@ -456,6 +456,16 @@ TEST(WriterNamespaces, AFileDeclaresExactlyTheExtensionsItsEntriesUse) {
   EXPECT_EQ(w.parts()[1].bytes, files.data[1].size());
 }
 
+// https://example.com/with-image, with one image.
+void add_an_image_entry(sitemap_writer& w) {
+  url_entry e;
+  const std::vector<extension_value> img = {
+      {field(image, "loc"), 0, "https://example.com/a.jpg"}};
+  e.loc = "https://example.com/with-image";
+  e.extensions = img;
+  ASSERT_EQ(w.add(e), add_status::added);
+}
+
 // 2,200 entries of about 2 KB (past the 4 MiB a writer may hold back),
 // then one with an image, and the end.
 void add_long_entries_then_an_image(sitemap_writer& w) {
@@ -468,11 +478,7 @@ void add_long_entries_then_an_image(sitemap_writer& w) {
     e.loc = loc;
     ASSERT_EQ(w.add(e), add_status::added);
   }
-  const std::vector<extension_value> img = {
-      {field(image, "loc"), 0, "https://example.com/a.jpg"}};
-  e.loc = "https://example.com/with-image";
-  e.extensions = img;
-  ASSERT_EQ(w.add(e), add_status::added);
+  add_an_image_entry(w);
   ASSERT_TRUE(w.finish());
 }
 
@@ -535,11 +541,7 @@ TEST(WriterNamespaces, AnEntryBeyondThePromiseStartsAFileThatDeclaresIt) {
   url_entry e;
   e.loc = "https://example.com/plain";
   ASSERT_EQ(w.add(e), add_status::added);
-  const std::vector<extension_value> img = {
-      {field(image, "loc"), 0, "https://example.com/a.jpg"}};
-  e.loc = "https://example.com/with-image";
-  e.extensions = img;
-  ASSERT_EQ(w.add(e), add_status::added);
+  add_an_image_entry(w);
   ASSERT_TRUE(w.finish());
   ASSERT_EQ(files.data.size(), 2u);
   EXPECT_NE(files.data[0].find(std::string(plain_root) + "\n"),
