@@ -30,7 +30,8 @@ std::string url(std::uint64_t i) {
 
 // Judges `urls` in order and returns, for each, whether it was kept: the
 // first verdicts, then the deferred ones resolved.
-std::vector<bool> judge(url_dedup& dedup, const std::vector<std::string>& urls) {
+std::vector<bool> judge(url_dedup& dedup,
+                        const std::vector<std::string>& urls) {
   std::vector<bool> kept(urls.size());
   std::vector<std::size_t> deferred_at;  // index into urls, by number
   for (std::size_t i = 0; i < urls.size(); ++i) {
@@ -105,6 +106,30 @@ TEST(UrlDedup, ARepeatOfAUrlJudgedInMemoryIsNotDeferred) {
   EXPECT_EQ(dedup.deferred(), 1u);
   EXPECT_TRUE(dedup.contains_in_memory(url(1)));
   EXPECT_FALSE(dedup.contains_in_memory(url(2)));
+}
+
+// A deferred URL is judged on all 72 bits of its key, as in memory: the
+// fingerprint's top 8 choose its partition, the other 56 and the shard's 8
+// tell it apart there.
+TEST(UrlDedup, DeferredUrlsAreToldApartByEveryBitOfTheirKey) {
+  temp_dir d;
+  url_dedup dedup(0, namer(d));
+  ASSERT_EQ(*dedup.add({12345, 7}), url_dedup::verdict::first);
+  constexpr std::uint64_t fp = 0x0123'4567'89ab'cdefu;
+  constexpr std::uint64_t other_top = fp ^ (std::uint64_t{0x80} << 56);
+  const std::vector<url_set::key> keys = {{fp, 1},     {fp, 2}, {other_top, 1},
+                                          {fp ^ 1, 1}, {fp, 1}, {other_top, 1}};
+  for (const url_set::key& k : keys)
+    ASSERT_EQ(*dedup.add(k), url_dedup::verdict::deferred);
+  EXPECT_NE(url_dedup::partition_of(fp), url_dedup::partition_of(other_top));
+  EXPECT_EQ(url_dedup::partition_key({fp, 1}),
+            url_dedup::partition_key({other_top, 1}));
+  ASSERT_TRUE(dedup.resolve(false));
+  std::vector<bool> repeats;
+  for (std::uint64_t n = 0; n < keys.size(); ++n)
+    repeats.push_back(*dedup.is_repeat(n));
+  EXPECT_EQ(repeats,
+            (std::vector<bool>{false, false, false, false, true, true}));
 }
 
 // A partition whose table would not fit is split on disk (here: 2M

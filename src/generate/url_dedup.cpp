@@ -34,7 +34,7 @@ constexpr std::size_t cursor_numbers = 64;
 // A deferred URL as a partition file holds it; `position` only with
 // positions (the record is shorter without).
 struct deferred_record {
-  std::uint64_t fingerprint;
+  std::uint64_t key;  // url_dedup::partition_key()
   std::uint64_t number;
   std::uint64_t position;
 };
@@ -147,13 +147,13 @@ result<url_dedup::verdict> url_dedup::add(url_set::key k,
     return verdict::repeat;
   }
   if (partitions_.empty()) partitions_.resize(partition_count);
-  std::unique_ptr<file>& part = partitions_[k.shard];
+  std::unique_ptr<file>& part = partitions_[partition_of(k.fingerprint)];
   if (!part) {
     auto made = create("dedup");
     if (!made) return made.err();
     part = std::move(*made);
   }
-  const deferred_record r{k.fingerprint, deferred_++, position};
+  const deferred_record r{partition_key(k), deferred_++, position};
   if (status s = part->write(&r, record_bytes_); !s) return s.err();
   disk_bytes_ += record_bytes_;
   return verdict::deferred;
@@ -204,7 +204,7 @@ status url_dedup::resolve(bool keep_set) {
   return rewind();
 }
 
-// One partition: its distinct fingerprints in a table sized for it, read
+// One partition: its distinct keys in a table sized for it, read
 // in deferred order, so each repeat is found after its first and the
 // repeats come out sorted, as a run (none when it has no repeat). A
 // partition whose table would pass the budget is split first.
@@ -214,7 +214,7 @@ result<std::unique_ptr<url_dedup::file>> url_dedup::resolve_partition(
   // A slot holds a fingerprint, and with positions one more number.
   const std::size_t slot_bytes = sizeof(std::uint64_t) * run_width_;
   const std::size_t table = slots_for(records) * slot_bytes;
-  // 16 splits use up the fingerprint's 64 bits: a partition still too large
+  // 16 splits use up the key's 64 bits: a partition still too large
   // then holds one URL many times, which the table holds in one slot.
   if (table > thread_table_budget_ && depth < 16) return split(*part, depth);
   if (status s = part->rewind(); !s) return s.err();
@@ -228,7 +228,7 @@ result<std::unique_ptr<url_dedup::file>> url_dedup::resolve_partition(
     table_bytes_ += seen.memory_bytes();
     deferred_record r{};
     while (part->read(&r, record_bytes_)) {
-      const auto [slot, added] = seen.insert(r.fingerprint);
+      const auto [slot, added] = seen.insert(r.key);
       std::uint64_t repeat[2] = {r.number, 0};
       if constexpr (placed) {
         if (added) seen.payload(slot) = r.position;
@@ -259,8 +259,8 @@ result<std::unique_ptr<url_dedup::file>> url_dedup::resolve_partition(
   return run;
 }
 
-// Splits a partition into 16 by 4 more bits of the fingerprint (its low
-// bits: the table places fingerprints by their high ones), keeping order,
+// Splits a partition into 16 by 4 more bits of the key (its low bits: the
+// table places keys by their high ones), keeping order,
 // resolves each, and merges their runs into one, so that open runs stay at
 // one per partition however deep the splits go.
 result<std::unique_ptr<url_dedup::file>> url_dedup::split(file& part,
@@ -269,7 +269,7 @@ result<std::unique_ptr<url_dedup::file>> url_dedup::split(file& part,
   std::vector<std::unique_ptr<file>> parts(split_ways);
   deferred_record r{};
   while (part.read(&r, record_bytes_)) {
-    auto& to = parts[(r.fingerprint >> (4 * depth)) % split_ways];
+    auto& to = parts[(r.key >> (4 * depth)) % split_ways];
     if (!to) {
       auto made = create("dedup");
       if (!made) return made.err();
@@ -286,8 +286,7 @@ result<std::unique_ptr<url_dedup::file>> url_dedup::split(file& part,
     if (!run) return run.err();
     if (*run) runs.push_back(std::move(*run));
   }
-  if (runs.size() <= 1)
-    return runs.empty() ? nullptr : std::move(runs.front());
+  if (runs.size() <= 1) return runs.empty() ? nullptr : std::move(runs.front());
   return merge(runs);
 }
 

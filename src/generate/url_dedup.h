@@ -5,7 +5,9 @@
 // record is judged at once. Once the set would outgrow the budget it is
 // frozen: a URL found in it is still a repeat at once, but any other URL is
 // *deferred*: its fingerprint and its deferred number go to one of 256
-// partition files on disk (chosen by 8 hash bits), and the caller parks its
+// partition files on disk (chosen by the fingerprint's top 8 bits, the
+// bits the stable layout parks entries by first, so that a layout
+// partition's repeats are one dedup partition's), and the caller parks its
 // entry (generate's entry spool) instead of writing it. After the last
 // record, resolve() reads each partition back on its own and finds the
 // deferred records that repeat an earlier one; the caller then writes its
@@ -24,7 +26,7 @@
 // come out sorted and the caller's ordered questions are a merge of those
 // sorted runs.
 //
-// Disk: 16 bytes per deferred URL (fingerprint and number), plus 8 per
+// Disk: 16 bytes per deferred URL (key and number), plus 8 per
 // repeat among them; the caller's parked entries are its own.
 //
 // With positions (where each URL was first read, an opaque number of the
@@ -129,9 +131,23 @@ class url_dedup {
   /// Bytes of memory held now (the set and the resolution's table).
   std::size_t memory_bytes() const noexcept;
 
+  /// The partition a deferred URL goes to: its fingerprint's top 8 bits
+  /// (url_set::key::fingerprint), as the stable layout's first level.
+  static std::size_t partition_of(std::uint64_t fingerprint) noexcept {
+    return static_cast<std::size_t>(fingerprint >> 56);
+  }
+  /// What a partition tells its URLs apart by: the 56 fingerprint bits the
+  /// partition does not imply, and the shard's 8, so that a deferred URL is
+  /// judged on the same 72 hash bits as one in memory. Never 0 (the
+  /// tables' empty slot).
+  static std::uint64_t partition_key(url_set::key k) noexcept {
+    const std::uint64_t key = (k.fingerprint << 8) | k.shard;
+    return key == 0 ? 1 : key;
+  }
+
  private:
   using file = buffered_temp_file;  // records, written then read
-  struct cursor;  // a run of repeats being read
+  struct cursor;                    // a run of repeats being read
   result<std::unique_ptr<file>> create(std::string_view what);
   result<std::unique_ptr<file>> resolve_partition(std::unique_ptr<file> part,
                                                   int depth);
@@ -170,7 +186,7 @@ class url_dedup {
   std::vector<std::unique_ptr<file>> runs_;        // sorted repeat numbers
   std::vector<cursor> cursors_;                    // one per run
   std::vector<std::size_t> heap_;  // cursors with numbers left, a min-heap
-  std::uint64_t files_made_ = 0;                   // for unique names
+  std::uint64_t files_made_ = 0;   // for unique names
 };
 
 }  // namespace sitemill::detail
