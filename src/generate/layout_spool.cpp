@@ -1,9 +1,10 @@
 #include "generate/layout_spool.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <span>
+
+#include "detail/record_coding.h"
 
 namespace sitemill::detail {
 namespace {
@@ -16,51 +17,10 @@ constexpr std::size_t fanout = std::size_t{1} << level_bits;
 constexpr std::size_t max_shared = 255;
 // A record's head: three varints of up to 10 bytes, the fingerprint and the
 // shared count.
-constexpr std::size_t max_head = 3 * 10 + 8 + 1;
+constexpr std::size_t max_head = 3 * max_varint + 8 + 1;
 // A run keeps this many bytes free before its unread records, so that a
 // record's shared prefix can be put back in front of its bytes in place.
 constexpr std::size_t gap = max_shared + 1;
-
-char* put_varint(char* p, std::uint64_t v) {
-  while (v >= 0x80) {
-    *p++ = static_cast<char>(v | 0x80);
-    v >>= 7;
-  }
-  *p++ = static_cast<char>(v);
-  return p;
-}
-
-// False if [p, end) ends first (or holds more than 64 bits).
-bool get_varint(const char*& p, const char* end, std::uint64_t& v) {
-  v = 0;
-  for (int shift = 0; p < end && shift < 64; shift += 7) {
-    const auto byte = static_cast<unsigned char>(*p++);
-    v |= std::uint64_t{byte & 0x7fu} << shift;
-    if (byte < 0x80) return true;
-  }
-  return false;
-}
-
-// The bytes `a` and `b` start with in common, at most `limit`.
-std::size_t common_prefix(std::string_view a, std::string_view b,
-                          std::size_t limit) {
-  const std::size_t n = std::min({a.size(), b.size(), limit});
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    std::uint64_t x, y;
-    std::memcpy(&x, a.data() + i, 8);
-    std::memcpy(&y, b.data() + i, 8);
-    if (x != y) {
-      const std::uint64_t d = x ^ y;
-      if constexpr (std::endian::native == std::endian::little)
-        return i + static_cast<std::size_t>(std::countr_zero(d)) / 8;
-      else
-        return i + static_cast<std::size_t>(std::countl_zero(d)) / 8;
-    }
-  }
-  while (i < n && a[i] == b[i]) ++i;
-  return i;
-}
 
 std::unique_ptr<char[]> bytes(std::size_t n) {
   return std::unique_ptr<char[]>(new char[n]);  // not zeroed: not touched
@@ -132,8 +92,7 @@ class layout_spool::run {
             sequence += delta;
             length_ = length;
             // The difference, zigzag coded: size may exceed the length.
-            const std::int64_t d = static_cast<std::int64_t>(diff >> 1) ^
-                                   -static_cast<std::int64_t>(diff & 1);
+            const std::int64_t d = unzigzag(diff);
             size = static_cast<std::uint32_t>(
                 static_cast<std::int64_t>(length) - d);
             suffix_ = begin_ + head;
@@ -283,8 +242,7 @@ status layout_spool::add(std::uint64_t fingerprint, std::uint64_t sequence,
     h = put_varint(h, delta);
     std::memcpy(h, &fingerprint, 8);
     h = put_varint(h + 8, length);
-    h = put_varint(h, (static_cast<std::uint64_t>(diff) << 1) ^
-                          static_cast<std::uint64_t>(diff >> 63));
+    h = put_varint(h, zigzag(diff));
     *h++ = static_cast<char>(shared);
     return h;
   };
