@@ -90,6 +90,9 @@ class spill_file {
 
   /// Bytes appended.
   std::uint64_t size() const noexcept { return size_; }
+  /// While reading: the bytes not read yet (a length read from the file is
+  /// checked against it before anything is read or allocated for it).
+  std::uint64_t unread() const noexcept { return size_ - consumed_; }
   /// True when the page cache is bypassed.
   bool direct() const noexcept { return direct_; }
   const std::string& path() const noexcept { return path_; }
