@@ -78,9 +78,7 @@ layout_spool::temp_namer fresh_names(const testing::temp_dir& d) {
 void round_trip(const std::vector<entry>& entries, std::size_t buffer_bytes,
                 const layout_limits& limits, std::size_t split) {
   testing::temp_dir d;
-  layout_spool spool(
-      fresh_names(d),
-      buffer_bytes);
+  layout_spool spool(fresh_names(d), buffer_bytes);
   std::uint64_t sizes = 0;
   for (const entry& e : entries) {
     const std::string_view p = e.payload;
@@ -154,8 +152,7 @@ TEST(LayoutSpoolRecord, ALeafOfManyPartitionsKeepsTheOrderAdded) {
 // tags up to the path) is written once, not once a URL.
 TEST(LayoutSpoolRecord, WhatPayloadsShareWithTheFirstIsNotWritten) {
   testing::temp_dir d;
-  layout_spool spool(
-      fresh_names(d));
+  layout_spool spool(fresh_names(d));
   const std::string host = "<url><loc>https://www.example.com/catalogue/";
   std::uint64_t payload_bytes = 0;
   std::mt19937_64 rng(8);
@@ -181,8 +178,7 @@ TEST(LayoutSpoolRecord, WhatPayloadsShareWithTheFirstIsNotWritten) {
 // names it, never a crash or a wrong payload.
 TEST(LayoutSpoolRecord, APartitionFileCutShortIsAnErrorNamingIt) {
   testing::temp_dir d;
-  layout_spool spool(
-      fresh_names(d), 1);
+  layout_spool spool(fresh_names(d), 1);
   for (const entry& e : shop(3'000, 9))
     ASSERT_TRUE(spool.add(e.fingerprint, e.size, e.payload));
   for (const std::string& name : testing::list_files(d.path())) {
@@ -207,7 +203,8 @@ bool same(const w3c_datetime& a, const w3c_datetime& b) {
 }
 
 // A record is its xml then its tail, and the lastmod comes back field for
-// field in every form (the record packs it without the struct's padding).
+// field in every form (the record packs it without the struct's padding),
+// with a deferral or without.
 TEST(SectionParkRecord, AppendParkedIsTheXmlThenItsTail) {
   std::vector<std::optional<w3c_datetime>> lastmods{std::nullopt};
   for (const char* text :
@@ -219,21 +216,35 @@ TEST(SectionParkRecord, AppendParkedIsTheXmlThenItsTail) {
     ASSERT_EQ(parse_w3c_datetime(text, d), datetime_problem::ok) << text;
     lastmods.emplace_back(d);
   }
+  const std::optional<parked_deferral> deferrals[] = {
+      std::nullopt, parked_deferral{0, 0, 0},
+      parked_deferral{~std::uint64_t{0}, 0xffffffffu, std::uint64_t{1} << 40}};
   for (const auto& lastmod : lastmods) {
-    for (extension_mask uses :
-         {extension_mask{0}, extension_mask{5}, extension_mask{255}}) {
-      std::string whole, tail;
-      append_parked(whole, {"<url><loc>a</loc></url>", lastmod, uses});
-      append_parked_tail(tail, lastmod, uses);
-      EXPECT_EQ(whole, "<url><loc>a</loc></url>" + tail);
-      EXPECT_EQ(parked_xml_size(whole), 23u);
-      const parked_entry e = read_parked(whole);
-      EXPECT_EQ(e.xml, "<url><loc>a</loc></url>");
-      EXPECT_EQ(e.uses, uses);
-      ASSERT_EQ(e.lastmod.has_value(), lastmod.has_value());
-      if (lastmod) {
-        EXPECT_TRUE(same(*e.lastmod, *lastmod));
-        EXPECT_LE(tail.size(), 2u + 15u);  // the struct alone is 20
+    for (const auto& deferral : deferrals) {
+      for (extension_mask uses :
+           {extension_mask{0}, extension_mask{5}, extension_mask{255}}) {
+        std::string whole, tail;
+        append_parked(whole,
+                      {"<url><loc>a</loc></url>", lastmod, uses, deferral});
+        append_parked_tail(tail, lastmod, uses,
+                           deferral ? &*deferral : nullptr);
+        EXPECT_EQ(whole, "<url><loc>a</loc></url>" + tail);
+        EXPECT_EQ(parked_xml_size(whole), 23u);
+        EXPECT_EQ(parked_deferred(whole), deferral.has_value());
+        const parked_entry e = read_parked(whole);
+        EXPECT_EQ(e.xml, "<url><loc>a</loc></url>");
+        EXPECT_EQ(e.uses, uses);
+        ASSERT_EQ(e.lastmod.has_value(), lastmod.has_value());
+        if (lastmod) {
+          EXPECT_TRUE(same(*e.lastmod, *lastmod));
+          if (!deferral) EXPECT_LE(tail.size(), 2u + 15u);  // the struct: 20
+        }
+        ASSERT_EQ(e.deferral.has_value(), deferral.has_value());
+        if (deferral) {
+          EXPECT_EQ(e.deferral->number, deferral->number);
+          EXPECT_EQ(e.deferral->input, deferral->input);
+          EXPECT_EQ(e.deferral->line, deferral->line);
+        }
       }
     }
   }

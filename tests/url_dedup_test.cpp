@@ -170,6 +170,61 @@ TEST(UrlDedup, SplitsPartitionsLargerThanTheBudgetAndRewinds) {
       << "the split partitions' runs were not merged into one each";
 }
 
+// The same answers, asked partition by partition in any order of the
+// partitions, twice, as the stable layout asks them; then all at once again.
+TEST(UrlDedup, AnswersPartitionByPartitionAsWellAsInOneOrder) {
+  for (const bool positions : {false, true}) {
+    SCOPED_TRACE(positions);
+    temp_dir d;
+    url_dedup dedup(0, namer(d), positions);
+    const auto urls = with_repeats(60'000, 30'000);
+    std::vector<std::size_t> partition;  // by deferred number
+    std::vector<std::uint64_t> position;
+    for (std::size_t i = 0; i < urls.size(); ++i) {
+      const url_set::key k = url_set::hash(urls[i]);
+      auto v = dedup.add(k, 1000 + i);
+      ASSERT_TRUE(v);
+      if (*v != url_dedup::verdict::deferred) continue;
+      partition.push_back(url_dedup::partition_of(k.fingerprint));
+      position.push_back(i);
+    }
+    ASSERT_TRUE(dedup.resolve(false));
+    std::vector<bool> repeats;
+    std::vector<std::uint64_t> firsts;
+    for (std::uint64_t n = 0; n < partition.size(); ++n) {
+      repeats.push_back(*dedup.is_repeat(n));
+      firsts.push_back(repeats.back() ? dedup.first_position() : 0);
+    }
+    ASSERT_GT(dedup.repeats(), 100u);
+    std::uint64_t counted = 0;
+    for (std::size_t p = 0; p < 256; ++p) counted += dedup.repeats_in(p);
+    EXPECT_EQ(counted, dedup.repeats());
+    for (int pass = 0; pass < 2; ++pass) {
+      std::size_t wrong = 0, wrong_first = 0;
+      // 7 is prime to 256: every partition once, in a shuffled order.
+      for (std::size_t k = 0; k < 256; ++k) {
+        const std::size_t p = (k * 7 + 255 - 5 * pass) % 256;
+        ASSERT_TRUE(dedup.restart(p));
+        std::uint64_t found = 0;
+        for (std::uint64_t n = 0; n < partition.size(); ++n) {
+          if (partition[n] != p || n % 3 == 1) continue;  // some not asked
+          auto r = dedup.is_repeat_in(p, n);
+          ASSERT_TRUE(r);
+          wrong += *r != repeats[n];
+          if (*r) wrong_first += dedup.first_position() != firsts[n];
+          found += *r;
+        }
+        EXPECT_LE(found, dedup.repeats_in(p));
+      }
+      EXPECT_EQ(wrong, 0u);
+      if (positions) EXPECT_EQ(wrong_first, 0u);
+    }
+    ASSERT_TRUE(dedup.rewind());
+    for (std::uint64_t n = 0; n < partition.size(); ++n)
+      ASSERT_EQ(*dedup.is_repeat(n), repeats[n]) << n;
+  }
+}
+
 TEST(UrlDedup, RemovesItsFilesAndReportsOneItCannotMake) {
   temp_dir d;
   {

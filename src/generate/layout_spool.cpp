@@ -63,8 +63,10 @@ class layout_spool::run {
         capacity_(slice.size()),
         window_(slice.data()) {}
   ~run() {
-    if (pool_ != nullptr) pool_->idle.push_back(std::move(file_));
+    if (pool_ != nullptr && file_) pool_->idle.push_back(std::move(file_));
   }
+  // The file, to be read again (after its rewind()).
+  std::unique_ptr<buffered_temp_file> release() { return std::move(file_); }
   run(const run&) = delete;
   run& operator=(const run&) = delete;
 
@@ -124,6 +126,7 @@ class layout_spool::run {
   std::uint64_t sequence = 0;
   std::uint64_t fingerprint = 0;
   std::uint32_t size = 0;
+  std::size_t partition = 0;  // of the level that opened it
 
  private:
   // Moves the unread bytes to the buffer's start (after the gap) and reads
@@ -292,8 +295,7 @@ status layout_spool::flush() {
   for (std::size_t p = 0; p < fanout; ++p) {
     partition& part = partitions_[p];
     if (part.used > 0)
-      if (status s =
-              part.file->write(slices_ + p * buffer_bytes_, part.used);
+      if (status s = part.file->write(slices_ + p * buffer_bytes_, part.used);
           !s)
         return s;
     part.used = 0;
@@ -319,9 +321,11 @@ status layout_spool::open_runs(std::size_t first, std::size_t end,
   for (std::size_t p = first; p < end; ++p) {
     if (!partitions_[p].file) continue;
     auto one = std::make_unique<run>(std::move(partitions_[p].file),
-                                     std::span(slices_ + at, share),
-                                     reusing());
+                                     std::span(slices_ + at, share), reusing());
+    one->partition = p;
     at += share;
+    if (filter_ != nullptr)
+      if (status s = filter_->restart(p); !s) return s;
     bool more = false;
     if (status s = one->next(more); !s) return s;
     if (more) runs.push_back(std::move(one));
@@ -336,13 +340,47 @@ status layout_spool::park_below(std::size_t which, layout_spool& below,
   if (runs.empty()) return {};
   run& one = *runs.front();
   for (bool more = true; more;) {
-    if (status s = below.add(one.fingerprint, one.sequence, one.size,
-                             one.payload(reference_), {});
-        !s)
-      return s;
+    auto out = left_out(one);
+    if (!out) return out.err();
+    if (!*out)
+      if (status s = below.add(one.fingerprint, one.sequence, one.size,
+                               one.payload(reference_), {});
+          !s)
+        return s;
     if (status s = one.next(more); !s) return s;
   }
   return {};
+}
+
+result<bool> layout_spool::left_out(run& one) {
+  if (filter_ == nullptr) return false;
+  const std::string_view record = one.payload(reference_);
+  auto out = filter_->leaves_out(one.partition, record);
+  if (!out || !*out) return out;
+  if (status s = filter_->left_out(record); !s) return s.err();
+  return true;
+}
+
+// Reads partition `p` through to tally the entries the filter keeps, then
+// leaves its file to be read again.
+status layout_spool::tally_kept(std::size_t p) {
+  if (status s = filter_->restart(p); !s) return s;
+  run one(std::move(partitions_[p].file),
+          std::span(slices_, fanout * buffer_bytes_), nullptr);
+  prefix_tally kept;
+  bool more = false;
+  for (status s = one.next(more); more; s = one.next(more)) {
+    if (!s) return s;
+    const std::string_view record = one.payload(reference_);
+    auto out = filter_->leaves_out(p, record);
+    if (!out) return out.err();
+    if (*out) continue;
+    kept += prefix_tally{
+        1, one.size, marks_ != nullptr ? marks_(record, {}) : std::uint8_t{0}};
+  }
+  tallies_[p] = kept;
+  partitions_[p].file = one.release();
+  return partitions_[p].file->rewind();
 }
 
 // Hands the entries of partitions [first, end) to `r` in the order they
@@ -360,7 +398,10 @@ status layout_spool::merge(std::size_t first, std::size_t end, reader& r) {
   std::make_heap(heap.begin(), heap.end(), later);
   while (!heap.empty()) {
     run& top = *heap.front();
-    if (status s = r.entry(top.payload(reference_)); !s) return s;
+    auto out = left_out(top);
+    if (!out) return out.err();
+    if (!*out)
+      if (status s = r.entry(top.payload(reference_)); !s) return s;
     bool more = false;
     if (status s = top.next(more); !s) return s;
     if (!more) {
@@ -385,8 +426,21 @@ status layout_spool::merge(std::size_t first, std::size_t end, reader& r) {
   return {};
 }
 
-status layout_spool::replay(const layout_limits& limits, reader& r) {
+status layout_spool::replay(const layout_limits& limits, reader& r, filter* f) {
   if (status s = flush(); !s) return s;
+  if (f != nullptr && depth_ == 0) {
+    filter_ = f;
+    // A partition that keeps more than a file's URLs however many are left
+    // out is parked again a level down, whose tallies count only what is
+    // kept: its own tally does not matter. Any other is tallied again.
+    for (std::size_t p = 0; p < fanout; ++p) {
+      const std::uint64_t most = f->most_left_out(p);
+      if (most == 0 || !partitions_[p].file) continue;
+      const prefix_tally& t = tallies_[p];
+      if (t.urls - std::min(t.urls, most) > limits.max_urls) continue;
+      if (status s = tally_kept(p); !s) return s;
+    }
+  }
   for (const layout_leaf& local : plan_leaves(tallies_, level_bits, limits)) {
     layout_leaf leaf = local;
     leaf.depth = depth_ + local.depth;
@@ -400,7 +454,8 @@ status layout_spool::replay(const layout_limits& limits, reader& r) {
       const std::size_t whole = fanout * buffer_bytes_;
       const std::size_t window = whole / 16;
       const std::size_t below_slice = (whole - window) / fanout;
-      const bool lend = window >= gap + max_head && below_slice >= gap + max_head;
+      const bool lend =
+          window >= gap + max_head && below_slice >= gap + max_head;
       layout_spool below(names_, lend ? below_slice : buffer_bytes_, marks_,
                          leaf.depth, leaf.prefix, disk_bytes_, reference_,
                          pool_, lend ? slices_ + window : nullptr);
@@ -414,7 +469,24 @@ status layout_spool::replay(const layout_limits& limits, reader& r) {
     if (status s = merge(local.first_bucket, local.end_bucket, r); !s) return s;
     if (status s = r.end(leaf); !s) return s;
   }
+  // A partition whose every entry is left out is in no leaf: read through
+  // all the same, so that the filter is told of each.
+  for (std::size_t p = 0; filter_ != nullptr && p < fanout; ++p) {
+    if (!partitions_[p].file) continue;
+    std::vector<std::unique_ptr<run>> runs;
+    if (status s = open_runs(p, p + 1, runs); !s) return s;
+    for (bool more = !runs.empty(); more;) {
+      auto out = left_out(*runs.front());
+      if (!out) return out.err();
+      if (!*out)
+        return error{
+            "internal: an entry kept by the stable layout's filter "
+            "is in no leaf"};
+      if (status s = runs.front()->next(more); !s) return s;
+    }
+  }
   if (depth_ == 0) pool_->idle.clear();  // every file read: removed
+  filter_ = nullptr;
   return {};
 }
 

@@ -90,9 +90,34 @@ class layout_spool {
     virtual status entry(std::string_view payload) = 0;
     virtual status end(const layout_leaf& leaf) = 0;
   };
+  /// Leaves some of the first level's entries out as they are read back
+  /// (generate: entries whose duplicate check waited on disk and turned
+  /// out to repeat an earlier URL, url_dedup.h). Its partitions are that
+  /// level's: an entry's fingerprint's top 8 bits.
+  class filter {
+   public:
+    virtual ~filter() = default;
+    /// At most how many of `partition`'s entries it leaves out.
+    virtual std::uint64_t most_left_out(std::size_t partition) = 0;
+    /// Starts `partition` again: leaves_out() is then asked about its
+    /// entries in the order they were added.
+    [[nodiscard]] virtual status restart(std::size_t partition) = 0;
+    /// Whether the entry (its record, as the reader gets it) is left out.
+    [[nodiscard]] virtual result<bool> leaves_out(std::size_t partition,
+                                                  std::string_view record) = 0;
+    /// Told of each entry left out as the entries are handed over (not
+    /// while a partition is tallied again).
+    [[nodiscard]] virtual status left_out(std::string_view record) = 0;
+  };
+
   /// Reads every entry back, leaf by leaf, once; the files are removed as
   /// they are read. A leaf's `prefix`/`depth` are its path from the root.
-  [[nodiscard]] status replay(const layout_limits& limits, reader& r);
+  /// With `f`, the entries it leaves out are neither handed over nor
+  /// counted in any leaf's tally, so the leaves are those of the entries
+  /// kept: a partition that might fit a file without the entries left out
+  /// is read once first to tally what is kept.
+  [[nodiscard]] status replay(const layout_limits& limits, reader& r,
+                              filter* f = nullptr);
 
   std::uint64_t entries() const noexcept { return entries_; }
   /// Bytes written to partition files so far, all levels.
@@ -127,8 +152,11 @@ class layout_spool {
                    std::vector<std::unique_ptr<run>>& runs,
                    std::size_t window = 0);
   status merge(std::size_t first, std::size_t end, reader& r);
-  status park_below(std::size_t which, layout_spool& below,
-                    std::size_t window);
+  // The filter's verdict on the entry `one` read last.
+  result<bool> left_out(run& one);
+  // The tally of partition `p`'s entries the filter keeps (a read of it).
+  status tally_kept(std::size_t p);
+  status park_below(std::size_t which, layout_spool& below, std::size_t window);
 
   temp_namer names_;
   std::size_t buffer_bytes_;
@@ -137,7 +165,8 @@ class layout_spool {
   std::uint64_t prefix_;  // their value
   std::shared_ptr<std::uint64_t> disk_bytes_;  // shared by the levels
   std::shared_ptr<file_pool> pool_;  // the levels below the top's files
-  std::string reference_;  // shared by the levels too
+  std::string reference_;            // shared by the levels too
+  filter* filter_ = nullptr;         // replay()'s, at the top level
   std::uint64_t entries_ = 0;
   std::array<prefix_tally, 256> tallies_{};
   std::vector<partition> partitions_;

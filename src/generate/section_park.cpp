@@ -11,7 +11,11 @@
 namespace sitemill::detail {
 namespace {
 
-constexpr std::size_t record_fixed = 2;  // has_lastmod, uses
+constexpr std::size_t record_fixed = 2;  // what it has, uses
+// The first byte of the two: what comes before them.
+constexpr char has_lastmod = 1, has_deferral = 2;
+// A deferral: its number, input and line, as they are.
+constexpr std::size_t packed_deferral = 8 + 4 + 8;
 
 // A parked record in the file: the fingerprint and the record's length,
 // then the record.
@@ -85,34 +89,58 @@ w3c_datetime read_lastmod(std::string_view record, std::size_t& end) {
 
 void append_parked_tail(std::string& out,
                         const std::optional<w3c_datetime>& lastmod,
-                        extension_mask uses) {
+                        extension_mask uses, const parked_deferral* deferral) {
+  if (deferral) {
+    char b[packed_deferral];
+    std::memcpy(b, &deferral->number, 8);
+    std::memcpy(b + 8, &deferral->input, 4);
+    std::memcpy(b + 12, &deferral->line, 8);
+    out.append(b, packed_deferral);
+  }
   if (lastmod) append_lastmod(out, *lastmod);
-  const char fixed[record_fixed] = {static_cast<char>(lastmod ? 1 : 0),
-                                    static_cast<char>(uses)};
+  const char fixed[record_fixed] = {
+      static_cast<char>((lastmod ? has_lastmod : 0) |
+                        (deferral ? has_deferral : 0)),
+      static_cast<char>(uses)};
   out.append(fixed, record_fixed);
 }
 
 void append_parked(std::string& out, const parked_entry& e) {
   out += e.xml;
-  append_parked_tail(out, e.lastmod, e.uses);
+  append_parked_tail(out, e.lastmod, e.uses,
+                     e.deferral ? &*e.deferral : nullptr);
 }
 
 parked_entry read_parked(std::string_view record) {
   parked_entry e;
   std::size_t end = record.size() - record_fixed;
+  const char has = record[end];
   e.uses = parked_uses(record);
-  if (record[end] != 0) e.lastmod = read_lastmod(record, end);
+  if (has & has_lastmod) e.lastmod = read_lastmod(record, end);
+  if (has & has_deferral) {
+    end -= packed_deferral;
+    parked_deferral& d = e.deferral.emplace();
+    std::memcpy(&d.number, record.data() + end, 8);
+    std::memcpy(&d.input, record.data() + end + 8, 4);
+    std::memcpy(&d.line, record.data() + end + 12, 8);
+  }
   e.xml = record.substr(0, end);
   return e;
 }
 
 std::uint32_t parked_xml_size(std::string_view record) {
   std::size_t end = record.size() - record_fixed;
-  if (record[end] != 0) {
+  const char has = record[end];
+  if (has & has_lastmod) {
     const auto flags = static_cast<unsigned char>(record[end - 1]);
     end -= packed_lastmod + ((flags & 4) != 0 ? packed_nanos : 0);
   }
+  if (has & has_deferral) end -= packed_deferral;
   return static_cast<std::uint32_t>(end);
+}
+
+bool parked_deferred(std::string_view record) {
+  return (record[record.size() - record_fixed] & has_deferral) != 0;
 }
 
 section_park::section_park(std::string path) : path_(std::move(path)) {}

@@ -26,26 +26,39 @@
 
 namespace sitemill::detail {
 
+/// A parked entry whose duplicate check waits (url_dedup.h): its number
+/// among the deferred records, and where it was read (generate's input and
+/// line), to report it if it turns out to repeat an earlier URL.
+struct parked_deferral {
+  std::uint64_t number = 0;
+  std::uint32_t input = 0;
+  std::uint64_t line = 0;
+};
+
 /// An entry as the writer takes it (sitemap_writer::add_serialized).
 struct parked_entry {
   std::string_view xml;
   std::optional<w3c_datetime> lastmod;
   extension_mask uses = 0;
+  std::optional<parked_deferral> deferral;  ///< not the writer's
 };
 
 /// Appends `e`'s record to `out`: its xml, then its tail
 /// (append_parked_tail()). The xml comes first so that records of one
 /// section start alike (layout_spool leaves out what they share).
 void append_parked(std::string& out, const parked_entry& e);
-/// Appends a record's tail to `out`: the lastmod if there is one, whether
-/// there is, and the extensions; read from the record's end.
+/// Appends a record's tail to `out`: the deferral and the lastmod if there
+/// are, which there are, and the extensions; read from the record's end.
 void append_parked_tail(std::string& out,
                         const std::optional<w3c_datetime>& lastmod,
-                        extension_mask uses);
+                        extension_mask uses,
+                        const parked_deferral* deferral = nullptr);
 /// The entry of a record append_parked() made (views into `record`).
 parked_entry read_parked(std::string_view record);
 /// The bytes of a record's xml, without reading the record.
 std::uint32_t parked_xml_size(std::string_view record);
+/// True when the record carries a deferral, without reading the record.
+bool parked_deferred(std::string_view record);
 /// The extensions a record's entry uses, without reading the record: its
 /// last byte (append_parked_tail()).
 inline extension_mask parked_uses(std::string_view record) {

@@ -197,8 +197,16 @@ status url_dedup::resolve(bool keep_set) {
   for (std::thread& t : helpers) t.join();
   for (const status& s : failed)
     if (!s) return s;
-  for (auto& run : runs)
-    if (run) runs_.push_back(std::move(run));
+  partition_runs_.assign(partition_count, nullptr);
+  partition_repeats_.assign(partition_count, 0);
+  partition_cursors_.resize(partition_count);
+  const std::size_t repeat_bytes = run_width_ * sizeof(std::uint64_t);
+  for (std::size_t p = 0; p < runs.size(); ++p) {
+    if (!runs[p]) continue;
+    partition_runs_[p] = runs[p].get();
+    partition_repeats_[p] = runs[p]->bytes() / repeat_bytes;
+    runs_.push_back(std::move(runs[p]));
+  }
   partitions_.clear();
   partitions_.shrink_to_fit();
   return rewind();
@@ -373,9 +381,36 @@ result<bool> url_dedup::is_repeat(std::uint64_t number) {
   return found;
 }
 
+status url_dedup::restart(std::size_t partition) {
+  if (partition_cursors_.empty()) return {};  // nothing was deferred
+  cursor& c = partition_cursors_.at(partition);
+  c = cursor{};
+  c.run = partition_runs_[partition];
+  if (!c.run) {
+    c.done = true;
+    return {};
+  }
+  if (status s = c.run->rewind(); !s) return s;
+  return refill(c);
+}
+
+result<bool> url_dedup::is_repeat_in(std::size_t partition,
+                                     std::uint64_t number) {
+  if (partition_cursors_.empty()) return false;  // nothing was deferred
+  cursor& c = partition_cursors_.at(partition);
+  while (!c.done && c.value() < number)
+    if ((c.at += run_width_) == c.buffer.size())
+      if (status s = refill(c); !s) return s.err();
+  if (c.done || c.value() != number) return false;
+  if (positions_) first_position_ = c.buffer[c.at + 1];
+  return true;
+}
+
 std::size_t url_dedup::memory_bytes() const noexcept {
+  std::size_t cursors = cursors_.size();
+  for (const cursor& c : partition_cursors_) cursors += c.run ? 1 : 0;
   return set_memory() + table_bytes_ +
-         cursors_.size() * cursor_numbers * run_width_ * sizeof(std::uint64_t);
+         cursors * cursor_numbers * run_width_ * sizeof(std::uint64_t);
 }
 
 }  // namespace sitemill::detail

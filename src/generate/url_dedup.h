@@ -126,6 +126,20 @@ class url_dedup {
   [[nodiscard]] status rewind();
   /// Deferred records found to be repeats (after resolve()).
   std::uint64_t repeats() const noexcept { return repeats_; }
+
+  /// After resolve(), for a reader that goes partition by partition (the
+  /// stable layout, whose first level is the same 256 partitions): how
+  /// many of `partition`'s deferred records repeat an earlier one.
+  std::uint64_t repeats_in(std::size_t partition) const noexcept {
+    return partition_repeats_.empty() ? 0 : partition_repeats_[partition];
+  }
+  /// Whether deferred record `number`, of `partition` (partition_of() its
+  /// fingerprint), repeats an earlier one. Ask a partition's numbers in
+  /// increasing order after restart(partition). This and is_repeat() read
+  /// the same files: rewind() before asking is_repeat() again.
+  [[nodiscard]] result<bool> is_repeat_in(std::size_t partition,
+                                          std::uint64_t number);
+  [[nodiscard]] status restart(std::size_t partition);
   /// Bytes of partition and run files written so far.
   std::uint64_t disk_bytes() const noexcept { return disk_bytes_; }
   /// Bytes of memory held now (the set and the resolution's table).
@@ -185,6 +199,11 @@ class url_dedup {
   std::vector<std::unique_ptr<file>> partitions_;  // 256, made on first use
   std::vector<std::unique_ptr<file>> runs_;        // sorted repeat numbers
   std::vector<cursor> cursors_;                    // one per run
+  // By partition, after resolve(): its run (in runs_; null: none), its
+  // repeats, and the cursor is_repeat_in() reads it with.
+  std::vector<file*> partition_runs_;
+  std::vector<std::uint64_t> partition_repeats_;
+  std::vector<cursor> partition_cursors_;
   std::vector<std::size_t> heap_;  // cursors with numbers left, a min-heap
   std::uint64_t files_made_ = 0;   // for unique names
 };
