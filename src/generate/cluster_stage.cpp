@@ -70,6 +70,21 @@ status cluster_stage::park(const record_batch& b, std::size_t i,
 }
 
 status cluster_stage::start_clustering() {
+  // Entries the writers parked with their deferral come back first, in the
+  // order they came, with the entries parked beside them: they have to wait
+  // here until their duplicate checks are resolved.
+  std::optional<entry_spool> given_back;
+  for (std::uint32_t set = 0; set < run_.sets(); ++set) {
+    auto back = [&](std::string_view record, std::uint32_t section) -> status {
+      if (!given_back) {
+        auto spool = entry_spool::create(run_.temp_path("given-back"));
+        if (!spool) return spool.err();
+        given_back.emplace(std::move(*spool));
+      }
+      return given_back->add(given_back_entry(record, set, section));
+    };
+    if (status s = run_.writers(set).give_back(back); !s) return s;
+  }
   if (status s = run_.finish_writers(); !s) return s;
   // Entries duplicate detection deferred wait in a spool already: they
   // follow the ones read back, as they followed them in the input.
@@ -85,13 +100,100 @@ status cluster_stage::start_clustering() {
       if (status s = respool(path, set, section); !s) return s;
     run_.writers(set).restart();
   }
-  if (!parked) return {};
-  if (status s = parked->rewind(); !s) return s;
-  while (auto e = parked->next()) {
-    e->loc = loc_of(e->xml, loc_);  // parked without it
-    if (status s = spool_->add(*e); !s) return s;
+  return follow_with(given_back, parked);
+}
+
+// The entries given back by the writers, then the deferred entries of the
+// spool, into the new spool. Those given back are the first section's,
+// in input order: the ones read before the budget was reached (which had
+// no deferral), then deferred ones, whose numbers interleave with the
+// spool's; both are merged by their numbers, so that the spool holds its
+// deferred entries in input order, as write_parked() asks of them. Each
+// first section's file holds its entries in input order either way: a leaf
+// of the whole set lies within one leaf of the entries read back from
+// files, whose order was the input's.
+status cluster_stage::follow_with(std::optional<entry_spool>& given_back,
+                                  std::optional<entry_spool>& parked) {
+  for (std::optional<entry_spool>* from : {&given_back, &parked})
+    if (*from)
+      if (status s = (*from)->rewind(); !s) return s;
+  auto next = [](std::optional<entry_spool>& from) {
+    return from ? from->next() : std::nullopt;
+  };
+  std::optional<spooled_entry> a = next(given_back), b = next(parked);
+  std::string a_loc, b_loc;  // loc_of()'s scratch for each
+  while (a || b) {
+    const bool take_a =
+        a && (!b || a->deferred == spooled_entry::not_deferred ||
+              a->deferred < b->deferred);
+    spooled_entry& e = take_a ? *a : *b;
+    e.loc = loc_of(e.xml, take_a ? a_loc : b_loc);  // parked without it
+    if (status s = spool_->add(e); !s) return s;
+    if (take_a)
+      a = next(given_back);
+    else
+      b = next(parked);
   }
-  if (!parked->error().empty()) return error{parked->error()};
+  for (std::optional<entry_spool>* from : {&given_back, &parked})
+    if (*from && !(*from)->error().empty()) return error{(*from)->error()};
+  return {};
+}
+
+// A record a set's writers gave back, as the spool keeps it.
+spooled_entry cluster_stage::given_back_entry(std::string_view record,
+                                              std::uint32_t set,
+                                              std::uint32_t section) {
+  const parked_entry e = read_parked(record);
+  spooled_entry back;
+  back.xml = e.xml;
+  back.links_at = static_cast<std::uint32_t>(links_at_of(e.xml));
+  back.lastmod = e.lastmod;
+  back.uses = e.uses;
+  back.set = set;
+  back.section = section;
+  // Parked with the fingerprint outside the record: hashed again.
+  back.fingerprint = url_set::hash(loc_of(e.xml, loc_)).fingerprint;
+  if (e.deferral) {
+    back.input = e.deferral->input;
+    back.line = e.deferral->line;
+    back.deferred = e.deferral->number;
+  }
+  return back;
+}
+
+set_writers::deferred_fate& cluster_stage::fate_of(std::uint32_t set) {
+  while (fates_.size() <= set)
+    fates_.push_back(std::make_unique<fate>(
+        *this, static_cast<std::uint32_t>(fates_.size())));
+  return *fates_[set];
+}
+
+// After write_parked() resolved the deferred records: those that repeat
+// are dropped, as the spool's would be. (Before, the writers hold no such
+// entry: start_clustering() took them back.)
+std::uint64_t cluster_stage::fate::most_repeats(std::size_t partition) {
+  return stage_.dedup_.repeats_in(partition);
+}
+
+status cluster_stage::fate::restart(std::size_t partition) {
+  return stage_.dedup_.restart(partition);
+}
+
+result<bool> cluster_stage::fate::repeats(std::size_t partition,
+                                          const parked_deferral& d) {
+  if (!stage_.resolved_)
+    return error{
+        "internal: a deferred entry is written before duplicate "
+        "detection is resolved"};
+  return stage_.dedup_.is_repeat_in(partition, d.number);
+}
+
+status cluster_stage::fate::repeated(const parked_deferral& d,
+                                     const parked_entry& e, std::uint32_t) {
+  cluster_stage& st = stage_;
+  st.run_.not_written(set_, /*duplicate=*/true);
+  st.run_.duplicate(d.input, d.line, loc_of(e.xml, st.loc_),
+                    st.dedup_.first_position());
   return {};
 }
 
@@ -156,8 +258,11 @@ status cluster_stage::respool_entry(const parsed_entry& e, std::uint32_t set,
 // Deferred entries that repeat an earlier one are dropped here, as they
 // would have been when read.
 status cluster_stage::write_parked(const std::vector<std::string>& names) {
-  if (dedup_.spilling())
+  if (dedup_.spilling()) {
     if (status s = dedup_.resolve(clustering_); !s) return s;
+    resolved_ = true;
+  }
+  if (!spool_) return {};  // the writers parked every deferred entry
   if (clustering_) {
     if (dedup_.deferred() > 0)
       if (status s = join_deferred_pages(); !s) return s;
@@ -244,6 +349,27 @@ status cluster_stage::join_deferred_pages() {
       deferred_pages_.insert(e->loc);
   if (!spool_->error().empty()) return error{spool_->error()};
   return {};
+}
+
+// Where append_entry() put the end of an entry's core fields (loc,
+// lastmod, changefreq, priority), which is where hreflang links go: read
+// from the entry's own bytes, as loc_of() reads its loc. A text sitemap's
+// line has none: its end.
+std::size_t cluster_stage::links_at_of(std::string_view xml) {
+  constexpr std::string_view end_loc = "</loc>";
+  const std::size_t loc_end = xml.find(end_loc);
+  if (!xml.starts_with("<url><loc>") || loc_end == std::string_view::npos)
+    return xml.size();
+  std::size_t at = loc_end + end_loc.size();
+  for (const std::string_view field : {"lastmod", "changefreq", "priority"}) {
+    const std::string open = "<" + std::string(field) + ">";
+    const std::string close = "</" + std::string(field) + ">";
+    if (xml.compare(at, open.size(), open) != 0) continue;
+    const std::size_t closed = xml.find(close, at);
+    if (closed == std::string_view::npos) break;
+    at = closed + close.size();
+  }
+  return at;
 }
 
 // The loc as the worker normalised it, from the entry's own bytes

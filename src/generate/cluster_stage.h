@@ -9,13 +9,17 @@
 // files into the spool first, since any of those pages may be named later.
 // Entries whose duplicate check waits on disk (url_dedup.h) are parked in the
 // same spool, clusters or not, and are dropped when they are written if they
-// turn out to repeat an earlier URL.
+// turn out to repeat an earlier URL; except where the first section's stable
+// layout takes them at once (set_writers::parks_deferred()), parked by
+// fingerprint with their deferral, and this stage decides their fate as the
+// layout is read back (fate_of()): one disk pass instead of two.
 //
 // Not thread-safe; generate's consumer thread owns it.
 #ifndef SITEMILL_GENERATE_CLUSTER_STAGE_H
 #define SITEMILL_GENERATE_CLUSTER_STAGE_H
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -76,6 +80,19 @@ class cluster_stage {
   bool parks(bool has_links, bool deferred) const noexcept {
     return clustering_ || has_links || deferred;
   }
+  /// True when an entry whose duplicate check waits may go to its set's
+  /// writers with its deferral (set_writers::add_deferred()) rather than to
+  /// the spool, if they take it: it lists no alternates, and clusters are
+  /// not being completed.
+  bool leaves_deferred_to_writers(bool has_links) const noexcept {
+    return !clustering_ && !has_links;
+  }
+  /// What becomes of the entries set `set`'s writers parked with their
+  /// deferral once write_parked() resolved the duplicate checks: the
+  /// repeats are dropped, as the spool's are. Given to them before they
+  /// finish. (Should clusters start first, the writers give those entries
+  /// back to the spool: start_clustering().)
+  set_writers::deferred_fate& fate_of(std::uint32_t set);
 
   /// Parks record `i` of `b` (read from `where`), an entry parks() said
   /// must wait, to be written to section `section`; `deferred` is its number
@@ -86,8 +103,11 @@ class cluster_stage {
                             std::uint32_t section, std::uint64_t deferred,
                             const std::string& where);
 
-  /// True when entries wait: write_parked() must run.
-  bool has_parked() const noexcept { return spool_.has_value(); }
+  /// True when entries wait, or wait on their duplicate check in the
+  /// writers: write_parked() must run.
+  bool has_parked() const noexcept {
+    return spool_.has_value() || dedup_.spilling();
+  }
 
   /// Once every input is read: every parked entry in order, with its
   /// cluster's links in place, and the issues clusters found at it reported
@@ -99,6 +119,8 @@ class cluster_stage {
   /// The URL of an entry append_entry() serialised (urlset or text),
   /// unescaped into `scratch`.
   static std::string_view loc_of(std::string_view xml, std::string& scratch);
+  /// Where in such an entry its core fields end: where hreflang links go.
+  static std::size_t links_at_of(std::string_view xml);
 
   /// Bytes of the spool file.
   std::uint64_t spool_bytes() const noexcept {
@@ -113,6 +135,10 @@ class cluster_stage {
   status respool_entry(const parsed_entry& e, std::uint32_t set,
                        std::uint32_t section);
   status join_deferred_pages();
+  status follow_with(std::optional<entry_spool>& given_back,
+                     std::optional<entry_spool>& parked);
+  spooled_entry given_back_entry(std::string_view record, std::uint32_t set,
+                                 std::uint32_t section);
 
   host& run_;
   entry_builder& builder_;
@@ -123,6 +149,23 @@ class cluster_stage {
   // completed (clustering_), else those whose duplicate check waits.
   std::optional<entry_spool> spool_;
   bool clustering_ = false;
+  // fate_of()'s, for one set.
+  class fate final : public set_writers::deferred_fate {
+   public:
+    fate(cluster_stage& stage, std::uint32_t set) : stage_(stage), set_(set) {}
+    std::uint64_t most_repeats(std::size_t partition) override;
+    status restart(std::size_t partition) override;
+    result<bool> repeats(std::size_t partition,
+                         const parked_deferral& d) override;
+    status repeated(const parked_deferral& d, const parked_entry& e,
+                    std::uint32_t section) override;
+
+   private:
+    cluster_stage& stage_;
+    std::uint32_t set_;
+  };
+  std::vector<std::unique_ptr<fate>> fates_;  // by set, made on demand
+  bool resolved_ = false;                     // url_dedup::resolve() done
   hreflang_clusters clusters_;
   // Deferred pages (url_dedup.h) that clusters name, which the in-memory
   // set cannot answer for: at most the clusters' own URLs.

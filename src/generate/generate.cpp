@@ -137,8 +137,11 @@ class run final : public detail::cluster_stage::host {
   // Closes every set's last files and waits for their compression.
   status finish_writers() override {
     status finished;
-    for (detail::set_writers& w : writers_)
+    for (std::uint32_t i = 0; i < writers_.size(); ++i) {
+      detail::set_writers& w = writers_[i];
+      w.decide_deferred(&clusters_->fate_of(i));
       if (status s = w.finish(); !s && finished) finished = s;
+    }
     status compressed = pool_ ? pool_->wait() : status{};
     if (!finished) return finished;
     return compressed;
@@ -166,8 +169,8 @@ class run final : public detail::cluster_stage::host {
                  std::uint64_t first) override {
     if (!o_.report_duplicates) return;
     const std::string unknown;
-    report_duplicate(input < names_.size() ? names_[input] : unknown, line,
-                     url, first);
+    report_duplicate(input < names_.size() ? names_[input] : unknown, line, url,
+                     first);
   }
 
   // --- duplicates (report_duplicates) ---------------------------------------
@@ -175,7 +178,8 @@ class run final : public detail::cluster_stage::host {
   // in places_ (the inputs, then the documents of sources that read
   // several) above line_bits, the line below.
   static constexpr int line_bits = 40;
-  static constexpr std::uint64_t line_mask = (std::uint64_t{1} << line_bits) - 1;
+  static constexpr std::uint64_t line_mask =
+      (std::uint64_t{1} << line_bits) - 1;
 
   std::uint64_t position_of(std::size_t input, std::string_view from,
                             std::uint64_t line) {
@@ -284,20 +288,19 @@ class run final : public detail::cluster_stage::host {
       // Bytes of the inputs before this one, when every one is done.
       inputs_before_.push_back(input_bytes_total_);
       input_bytes_total_ += size.value_or(0);
-      inputs.push_back({[this, source](const std::atomic<bool>* stop) {
-                          source_context context;
-                          const url_normalizer& bases = builder_.normalizer();
-                          context.base_url = bases.base();
-                          for (std::size_t i = 1; i < bases.base_count(); ++i)
-                            context.more_base_urls.push_back(
-                                bases.base_url(i).href());
-                          context.has_state = state_ != nullptr;
-                          context.state = state_.get();
-                          context.stop = stop;
-                          return source->open(context);
-                        },
-                        source->applies_patterns() ? nullptr : patterns_,
-                        section_rules_});
+      inputs.push_back(
+          {[this, source](const std::atomic<bool>* stop) {
+             source_context context;
+             const url_normalizer& bases = builder_.normalizer();
+             context.base_url = bases.base();
+             for (std::size_t i = 1; i < bases.base_count(); ++i)
+               context.more_base_urls.push_back(bases.base_url(i).href());
+             context.has_state = state_ != nullptr;
+             context.state = state_.get();
+             context.stop = stop;
+             return source->open(context);
+           },
+           source->applies_patterns() ? nullptr : patterns_, section_rules_});
       if (o_.shard.count > 1 && !o_.shard.presplit) {
         inputs.back().shard_index = o_.shard.index;
         inputs.back().shard_count = o_.shard.count;
@@ -431,7 +434,23 @@ class run final : public detail::cluster_stage::host {
         b.text_at(res.section_offset, res.section_length), where, rec.line);
     if (!section) return section.err();
     detail::set_output& out = outs_[res.set];
-    if (clusters_->parks(res.links_begin != res.links_end,
+    const std::string_view xml =
+        std::string_view(b.xml).substr(res.xml_offset, res.xml_length);
+    detail::set_writers& w = writers_[res.set];
+    const bool has_links = res.links_begin != res.links_end;
+    if (deferred != detail::spooled_entry::not_deferred &&
+        clusters_->leaves_deferred_to_writers(has_links) &&
+        w.parks_deferred(*section, xml, res.uses)) {
+      // Parked by fingerprint with its deferral, where the spool would
+      // park it in order and the layout by fingerprint after: counted as
+      // written, taken back if it repeats (cluster_stage::fate_of()).
+      const detail::parked_deferral d{
+          deferred, static_cast<std::uint32_t>(b.input), rec.line};
+      return count_added(w.add_deferred(*section, res.key.fingerprint, xml,
+                                        res.lastmod, res.uses, d),
+                         w, out, where, rec.line);
+    }
+    if (clusters_->parks(has_links,
                          deferred != detail::spooled_entry::not_deferred)) {
       if (status s = clusters_->park(b, i, *section, deferred, where); !s)
         return s;
@@ -441,17 +460,22 @@ class run final : public detail::cluster_stage::host {
       ++out.written;
       return {};
     }
-    const std::string_view xml =
-        std::string_view(b.xml).substr(res.xml_offset, res.xml_length);
-    detail::set_writers& w = writers_[res.set];
-    switch (w.add(*section, res.key.fingerprint, xml, res.lastmod, res.uses,
-                  res.news_published)) {
+    return count_added(w.add(*section, res.key.fingerprint, xml, res.lastmod,
+                             res.uses, res.news_published),
+                       w, out, where, rec.line);
+  }
+
+  // What the writers said of an entry read at `line` of `where`.
+  status count_added(add_status added, detail::set_writers& w,
+                     detail::set_output& out, const std::string& where,
+                     std::uint64_t line) {
+    switch (added) {
       case add_status::added:
         ++report_.written;
         ++out.written;
         break;
       case add_status::too_large:
-        issue(true, where, rec.line,
+        issue(true, where, line,
               "entry is larger than `max_bytes` allows in one file");
         break;
       case add_status::failed:
@@ -550,9 +574,9 @@ class run final : public detail::cluster_stage::host {
   // The layout names the files under the URL they are served at: the
   // set's base, or sitemaps_url.
   set_layout layout_of(const detail::set_output& out) const {
-    return detail::layout_of(
-        o_, sitemaps_url_.empty() ? out.base : sitemaps_url_,
-        t_.max_index_entries);
+    return detail::layout_of(o_,
+                             sitemaps_url_.empty() ? out.base : sitemaps_url_,
+                             t_.max_index_entries);
   }
 
   // A shard's sitemaps and its manifest, in its shard directory.
@@ -603,8 +627,8 @@ class run final : public detail::cluster_stage::host {
   std::shared_ptr<const detail::section_rules> section_rules_;
   detail::section_table sections_;  // before writers_, which name by it
   lastmod_reader dates_;
-  const std::string sitemaps_url_;  // normalised; "" when the bases serve it
-  std::vector<bool> zone_warned_;  // per input: zone_assumed said
+  const std::string sitemaps_url_;     // normalised; "" when the bases serve it
+  std::vector<bool> zone_warned_;      // per input: zone_assumed said
   detail::scratch_directory scratch_;  // a dry run's; removed after outs_
   // Destroyed in reverse: the parked entries and the duplicate check's
   // files, then the writers (their sinks use the pool), then the outputs,

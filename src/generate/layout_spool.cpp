@@ -426,6 +426,11 @@ status layout_spool::merge(std::size_t first, std::size_t end, reader& r) {
   return {};
 }
 
+status layout_spool::drain_in_order(reader& r) {
+  if (status s = flush(); !s) return s;
+  return merge(0, fanout, r);
+}
+
 status layout_spool::replay(const layout_limits& limits, reader& r, filter* f) {
   if (status s = flush(); !s) return s;
   if (f != nullptr && depth_ == 0) {

@@ -119,6 +119,11 @@ class layout_spool {
   [[nodiscard]] status replay(const layout_limits& limits, reader& r,
                               filter* f = nullptr);
 
+  /// Instead of replay(): hands every entry to `r.entry()` in the order
+  /// they were added, with no leaves (their files are written elsewhere),
+  /// removing the files as they are read.
+  [[nodiscard]] status drain_in_order(reader& r);
+
   std::uint64_t entries() const noexcept { return entries_; }
   /// Bytes written to partition files so far, all levels.
   std::uint64_t disk_bytes() const noexcept { return *disk_bytes_; }

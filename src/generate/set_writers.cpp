@@ -155,10 +155,31 @@ add_status set_writers::add(std::uint32_t section, std::uint64_t fingerprint,
              uses & ~news_bit);
 }
 
+bool set_writers::parks_deferred(std::uint32_t section, std::string_view xml,
+                                 extension_mask uses) {
+  if (!stable() || o_.news || !direct_ || section != *direct_) return false;
+  if (overhead(uses) + xml.size() > o_.max_bytes) return false;
+  slot& s = slots_[section];
+  if (s.deferred == slot::deferral::undecided)
+    s.deferred =
+        s.spool && !s.trial ? slot::deferral::parked : slot::deferral::spooled;
+  return s.deferred == slot::deferral::parked;
+}
+
+add_status set_writers::add_deferred(std::uint32_t section,
+                                     std::uint64_t fingerprint,
+                                     std::string_view xml,
+                                     const std::optional<w3c_datetime>& lastmod,
+                                     extension_mask uses,
+                                     const parked_deferral& d) {
+  return put(section_slot(section), fingerprint, xml, lastmod, uses, &d);
+}
+
 add_status set_writers::put(slot& s, std::uint64_t fingerprint,
                             std::string_view xml,
                             const std::optional<w3c_datetime>& lastmod,
-                            extension_mask uses) {
+                            extension_mask uses,
+                            const parked_deferral* deferral) {
   const bool direct = &s == &slots_[*direct_];
   if (direct && !stable()) {
     if (!s.writer) open(s, o_.max_urls);
@@ -180,7 +201,7 @@ add_status set_writers::put(slot& s, std::uint64_t fingerprint,
   }
   // The record's xml and tail in two pieces: the spool joins them.
   record_.clear();
-  append_parked_tail(record_, lastmod, uses);
+  append_parked_tail(record_, lastmod, uses, deferral);
   if (!s.spool) s.spool = new_spool();
   status st = s.spool->add(fingerprint, static_cast<std::uint32_t>(xml.size()),
                            xml, record_);
@@ -284,8 +305,8 @@ std::unique_ptr<layout_spool> set_writers::new_spool() {
 // namespaces either way; entries that use no extension declare none.
 void set_writers::promise_uses(slot& s, const prefix_tally& all) {
   const auto uses = static_cast<extension_mask>(all.marks);
-  if (uses == 0 || (all.urls <= o_.max_urls &&
-                    overhead(uses) + all.bytes <= o_.max_bytes))
+  if (uses == 0 ||
+      (all.urls <= o_.max_urls && overhead(uses) + all.bytes <= o_.max_bytes))
     s.writer->expect_uses(uses);
 }
 
@@ -328,16 +349,77 @@ const layout_limits& set_writers::leaf_limits() {
   limits.max_urls = o_.max_urls;
   // Room for every namespace, so that a leaf that fits is one file; under
   // limits too small for that (tests), the leaves are cut by the writer.
-  std::uint64_t fixed = overhead(static_cast<extension_mask>(
-      (1u << extension_kind_count) - 1));
+  std::uint64_t fixed =
+      overhead(static_cast<extension_mask>((1u << extension_kind_count) - 1));
   if (2 * fixed > o_.max_bytes) fixed = overhead(0);
   limits.max_bytes = o_.max_bytes > fixed ? o_.max_bytes - fixed : 0;
   return limits;
 }
 
+// The layout's filter over the entries add_deferred() parked: the fate
+// decides, from the deferral the record carries; other entries are kept.
+class set_writers::deferred_filter final : public layout_spool::filter {
+ public:
+  deferred_filter(deferred_fate& fate, std::uint32_t section)
+      : fate_(fate), section_(section) {}
+  std::uint64_t most_left_out(std::size_t partition) override {
+    return fate_.most_repeats(partition);
+  }
+  status restart(std::size_t partition) override {
+    return fate_.restart(partition);
+  }
+  result<bool> leaves_out(std::size_t partition,
+                          std::string_view record) override {
+    if (!parked_deferred(record)) return false;
+    return fate_.repeats(partition, *read_parked(record).deferral);
+  }
+  status left_out(std::string_view record) override {
+    const parked_entry e = read_parked(record);
+    return fate_.repeated(*e.deferral, e, section_);
+  }
+
+ private:
+  deferred_fate& fate_;
+  std::uint32_t section_;
+};
+
+status set_writers::give_back(
+    const std::function<status(std::string_view, std::uint32_t)>& back) {
+  if (!direct_) return {};
+  slot& s = slots_[*direct_];
+  if (s.deferred != slot::deferral::parked) return {};
+  struct handing_back final : layout_spool::reader {
+    const std::function<status(std::string_view, std::uint32_t)>& back;
+    std::uint32_t section;
+    handing_back(
+        const std::function<status(std::string_view, std::uint32_t)>& b,
+        std::uint32_t sec)
+        : back(b), section(sec) {}
+    status begin(const layout_leaf&) override { return {}; }
+    status entry(std::string_view record) override {
+      return back(record, section);
+    }
+    status end(const layout_leaf&) override { return {}; }
+  } r(back, *direct_);
+  std::unique_ptr<layout_spool> spool = std::move(s.spool);
+  s.deferred = slot::deferral::undecided;
+  status st = spool->drain_in_order(r);
+  parked_bytes_ += spool->disk_bytes();
+  return st;
+}
+
 status set_writers::write_stable(slot& s, layout_spool& spool) {
   leaf_writer r(*this, s);
-  status st = spool.replay(leaf_limits(), r);
+  // Only the first section's layout holds entries add_deferred() parked.
+  std::optional<deferred_filter> filter;
+  if (s.deferred == slot::deferral::parked) {
+    if (fate_ == nullptr)
+      return sitemill::error{
+          "internal: entries whose duplicate check waits were "
+          "parked, and nothing decides them"};
+    filter.emplace(*fate_, *direct_);
+  }
+  status st = spool.replay(leaf_limits(), r, filter ? &*filter : nullptr);
   if (s.writer) (void)close_writer(s);  // a failed replay's open leaf
   parked_bytes_ += spool.disk_bytes();  // every level
   return st;
@@ -414,6 +496,7 @@ void set_writers::restart() {
     s.park.reset();
     s.trial = false;
     s.trial_tally = {};
+    s.deferred = slot::deferral::undecided;
     s.error.clear();
   };
   for (slot& s : slots_) clear(s);

@@ -24,9 +24,10 @@
 #ifndef SITEMILL_GENERATE_SET_WRITERS_H
 #define SITEMILL_GENERATE_SET_WRITERS_H
 
-#include <cstdint>
 #include <array>
+#include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -70,11 +71,55 @@ class set_writers {
   /// an older one to its section's sitemaps without its news:news block.
   /// `fingerprint` is its URL's (url_set::key::fingerprint, the duplicate
   /// check's): it places the entry under the stable layout.
-  [[nodiscard]] add_status add(std::uint32_t section,
-                               std::uint64_t fingerprint, std::string_view xml,
+  [[nodiscard]] add_status add(std::uint32_t section, std::uint64_t fingerprint,
+                               std::string_view xml,
                                const std::optional<w3c_datetime>& lastmod,
                                extension_mask uses,
                                const std::optional<w3c_datetime>& news);
+  /// Whether an entry whose duplicate check waits (url_dedup.h) is parked
+  /// here at once, by fingerprint, rather than waiting in the run's entry
+  /// spool: it goes to the first section under the stable layout, past the
+  /// one-file trial, and so did every waiting entry of that section before
+  /// it (a file holds its entries in the order they came, so a section's
+  /// waiting entries all go one way: the first decides). Not with news
+  /// sitemaps (an entry may go to them, or be counted as stale), nor one
+  /// too large for a file (reported only if it does not repeat): those wait.
+  bool parks_deferred(std::uint32_t section, std::string_view xml,
+                      extension_mask uses);
+  /// add() for an entry parks_deferred() took: parked with its deferral,
+  /// and left out at finish() if it turns out to repeat an earlier URL.
+  [[nodiscard]] add_status add_deferred(
+      std::uint32_t section, std::uint64_t fingerprint, std::string_view xml,
+      const std::optional<w3c_datetime>& lastmod, extension_mask uses,
+      const parked_deferral& d);
+  /// What becomes of the entries add_deferred() parked, decided as the
+  /// layout is read back (generate: url_dedup's answers, by the partitions
+  /// its fingerprints share with the layout's first level).
+  class deferred_fate {
+   public:
+    virtual ~deferred_fate() = default;
+    /// At most how many of `partition`'s deferred entries repeat.
+    virtual std::uint64_t most_repeats(std::size_t partition) = 0;
+    /// repeats() is then asked of `partition`'s entries in their order.
+    [[nodiscard]] virtual status restart(std::size_t partition) = 0;
+    [[nodiscard]] virtual result<bool> repeats(std::size_t partition,
+                                               const parked_deferral& d) = 0;
+    /// Told of each entry left out for repeating, with its section.
+    [[nodiscard]] virtual status repeated(const parked_deferral& d,
+                                          const parked_entry& e,
+                                          std::uint32_t section) = 0;
+  };
+  /// Before finish(), when add_deferred() was called: `fate` outlives it.
+  void decide_deferred(deferred_fate* fate) noexcept { fate_ = fate; }
+  /// When those entries must wait elsewhere after all (hreflang clusters
+  /// start before their duplicate checks are resolved): hands `back` every
+  /// entry of the section that holds them, in the order they came (the
+  /// parked record, with its deferral if it has one, and the section), and
+  /// keeps none of them. A section that holds none is left as it is.
+  [[nodiscard]] status give_back(
+      const std::function<status(std::string_view record,
+                                 std::uint32_t section)>& back);
+
   /// The run's input holds about `entries` records (asked once, before the
   /// first entry, when the inputs' sizes are known). More than one file's
   /// worth turns off the stable layout's one-file trial (put()), whose file
@@ -107,10 +152,10 @@ class set_writers {
 
  private:
   struct slot {
-    std::string group;    // "news" for the news sitemaps
-    std::string section;  // the section's name
+    std::string group;                     // "news" for the news sitemaps
+    std::string section;                   // the section's name
     std::optional<sitemap_writer> writer;  // the files being written
-    std::string leaf;  // stable: the path of the leaf being written
+    std::string leaf;              // stable: the path of the leaf being written
     std::vector<part_info> parts;  // its finished files, in order
     std::deque<file_digest> digests;  // stable: sinks report into them
     std::vector<std::string> temp_paths;
@@ -121,13 +166,19 @@ class set_writers {
     // entries come, while all of them still fit one file (write_trial()).
     bool trial = false;
     prefix_tally trial_tally;  // the section's entries so far
+    // Where the section's entries whose duplicate check waits go: decided
+    // by the first (parks_deferred()).
+    enum class deferral : std::uint8_t { undecided, parked, spooled };
+    deferral deferred = deferral::undecided;
     std::string error;  // a failure outside the writer
   };
   class leaf_writer;
   slot& section_slot(std::uint32_t section);
   add_status put(slot& s, std::uint64_t fingerprint, std::string_view xml,
                  const std::optional<w3c_datetime>& lastmod,
-                 extension_mask uses);
+                 extension_mask uses,
+                 const parked_deferral* deferral = nullptr);
+  class deferred_filter;
   status park(slot& s, std::uint64_t fingerprint, std::string_view xml,
               const std::optional<w3c_datetime>& lastmod, extension_mask uses);
   add_status write_trial(slot& s, std::uint64_t fingerprint,
@@ -156,6 +207,7 @@ class set_writers {
   std::int64_t now_;  // unix seconds
 
   const section_table& sections_;
+  deferred_fate* fate_ = nullptr;
   std::deque<slot> slots_;  // by section number; a deque: sinks hold slots
   slot news_;
   // The section written as it comes (or parked by fingerprint); the others

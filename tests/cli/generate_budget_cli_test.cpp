@@ -2,9 +2,12 @@
 // the summary and --json say when the disk was used, and the published set
 // is the one a run in memory publishes.
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <tuple>
 
 #include "support/run.h"
 
@@ -13,9 +16,9 @@ namespace {
 
 run_result generate_with(const temp_dir& t, const std::string& out,
                          std::vector<std::string> extra) {
-  std::vector<std::string> args{"generate", "--base-url",
-                                "https://www.example.com/", "--out", t / out,
-                                "--max-urls", "1000"};
+  std::vector<std::string> args{
+      "generate",   "--base-url", "https://www.example.com/", "--out", t / out,
+      "--max-urls", "1000"};
   args.insert(args.end(), extra.begin(), extra.end());
   args.push_back(t / "urls.txt");
   return run_sitemill(args);
@@ -50,6 +53,48 @@ TEST(GenerateBudgetCli, TheSameSetWhateverTheBudgetAndTheSpillIsSaid) {
                           "for duplicates on disk"),
             std::string::npos)
       << said.err;
+}
+
+// Past the budget, the stable layout parks the entries whose duplicate
+// check waits by fingerprint at once, with where they were read: each one
+// found to repeat is still named with its line and the line it repeats,
+// as in memory (only the order of those found on disk differs).
+TEST(GenerateBudgetCli, DuplicatesFoundOnDiskNameTheirLinesAsInMemory) {
+  temp_dir t;
+  std::set<std::tuple<int, std::string, int>> want;  // line, url, first line
+  {
+    std::ofstream out(t / "urls.txt");
+    for (int i = 0; i < 3'000; ++i) {
+      const int u = i < 2'000 ? i : (i * 7) % 2'000;
+      out << "https://www.example.com/a/" << u << "\n";
+      if (i >= 2'000)
+        want.insert(
+            {i + 1, "https://www.example.com/a/" + std::to_string(u), u + 1});
+    }
+  }
+  const temp_dir& dir = t;
+  auto listed = [&](const std::string& budget) {
+    auto r = generate_with(dir, "out-" + budget,
+                           {"--memory-budget", budget, "--json", "--no-gzip"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const auto report = nlohmann::json::parse(r.out);
+    std::set<std::tuple<int, std::string, int>> got;
+    for (const auto& d : report["duplicate_records"]) {
+      EXPECT_EQ(d["input"], d["first_input"]);
+      got.insert({d["line"].get<int>(), d["url"].get<std::string>(),
+                  d["first_line"].get<int>()});
+    }
+    EXPECT_EQ(report["duplicates"].get<std::size_t>(), got.size());
+    EXPECT_EQ(report["written"], 2'000);
+    return std::make_pair(got, report["spilled"].get<int>());
+  };
+  const auto [in_memory, none] = listed("64MiB");
+  const auto [on_disk, spilled] = listed("0");
+  EXPECT_EQ(none, 0);
+  EXPECT_EQ(spilled, 2'998) << "all but the first URL and its one repeat";
+  EXPECT_EQ(in_memory, want);
+  EXPECT_EQ(on_disk, want);
+  EXPECT_EQ(snapshot(t / "out-64MiB"), snapshot(t / "out-0"));
 }
 
 TEST(GenerateBudgetCli, ASizeThatIsNotOneIsRefused) {
