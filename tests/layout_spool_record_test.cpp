@@ -239,6 +239,9 @@ TEST(SectionParkRecord, AppendParkedIsTheXmlThenItsTail) {
           EXPECT_TRUE(same(*e.lastmod, *lastmod));
           if (!deferral) EXPECT_LE(tail.size(), 2u + 15u);  // the struct: 20
         }
+        std::string plain, scratch;
+        append_parked(plain, {"<url><loc>a</loc></url>", lastmod, uses});
+        EXPECT_EQ(without_deferral(whole, scratch), plain);
         ASSERT_EQ(e.deferral.has_value(), deferral.has_value());
         if (deferral) {
           EXPECT_EQ(e.deferral->number, deferral->number);
@@ -248,6 +251,12 @@ TEST(SectionParkRecord, AppendParkedIsTheXmlThenItsTail) {
       }
     }
   }
+  // The deferral of the 99,000,000th record at line 100,000,000 of the
+  // first input: 10 bytes with its length, where the numbers take 20.
+  std::string small;
+  const parked_deferral far{99'000'000, 0, 100'000'000};
+  append_parked_tail(small, std::nullopt, 0, &far);
+  EXPECT_EQ(small.size(), 2u + 10u);
   // An entry with no xml (text sitemaps never park one, but the record
   // still reads back).
   std::string empty;

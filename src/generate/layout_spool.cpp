@@ -344,7 +344,7 @@ status layout_spool::park_below(std::size_t which, layout_spool& below,
     if (!out) return out.err();
     if (!*out)
       if (status s = below.add(one.fingerprint, one.sequence, one.size,
-                               one.payload(reference_), {});
+                               kept(one.payload(reference_)), {});
           !s)
         return s;
     if (status s = one.next(more); !s) return s;
@@ -401,7 +401,7 @@ status layout_spool::merge(std::size_t first, std::size_t end, reader& r) {
     auto out = left_out(top);
     if (!out) return out.err();
     if (!*out)
-      if (status s = r.entry(top.payload(reference_)); !s) return s;
+      if (status s = r.entry(kept(top.payload(reference_))); !s) return s;
     bool more = false;
     if (status s = top.next(more); !s) return s;
     if (!more) {

@@ -108,6 +108,14 @@ class layout_spool {
     /// Told of each entry left out as the entries are handed over (not
     /// while a partition is tallied again).
     [[nodiscard]] virtual status left_out(std::string_view record) = 0;
+    /// What is handed over, or parked a level down, for an entry kept: the
+    /// record, or what the filter makes of it in `scratch` (generate: the
+    /// record less what only the filter needed).
+    virtual std::string_view kept(std::string_view record,
+                                  std::string& scratch) {
+      (void)scratch;
+      return record;
+    }
   };
 
   /// Reads every entry back, leaf by leaf, once; the files are removed as
@@ -159,6 +167,10 @@ class layout_spool {
   status merge(std::size_t first, std::size_t end, reader& r);
   // The filter's verdict on the entry `one` read last.
   result<bool> left_out(run& one);
+  // What a kept entry's record is handed over as.
+  std::string_view kept(std::string_view record) {
+    return filter_ != nullptr ? filter_->kept(record, kept_) : record;
+  }
   // The tally of partition `p`'s entries the filter keeps (a read of it).
   status tally_kept(std::size_t p);
   status park_below(std::size_t which, layout_spool& below, std::size_t window);
@@ -172,6 +184,7 @@ class layout_spool {
   std::shared_ptr<file_pool> pool_;  // the levels below the top's files
   std::string reference_;            // shared by the levels too
   filter* filter_ = nullptr;         // replay()'s, at the top level
+  std::string kept_;                 // the filter's scratch
   std::uint64_t entries_ = 0;
   std::array<prefix_tally, 256> tallies_{};
   std::vector<partition> partitions_;

@@ -8,14 +8,16 @@
 #include <cstring>
 #include <memory>
 
+#include "detail/record_coding.h"
+
 namespace sitemill::detail {
 namespace {
 
 constexpr std::size_t record_fixed = 2;  // what it has, uses
 // The first byte of the two: what comes before them.
 constexpr char has_lastmod = 1, has_deferral = 2;
-// A deferral: its number, input and line, as they are.
-constexpr std::size_t packed_deferral = 8 + 4 + 8;
+// A deferral: its number, input and line as varints, then their length
+// (one byte), so that it is read from the record's end: about 10 bytes.
 
 // A parked record in the file: the fingerprint and the record's length,
 // then the record.
@@ -91,11 +93,12 @@ void append_parked_tail(std::string& out,
                         const std::optional<w3c_datetime>& lastmod,
                         extension_mask uses, const parked_deferral* deferral) {
   if (deferral) {
-    char b[packed_deferral];
-    std::memcpy(b, &deferral->number, 8);
-    std::memcpy(b + 8, &deferral->input, 4);
-    std::memcpy(b + 12, &deferral->line, 8);
-    out.append(b, packed_deferral);
+    char b[3 * max_varint + 1];
+    char* p = put_varint(b, deferral->number);
+    p = put_varint(p, deferral->input);
+    p = put_varint(p, deferral->line);
+    *p = static_cast<char>(p - b);
+    out.append(b, static_cast<std::size_t>(p + 1 - b));
   }
   if (lastmod) append_lastmod(out, *lastmod);
   const char fixed[record_fixed] = {
@@ -118,11 +121,16 @@ parked_entry read_parked(std::string_view record) {
   e.uses = parked_uses(record);
   if (has & has_lastmod) e.lastmod = read_lastmod(record, end);
   if (has & has_deferral) {
-    end -= packed_deferral;
+    const auto length = static_cast<unsigned char>(record[end - 1]);
+    end -= 1 + length;
+    const char* p = record.data() + end;
+    const char* const block_end = p + length;
     parked_deferral& d = e.deferral.emplace();
-    std::memcpy(&d.number, record.data() + end, 8);
-    std::memcpy(&d.input, record.data() + end + 8, 4);
-    std::memcpy(&d.line, record.data() + end + 12, 8);
+    std::uint64_t input = 0;
+    // Written by this run: a short block is a bug, caught by the tests.
+    (void)(get_varint(p, block_end, d.number) &&
+           get_varint(p, block_end, input) && get_varint(p, block_end, d.line));
+    d.input = static_cast<std::uint32_t>(input);
   }
   e.xml = record.substr(0, end);
   return e;
@@ -135,12 +143,26 @@ std::uint32_t parked_xml_size(std::string_view record) {
     const auto flags = static_cast<unsigned char>(record[end - 1]);
     end -= packed_lastmod + ((flags & 4) != 0 ? packed_nanos : 0);
   }
-  if (has & has_deferral) end -= packed_deferral;
+  if (has & has_deferral)
+    end -= 1 + static_cast<unsigned char>(record[end - 1]);
   return static_cast<std::uint32_t>(end);
 }
 
 bool parked_deferred(std::string_view record) {
   return (record[record.size() - record_fixed] & has_deferral) != 0;
+}
+
+std::string_view without_deferral(std::string_view record,
+                                  std::string& scratch) {
+  if (!parked_deferred(record)) return record;
+  std::size_t end = record.size() - record_fixed;
+  if (record[end] & has_lastmod) (void)read_lastmod(record, end);
+  const std::size_t tail = end;  // the lastmod's start, or the fixed bytes'
+  end -= 1 + static_cast<unsigned char>(record[end - 1]);
+  scratch.assign(record.substr(0, end));
+  scratch += record.substr(tail);
+  scratch[scratch.size() - record_fixed] &= ~has_deferral;
+  return scratch;
 }
 
 section_park::section_park(std::string path) : path_(std::move(path)) {}

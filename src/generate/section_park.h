@@ -59,6 +59,10 @@ parked_entry read_parked(std::string_view record);
 std::uint32_t parked_xml_size(std::string_view record);
 /// True when the record carries a deferral, without reading the record.
 bool parked_deferred(std::string_view record);
+/// The record without its deferral (in `scratch` when it had one): what is
+/// parked again once its fate is known.
+std::string_view without_deferral(std::string_view record,
+                                  std::string& scratch);
 /// The extensions a record's entry uses, without reading the record: its
 /// last byte (append_parked_tail()).
 inline extension_mask parked_uses(std::string_view record) {

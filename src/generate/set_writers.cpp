@@ -377,6 +377,11 @@ class set_writers::deferred_filter final : public layout_spool::filter {
     const parked_entry e = read_parked(record);
     return fate_.repeated(*e.deferral, e, section_);
   }
+  // Once kept, its deferral has done its work: not parked again below.
+  std::string_view kept(std::string_view record,
+                        std::string& scratch) override {
+    return without_deferral(record, scratch);
+  }
 
  private:
   deferred_fate& fate_;
