@@ -1,7 +1,8 @@
 // Serialised entries parked on disk, for generate runs whose entries cannot
 // be written in reading order: an hreflang cluster is only complete once the
 // last page naming one of its members has been read, and duplicate detection
-// past its memory budget decides only at the end (url_dedup.h). Entries go
+// past its memory budget decides only at the end (url_dedup.h; the stable
+// layout's first section parks those entries itself, set_writers.h). Entries go
 // to a temporary file in the output directory, in order, and are read back
 // in the same order, so memory stays flat however many entries wait. The
 // file is written and read in 1 MiB blocks that bypass the page cache where
@@ -13,7 +14,9 @@
 // indexes), the fingerprint and dates as they are, the loc, and the xml less
 // the bytes it shares with the first record's (`<url><loc>https://host/`).
 // 81 bytes an entry of the scale benchmark's 10^8 URLs, where a fixed
-// 48-byte head made it 147 (8.0 GB against 14.7 on disk, written and read).
+// 48-byte head made it 147 (8.0 GB against 14.7 on disk, written and read;
+// measured before the stable layout parked such entries itself, as
+// `--layout sequential` still waits them here).
 //
 // Not thread-safe; generate's consumer thread owns it.
 #ifndef SITEMILL_GENERATE_ENTRY_SPOOL_H
