@@ -14,34 +14,14 @@
 #include <vector>
 
 #include "generate/layout_spool.h"
+#include "support/layout_spool_support.h"
 #include "support/run.h"
 
 namespace sitemill::detail {
 namespace {
 
-struct collected_leaf {
-  layout_leaf leaf;
-  std::vector<std::string> records;
-};
-
-struct collector : layout_spool::reader {
-  std::vector<collected_leaf> leaves;
-  status begin(const layout_leaf& l) override {
-    leaves.push_back({l, {}});
-    return {};
-  }
-  status entry(std::string_view record) override {
-    leaves.back().records.emplace_back(record);
-    return {};
-  }
-  status end(const layout_leaf&) override { return {}; }
-};
-
-layout_spool::temp_namer namer(const testing::temp_dir& d) {
-  return [&d, n = std::make_shared<int>(0)](std::string_view what) {
-    return d / (std::to_string((*n)++) + "-" + std::string(what));
-  };
-}
+using testing::collected_leaf;
+using collector = testing::leaf_collector;
 
 // A record: "K" (kept) or "R" (left out), then its number among all
 // entries; a left-out entry marks 0x80, which no kept one does, so a leaf's
@@ -94,7 +74,8 @@ class test_filter final : public layout_spool::filter {
 collector replay(const std::vector<entry>& entries, const layout_limits& limits,
                  bool kept_only, layout_spool::filter* f) {
   testing::temp_dir d;
-  layout_spool spool(namer(d), layout_spool::default_buffer_bytes, mark_of);
+  layout_spool spool(testing::layout_namer(d),
+                     layout_spool::default_buffer_bytes, mark_of);
   for (const entry& e : entries)
     if (!kept_only || e.record[0] == 'K')
       EXPECT_TRUE(spool.add(e.fingerprint, e.size, e.record));
@@ -135,7 +116,7 @@ void expect_same_leaves(const collector& got, const collector& want) {
     EXPECT_EQ(g.tally.urls, w.tally.urls);
     EXPECT_EQ(g.tally.bytes, w.tally.bytes);
     EXPECT_EQ(g.tally.marks, w.tally.marks);
-    EXPECT_EQ(got.leaves[i].records, want.leaves[i].records);
+    EXPECT_EQ(got.leaves[i].payloads, want.leaves[i].payloads);
   }
 }
 
@@ -151,6 +132,21 @@ void expect_told_once(const test_filter& f, const std::vector<entry>& all) {
   EXPECT_EQ(f.told.size(), left_out);
 }
 
+// Replays `all` through the filter and, apart, only the entries it keeps:
+// the same leaves, and each entry left out told once. Returns the filter's
+// restarts.
+int expect_filtered_as_kept(const std::vector<entry>& all,
+                            const layout_limits& limits,
+                            std::vector<collected_leaf>* leaves = nullptr) {
+  test_filter f(all);
+  const collector got = replay(all, limits, false, &f);
+  const collector want = replay(all, limits, true, nullptr);
+  expect_same_leaves(got, want);
+  expect_told_once(f, all);
+  if (leaves != nullptr) *leaves = want.leaves;
+  return f.restarts;
+}
+
 // Few entries a partition: every partition might fit a file without its
 // repeats, so each is tallied again. The partitions of one node of the trie
 // (32 to 63, the fingerprints starting 001) are left out whole, so that no
@@ -158,13 +154,10 @@ void expect_told_once(const test_filter& f, const std::vector<entry>& all) {
 TEST(LayoutSpoolFilter, PartitionsThatMightFitAreTalliedAgain) {
   const auto all = entries(20'000, 7, 1, 32, 64);
   layout_limits limits{1'000, 400'000};
-  test_filter f(all);
-  const collector got = replay(all, limits, false, &f);
-  const collector want = replay(all, limits, true, nullptr);
-  expect_same_leaves(got, want);
-  expect_told_once(f, all);
-  EXPECT_GE(f.restarts, 2 * 255) << "partitions not tallied again";
-  for (const collected_leaf& l : want.leaves) {
+  std::vector<collected_leaf> leaves;
+  EXPECT_GE(expect_filtered_as_kept(all, limits, &leaves), 2 * 255)
+      << "partitions not tallied again";
+  for (const collected_leaf& l : leaves) {
     const layout_leaf& leaf = l.leaf;
     const bool over_001 =
         leaf.depth < 3 ? (std::uint64_t{1} >> (3 - leaf.depth)) == leaf.prefix
@@ -179,13 +172,10 @@ TEST(LayoutSpoolFilter, PartitionsThatMightFitAreTalliedAgain) {
 TEST(LayoutSpoolFilter, PartitionsOverAFileAreParkedBelowWithWhatIsKept) {
   const auto all = entries(60'000, 3, 2);
   layout_limits limits{100, 1'000'000};
-  test_filter f(all);
-  const collector got = replay(all, limits, false, &f);
-  const collector want = replay(all, limits, true, nullptr);
-  ASSERT_GT(want.leaves.size(), 256u);
-  expect_same_leaves(got, want);
-  expect_told_once(f, all);
-  EXPECT_LT(f.restarts, 300) << "partitions certainly over were tallied again";
+  std::vector<collected_leaf> leaves;
+  EXPECT_LT(expect_filtered_as_kept(all, limits, &leaves), 300)
+      << "partitions certainly over were tallied again";
+  EXPECT_GT(leaves.size(), 256u);
 }
 
 // A partition at the edge: over a file with its repeats, within one
@@ -200,12 +190,9 @@ TEST(LayoutSpoolFilter, APartitionThatFitsOnlyWithoutItsRepeatsIsOneLeaf) {
   }
   for (const layout_limits limits :
        {layout_limits{200, 1'000'000}, layout_limits{1'000, 20'000}}) {
-    test_filter f(all);
-    const collector got = replay(all, limits, false, &f);
-    const collector want = replay(all, limits, true, nullptr);
-    ASSERT_EQ(want.leaves.size(), 1u);
-    expect_same_leaves(got, want);
-    expect_told_once(f, all);
+    std::vector<collected_leaf> leaves;
+    expect_filtered_as_kept(all, limits, &leaves);
+    EXPECT_EQ(leaves.size(), 1u);
   }
 }
 

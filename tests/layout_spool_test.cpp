@@ -13,44 +13,15 @@
 #include <string>
 #include <vector>
 
+#include "support/layout_spool_support.h"
 #include "support/run.h"
 
 namespace sitemill::detail {
 namespace {
 
-struct collected_leaf {
-  layout_leaf leaf;
-  std::vector<std::string> payloads;
-};
-
-struct collector : layout_spool::reader {
-  std::vector<collected_leaf> leaves;
-  bool open = false;
-  status begin(const layout_leaf& l) override {
-    EXPECT_FALSE(open);
-    open = true;
-    leaves.push_back({l, {}});
-    return {};
-  }
-  status entry(std::string_view payload) override {
-    EXPECT_TRUE(open);
-    leaves.back().payloads.emplace_back(payload);
-    return {};
-  }
-  status end(const layout_leaf&) override {
-    open = false;
-    return {};
-  }
-};
-
-// Fresh names, as a run's temporaries have (a level below reuses files
-// while another level's are alive).
-layout_spool::temp_namer namer(const testing::temp_dir& d) {
-  // One counter for every copy: each level below has one.
-  return [&d, n = std::make_shared<int>(0)](std::string_view what) {
-    return d / (std::to_string((*n)++) + "-" + std::string(what));
-  };
-}
+using testing::collected_leaf;
+using collector = testing::leaf_collector;
+using testing::layout_namer;
 
 // The payload says its fingerprint, so each can be checked against its leaf.
 std::string payload_of(std::uint64_t fp) { return std::to_string(fp); }
@@ -68,9 +39,8 @@ std::vector<std::uint64_t> fingerprints(std::size_t n, std::uint32_t seed) {
 
 collector replayed(const std::vector<std::uint64_t>& fps,
                    const layout_limits& limits, const testing::temp_dir& d) {
-  layout_spool spool(namer(d));
-  for (std::uint64_t fp : fps)
-    EXPECT_TRUE(spool.add(fp, 100, payload_of(fp)));
+  layout_spool spool(layout_namer(d));
+  for (std::uint64_t fp : fps) EXPECT_TRUE(spool.add(fp, 100, payload_of(fp)));
   EXPECT_EQ(spool.entries(), fps.size());
   collector c;
   const status s = spool.replay(limits, c);
@@ -78,17 +48,17 @@ collector replayed(const std::vector<std::uint64_t>& fps,
   return c;
 }
 
-void expect_every_entry_once_in_its_leaf(
-    const collector& c, const std::vector<std::uint64_t>& fps,
-    const layout_limits& limits) {
+void expect_every_entry_once_in_its_leaf(const collector& c,
+                                         const std::vector<std::uint64_t>& fps,
+                                         const layout_limits& limits) {
   std::multiset<std::string> seen;
   for (std::size_t i = 0; i < c.leaves.size(); ++i) {
     const auto& l = c.leaves[i];
     EXPECT_EQ(l.payloads.size(), l.leaf.tally.urls);
     EXPECT_TRUE(limits.fits(l.leaf.tally)) << leaf_path(l.leaf);
     for (const auto& p : l.payloads) {
-      EXPECT_TRUE(under(std::stoull(p), l.leaf)) << p << " in "
-                                                 << leaf_path(l.leaf);
+      EXPECT_TRUE(under(std::stoull(p), l.leaf))
+          << p << " in " << leaf_path(l.leaf);
       seen.insert(p);
     }
     if (i > 0) {  // prefix order: paths sort as strings
@@ -184,7 +154,7 @@ TEST(LayoutSpool, LevelsBelowReuseTheirFilesFromPartitionToPartition) {
 TEST(LayoutSpool, ALevelBelowOnTheBorrowedBufferGivesEveryEntryBackWhole) {
   testing::temp_dir d;
   const auto fps = fingerprints(3'000, 5);
-  layout_spool spool(namer(d));
+  layout_spool spool(layout_namer(d));
   std::map<std::uint64_t, std::string> bodies;
   for (std::size_t i = 0; i < fps.size(); ++i) {
     // Most a few KiB, so that a partition's records fill the reading window
@@ -205,7 +175,8 @@ TEST(LayoutSpool, ALevelBelowOnTheBorrowedBufferGivesEveryEntryBackWhole) {
   for (const auto& l : c.leaves) {
     deepest = std::max(deepest, l.leaf.depth);
     for (const auto& p : l.payloads) {
-      const std::uint64_t fp = std::stoull(p.substr(p.find_first_of("0123456789")));
+      const std::uint64_t fp =
+          std::stoull(p.substr(p.find_first_of("0123456789")));
       EXPECT_EQ(p, bodies.at(fp));
       EXPECT_TRUE(under(fp, l.leaf));
       ++seen;
@@ -227,7 +198,7 @@ TEST(LayoutSpool, UrlsSharingAllTheirBitsAreOneLeafOverTheLimits) {
 
 TEST(LayoutSpool, AReaderThatFailsStopsTheReplay) {
   testing::temp_dir d;
-  layout_spool spool(namer(d));
+  layout_spool spool(layout_namer(d));
   for (std::uint64_t fp : fingerprints(1'000, 3))
     ASSERT_TRUE(spool.add(fp, 100, "x"));
   struct failing : layout_spool::reader {

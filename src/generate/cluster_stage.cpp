@@ -161,17 +161,18 @@ spooled_entry cluster_stage::given_back_entry(std::string_view record,
   return back;
 }
 
-set_writers::deferred_fate& cluster_stage::fate_of(std::uint32_t set) {
+layout_spool::filter& cluster_stage::fate_of(std::uint32_t set) {
   while (fates_.size() <= set)
     fates_.push_back(std::make_unique<fate>(
         *this, static_cast<std::uint32_t>(fates_.size())));
   return *fates_[set];
 }
 
-// After write_parked() resolved the deferred records: those that repeat
-// are dropped, as the spool's would be. (Before, the writers hold no such
-// entry: start_clustering() took them back.)
-std::uint64_t cluster_stage::fate::most_repeats(std::size_t partition) {
+// After write_parked() resolved the deferred records, the layout's records
+// that carry a deferral and repeat an earlier URL are dropped, as the
+// spool's would be. (Before, the writers hold no such record:
+// start_clustering() took them back.)
+std::uint64_t cluster_stage::fate::most_left_out(std::size_t partition) {
   return stage_.dedup_.repeats_in(partition);
 }
 
@@ -179,22 +180,30 @@ status cluster_stage::fate::restart(std::size_t partition) {
   return stage_.dedup_.restart(partition);
 }
 
-result<bool> cluster_stage::fate::repeats(std::size_t partition,
-                                          const parked_deferral& d) {
+result<bool> cluster_stage::fate::leaves_out(std::size_t partition,
+                                             std::string_view record) {
+  if (!parked_deferred(record)) return false;
   if (!stage_.resolved_)
     return error{
         "internal: a deferred entry is written before duplicate "
         "detection is resolved"};
-  return stage_.dedup_.is_repeat_in(partition, d.number);
+  return stage_.dedup_.is_repeat_in(partition,
+                                    read_parked(record).deferral->number);
 }
 
-status cluster_stage::fate::repeated(const parked_deferral& d,
-                                     const parked_entry& e, std::uint32_t) {
+status cluster_stage::fate::left_out(std::string_view record) {
   cluster_stage& st = stage_;
+  const parked_entry e = read_parked(record);
   st.run_.not_written(set_, /*duplicate=*/true);
-  st.run_.duplicate(d.input, d.line, loc_of(e.xml, st.loc_),
+  st.run_.duplicate(e.deferral->input, e.deferral->line, loc_of(e.xml, st.loc_),
                     st.dedup_.first_position());
   return {};
+}
+
+// Once kept, its deferral has done its work: not parked again below.
+std::string_view cluster_stage::fate::kept(std::string_view record,
+                                           std::string& scratch) {
+  return without_deferral(record, scratch);
 }
 
 status cluster_stage::open_spool() {

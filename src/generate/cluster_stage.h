@@ -92,7 +92,7 @@ class cluster_stage {
   /// repeats are dropped, as the spool's are. Given to them before they
   /// finish. (Should clusters start first, the writers give those entries
   /// back to the spool: start_clustering().)
-  set_writers::deferred_fate& fate_of(std::uint32_t set);
+  layout_spool::filter& fate_of(std::uint32_t set);
 
   /// Parks record `i` of `b` (read from `where`), an entry parks() said
   /// must wait, to be written to section `section`; `deferred` is its number
@@ -149,16 +149,18 @@ class cluster_stage {
   // completed (clustering_), else those whose duplicate check waits.
   std::optional<entry_spool> spool_;
   bool clustering_ = false;
-  // fate_of()'s, for one set.
-  class fate final : public set_writers::deferred_fate {
+  // fate_of()'s, for one set: the layout's filter over the records that
+  // carry a deferral.
+  class fate final : public layout_spool::filter {
    public:
     fate(cluster_stage& stage, std::uint32_t set) : stage_(stage), set_(set) {}
-    std::uint64_t most_repeats(std::size_t partition) override;
+    std::uint64_t most_left_out(std::size_t partition) override;
     status restart(std::size_t partition) override;
-    result<bool> repeats(std::size_t partition,
-                         const parked_deferral& d) override;
-    status repeated(const parked_deferral& d, const parked_entry& e,
-                    std::uint32_t section) override;
+    result<bool> leaves_out(std::size_t partition,
+                            std::string_view record) override;
+    status left_out(std::string_view record) override;
+    std::string_view kept(std::string_view record,
+                          std::string& scratch) override;
 
    private:
     cluster_stage& stage_;

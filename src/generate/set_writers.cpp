@@ -356,38 +356,6 @@ const layout_limits& set_writers::leaf_limits() {
   return limits;
 }
 
-// The layout's filter over the entries add_deferred() parked: the fate
-// decides, from the deferral the record carries; other entries are kept.
-class set_writers::deferred_filter final : public layout_spool::filter {
- public:
-  deferred_filter(deferred_fate& fate, std::uint32_t section)
-      : fate_(fate), section_(section) {}
-  std::uint64_t most_left_out(std::size_t partition) override {
-    return fate_.most_repeats(partition);
-  }
-  status restart(std::size_t partition) override {
-    return fate_.restart(partition);
-  }
-  result<bool> leaves_out(std::size_t partition,
-                          std::string_view record) override {
-    if (!parked_deferred(record)) return false;
-    return fate_.repeats(partition, *read_parked(record).deferral);
-  }
-  status left_out(std::string_view record) override {
-    const parked_entry e = read_parked(record);
-    return fate_.repeated(*e.deferral, e, section_);
-  }
-  // Once kept, its deferral has done its work: not parked again below.
-  std::string_view kept(std::string_view record,
-                        std::string& scratch) override {
-    return without_deferral(record, scratch);
-  }
-
- private:
-  deferred_fate& fate_;
-  std::uint32_t section_;
-};
-
 status set_writers::give_back(
     const std::function<status(std::string_view, std::uint32_t)>& back) {
   if (!direct_) return {};
@@ -416,15 +384,15 @@ status set_writers::give_back(
 status set_writers::write_stable(slot& s, layout_spool& spool) {
   leaf_writer r(*this, s);
   // Only the first section's layout holds entries add_deferred() parked.
-  std::optional<deferred_filter> filter;
+  layout_spool::filter* filter = nullptr;
   if (s.deferred == slot::deferral::parked) {
     if (fate_ == nullptr)
       return sitemill::error{
           "internal: entries whose duplicate check waits were "
           "parked, and nothing decides them"};
-    filter.emplace(*fate_, *direct_);
+    filter = fate_;
   }
-  status st = spool.replay(leaf_limits(), r, filter ? &*filter : nullptr);
+  status st = spool.replay(leaf_limits(), r, filter);
   if (s.writer) (void)close_writer(s);  // a failed replay's open leaf
   parked_bytes_ += spool.disk_bytes();  // every level
   return st;

@@ -92,25 +92,12 @@ class set_writers {
       std::uint32_t section, std::uint64_t fingerprint, std::string_view xml,
       const std::optional<w3c_datetime>& lastmod, extension_mask uses,
       const parked_deferral& d);
-  /// What becomes of the entries add_deferred() parked, decided as the
-  /// layout is read back (generate: url_dedup's answers, by the partitions
-  /// its fingerprints share with the layout's first level).
-  class deferred_fate {
-   public:
-    virtual ~deferred_fate() = default;
-    /// At most how many of `partition`'s deferred entries repeat.
-    virtual std::uint64_t most_repeats(std::size_t partition) = 0;
-    /// repeats() is then asked of `partition`'s entries in their order.
-    [[nodiscard]] virtual status restart(std::size_t partition) = 0;
-    [[nodiscard]] virtual result<bool> repeats(std::size_t partition,
-                                               const parked_deferral& d) = 0;
-    /// Told of each entry left out for repeating, with its section.
-    [[nodiscard]] virtual status repeated(const parked_deferral& d,
-                                          const parked_entry& e,
-                                          std::uint32_t section) = 0;
-  };
-  /// Before finish(), when add_deferred() was called: `fate` outlives it.
-  void decide_deferred(deferred_fate* fate) noexcept { fate_ = fate; }
+  /// Before finish(), when add_deferred() was called: what decides the
+  /// fate of those entries as the layout is read back (generate: url_dedup's
+  /// answers, by the partitions its fingerprints share with the layout's
+  /// first level; cluster_stage::fate_of()). It reads the records' deferral
+  /// (read_parked()); it outlives finish().
+  void decide_deferred(layout_spool::filter* fate) noexcept { fate_ = fate; }
   /// When those entries must wait elsewhere after all (hreflang clusters
   /// start before their duplicate checks are resolved): hands `back` every
   /// entry of the section that holds them, in the order they came (the
@@ -178,7 +165,6 @@ class set_writers {
                  const std::optional<w3c_datetime>& lastmod,
                  extension_mask uses,
                  const parked_deferral* deferral = nullptr);
-  class deferred_filter;
   status park(slot& s, std::uint64_t fingerprint, std::string_view xml,
               const std::optional<w3c_datetime>& lastmod, extension_mask uses);
   add_status write_trial(slot& s, std::uint64_t fingerprint,
@@ -207,7 +193,7 @@ class set_writers {
   std::int64_t now_;  // unix seconds
 
   const section_table& sections_;
-  deferred_fate* fate_ = nullptr;
+  layout_spool::filter* fate_ = nullptr;
   std::deque<slot> slots_;  // by section number; a deque: sinks hold slots
   slot news_;
   // The section written as it comes (or parked by fingerprint); the others
