@@ -169,8 +169,8 @@ class run final : public detail::cluster_stage::host {
                  std::uint64_t first) override {
     if (!o_.report_duplicates) return;
     const std::string unknown;
-    report_duplicate(input < names_.size() ? names_[input] : unknown, line, url,
-                     first);
+    report_duplicate(input < names_.size() ? names_[input] : unknown, line,
+                     url, first);
   }
 
   // --- duplicates (report_duplicates) ---------------------------------------
@@ -178,8 +178,7 @@ class run final : public detail::cluster_stage::host {
   // in places_ (the inputs, then the documents of sources that read
   // several) above line_bits, the line below.
   static constexpr int line_bits = 40;
-  static constexpr std::uint64_t line_mask =
-      (std::uint64_t{1} << line_bits) - 1;
+  static constexpr std::uint64_t line_mask = (std::uint64_t{1} << line_bits) - 1;
 
   std::uint64_t position_of(std::size_t input, std::string_view from,
                             std::uint64_t line) {
@@ -288,19 +287,20 @@ class run final : public detail::cluster_stage::host {
       // Bytes of the inputs before this one, when every one is done.
       inputs_before_.push_back(input_bytes_total_);
       input_bytes_total_ += size.value_or(0);
-      inputs.push_back(
-          {[this, source](const std::atomic<bool>* stop) {
-             source_context context;
-             const url_normalizer& bases = builder_.normalizer();
-             context.base_url = bases.base();
-             for (std::size_t i = 1; i < bases.base_count(); ++i)
-               context.more_base_urls.push_back(bases.base_url(i).href());
-             context.has_state = state_ != nullptr;
-             context.state = state_.get();
-             context.stop = stop;
-             return source->open(context);
-           },
-           source->applies_patterns() ? nullptr : patterns_, section_rules_});
+      inputs.push_back({[this, source](const std::atomic<bool>* stop) {
+                          source_context context;
+                          const url_normalizer& bases = builder_.normalizer();
+                          context.base_url = bases.base();
+                          for (std::size_t i = 1; i < bases.base_count(); ++i)
+                            context.more_base_urls.push_back(
+                                bases.base_url(i).href());
+                          context.has_state = state_ != nullptr;
+                          context.state = state_.get();
+                          context.stop = stop;
+                          return source->open(context);
+                        },
+                        source->applies_patterns() ? nullptr : patterns_,
+                        section_rules_});
       if (o_.shard.count > 1 && !o_.shard.presplit) {
         inputs.back().shard_index = o_.shard.index;
         inputs.back().shard_count = o_.shard.count;

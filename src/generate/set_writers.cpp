@@ -305,8 +305,8 @@ std::unique_ptr<layout_spool> set_writers::new_spool() {
 // namespaces either way; entries that use no extension declare none.
 void set_writers::promise_uses(slot& s, const prefix_tally& all) {
   const auto uses = static_cast<extension_mask>(all.marks);
-  if (uses == 0 ||
-      (all.urls <= o_.max_urls && overhead(uses) + all.bytes <= o_.max_bytes))
+  if (uses == 0 || (all.urls <= o_.max_urls &&
+                    overhead(uses) + all.bytes <= o_.max_bytes))
     s.writer->expect_uses(uses);
 }
 
@@ -349,8 +349,8 @@ const layout_limits& set_writers::leaf_limits() {
   limits.max_urls = o_.max_urls;
   // Room for every namespace, so that a leaf that fits is one file; under
   // limits too small for that (tests), the leaves are cut by the writer.
-  std::uint64_t fixed =
-      overhead(static_cast<extension_mask>((1u << extension_kind_count) - 1));
+  std::uint64_t fixed = overhead(static_cast<extension_mask>(
+      (1u << extension_kind_count) - 1));
   if (2 * fixed > o_.max_bytes) fixed = overhead(0);
   limits.max_bytes = o_.max_bytes > fixed ? o_.max_bytes - fixed : 0;
   return limits;

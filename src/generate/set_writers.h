@@ -24,8 +24,8 @@
 #ifndef SITEMILL_GENERATE_SET_WRITERS_H
 #define SITEMILL_GENERATE_SET_WRITERS_H
 
-#include <array>
 #include <cstdint>
+#include <array>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -71,8 +71,8 @@ class set_writers {
   /// an older one to its section's sitemaps without its news:news block.
   /// `fingerprint` is its URL's (url_set::key::fingerprint, the duplicate
   /// check's): it places the entry under the stable layout.
-  [[nodiscard]] add_status add(std::uint32_t section, std::uint64_t fingerprint,
-                               std::string_view xml,
+  [[nodiscard]] add_status add(std::uint32_t section,
+                               std::uint64_t fingerprint, std::string_view xml,
                                const std::optional<w3c_datetime>& lastmod,
                                extension_mask uses,
                                const std::optional<w3c_datetime>& news);
@@ -139,10 +139,10 @@ class set_writers {
 
  private:
   struct slot {
-    std::string group;                     // "news" for the news sitemaps
-    std::string section;                   // the section's name
+    std::string group;    // "news" for the news sitemaps
+    std::string section;  // the section's name
     std::optional<sitemap_writer> writer;  // the files being written
-    std::string leaf;              // stable: the path of the leaf being written
+    std::string leaf;  // stable: the path of the leaf being written
     std::vector<part_info> parts;  // its finished files, in order
     std::deque<file_digest> digests;  // stable: sinks report into them
     std::vector<std::string> temp_paths;
