@@ -115,9 +115,10 @@ void expect_same(const spooled_entry& got, const owned_entry& want,
   ASSERT_EQ(got.xml, want.xml);
   EXPECT_EQ(got.links_at, want.links_at);
   ASSERT_EQ(got.lastmod.has_value(), want.lastmod.has_value());
-  if (want.lastmod)
+  if (want.lastmod) {
     EXPECT_EQ(0,
               std::memcmp(&*got.lastmod, &*want.lastmod, sizeof(w3c_datetime)));
+  }
   ASSERT_EQ(got.news_published.has_value(), want.news.has_value());
   EXPECT_EQ(got.uses, want.uses);
   EXPECT_EQ(got.input, want.input);
@@ -197,9 +198,10 @@ TEST(EntrySpool, APlainEntryLeavesOutWhatItSharesAndCodesItsNumbersSmall) {
 // file, never in a wrong entry or a huge allocation.
 TEST(EntrySpool, AChangedFileIsAnErrorNotAWrongEntry) {
   const auto entries = varied_entries(400);
-  for (const unsigned char fill : {0x00, 0xff, 0x7f}) {
+  for (const char fill : {'\x00', '\xff', '\x7f'}) {
     for (const off_t at : {off_t{0}, off_t{4}, off_t{13}}) {
-      SCOPED_TRACE(std::to_string(fill) + " at " + std::to_string(at));
+      SCOPED_TRACE(std::to_string(static_cast<unsigned char>(fill)) + " at " +
+                   std::to_string(at));
       temp_dir d;
       const std::string path = d / "spool";
       auto spool = entry_spool::create(path);
@@ -217,7 +219,7 @@ TEST(EntrySpool, AChangedFileIsAnErrorNotAWrongEntry) {
       ASSERT_TRUE(spool->rewind());
       const int fd = ::open(path.c_str(), O_WRONLY);
       ASSERT_GE(fd, 0);
-      const std::string garbage(64, static_cast<char>(fill));
+      const std::string garbage(64, fill);
       ASSERT_EQ(::pwrite(fd, garbage.data(), garbage.size(), at),
                 static_cast<ssize_t>(garbage.size()));
       ::close(fd);

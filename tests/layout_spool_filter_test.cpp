@@ -76,9 +76,11 @@ collector replay(const std::vector<entry>& entries, const layout_limits& limits,
   testing::temp_dir d;
   layout_spool spool(testing::layout_namer(d),
                      layout_spool::default_buffer_bytes, mark_of);
-  for (const entry& e : entries)
-    if (!kept_only || e.record[0] == 'K')
+  for (const entry& e : entries) {
+    if (!kept_only || e.record[0] == 'K') {
       EXPECT_TRUE(spool.add(e.fingerprint, e.size, e.record));
+    }
+  }
   collector c;
   const status s = spool.replay(limits, c, f);
   EXPECT_TRUE(s) << s.message();

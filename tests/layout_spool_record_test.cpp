@@ -237,10 +237,13 @@ TEST(SectionParkRecord, AppendParkedIsTheXmlThenItsTail) {
         ASSERT_EQ(e.lastmod.has_value(), lastmod.has_value());
         if (lastmod) {
           EXPECT_TRUE(same(*e.lastmod, *lastmod));
-          if (!deferral) EXPECT_LE(tail.size(), 2u + 15u);  // the struct: 20
+          if (!deferral) {
+            EXPECT_LE(tail.size(), 2u + 15u);  // the struct: 20
+          }
         }
         std::string plain, scratch;
-        append_parked(plain, {"<url><loc>a</loc></url>", lastmod, uses});
+        append_parked(plain,
+                      {"<url><loc>a</loc></url>", lastmod, uses, std::nullopt});
         EXPECT_EQ(without_deferral(whole, scratch), plain);
         ASSERT_EQ(e.deferral.has_value(), deferral.has_value());
         if (deferral) {
@@ -260,7 +263,7 @@ TEST(SectionParkRecord, AppendParkedIsTheXmlThenItsTail) {
   // An entry with no xml (text sitemaps never park one, but the record
   // still reads back).
   std::string empty;
-  append_parked(empty, {"", std::nullopt, 0});
+  append_parked(empty, {"", std::nullopt, 0, std::nullopt});
   EXPECT_EQ(read_parked(empty).xml, "");
 }
 

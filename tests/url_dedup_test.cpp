@@ -217,7 +217,9 @@ TEST(UrlDedup, AnswersPartitionByPartitionAsWellAsInOneOrder) {
         EXPECT_LE(found, dedup.repeats_in(p));
       }
       EXPECT_EQ(wrong, 0u);
-      if (positions) EXPECT_EQ(wrong_first, 0u);
+      if (positions) {
+        EXPECT_EQ(wrong_first, 0u);
+      }
     }
     ASSERT_TRUE(dedup.rewind());
     for (std::uint64_t n = 0; n < partition.size(); ++n)

@@ -213,7 +213,7 @@ status set_writers::park(slot& s, std::uint64_t fingerprint,
                          const std::optional<w3c_datetime>& lastmod,
                          extension_mask uses) {
   record_.clear();
-  append_parked(record_, {xml, lastmod, uses});
+  append_parked(record_, {xml, lastmod, uses, std::nullopt});
   if (!s.park)
     s.park = std::make_unique<section_park>(out_.temp_path(
         "park-" + (s.section.empty() ? std::string("default") : s.section)));
