@@ -27,7 +27,8 @@ struct run_result {
 };
 
 run_result run_with(const std::string& input, std::size_t budget,
-                    bool gzip = true) {
+                    bool gzip = true,
+                    void (*change)(generate_options&) = nullptr) {
   temp_dir d;
   generate_options o;
   o.sources.push_back(list_source(input));
@@ -36,6 +37,7 @@ run_result run_with(const std::string& input, std::size_t budget,
   o.max_urls = 4'000;
   o.gzip = gzip;
   o.memory_budget = budget;
+  if (change != nullptr) change(o);
   counting_observer obs;
   run_result r{generate(o, obs), testing::snapshot(d / "out"),
                std::move(obs.warnings)};
@@ -70,7 +72,8 @@ TEST(GenerateBudget, PastTheBudgetTheSameBytesArePublished) {
       out << "https://www.example.com/p/" << i << "\t"
           << (i % 3 ? "2025-01-0" + std::to_string(1 + i % 9) : "") << "\n";
       if (i % 7 == 0) out << "https://www.example.com/p/" << i / 2 << "\t\n";
-      if (i % 11 == 0) out << "https://www.example.com/p/" << (i * 7) % 30'000 << "\t\n";
+      if (i % 11 == 0)
+        out << "https://www.example.com/p/" << (i * 7) % 30'000 << "\t\n";
     }
   }
   const run_result in_memory = run_with(d / "urls.tsv", std::size_t{64} << 20);
@@ -83,6 +86,38 @@ TEST(GenerateBudget, PastTheBudgetTheSameBytesArePublished) {
   // reached and the deferred entries continue it.
   expect_same_set(run_with(d / "urls.tsv", std::size_t{64} << 20, false),
                   run_with(d / "urls.tsv", 0, false));
+}
+
+// Two sets, each its own stable layout: each leaves out the repeats among
+// its own deferred entries, whose numbers interleave with the other's.
+TEST(GenerateBudget, EachSetLeavesOutItsOwnRepeatsPastTheBudget) {
+  temp_dir d;
+  {
+    std::ofstream out(d / "urls.txt");
+    for (int i = 0; i < 24'000; ++i) {
+      const char* host = i % 3 == 0 ? "shop" : "www";
+      out << "https://" << host << ".example.com/p/" << i << "\n";
+      if (i % 5 == 0)
+        out << "https://" << (i % 2 ? "shop" : "www") << ".example.com/p/"
+            << i / 2 << "\n";
+    }
+  }
+  auto two_sets = [](generate_options& o) {
+    o.more_base_urls = {"https://shop.example.com/"};
+  };
+  const run_result in_memory =
+      run_with(d / "urls.txt", std::size_t{64} << 20, true, two_sets);
+  EXPECT_GT(in_memory.report.duplicates, 1'000u);
+  EXPECT_EQ(in_memory.report.sets.size(), 2u);
+  for (std::size_t budget : {std::size_t{0}, std::size_t{100} << 10}) {
+    SCOPED_TRACE(budget);
+    const run_result spilled = run_with(d / "urls.txt", budget, true, two_sets);
+    expect_same_set(in_memory, spilled);
+    ASSERT_EQ(spilled.report.sets.size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i)
+      EXPECT_EQ(spilled.report.sets[i].written,
+                in_memory.report.sets[i].written);
+  }
 }
 
 // Clusters whose pages come before and after the budget is reached, a
@@ -107,7 +142,8 @@ TEST(GenerateBudget, HreflangClustersAreCompletedTheSamePastTheBudget) {
         page("en/" + n, "\"fr\":\"https://www.example.com/fr/" + n + "\"");
     }
   }
-  const run_result in_memory = run_with(d / "pages.jsonl", std::size_t{64} << 20);
+  const run_result in_memory =
+      run_with(d / "pages.jsonl", std::size_t{64} << 20);
   EXPECT_FALSE(in_memory.warnings.empty())
       << "the pages missing from the input are reported";
   // 0: every page after the first waits; just over the empty set's 128 KiB:
@@ -136,7 +172,8 @@ TEST(GenerateBudget, ClustersThatStartAfterTheBudgetKeepTheOrder) {
         out << ",\"alternates\":{\"de\":\"https://www.example.com/de/p/" << i
             << "\"}";
       out << "}\n";
-      if (i % 4 == 0) out << "{\"loc\":\"https://www.example.com/p/" << i / 3 << "\"}\n";
+      if (i % 4 == 0)
+        out << "{\"loc\":\"https://www.example.com/p/" << i / 3 << "\"}\n";
     }
   }
   expect_same_set(run_with(d / "pages.jsonl", std::size_t{64} << 20),

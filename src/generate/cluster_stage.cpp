@@ -108,10 +108,10 @@ status cluster_stage::start_clustering() {
 // in input order: the ones read before the budget was reached (which had
 // no deferral), then deferred ones, whose numbers interleave with the
 // spool's; both are merged by their numbers, so that the spool holds its
-// deferred entries in input order, as write_parked() asks of them. Each
-// first section's file holds its entries in input order either way: a leaf
-// of the whole set lies within one leaf of the entries read back from
-// files, whose order was the input's.
+// deferred entries in input order, as write_parked() asks of them. (An
+// unbounded run reads the first section back from its files instead, leaf
+// after leaf; either way each final file holds its entries in input order,
+// since a leaf of the whole set lies within one leaf of those read back.)
 status cluster_stage::follow_with(std::optional<entry_spool>& given_back,
                                   std::optional<entry_spool>& parked) {
   for (std::optional<entry_spool>* from : {&given_back, &parked})

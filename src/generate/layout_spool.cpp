@@ -369,14 +369,16 @@ status layout_spool::tally_kept(std::size_t p) {
           std::span(slices_, fanout * buffer_bytes_), nullptr);
   prefix_tally kept;
   bool more = false;
-  for (status s = one.next(more); more; s = one.next(more)) {
-    if (!s) return s;
+  if (status s = one.next(more); !s) return s;
+  while (more) {
     const std::string_view record = one.payload(reference_);
     auto out = filter_->leaves_out(p, record);
     if (!out) return out.err();
-    if (*out) continue;
-    kept += prefix_tally{
-        1, one.size, marks_ != nullptr ? marks_(record, {}) : std::uint8_t{0}};
+    if (!*out)
+      kept += prefix_tally{1, one.size,
+                           marks_ != nullptr ? marks_(record, {})
+                                             : std::uint8_t{0}};
+    if (status s = one.next(more); !s) return s;
   }
   tallies_[p] = kept;
   partitions_[p].file = one.release();
