@@ -346,7 +346,7 @@ TEST(SectionPark, HandsBackRecordsInOrderAcrossManyFlushes) {
     const std::string xml = "<url><loc>u" + std::to_string(i) + "</loc></url>";
     detail::append_parked(
         record, {xml, i % 2 == 0 ? std::optional(when) : std::nullopt,
-                 static_cast<extension_mask>(i % 16)});
+                 static_cast<extension_mask>(i % 16), std::nullopt});
     ASSERT_EQ(detail::parked_xml_size(record), xml.size());
     ASSERT_TRUE(park.add(i * 7919, record));
   }
