@@ -1,6 +1,7 @@
 #include "generate/cluster_stage.h"
 
 #include <limits>
+#include <utility>
 
 #include "sitemill/write/xml_escape.h"
 
@@ -182,13 +183,13 @@ status cluster_stage::fate::restart(std::size_t partition) {
 
 result<bool> cluster_stage::fate::leaves_out(std::size_t partition,
                                              std::string_view record) {
-  if (!parked_deferred(record)) return false;
+  const std::optional<parked_deferral> d = parked_deferral_of(record);
+  if (!d) return false;
   if (!stage_.resolved_)
     return error{
         "internal: a deferred entry is written before duplicate "
         "detection is resolved"};
-  return stage_.dedup_.is_repeat_in(partition,
-                                    read_parked(record).deferral->number);
+  return stage_.dedup_.is_repeat_in(partition, d->number);
 }
 
 status cluster_stage::fate::left_out(std::string_view record) {
@@ -370,9 +371,11 @@ std::size_t cluster_stage::links_at_of(std::string_view xml) {
   if (!xml.starts_with("<url><loc>") || loc_end == std::string_view::npos)
     return xml.size();
   std::size_t at = loc_end + end_loc.size();
-  for (const std::string_view field : {"lastmod", "changefreq", "priority"}) {
-    const std::string open = "<" + std::string(field) + ">";
-    const std::string close = "</" + std::string(field) + ">";
+  constexpr std::pair<std::string_view, std::string_view> fields[] = {
+      {"<lastmod>", "</lastmod>"},
+      {"<changefreq>", "</changefreq>"},
+      {"<priority>", "</priority>"}};
+  for (const auto& [open, close] : fields) {
     if (xml.compare(at, open.size(), open) != 0) continue;
     const std::size_t closed = xml.find(close, at);
     if (closed == std::string_view::npos) break;

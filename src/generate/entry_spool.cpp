@@ -57,7 +57,8 @@ entry_spool::entry_spool(entry_spool&& o) noexcept
 entry_spool::~entry_spool() = default;
 
 status entry_spool::fail(const status& why) {
-  if (error_.empty()) error_ = "the entry spool: " + why.message();
+  if (error_.empty())
+    error_ = "the entry spool: " + why.message();
   return sitemill::error{error_};
 }
 
@@ -124,13 +125,13 @@ status entry_spool::add(const spooled_entry& e) {
   if (status s = file_.append(e.xml.data() + shared, e.xml.size() - shared); !s)
     return fail(s);
   for (const hreflang_clusters::link& l : e.links) {
-    const std::uint32_t sizes[2] = {
-        static_cast<std::uint32_t>(l.hreflang.size()),
-        static_cast<std::uint32_t>(l.href.size())};
+    const std::uint32_t sizes[2] = {static_cast<std::uint32_t>(l.hreflang.size()),
+                                    static_cast<std::uint32_t>(l.href.size())};
     for (const std::string_view part :
          {std::string_view(reinterpret_cast<const char*>(sizes), sizeof sizes),
           l.hreflang, l.href})
-      if (status s = file_.append(part.data(), part.size()); !s) return fail(s);
+      if (status s = file_.append(part.data(), part.size()); !s)
+        return fail(s);
   }
   ++entries_;
   return {};
@@ -178,8 +179,7 @@ bool entry_spool::read_links(std::uint32_t count) {
 std::optional<spooled_entry> entry_spool::next() {
   std::uint32_t length;
   if (const char* p = file_.try_view(sizeof length))
-    std::memcpy(&length, p,
-                sizeof length);  // the usual case: no call that can fail
+    std::memcpy(&length, p, sizeof length);  // the usual case: cannot fail
   else if (!read(&length, sizeof length, /*first=*/true))
     return std::nullopt;
   if (length > file_.unread()) return (void)corrupt(), std::nullopt;

@@ -295,7 +295,8 @@ status layout_spool::flush() {
   for (std::size_t p = 0; p < fanout; ++p) {
     partition& part = partitions_[p];
     if (part.used > 0)
-      if (status s = part.file->write(slices_ + p * buffer_bytes_, part.used);
+      if (status s =
+              part.file->write(slices_ + p * buffer_bytes_, part.used);
           !s)
         return s;
     part.used = 0;
@@ -321,7 +322,8 @@ status layout_spool::open_runs(std::size_t first, std::size_t end,
   for (std::size_t p = first; p < end; ++p) {
     if (!partitions_[p].file) continue;
     auto one = std::make_unique<run>(std::move(partitions_[p].file),
-                                     std::span(slices_ + at, share), reusing());
+                                     std::span(slices_ + at, share),
+                                     reusing());
     one->partition = p;
     at += share;
     if (filter_ != nullptr)
@@ -461,8 +463,7 @@ status layout_spool::replay(const layout_limits& limits, reader& r, filter* f) {
       const std::size_t whole = fanout * buffer_bytes_;
       const std::size_t window = whole / 16;
       const std::size_t below_slice = (whole - window) / fanout;
-      const bool lend =
-          window >= gap + max_head && below_slice >= gap + max_head;
+      const bool lend = window >= gap + max_head && below_slice >= gap + max_head;
       layout_spool below(names_, lend ? below_slice : buffer_bytes_, marks_,
                          leaf.depth, leaf.prefix, disk_bytes_, reference_,
                          pool_, lend ? slices_ + window : nullptr);

@@ -173,7 +173,8 @@ class layout_spool {
   }
   // The tally of partition `p`'s entries the filter keeps (a read of it).
   status tally_kept(std::size_t p);
-  status park_below(std::size_t which, layout_spool& below, std::size_t window);
+  status park_below(std::size_t which, layout_spool& below,
+                    std::size_t window);
 
   temp_namer names_;
   std::size_t buffer_bytes_;
@@ -182,9 +183,9 @@ class layout_spool {
   std::uint64_t prefix_;  // their value
   std::shared_ptr<std::uint64_t> disk_bytes_;  // shared by the levels
   std::shared_ptr<file_pool> pool_;  // the levels below the top's files
-  std::string reference_;            // shared by the levels too
-  filter* filter_ = nullptr;         // replay()'s, at the top level
-  std::string kept_;                 // the filter's scratch
+  std::string reference_;  // shared by the levels too
+  filter* filter_ = nullptr;  // replay()'s, at the top level
+  std::string kept_;  // the filter's scratch
   std::uint64_t entries_ = 0;
   std::array<prefix_tally, 256> tallies_{};
   std::vector<partition> partitions_;

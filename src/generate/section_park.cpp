@@ -87,6 +87,33 @@ w3c_datetime read_lastmod(std::string_view record, std::size_t& end) {
   return d;
 }
 
+// Where a record's lastmod starts (its fixed bytes, when it has none),
+// without reading it.
+std::size_t lastmod_start(std::string_view record) {
+  std::size_t end = record.size() - record_fixed;
+  if (record[end] & has_lastmod) {
+    const auto flags = static_cast<unsigned char>(record[end - 1]);
+    end -= packed_lastmod + ((flags & 4) != 0 ? packed_nanos : 0);
+  }
+  return end;
+}
+
+// The deferral append_parked_tail() wrote ending at `end` of `record`;
+// `end` moves back to its start.
+parked_deferral read_deferral(std::string_view record, std::size_t& end) {
+  const auto length = static_cast<unsigned char>(record[end - 1]);
+  end -= 1 + length;
+  const char* p = record.data() + end;
+  const char* const block_end = p + length;
+  parked_deferral d;
+  std::uint64_t input = 0;
+  // Written by this run: a short block is a bug, caught by the tests.
+  (void)(get_varint(p, block_end, d.number) &&
+         get_varint(p, block_end, input) && get_varint(p, block_end, d.line));
+  d.input = static_cast<std::uint32_t>(input);
+  return d;
+}
+
 }  // namespace
 
 void append_parked_tail(std::string& out,
@@ -120,30 +147,14 @@ parked_entry read_parked(std::string_view record) {
   const char has = record[end];
   e.uses = parked_uses(record);
   if (has & has_lastmod) e.lastmod = read_lastmod(record, end);
-  if (has & has_deferral) {
-    const auto length = static_cast<unsigned char>(record[end - 1]);
-    end -= 1 + length;
-    const char* p = record.data() + end;
-    const char* const block_end = p + length;
-    parked_deferral& d = e.deferral.emplace();
-    std::uint64_t input = 0;
-    // Written by this run: a short block is a bug, caught by the tests.
-    (void)(get_varint(p, block_end, d.number) &&
-           get_varint(p, block_end, input) && get_varint(p, block_end, d.line));
-    d.input = static_cast<std::uint32_t>(input);
-  }
+  if (has & has_deferral) e.deferral = read_deferral(record, end);
   e.xml = record.substr(0, end);
   return e;
 }
 
 std::uint32_t parked_xml_size(std::string_view record) {
-  std::size_t end = record.size() - record_fixed;
-  const char has = record[end];
-  if (has & has_lastmod) {
-    const auto flags = static_cast<unsigned char>(record[end - 1]);
-    end -= packed_lastmod + ((flags & 4) != 0 ? packed_nanos : 0);
-  }
-  if (has & has_deferral)
+  std::size_t end = lastmod_start(record);
+  if (parked_deferred(record))
     end -= 1 + static_cast<unsigned char>(record[end - 1]);
   return static_cast<std::uint32_t>(end);
 }
@@ -152,13 +163,18 @@ bool parked_deferred(std::string_view record) {
   return (record[record.size() - record_fixed] & has_deferral) != 0;
 }
 
+std::optional<parked_deferral> parked_deferral_of(std::string_view record) {
+  if (!parked_deferred(record)) return std::nullopt;
+  std::size_t end = lastmod_start(record);
+  return read_deferral(record, end);
+}
+
 std::string_view without_deferral(std::string_view record,
                                   std::string& scratch) {
   if (!parked_deferred(record)) return record;
-  std::size_t end = record.size() - record_fixed;
-  if (record[end] & has_lastmod) (void)read_lastmod(record, end);
-  const std::size_t tail = end;  // the lastmod's start, or the fixed bytes'
-  end -= 1 + static_cast<unsigned char>(record[end - 1]);
+  const std::size_t tail = lastmod_start(record);
+  const std::size_t end =
+      tail - 1 - static_cast<unsigned char>(record[tail - 1]);
   scratch.assign(record.substr(0, end));
   scratch += record.substr(tail);
   scratch[scratch.size() - record_fixed] &= ~has_deferral;

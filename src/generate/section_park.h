@@ -59,6 +59,8 @@ parked_entry read_parked(std::string_view record);
 std::uint32_t parked_xml_size(std::string_view record);
 /// True when the record carries a deferral, without reading the record.
 bool parked_deferred(std::string_view record);
+/// The record's deferral, if it has one, without reading the rest.
+std::optional<parked_deferral> parked_deferral_of(std::string_view record);
 /// The record without its deferral (in `scratch` when it had one): what is
 /// parked again once its fate is known.
 std::string_view without_deferral(std::string_view record,

@@ -197,14 +197,10 @@ status url_dedup::resolve(bool keep_set) {
   for (std::thread& t : helpers) t.join();
   for (const status& s : failed)
     if (!s) return s;
-  partition_runs_.assign(partition_count, nullptr);
-  partition_repeats_.assign(partition_count, 0);
   partition_cursors_.resize(partition_count);
-  const std::size_t repeat_bytes = run_width_ * sizeof(std::uint64_t);
   for (std::size_t p = 0; p < runs.size(); ++p) {
     if (!runs[p]) continue;
-    partition_runs_[p] = runs[p].get();
-    partition_repeats_[p] = runs[p]->bytes() / repeat_bytes;
+    partition_cursors_[p].run = runs[p].get();
     runs_.push_back(std::move(runs[p]));
   }
   partitions_.clear();
@@ -294,7 +290,8 @@ result<std::unique_ptr<url_dedup::file>> url_dedup::split(file& part,
     if (!run) return run.err();
     if (*run) runs.push_back(std::move(*run));
   }
-  if (runs.size() <= 1) return runs.empty() ? nullptr : std::move(runs.front());
+  if (runs.size() <= 1)
+    return runs.empty() ? nullptr : std::move(runs.front());
   return merge(runs);
 }
 
@@ -381,11 +378,18 @@ result<bool> url_dedup::is_repeat(std::uint64_t number) {
   return found;
 }
 
+std::uint64_t url_dedup::repeats_in(std::size_t partition) const noexcept {
+  if (partition_cursors_.empty()) return 0;  // nothing was deferred
+  const file* run = partition_cursors_[partition].run;
+  return run ? run->bytes() / (run_width_ * sizeof(std::uint64_t)) : 0;
+}
+
 status url_dedup::restart(std::size_t partition) {
   if (partition_cursors_.empty()) return {};  // nothing was deferred
   cursor& c = partition_cursors_.at(partition);
+  file* const run = c.run;
   c = cursor{};
-  c.run = partition_runs_[partition];
+  c.run = run;
   if (!c.run) {
     c.done = true;
     return {};
@@ -408,7 +412,9 @@ result<bool> url_dedup::is_repeat_in(std::size_t partition,
 
 std::size_t url_dedup::memory_bytes() const noexcept {
   std::size_t cursors = cursors_.size();
-  for (const cursor& c : partition_cursors_) cursors += c.run ? 1 : 0;
+  // A partition's cursor holds its buffer once restart() filled it.
+  for (const cursor& c : partition_cursors_)
+    cursors += c.buffer.capacity() > 0 ? 1 : 0;
   return set_memory() + table_bytes_ +
          cursors * cursor_numbers * run_width_ * sizeof(std::uint64_t);
 }

@@ -8,7 +8,7 @@
 // partition files on disk (chosen by the fingerprint's top 8 bits, the
 // bits the stable layout parks entries by first, so that a layout
 // partition's repeats are one dedup partition's), and the caller parks its
-// entry (generate's entry spool) instead of writing it. After the last
+// entry (generate's entry spool, or the stable layout) instead of writing it. After the last
 // record, resolve() reads each partition back on its own and finds the
 // deferred records that repeat an earlier one; the caller then writes its
 // parked entries in order, asking is_repeat() of each deferred number.
@@ -130,9 +130,7 @@ class url_dedup {
   /// After resolve(), for a reader that goes partition by partition (the
   /// stable layout, whose first level is the same 256 partitions): how
   /// many of `partition`'s deferred records repeat an earlier one.
-  std::uint64_t repeats_in(std::size_t partition) const noexcept {
-    return partition_repeats_.empty() ? 0 : partition_repeats_[partition];
-  }
+  std::uint64_t repeats_in(std::size_t partition) const noexcept;
   /// Whether deferred record `number`, of `partition` (partition_of() its
   /// fingerprint), repeats an earlier one. Ask a partition's numbers in
   /// increasing order after restart(partition). This and is_repeat() read
@@ -161,7 +159,7 @@ class url_dedup {
 
  private:
   using file = buffered_temp_file;  // records, written then read
-  struct cursor;                    // a run of repeats being read
+  struct cursor;  // a run of repeats being read
   result<std::unique_ptr<file>> create(std::string_view what);
   result<std::unique_ptr<file>> resolve_partition(std::unique_ptr<file> part,
                                                   int depth);
@@ -199,13 +197,11 @@ class url_dedup {
   std::vector<std::unique_ptr<file>> partitions_;  // 256, made on first use
   std::vector<std::unique_ptr<file>> runs_;        // sorted repeat numbers
   std::vector<cursor> cursors_;                    // one per run
-  // By partition, after resolve(): its run (in runs_; null: none), its
-  // repeats, and the cursor is_repeat_in() reads it with.
-  std::vector<file*> partition_runs_;
-  std::vector<std::uint64_t> partition_repeats_;
+  // By partition, after resolve(): the cursor is_repeat_in() reads its run
+  // (in runs_) with; none without a run.
   std::vector<cursor> partition_cursors_;
   std::vector<std::size_t> heap_;  // cursors with numbers left, a min-heap
-  std::uint64_t files_made_ = 0;   // for unique names
+  std::uint64_t files_made_ = 0;                   // for unique names
 };
 
 }  // namespace sitemill::detail
